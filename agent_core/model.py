@@ -1,0 +1,310 @@
+"""The run model: one Run holds Turns; every screen, export and test reads this."""
+from __future__ import annotations
+
+import base64
+import time
+import uuid
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+SCHEMA_VERSION = 1
+# "No limit" on steps still stops here, so a runaway loop cannot run forever.
+MAX_STEPS_CEILING = 100
+DEFAULT_MODEL = "claude-sonnet-4-6"
+
+
+class Phase:
+    """The five phases of one turn, in order, plus the end state."""
+
+    BUILD_REQUEST = "build_request"
+    CALL_MODEL = "call_model"
+    READ_STOP_REASON = "read_stop_reason"
+    RUN_TOOLS = "run_tools"
+    APPEND_RESULTS = "append_results"
+    DONE = "done"
+    ORDER = (BUILD_REQUEST, CALL_MODEL, READ_STOP_REASON, RUN_TOOLS, APPEND_RESULTS)
+
+
+@dataclass
+class Exchange:
+    """One HTTP attempt as it crossed the wire (secrets already redacted)."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str]
+    request_body: bytes
+    status: int | None = None
+    response_headers: dict[str, str] = field(default_factory=dict)
+    response_body: bytes = b""
+    duration_ms: float = 0.0
+    retry: int = 0
+    error: str | None = None  # connection-level failure, when there was no response
+
+    @property
+    def request_id(self) -> str | None:
+        return self.response_headers.get("request-id")
+
+
+@dataclass
+class ToolExecution:
+    """One tool call the program ran for the model."""
+
+    tool_use_id: str
+    name: str
+    input: Any
+    output: str = ""
+    is_error: bool = False
+    duration_ms: float = 0.0
+    # None: no approval needed; "pending" / "approved" / "denied" for dangerous tools.
+    approval: str | None = None
+
+
+@dataclass
+class Usage:
+    """Token counts as the API reported them."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+    @property
+    def whole_input(self) -> int:
+        return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
+
+    @classmethod
+    def from_api(cls, data: dict | None) -> "Usage | None":
+        if not data:
+            return None
+        return cls(**{f.name: int(data.get(f.name) or 0) for f in fields(cls)})
+
+
+@dataclass
+class ApiError:
+    """A failed model call, kept so the learner can see it and retry."""
+
+    kind: str  # "status", "connection", "timeout", "invalid_config"
+    message: str  # plain words for the learner
+    status: int | None = None
+    error_type: str | None = None
+    body: str | None = None  # the raw error JSON, redacted
+
+
+@dataclass
+class Turn:
+    """One API call plus all the tools its reply asked for."""
+
+    index: int
+    request: dict | None = None
+    response: dict | None = None
+    exchanges: list[Exchange] = field(default_factory=list)
+    tools: list[ToolExecution] = field(default_factory=list)
+    usage: Usage | None = None
+    components: dict[str, int] = field(default_factory=dict)
+    cost_usd: float = 0.0
+    stop_reason: str | None = None
+    decision: str = ""
+    error: ApiError | None = None
+    tool_results_message: dict | None = None
+    started_at: float = field(default_factory=time.time)
+    duration_ms: float = 0.0
+
+    @property
+    def tool_calls(self) -> list[dict]:
+        content = (self.response or {}).get("content") or []
+        return [b for b in content if b.get("type") == "tool_use"]
+
+    @property
+    def text(self) -> str:
+        content = (self.response or {}).get("content") or []
+        return "".join(b.get("text", "") for b in content if b.get("type") == "text")
+
+
+@dataclass
+class StopCause:
+    """Why the loop ended: the model's choice, a limit, or an error."""
+
+    # end_turn, max_tokens, stop_sequence, refusal, model_context_window_exceeded,
+    # unknown_stop_reason, step_limit, token_budget, cost_budget, timeout,
+    # repeated_call, api_error, cancelled
+    kind: str
+    message: str
+
+
+@dataclass
+class Limits:
+    """The program's guards; None switches one off (steps still stop at the ceiling)."""
+
+    max_steps: int | None = 10
+    max_total_tokens: int | None = None
+    max_cost_usd: float | None = None
+    timeout_s: float | None = None  # time spent running (model calls + tools), not time between clicks
+    tool_timeout_s: float = 5.0
+    stop_on_repeated_call: int | None = None  # stop when the same call returns the same result N times
+
+    @property
+    def effective_max_steps(self) -> int:
+        if self.max_steps is None:
+            return MAX_STEPS_CEILING
+        return min(self.max_steps, MAX_STEPS_CEILING)
+
+
+@dataclass
+class ToolSpec:
+    """A tool as the model sees it (name, description, schema) plus which Python function runs it."""
+
+    name: str
+    description: str
+    input_schema: dict
+    impl: str = ""  # key in the tool catalog; defaults to name
+    needs_approval: bool = False
+
+    def definition(self) -> dict:
+        return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
+
+    @property
+    def impl_key(self) -> str:
+        return self.impl or self.name
+
+
+@dataclass
+class SimSettings:
+    """How the offline simulated model behaves (never sent in the request; it is the model's 'brain')."""
+
+    persona: str = "sensible"  # sensible | stubborn | gullible
+    faults: list[dict] = field(default_factory=list)
+    context_window: int | None = None  # None: the model's real window
+    latency_ms: int = 0
+    seed: int = 0
+    thinking: bool = False
+
+
+@dataclass
+class RunConfig:
+    """Everything that defines a run before it starts."""
+
+    task: str
+    system: str = "You are a helpful assistant. Use the tools when they help."
+    model: str = DEFAULT_MODEL
+    provider: str = "offline"  # offline | anthropic | compatible
+    base_url: str | None = None
+    tools: list[ToolSpec] = field(default_factory=list)
+    tool_choice: dict | None = None
+    max_tokens: int = 1024
+    stop_sequences: list[str] = field(default_factory=list)
+    thinking_budget: int | None = None
+    cache_prompt: bool = False
+    limits: Limits = field(default_factory=Limits)
+    sim: SimSettings = field(default_factory=SimSettings)
+    sandbox: str | None = None  # folder read_file may read
+    language: str = "en"
+
+
+@dataclass
+class Run:
+    """A whole run: config, the growing message list, the turns so far, and why it stopped."""
+
+    config: RunConfig
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    messages: list[dict] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    phase: str = Phase.BUILD_REQUEST
+    stop: StopCause | None = None
+    created_at: float = field(default_factory=time.time)
+    parent_id: str | None = None
+    parent_turn: int | None = None
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.messages:
+            self.messages = [{"role": "user", "content": self.config.task}]
+
+    @property
+    def done(self) -> bool:
+        return self.phase == Phase.DONE
+
+    @property
+    def final_text(self) -> str:
+        for turn in reversed(self.turns):
+            if turn.text:
+                return turn.text
+        return ""
+
+    @property
+    def total_cost_usd(self) -> float:
+        return sum(t.cost_usd for t in self.turns)
+
+    @property
+    def total_tokens(self) -> int:
+        return sum((t.usage.whole_input + t.usage.output_tokens) for t in self.turns if t.usage)
+
+    @property
+    def busy_seconds(self) -> float:
+        return sum(t.duration_ms + sum(x.duration_ms for x in t.tools) for t in self.turns) / 1000
+
+    def to_dict(self) -> dict:
+        return {"schema_version": SCHEMA_VERSION, "run": _encode(asdict(self))}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Run":
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ValueError(f"unsupported run schema_version {version!r} (this app reads {SCHEMA_VERSION})")
+        return _run_from(data["run"])
+
+
+def _encode(value: Any) -> Any:
+    """Make asdict() output JSON-safe: bytes become {"text": ...} or {"base64": ...}."""
+    if isinstance(value, bytes):
+        try:
+            return {"text": value.decode("utf-8")}
+        except UnicodeDecodeError:
+            return {"base64": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode_bytes(value: Any) -> bytes:
+    if isinstance(value, dict) and "text" in value:
+        return value["text"].encode("utf-8")
+    if isinstance(value, dict) and "base64" in value:
+        return base64.b64decode(value["base64"])
+    raise ValueError("body must be {'text': ...} or {'base64': ...}")
+
+
+def _build(cls: type, data: dict) -> Any:
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _turn_from(data: dict) -> Turn:
+    data = dict(data)
+    data["exchanges"] = [
+        _build(Exchange, {**x, "request_body": _decode_bytes(x["request_body"]),
+                          "response_body": _decode_bytes(x["response_body"])})
+        for x in data.get("exchanges", [])
+    ]
+    data["tools"] = [_build(ToolExecution, x) for x in data.get("tools", [])]
+    data["usage"] = _build(Usage, data["usage"]) if data.get("usage") else None
+    data["error"] = _build(ApiError, data["error"]) if data.get("error") else None
+    return _build(Turn, data)
+
+
+def config_from_dict(data: dict) -> RunConfig:
+    """Build a RunConfig from plain JSON (exports, lesson scenarios, saved runs)."""
+    data = dict(data)
+    data["tools"] = [_build(ToolSpec, t) for t in data.get("tools", [])]
+    data["limits"] = _build(Limits, data.get("limits") or {})
+    data["sim"] = _build(SimSettings, data.get("sim") or {})
+    return _build(RunConfig, data)
+
+
+def _run_from(data: dict) -> Run:
+    data = dict(data)
+    data["config"] = config_from_dict(data["config"])
+    data["turns"] = [_turn_from(t) for t in data.get("turns", [])]
+    data["stop"] = _build(StopCause, data["stop"]) if data.get("stop") else None
+    return _build(Run, data)

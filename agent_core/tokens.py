@@ -1,0 +1,122 @@
+"""A documented token estimator shared by the simulated model and the cost accounting.
+
+Rule of thumb, stated so learners can check it by hand:
+- ASCII text costs one token per 4 characters (rounded up);
+- other characters (Cyrillic, Polish letters, emoji) cost one token per 2 characters,
+  because real tokenizers split them into more pieces;
+- structured values (tool schemas, tool inputs) are measured as compact JSON;
+- every message costs 4 tokens of framing, every content block 2;
+- a request that carries tools pays a hidden tool-use system prompt (size by model, see below).
+Real tokenizers differ; the simulated model reports exactly these numbers.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+COMPONENTS = ("system", "tools", "tool_prompt", "user_text", "assistant_text", "tool_use", "tool_result")
+COMPONENT_LABELS = {
+    "system": "System prompt",
+    "tools": "Tool definitions",
+    "tool_prompt": "Hidden tool-use prompt",
+    "user_text": "User text",
+    "assistant_text": "Assistant text",
+    "tool_use": "tool_use blocks",
+    "tool_result": "tool_result blocks",
+}
+MESSAGE_FRAMING = 4
+BLOCK_FRAMING = 2
+
+# Hidden tool-use system prompt: (auto/none, any/tool) by model family, from the API docs.
+_TOOL_PROMPT = (
+    ("claude-opus-5", (286, 406)),
+    ("claude-sonnet-5", (354, 474)),
+    ("claude-opus-4-6", (497, 589)),
+    ("claude-sonnet-4-6", (497, 589)),
+    ("claude-opus-4-5", (496, 588)),
+    ("claude-sonnet-4-5", (496, 588)),
+    ("claude-haiku-4-5", (496, 588)),
+)
+_DEFAULT_TOOL_PROMPT = (497, 589)
+
+
+def estimate_text(text: str) -> int:
+    """Tokens for a piece of text under the rule above."""
+    if not text:
+        return 0
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    other = len(text) - ascii_chars
+    return math.ceil(ascii_chars / 4) + math.ceil(other / 2)
+
+
+def estimate_json(value: Any) -> int:
+    """Tokens for a structured value, measured as compact JSON."""
+    return estimate_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def tool_prompt_tokens(model: str, tool_choice: dict | None, has_tools: bool) -> int:
+    """The hidden system prompt the API adds when tools are present."""
+    if not has_tools:
+        return 0
+    forced = (tool_choice or {}).get("type") in ("any", "tool")
+    pair = next((p for prefix, p in _TOOL_PROMPT if model.startswith(prefix)), _DEFAULT_TOOL_PROMPT)
+    return pair[1] if forced else pair[0]
+
+
+def _block_component(role: str, block: dict) -> tuple[str, int]:
+    kind = block.get("type")
+    if kind == "tool_use":
+        return "tool_use", estimate_text(block.get("name", "")) + estimate_json(block.get("input", {}))
+    if kind == "tool_result":
+        content = block.get("content", "")
+        size = estimate_text(content) if isinstance(content, str) else estimate_json(content)
+        return "tool_result", size
+    if kind == "text":
+        return f"{role}_text", estimate_text(block.get("text", ""))
+    if kind == "thinking":
+        return "assistant_text", estimate_text(block.get("thinking", ""))
+    return f"{role}_text", estimate_json(block)
+
+
+def split_components(body: dict) -> dict[str, int]:
+    """Estimated input tokens of a Messages request, by component."""
+    parts = dict.fromkeys(COMPONENTS, 0)
+    system = body.get("system")
+    if isinstance(system, list):
+        parts["system"] = sum(estimate_text(b.get("text", "")) for b in system if isinstance(b, dict))
+    elif isinstance(system, str):
+        parts["system"] = estimate_text(system)
+    tools = body.get("tools") or []
+    parts["tools"] = sum(estimate_json(t) for t in tools)
+    parts["tool_prompt"] = tool_prompt_tokens(str(body.get("model", "")), body.get("tool_choice"), bool(tools))
+    for message in body.get("messages") or []:
+        role = "assistant" if message.get("role") == "assistant" else "user"
+        content = message.get("content")
+        parts[f"{role}_text"] += MESSAGE_FRAMING
+        if isinstance(content, str):
+            parts[f"{role}_text"] += estimate_text(content)
+            continue
+        for block in content or []:
+            if isinstance(block, dict):
+                name, size = _block_component(role, block)
+                parts[name] += size + BLOCK_FRAMING
+    return parts
+
+
+def count_request(body: dict) -> int:
+    """Whole estimated input of a request; the simulated count_tokens returns this."""
+    return sum(split_components(body).values())
+
+
+def scale_components(parts: dict[str, int], total: int) -> dict[str, int]:
+    """Scale an estimated split so it sums to a real reported total (largest-remainder rounding)."""
+    estimate = sum(parts.values())
+    if estimate <= 0 or total <= 0:
+        return dict.fromkeys(parts, 0)
+    raw = {k: v * total / estimate for k, v in parts.items()}
+    floors = {k: math.floor(v) for k, v in raw.items()}
+    short = total - sum(floors.values())
+    for k in sorted(raw, key=lambda k: raw[k] - floors[k], reverse=True)[:short]:
+        floors[k] += 1
+    return floors
