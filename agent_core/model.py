@@ -126,7 +126,7 @@ class StopCause:
 
     # end_turn, max_tokens, stop_sequence, refusal, model_context_window_exceeded,
     # unknown_stop_reason, step_limit, token_budget, cost_budget, timeout,
-    # repeated_call, api_error, cancelled
+    # repeated_call, error_budget, api_error, spend_cap, workflow_done
     kind: str
     message: str
 
@@ -141,6 +141,7 @@ class Limits:
     timeout_s: float | None = None  # time spent running (model calls + tools), not time between clicks
     tool_timeout_s: float = 5.0
     stop_on_repeated_call: int | None = None  # stop when the same call returns the same result N times
+    max_tool_errors: int | None = None  # error budget: stop after this many is_error tool results
 
     @property
     def effective_max_steps(self) -> int:
@@ -198,6 +199,16 @@ class RunConfig:
     sim: SimSettings = field(default_factory=SimSettings)
     sandbox: str | None = None  # folder read_file may read
     language: str = "en"
+    # Context management before each request: "none", "clear_tool_results" (replace old tool results
+    # with a short placeholder) or "summarize" (fold old turns into one summary message).
+    context_policy: str = "none"
+    keep_last_turns: int = 2
+    # A workflow instead of an agent: the program calls these tools itself ([{"tool": ..., "input": {...}}]),
+    # then makes ONE model call with the results. Empty means agent mode.
+    workflow_steps: list[dict] = field(default_factory=list)
+    # Deliberate protocol mistakes for "break the loop" exercises: text_before_tool_result,
+    # drop_one_tool_result, forget_assistant_reply, continue_on_unknown_stop.
+    bugs: list[str] = field(default_factory=list)
 
 
 @dataclass
