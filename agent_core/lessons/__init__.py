@@ -1,0 +1,188 @@
+"""Hands-on lessons: load and validate lessons/NN-slug folders, build their runs, check goals.
+
+The format is documented in lessons/README.md. Public API: load_lessons, load_lesson, Lesson,
+Step, Exercise, Question, Option, check_goal, GoalResult, LessonError, LANGUAGES.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, GoalResult, check_goal, config_value
+from agent_core.lessons.scenario import (LANGUAGES, LessonError, build_config, deep_merge, pick, resolve_scenario,
+                                         resolve_tool)
+from agent_core.lessons.validate import FOLDER, Checker, check_lesson
+from agent_core.model import RunConfig
+
+__all__ = [
+    "LANGUAGES", "LESSONS_ROOT", "GOAL_CHECKS", "STOP_KINDS", "STOP_REASONS", "Exercise", "GoalResult", "Lesson",
+    "LessonError", "Option", "Question", "Step", "build_config", "check_goal", "config_value", "deep_merge",
+    "load_lesson", "load_lessons", "parse_steps", "pick", "resolve_tool",
+]
+
+LESSONS_ROOT = Path(__file__).resolve().parents[2] / "lessons"
+
+
+@dataclass
+class Step:
+    """One step of a lesson's narrative: a `## ` heading and the text under it."""
+
+    title: str
+    body: str
+
+
+@dataclass
+class Exercise:
+    """A change the learner makes, and the goal that proves it worked."""
+
+    id: str
+    title: dict[str, str]
+    instructions: dict[str, str]
+    change: dict
+    goal: dict
+    hint: dict[str, str]
+    success: dict[str, str]
+
+
+@dataclass
+class Option:
+    """One answer to a check question."""
+
+    text: dict[str, str]
+    correct: bool
+
+
+@dataclass
+class Question:
+    """A check question with exactly one correct option and an explanation."""
+
+    id: str
+    question: dict[str, str]
+    options: list[Option]
+    explanation: dict[str, str]
+
+
+@dataclass
+class Lesson:
+    """One lesson folder: metadata, scenario, exercises, questions and the narrative per language."""
+
+    id: str
+    order: int
+    curriculum: list[int]
+    title: dict[str, str]
+    summary: dict[str, str]
+    scenario: dict
+    expected: dict
+    exercises: list[Exercise]
+    questions: list[Question]
+    path: Path
+    steps: dict[str, list[Step]]
+
+    def text(self, lang: str) -> list[Step]:
+        """The narrative steps in one language."""
+        return self.steps[_language(lang)]
+
+    def resolved_scenario(self, lang: str, patch: dict | None = None) -> dict:
+        """The patched scenario as plain JSON with texts in one language (tools still as written)."""
+        return resolve_scenario(deep_merge(self.scenario, patch or {}), _language(lang))
+
+    def scenario_config(self, lang: str, patch: dict | None = None) -> RunConfig:
+        """The RunConfig to run: the scenario in one language, with an optional deep-merge patch."""
+        return build_config(deep_merge(self.scenario, patch or {}), _language(lang))
+
+    def exercise(self, exercise_id: str) -> Exercise:
+        """An exercise by id (KeyError if there is none)."""
+        for ex in self.exercises:
+            if ex.id == exercise_id:
+                return ex
+        raise KeyError(exercise_id)
+
+
+def _language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def _read_steps(folder: Path, lang: str, problems: list[str]) -> list[Step]:
+    label = f"{folder.parent.name}/{folder.name}/{lang}.md"
+    try:
+        steps, stray = parse_steps((folder / f"{lang}.md").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        problems.append(f"{label}: file missing")
+        return []
+    if stray:
+        problems.append(f"{label}: text before the first '## ' step heading: {stray[0][:60]!r}")
+    if len(steps) < 2:
+        problems.append(f"{label}: needs at least two '## ' steps, found {len(steps)}")
+    for n, step in enumerate(steps, 1):
+        if not step.title or not step.body:
+            problems.append(f"{label}: step {n} {step.title!r}: empty title or body")
+    return steps
+
+
+def _lesson_from(data: dict, folder: Path, steps: dict[str, list[Step]]) -> Lesson:
+    questions = [Question(id=q["id"], question=q["question"], explanation=q["explanation"],
+                          options=[Option(text=o["text"], correct=o["correct"]) for o in q["options"]])
+                 for q in data["questions"]]
+    return Lesson(id=data["id"], order=data["order"], curriculum=data["curriculum"], title=data["title"],
+                  summary=data["summary"], scenario=data["scenario"], expected=data.get("expected", {}),
+                  exercises=[Exercise(**e) for e in data.get("exercises", [])], questions=questions,
+                  path=folder, steps=steps)
+
+
+def parse_steps(markdown: str) -> tuple[list[Step], list[str]]:
+    """Split a narrative into `## ` steps; returns the steps and any stray text before the first one."""
+    steps: list[Step] = []
+    stray: list[str] = []
+    fenced = False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if not fenced and line.startswith("## "):
+            steps.append(Step(title=line[3:].strip(), body=""))
+        elif steps:
+            steps[-1].body += line + "\n"
+        elif line.strip() and not (line.startswith("# ") and not stray):
+            stray.append(line)
+    for step in steps:
+        step.body = step.body.strip()
+    return steps, stray
+
+
+def load_lesson(path: str | Path) -> Lesson:
+    """Load and validate one lesson folder (or its lesson.json); raises LessonError naming file and field."""
+    folder = Path(path)
+    folder = folder.parent if folder.name == "lesson.json" else folder
+    label = f"{folder.parent.name}/{folder.name}"
+    check = Checker(f"{label}/lesson.json")
+    try:
+        data = json.loads((folder / "lesson.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LessonError([f"{label}/lesson.json: file missing"]) from None
+    except json.JSONDecodeError as err:
+        raise LessonError([f"{label}/lesson.json: invalid JSON at line {err.lineno}: {err.msg}"]) from None
+    check_lesson(check, data, folder)
+    steps = {lang: _read_steps(folder, lang, check.problems) for lang in LANGUAGES}
+    if check.problems:
+        raise LessonError(check.problems)
+    return _lesson_from(data, folder, steps)
+
+
+def load_lessons(root: str | Path | None = None) -> list[Lesson]:
+    """Every `NN-slug` folder under root (default: the repo's lessons/), sorted by order."""
+    root = Path(root) if root else LESSONS_ROOT
+    lessons, problems = [], []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and FOLDER.match(p.name)):
+        try:
+            lessons.append(load_lesson(folder))
+        except LessonError as err:
+            problems.extend(err.problems)
+    for attr in ("id", "order"):
+        values = [getattr(x, attr) for x in lessons]
+        problems.extend(f"{root.name}: two lessons share {attr} {v!r}" for v in sorted(set(values), key=str)
+                        if values.count(v) > 1)
+    if problems:
+        raise LessonError(problems)
+    return sorted(lessons, key=lambda x: x.order)
