@@ -352,7 +352,8 @@ def projection_table(df: pd.DataFrame, extra_turns: int) -> pd.DataFrame:
     """Actual turns plus extra_turns more, with context and cost per turn growing linearly (so totals grow quadratically)."""
     cols = [COL_TURN, COL_WHOLE, COL_COST, COL_CUM_INPUT, COL_CUM_COST, COL_PROJECTED]
     if df.empty:
-        return pd.DataFrame(columns=cols)
+        dtypes = dict.fromkeys(cols, "float64") | {COL_TURN: "int64", COL_PROJECTED: "bool"}
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in dtypes.items()})
     turns = df[COL_TURN].to_numpy(dtype=float)
     last = int(turns[-1])
     future = np.arange(last + 1, last + 1 + max(extra_turns, 0), dtype=float)
