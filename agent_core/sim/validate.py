@@ -1,0 +1,263 @@
+"""Request validation for the simulated model: the 400 errors the real Messages API gives, with helpful messages."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from typing import Any
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+TOOL_CHOICE_TYPES = ("auto", "any", "tool", "none")
+THINKING_TYPES = ("enabled", "adaptive", "disabled")
+MIN_THINKING_BUDGET = 1024
+MAX_CACHE_BREAKPOINTS = 4
+BAD_SIGNATURE = "thinking block signature is invalid: thinking blocks must be passed back unchanged"
+
+
+class InvalidRequest(Exception):
+    """A request the real API answers with 400 invalid_request_error; str(self) is the message."""
+
+
+def sign_thinking(text: str, seed: int) -> str:
+    """Signature of a thinking block: HMAC-SHA256 of its text keyed by the seed, base64."""
+    digest = hmac.new(f"sim-seed-{seed}".encode(), text.encode("utf-8"), hashlib.sha256).digest()
+    return base64.b64encode(digest).decode("ascii")
+
+
+def signature_ok(text: Any, signature: Any, seed: int) -> bool:
+    """True when a thinking block came back exactly as the simulated model wrote it."""
+    if not isinstance(text, str) or not isinstance(signature, str):
+        return False
+    return hmac.compare_digest(sign_thinking(text, seed), signature)
+
+
+def check_create(body: Any, seed: int = 0, max_output: int | None = None) -> None:
+    """Validate a POST /v1/messages body; raise InvalidRequest like the API would."""
+    _check_object(body)
+    if "model" not in body:
+        raise InvalidRequest("model: Field required")
+    _check_max_tokens(body, max_output)
+    _check_common(body, seed)
+    _check_thinking_config(body)
+
+
+def check_count(body: Any, seed: int = 0) -> None:
+    """Validate a POST /v1/messages/count_tokens body (the create body without max_tokens)."""
+    _check_object(body)
+    if "model" not in body:
+        raise InvalidRequest("model: Field required")
+    _check_common(body, seed)
+
+
+def _check_object(body: Any) -> None:
+    if not isinstance(body, dict):
+        raise InvalidRequest("The request body must be a JSON object.")
+
+
+def _check_common(body: dict, seed: int) -> None:
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        raise InvalidRequest("model: Input should be a valid string naming a model, e.g. \"claude-sonnet-4-6\"")
+    _check_system(body.get("system"))
+    tool_names = _check_tools(body.get("tools"))
+    _check_tool_choice(body.get("tool_choice"), tool_names)
+    _check_messages(body.get("messages"), seed)
+    _check_stop_sequences(body.get("stop_sequences"))
+    _check_cache_breakpoints(body)
+
+
+def _check_max_tokens(body: dict, max_output: int | None) -> None:
+    if "max_tokens" not in body:
+        raise InvalidRequest("max_tokens: Field required")
+    value = body["max_tokens"]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidRequest("max_tokens: Input should be a valid integer")
+    if value < 1:
+        raise InvalidRequest("max_tokens: Input should be greater than or equal to 1")
+    if max_output is not None and value > max_output:
+        raise InvalidRequest(f"max_tokens: {value} > {max_output}, which is the maximum allowed number of "
+                             f"output tokens for {body.get('model')}")
+
+
+def _check_system(system: Any) -> None:
+    if system is None or isinstance(system, str):
+        return
+    if not isinstance(system, list):
+        raise InvalidRequest("system: Input should be a valid string or a list of text blocks")
+    for i, block in enumerate(system):
+        if not isinstance(block, dict) or block.get("type") != "text" or not isinstance(block.get("text"), str):
+            raise InvalidRequest(f"system.{i}: each system block must be {{\"type\": \"text\", \"text\": \"...\"}}")
+
+
+def _check_tools(tools: Any) -> set[str]:
+    if tools is None:
+        return set()
+    if not isinstance(tools, list):
+        raise InvalidRequest("tools: Input should be a valid list")
+    names: set[str] = set()
+    for i, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            raise InvalidRequest(f"tools.{i}: Input should be an object")
+        name = tool.get("name")
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            raise InvalidRequest(f"tools.{i}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$' "
+                                 f"(got {name!r}): letters, digits, _ and - only, at most 64 characters")
+        if tool.get("type") in (None, "custom"):
+            _check_schema(i, tool)
+        if name in names:
+            raise InvalidRequest(f"tools: Tool names must be unique; {name!r} appears more than once")
+        names.add(name)
+    return names
+
+
+def _check_schema(i: int, tool: dict) -> None:
+    schema = tool.get("input_schema")
+    if schema is None:
+        raise InvalidRequest(f"tools.{i}.input_schema: Field required (a JSON Schema of the tool's parameters)")
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        got = schema.get("type") if isinstance(schema, dict) else schema
+        raise InvalidRequest(f"tools.{i}.input_schema.type: Input should be 'object' (got {got!r}); "
+                             "tool parameters are always an object of named fields")
+
+
+def _check_tool_choice(choice: Any, tool_names: set[str]) -> None:
+    if choice is None:
+        return
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if kind not in TOOL_CHOICE_TYPES:
+        raise InvalidRequest(f"tool_choice.type: Input tag {kind!r} found using 'type' does not match any of "
+                             f"the expected tags: {', '.join(repr(t) for t in TOOL_CHOICE_TYPES)}")
+    if kind in ("any", "tool") and not tool_names:
+        raise InvalidRequest(f"tool_choice: {kind!r} may only be specified while providing tools")
+    if kind == "tool":
+        name = choice.get("name")
+        if name not in tool_names:
+            raise InvalidRequest(f"tool_choice.name: tool {name!r} not found in tools; "
+                                 f"available: {', '.join(sorted(tool_names)) or 'none'}")
+
+
+def _check_thinking_config(body: dict) -> None:
+    thinking = body.get("thinking")
+    if thinking is None:
+        return
+    kind = thinking.get("type") if isinstance(thinking, dict) else None
+    if kind not in THINKING_TYPES:
+        raise InvalidRequest(f"thinking.type: Input should be one of {', '.join(repr(t) for t in THINKING_TYPES)}")
+    if kind == "disabled":
+        return
+    if (body.get("tool_choice") or {}).get("type") in ("any", "tool"):
+        raise InvalidRequest("Thinking may not be enabled when tool_choice forces tool use.")
+    if kind == "enabled":
+        budget = thinking.get("budget_tokens")
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget < MIN_THINKING_BUDGET:
+            raise InvalidRequest("thinking.enabled.budget_tokens: Input should be an integer greater than or "
+                                 f"equal to {MIN_THINKING_BUDGET}")
+        if budget >= body["max_tokens"]:
+            raise InvalidRequest("`max_tokens` must be greater than `thinking.budget_tokens`")
+
+
+def _check_stop_sequences(stops: Any) -> None:
+    if stops is None:
+        return
+    if not isinstance(stops, list) or not all(isinstance(s, str) for s in stops):
+        raise InvalidRequest("stop_sequences: Input should be a list of strings")
+    if any(not s.strip() for s in stops):
+        raise InvalidRequest("stop_sequences: each stop sequence must contain non-whitespace")
+
+
+def _blocks(content: Any) -> list[dict]:
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _check_messages(messages: Any, seed: int) -> None:
+    if messages is None:
+        raise InvalidRequest("messages: Field required")
+    if not isinstance(messages, list):
+        raise InvalidRequest("messages: Input should be a valid list")
+    if not messages:
+        raise InvalidRequest("messages: at least one message is required")
+    for i, message in enumerate(messages):
+        _check_message_shape(i, message)
+    if messages[0]["role"] != "user":
+        raise InvalidRequest("messages.0.role: the first message must use the \"user\" role")
+    for i, message in enumerate(messages):
+        previous = messages[i - 1] if i else None
+        if message["role"] == "assistant":
+            _check_assistant(i, message, messages[i + 1] if i + 1 < len(messages) else None, seed)
+        else:
+            _check_tool_results(i, message, previous)
+
+
+def _check_message_shape(i: int, message: Any) -> None:
+    if not isinstance(message, dict):
+        raise InvalidRequest(f"messages.{i}: Input should be an object with 'role' and 'content'")
+    if message.get("role") not in ("user", "assistant"):
+        raise InvalidRequest(f"messages.{i}.role: Input should be 'user' or 'assistant' (got "
+                             f"{message.get('role')!r}); the system prompt goes in the top-level 'system' field")
+    content = message.get("content")
+    if content is None:
+        raise InvalidRequest(f"messages.{i}.content: Field required")
+    if not isinstance(content, (str, list)):
+        raise InvalidRequest(f"messages.{i}.content: Input should be a string or a list of content blocks")
+    for j, block in enumerate(content if isinstance(content, list) else []):
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            raise InvalidRequest(f"messages.{i}.content.{j}.type: Field required")
+        if block["type"] == "text" and not block.get("text"):
+            raise InvalidRequest(f"messages.{i}.content.{j}.text: text content blocks must be non-empty")
+
+
+def _check_assistant(i: int, message: dict, following: dict | None, seed: int) -> None:
+    blocks = _blocks(message["content"])
+    for j, block in enumerate(blocks):
+        if block["type"] == "tool_result":
+            raise InvalidRequest(f"messages.{i}.content.{j}: tool_result blocks belong in a user message, "
+                                 "not in the assistant's reply")
+        if block["type"] == "thinking" and not signature_ok(block.get("thinking"), block.get("signature"), seed):
+            raise InvalidRequest(f"messages.{i}.content.{j}: {BAD_SIGNATURE}")
+    ids = [b.get("id") for b in blocks if b["type"] == "tool_use"]
+    if not ids or following is None:
+        return
+    answered = {b.get("tool_use_id") for b in _blocks(following.get("content")) if b["type"] == "tool_result"}
+    missing = [x for x in ids if x not in answered] if following.get("role") == "user" else ids
+    if missing:
+        raise InvalidRequest(
+            f"messages.{i + 1}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+            f"{', '.join(map(str, missing))}. Each `tool_use` block must have a corresponding `tool_result` "
+            "block in the next message.")
+
+
+def _check_tool_results(i: int, message: dict, previous: dict | None) -> None:
+    blocks = _blocks(message["content"])
+    asked = set()
+    if previous is not None and previous.get("role") == "assistant":
+        asked = {b.get("id") for b in _blocks(previous["content"]) if b["type"] == "tool_use"}
+    seen_other = False
+    for j, block in enumerate(blocks):
+        if block["type"] != "tool_result":
+            seen_other = True
+            continue
+        if seen_other:
+            raise InvalidRequest(f"messages.{i}.content.{j}: `tool_result` blocks must come first in the user "
+                                 "message, before any text or other content; put the text after the tool results")
+        if block.get("tool_use_id") not in asked:
+            raise InvalidRequest(
+                f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
+                f"{block.get('tool_use_id')}. Each `tool_result` block must have a corresponding `tool_use` "
+                "block in the previous message.")
+
+
+def _check_cache_breakpoints(body: dict) -> None:
+    found = sum(1 for block in cache_marked(body) if block)
+    if found > MAX_CACHE_BREAKPOINTS:
+        raise InvalidRequest(f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. "
+                             f"Found {found}.")
+
+
+def cache_marked(body: dict) -> list[dict]:
+    """The cache_control dicts in prompt order (tools, system, messages)."""
+    marks = [t.get("cache_control") for t in body.get("tools") or [] if isinstance(t, dict)]
+    system = body.get("system")
+    marks += [b.get("cache_control") for b in system if isinstance(b, dict)] if isinstance(system, list) else []
+    for message in body.get("messages") or []:
+        marks += [b.get("cache_control") for b in _blocks(message.get("content"))]
+    return [m for m in marks if isinstance(m, dict)]
