@@ -1,0 +1,262 @@
+"""Saved runs on disk: a small SQLite database, one row per run and one per turn, no keys ever."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from agent_core.model import SCHEMA_VERSION, Run, Turn
+from agent_core.secrets import scrub_secrets, scrub_tree
+
+APP_DIR = "agent-loop-lab"
+DB_NAME = "runs.db"
+ENV_DB = "AGENT_LOOP_LAB_DB"
+# Schema migrations, applied in order; PRAGMA user_version = how many have run. Append, never edit.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        task TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        turns INTEGER NOT NULL,
+        tokens INTEGER NOT NULL,
+        cost_usd REAL NOT NULL,
+        stop_kind TEXT,
+        parent_id TEXT,
+        parent_turn INTEGER,
+        title TEXT NOT NULL,
+        schema_version INTEGER NOT NULL,
+        config_json TEXT NOT NULL,
+        run_json TEXT NOT NULL
+    );
+    CREATE TABLE turns (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        turn_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, idx)
+    );
+    CREATE INDEX runs_created ON runs(created_at DESC);
+    CREATE INDEX runs_parent ON runs(parent_id);
+    """,
+]
+
+
+class StoreError(RuntimeError):
+    """The runs database cannot be used as it is (newer format, damaged file, unreadable row)."""
+
+
+@dataclass
+class RunSummary:
+    """One line of the saved-runs list (no turn bodies)."""
+
+    id: str
+    created_at: float
+    updated_at: float
+    task: str
+    provider: str
+    model: str
+    turns: int
+    tokens: int
+    cost_usd: float
+    stop_kind: str | None
+    parent_id: str | None
+    parent_turn: int | None
+    title: str
+
+    @property
+    def label(self) -> str:
+        return self.title or self.task
+
+
+# RunSummary's fields are exactly the columns the list queries select, in order.
+SUMMARY_COLUMNS = tuple(f.name for f in fields(RunSummary))
+
+
+def default_db_path() -> Path:
+    """$AGENT_LOOP_LAB_DB, else the user's data folder (XDG), created if missing."""
+    explicit = os.environ.get(ENV_DB)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    folder = Path(base) / APP_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / DB_NAME
+
+
+class RunStore:
+    """Runs saved in SQLite; one short connection per call, so Streamlit threads can share an instance."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_db_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Writes are serialised inside this process; WAL and the busy timeout cover other processes.
+        self._write_lock = threading.Lock()
+        self._migrate()
+
+    # -- writing -------------------------------------------------------------------------
+    def save_turn(self, run: Run, turn: Turn) -> None:
+        """Write one turn and the run header in one transaction: a crash leaves the earlier turns intact."""
+        with self._write() as conn:
+            self._upsert_header(conn, run)
+            conn.execute("INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)",
+                         (run.id, turn.index, _turn_json(run, turn)))
+
+    def save_run(self, run: Run) -> None:
+        """Write the header and every turn in one transaction; turns no longer in the run are removed."""
+        rows = [(run.id, t.index, _turn_json(run, t)) for t in run.turns]
+        with self._write() as conn:
+            self._upsert_header(conn, run)
+            conn.execute(f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(rows))})",
+                         (run.id, *(r[1] for r in rows)))
+            conn.executemany("INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)", rows)
+
+    def delete(self, run_id: str) -> bool:
+        """Delete a run and its turns; its forks keep their own copy and simply lose the link target."""
+        with self._write() as conn:
+            conn.execute("DELETE FROM turns WHERE run_id = ?", (run_id,))
+            return conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount > 0
+
+    # -- reading -------------------------------------------------------------------------
+    def load(self, run_id: str) -> Run | None:
+        """The saved run, or None if there is no such id."""
+        with self._read() as conn:
+            head = conn.execute("SELECT schema_version, config_json, run_json FROM runs WHERE id = ?",
+                                (run_id,)).fetchone()
+            if head is None:
+                return None
+            turns = conn.execute("SELECT turn_json FROM turns WHERE run_id = ? ORDER BY idx", (run_id,)).fetchall()
+        version, config_json, run_json = head
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"Saved run {run_id} uses run format v{version}; this app reads v{SCHEMA_VERSION}. "
+                             "Export it from the app version that saved it, or delete it.")
+        try:
+            data = json.loads(run_json)
+            data["config"] = json.loads(config_json)
+            data["turns"] = [json.loads(row[0]) for row in turns]
+            return Run.from_dict({"schema_version": version, "run": data})
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StoreError(f"Saved run {run_id} is damaged and cannot be read: {exc}") from exc
+
+    def list_runs(self, search: str = "", limit: int = 200) -> list[RunSummary]:
+        """Newest first; search matches task, title, id, model or stop kind (case-insensitive, any script)."""
+        sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs"
+        params: list = []
+        if search.strip():
+            sql += " WHERE instr(casefold(id || ' ' || task || ' ' || title || ' ' || model || ' ' || " \
+                   "coalesce(stop_kind, '')), ?) > 0"
+            params.append(search.strip().casefold())
+        sql += " ORDER BY created_at DESC LIMIT ?"
+        params.append(max(0, int(limit)))
+        with self._read() as conn:
+            return [RunSummary(*row) for row in conn.execute(sql, params)]
+
+    def children(self, run_id: str) -> list[RunSummary]:
+        """Runs forked from this one, in the order of the turn they branch at."""
+        sql = (f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE parent_id = ? "
+               "ORDER BY parent_turn, created_at")
+        with self._read() as conn:
+            return [RunSummary(*row) for row in conn.execute(sql, (run_id,))]
+
+    def schema_version(self) -> int:
+        """The database format version (PRAGMA user_version)."""
+        with self._read() as conn:
+            return conn.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            conn.create_function("casefold", 1, _casefold, deterministic=True)
+            conn.execute("PRAGMA foreign_keys = ON")
+            return conn
+        except sqlite3.Error as exc:
+            raise StoreError(f"Cannot open the runs database {self.path}: {exc}") from exc
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        try:
+            yield conn
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"The runs database {self.path} cannot be read: {exc}") from exc
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._write_lock:
+            conn = self._connect()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.DatabaseError):
+                    raise StoreError(f"The runs database {self.path} cannot be written: {exc}") from exc
+                raise
+            finally:
+                conn.close()
+
+    def _migrate(self) -> None:
+        with self._write() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise StoreError(f"{self.path} was written by a newer Agent Loop Lab (database format v{version}; "
+                                 f"this version knows up to v{len(MIGRATIONS)}). Update the app, or set "
+                                 f"{ENV_DB} to another file.")
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                # executescript() would commit on its own; split so the version bump shares the transaction.
+                for statement in filter(str.strip, script.split(";")):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+        with self._read() as conn:
+            conn.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
+
+    @staticmethod
+    def _upsert_header(conn: sqlite3.Connection, run: Run) -> None:
+        row = _header_row(run)
+        names = ", ".join(row)
+        updates = ", ".join(f"{k} = excluded.{k}" for k in row if k != "id")
+        conn.execute(f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) "
+                     f"ON CONFLICT(id) DO UPDATE SET {updates}", tuple(row.values()))
+
+
+def _casefold(value: object) -> str:
+    return str(value).casefold() if value is not None else ""
+
+
+def _dumps(value: object) -> str:
+    # Scrub the structure, then the text once more in case a key was split across JSON escapes.
+    return scrub_secrets(json.dumps(scrub_tree(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+
+
+def _turn_json(run: Run, turn: Turn) -> str:
+    # Run.to_dict() is the one encoder of the format (bytes bodies included); encode a one-turn shell.
+    shell = replace(run, turns=[turn], messages=[{"role": "user", "content": ""}])
+    return _dumps(shell.to_dict()["run"]["turns"][0])
+
+
+def _header_row(run: Run) -> dict:
+    shell = replace(run, turns=[]).to_dict()["run"]
+    config = shell.pop("config")
+    shell.pop("turns")
+    return {
+        "id": run.id, "created_at": run.created_at, "updated_at": time.time(),
+        "task": scrub_secrets(run.config.task), "provider": run.config.provider, "model": run.config.model,
+        "turns": len(run.turns), "tokens": run.total_tokens, "cost_usd": run.total_cost_usd,
+        "stop_kind": run.stop.kind if run.stop else None, "parent_id": run.parent_id,
+        "parent_turn": run.parent_turn, "title": scrub_secrets(run.title or ""),
+        "schema_version": SCHEMA_VERSION, "config_json": _dumps(config), "run_json": _dumps(shell),
+    }
+
