@@ -1,0 +1,75 @@
+"""Command line: run a task through the loop and print each turn, or serve the simulated model over HTTP."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from agent_core.loop import iter_turns
+from agent_core.model import Limits, Run, RunConfig, SimSettings, Turn
+from agent_core.providers import PROVIDERS
+from agent_core.tools.catalog import default_specs
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m agent_core", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run a task through the agent loop and print every turn")
+    run.add_argument("task")
+    run.add_argument("--provider", choices=PROVIDERS, default="offline")
+    run.add_argument("--base-url")
+    run.add_argument("--model")
+    run.add_argument("--max-steps", type=int, default=10, help="0 means no limit (the hard ceiling still applies)")
+    run.add_argument("--tools", help="comma-separated catalog tools (default: get_weather,calculate,search_memory,read_file)")
+    run.add_argument("--persona", default="sensible", help="offline model persona: sensible, stubborn, gullible")
+    run.add_argument("--json", type=Path, help="write the whole run record (every exchange) to this file")
+    serve = sub.add_parser("serve", help="serve the simulated model (Anthropic Messages API) over HTTP")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument("--persona", default="sensible")
+    serve.add_argument("--latency-ms", type=int, default=0)
+    return parser
+
+
+def print_turn(turn: Turn, out=sys.stdout) -> None:
+    usage = turn.usage
+    tokens = f"{usage.whole_input} in / {usage.output_tokens} out" if usage else "no usage"
+    print(f"Turn {turn.index}: stop_reason={turn.stop_reason}  tokens {tokens}  cost ${turn.cost_usd:.5f}", file=out)
+    for tool in turn.tools:
+        mark = "ERROR " if tool.is_error else ""
+        print(f"  tool {tool.name}({json.dumps(tool.input, ensure_ascii=False)}) -> {mark}{tool.output}", file=out)
+    if turn.error:
+        print(f"  API error: {turn.error.message}", file=out)
+    print(f"  decision: {turn.decision}", file=out)
+
+
+def _run(args: argparse.Namespace) -> int:
+    names = args.tools.split(",") if args.tools else None
+    config = RunConfig(task=args.task, provider=args.provider, base_url=args.base_url,
+                       tools=default_specs(names), limits=Limits(max_steps=args.max_steps or None),
+                       sim=SimSettings(persona=args.persona))
+    if args.model:
+        config.model = args.model
+    run = Run(config=config)
+    for turn in iter_turns(run):
+        print_turn(turn)
+    if run.stop is None:
+        print("Paused: a tool needs the learner's approval (use the app for that).")
+    print(f"\nStopped because: {run.stop.message if run.stop else 'waiting'}")
+    print(f"Final answer: {run.final_text}")
+    print(f"Total: {len(run.turns)} turn(s), {run.total_tokens} tokens, ${run.total_cost_usd:.5f}")
+    if args.json:
+        args.json.write_text(json.dumps(run.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
+        print(f"Run record written to {args.json}")
+    return 0 if run.stop and run.stop.kind != "api_error" else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "serve":
+        from agent_core.sim import serve_forever
+
+        serve_forever(args.host, args.port, SimSettings(persona=args.persona, latency_ms=args.latency_ms))
+        return 0
+    return _run(args)

@@ -1,0 +1,97 @@
+"""What goes into each request: the body built from config + history, and the context-management policies."""
+from __future__ import annotations
+
+import copy
+import json
+
+from agent_core.model import RunConfig
+
+CLEARED = "[old tool result cleared to save context]"
+CACHE = {"type": "ephemeral"}
+
+
+def build_request(config: RunConfig, messages: list[dict], with_tools: bool = True) -> dict:
+    """The exact Messages API body for the next call (a deep copy: later edits never change what was sent)."""
+    body: dict = {"model": config.model, "max_tokens": config.max_tokens}
+    if config.system:
+        body["system"] = ([{"type": "text", "text": config.system, "cache_control": CACHE}]
+                          if config.cache_prompt else config.system)
+    tools = [t.definition() for t in config.tools] if with_tools else []
+    if tools:
+        if config.cache_prompt:
+            tools[-1]["cache_control"] = CACHE  # one breakpoint after the last tool caches them all
+        body["tools"] = tools
+        if config.tool_choice:
+            body["tool_choice"] = config.tool_choice
+    if config.stop_sequences:
+        body["stop_sequences"] = list(config.stop_sequences)
+    if config.thinking_budget:
+        body["thinking"] = {"type": "enabled", "budget_tokens": config.thinking_budget}
+    body["messages"] = copy.deepcopy(messages)
+    return body
+
+
+def _turn_starts(messages: list[dict]) -> list[int]:
+    """Indexes of assistant messages: each starts one finished turn of the history."""
+    return [i for i, m in enumerate(messages) if m.get("role") == "assistant"]
+
+
+def clear_tool_results(messages: list[dict], keep_last_turns: int) -> tuple[list[dict], int]:
+    """Replace tool results older than the last N turns with a placeholder; returns (messages, blocks cleared)."""
+    starts = _turn_starts(messages)
+    if len(starts) <= keep_last_turns:
+        return messages, 0
+    boundary = starts[len(starts) - keep_last_turns] if keep_last_turns > 0 else len(messages)
+    cleared = 0
+    out = copy.deepcopy(messages)
+    for message in out[:boundary]:
+        for block in message["content"] if isinstance(message.get("content"), list) else []:
+            if block.get("type") == "tool_result" and block.get("content") != CLEARED:
+                block["content"] = CLEARED
+                cleared += 1
+    return out, cleared
+
+
+def _summarise(messages: list[dict]) -> str:
+    """A short, deterministic summary the program writes itself (no model call): what was asked and learned."""
+    calls: dict[str, str] = {}
+    lines = []
+    for message in messages:
+        for block in message["content"] if isinstance(message.get("content"), list) else []:
+            if block.get("type") == "tool_use":
+                calls[block["id"]] = f"{block['name']}({json.dumps(block.get('input', {}), ensure_ascii=False)})"
+            elif block.get("type") == "tool_result":
+                content = block.get("content")
+                text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+                status = "error" if block.get("is_error") else "result"
+                lines.append(f"- {calls.get(block.get('tool_use_id'), 'a tool')} -> {status}: {text[:160]}")
+    return "Summary of earlier turns (written by the program to save context):\n" + "\n".join(lines)
+
+
+def summarize_old_turns(messages: list[dict], keep_last_turns: int) -> tuple[list[dict], int]:
+    """Fold all but the last N turns into the first user message; returns (messages, turns folded)."""
+    starts = _turn_starts(messages)
+    if len(starts) <= keep_last_turns or not messages:
+        return messages, 0
+    boundary = starts[len(starts) - keep_last_turns] if keep_last_turns > 0 else len(messages)
+    # The kept part must start with an assistant message so the history stays user/assistant alternating.
+    old, kept = messages[1:boundary], messages[boundary:]
+    first = copy.deepcopy(messages[0])
+    summary = _summarise(old)
+    if isinstance(first.get("content"), str):
+        first["content"] = first["content"] + "\n\n" + summary
+    else:
+        first["content"] = list(first.get("content") or []) + [{"type": "text", "text": summary}]
+    folded = len(_turn_starts(old))
+    return [first, *copy.deepcopy(kept)], folded
+
+
+def apply_policy(config: RunConfig, messages: list[dict]) -> tuple[list[dict], str]:
+    """Apply the configured context policy; returns the new history and a sentence saying what happened."""
+    if config.context_policy == "clear_tool_results":
+        out, n = clear_tool_results(messages, config.keep_last_turns)
+        return out, (f"cleared {n} old tool result(s)" if n else "")
+    if config.context_policy == "summarize":
+        out, n = summarize_old_turns(messages, config.keep_last_turns)
+        return out, (f"summarised {n} old turn(s) into the first message" if n else "")
+    return messages, ""

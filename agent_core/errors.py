@@ -1,0 +1,45 @@
+"""Plain-words explanations of failed model calls (status errors, timeouts, refused connections)."""
+from __future__ import annotations
+
+import json
+
+import anthropic
+
+from agent_core.model import ApiError
+from agent_core.secrets import scrub_secrets
+
+PLAIN = {
+    400: "The API rejected the request as invalid (400). The message below says what is wrong with it.",
+    401: "The API key was not accepted (401). Check the key on the Settings page.",
+    402: "Billing problem (402): the account cannot pay for this request.",
+    403: "This key is not allowed to do that (403).",
+    404: "Not found (404): usually an unknown model name or a wrong base URL.",
+    409: "Conflict (409): try again.",
+    413: "The request is too large (413): the history or a tool result is too big.",
+    429: "Rate limited (429): too many requests; wait a moment and retry this step.",
+    500: "The server had an internal error (500); retry this step.",
+    504: "The server timed out (504); retry this step.",
+    529: "The API is overloaded (529); wait a moment and retry this step.",
+}
+
+
+def describe_api_error(exc: Exception) -> ApiError:
+    """Turn an SDK exception into an ApiError with a plain message and the raw (scrubbed) error JSON."""
+    if isinstance(exc, anthropic.APIStatusError):
+        body = scrub_secrets(exc.response.text or "")
+        error_type, detail = None, ""
+        try:
+            error = json.loads(body).get("error", {})
+            error_type, detail = error.get("type"), error.get("message", "")
+        except (ValueError, AttributeError):
+            pass
+        plain = PLAIN.get(exc.status_code, f"The server answered with HTTP {exc.status_code}.")
+        message = f"{plain} {detail}".strip() if detail else plain
+        return ApiError("status", message, exc.status_code, error_type, body)
+    if isinstance(exc, anthropic.APITimeoutError):
+        return ApiError("timeout", "The request timed out: no answer from the server in time. Retry this step.")
+    if isinstance(exc, anthropic.APIConnectionError):
+        cause = exc.__cause__ or exc
+        return ApiError("connection", "Could not reach the server (connection refused or dropped). Is it running, "
+                                      f"and is the base URL right? ({type(cause).__name__})")
+    return ApiError("invalid_config", scrub_secrets(str(exc)))

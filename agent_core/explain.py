@@ -1,0 +1,75 @@
+"""Plain-data explanations of a run for any UI: the request diff between turns and the sequence diagram."""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+
+from agent_core.model import Run, Turn
+
+
+@dataclass
+class RequestDiff:
+    """How turn N's request differs from turn N-1's: what was appended, and how much was sent again."""
+
+    resent_messages: int
+    appended: list[dict]
+    changed_fields: list[str]  # top-level fields other than messages that changed (e.g. a context policy)
+    rewritten_history: bool  # earlier messages changed (summarised / cleared), not just appended to
+    unified: str  # a unified diff of the pretty JSON
+
+
+def _pretty(body: dict | None) -> list[str]:
+    return json.dumps(body or {}, indent=2, ensure_ascii=False).splitlines()
+
+
+def request_diff(previous: Turn | None, current: Turn) -> RequestDiff:
+    """Compare two consecutive requests."""
+    before = (previous.request or {}) if previous else {}
+    after = current.request or {}
+    old, new = before.get("messages", []), after.get("messages", [])
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    changed = sorted(k for k in set(before) | set(after) if k != "messages" and before.get(k) != after.get(k))
+    unified = "\n".join(difflib.unified_diff(_pretty(before), _pretty(after), "previous request",
+                                             "this request", n=2, lineterm=""))
+    return RequestDiff(prefix, new[prefix:], changed if previous else [], prefix < len(old), unified)
+
+
+def _short(text: str, limit: int = 48) -> str:
+    text = " ".join(str(text).split()).replace('"', "'").replace(";", ",").replace("#", "")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _call_label(turn: Turn) -> str:
+    tokens = f", {turn.usage.whole_input} tokens in" if turn.usage else ""
+    count = len((turn.request or {}).get("messages", []))
+    return f"turn {turn.index}: {count} messages{tokens}"
+
+
+def sequence_diagram(run: Run, last_turns: int = 12) -> str:
+    """Mermaid sequence diagram of the run so far: User, Agent, Model, Tools (older turns folded in a note)."""
+    lines = ["sequenceDiagram", "    participant U as User", "    participant A as Agent (your program)",
+             "    participant M as Model (API)", "    participant T as Tools",
+             f"    U->>A: {_short(run.config.task)}"]
+    shown = run.turns[-last_turns:]
+    if len(run.turns) > len(shown):
+        lines.append(f"    Note over A,M: {len(run.turns) - len(shown)} earlier turns not drawn")
+    for turn in shown:
+        lines.append(f"    A->>M: {_call_label(turn)}")
+        if turn.error:
+            lines.append(f"    M--xA: HTTP {turn.error.status or turn.error.kind}")
+            continue
+        if turn.response is None:
+            continue
+        names = ", ".join(c["name"] for c in turn.tool_calls)
+        lines.append(f"    M-->>A: stop_reason {turn.stop_reason}{': ' + _short(names) if names else ''}")
+        for tool in turn.tools:
+            lines.append(f"    A->>T: {_short(tool.name + '(' + json.dumps(tool.input, ensure_ascii=False) + ')')}")
+            arrow = "--x" if tool.is_error else "-->>"
+            lines.append(f"    T{arrow}A: {_short(('error: ' if tool.is_error else '') + tool.output)}")
+    if run.stop:
+        answer = run.final_text or run.stop.message
+        lines.append(f"    A->>U: {_short(answer)}")
+    return "\n".join(lines)

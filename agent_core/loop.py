@@ -1,0 +1,279 @@
+"""The agent loop as a stepper: build request -> call model -> read stop_reason -> run tools -> append results."""
+from __future__ import annotations
+
+import copy
+import json
+import time
+from collections.abc import Iterator
+
+import anthropic
+import httpx2
+
+from agent_core import accounting, context
+from agent_core.errors import describe_api_error
+from agent_core.guards import check_limits
+from agent_core.model import ApiError, Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
+from agent_core.providers import ProviderError, make_client
+from agent_core.tools import ToolRegistry
+from agent_core.tools.catalog import sandbox_path
+
+# Stop reasons that end the loop, with the words the timeline shows.
+FINAL_STOP_REASONS = {
+    "end_turn": "the model finished, so show its answer",
+    "max_tokens": "the reply was cut off at max_tokens, so stop (raise max_tokens to let it finish)",
+    "stop_sequence": "a stop sequence fired, so stop",
+    "refusal": "the model declined, so stop and tell the user",
+    "model_context_window_exceeded": "the context window is full, so stop (the reply is cut off)",
+}
+PARAM_FIELDS = {
+    "text": ("type", "text", "citations"),
+    "tool_use": ("type", "id", "name", "input"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+
+
+def assistant_message(response: dict) -> dict:
+    """The reply as it goes back into the history: blocks unchanged (thinking signatures included)."""
+    blocks = []
+    for block in response.get("content") or []:
+        keep = PARAM_FIELDS.get(block.get("type"))
+        kept = {k: block[k] for k in (keep or block) if k in block and block[k] is not None}
+        blocks.append(kept)
+    return {"role": "assistant", "content": blocks}
+
+
+class Stepper:
+    """Advances a Run one phase, one turn, or to the end; the Run itself holds all state."""
+
+    def __init__(self, run: Run, api_key: str | None = None, client: anthropic.Anthropic | None = None,
+                 pricing: accounting.Pricing | None = None, max_retries: int = 2,
+                 spend_cap_usd: float | None = None, transport: httpx2.BaseTransport | None = None) -> None:
+        self.run = run
+        self._exchanges: list[Exchange] | None = None
+        self.pricing = pricing or accounting.load_pricing()
+        self.spend_cap_usd = spend_cap_usd
+        self._client = client
+        self._api_key = api_key
+        self._max_retries = max_retries
+        self._transport = transport
+        cfg = run.config
+        prior: dict[str, int] = {}
+        for turn in run.turns:
+            for tool in turn.tools:
+                prior[tool.name] = prior.get(tool.name, 0) + 1
+        sandbox = sandbox_path(cfg.sandbox) if cfg.sandbox else None
+        self.registry = ToolRegistry(cfg.tools, sandbox=sandbox, tool_timeout_s=cfg.limits.tool_timeout_s,
+                                     prior_calls=prior)
+
+    # -- public controls ------------------------------------------------------------------
+    @property
+    def halted(self) -> bool:
+        return self.run.stop is not None
+
+    @property
+    def awaiting_approval(self) -> list[ToolExecution]:
+        turn = self.run.turns[-1] if self.run.turns else None
+        if self.run.phase != Phase.RUN_TOOLS or turn is None:
+            return []
+        return [t for t in turn.tools if t.approval == "pending"]
+
+    def next_phase(self) -> str:
+        """Perform one phase and return its name (nothing happens once halted or while approval is pending)."""
+        phase = self.run.phase
+        if self.halted or self.awaiting_approval and phase == Phase.RUN_TOOLS:
+            return phase
+        getattr(self, f"_{phase}")()
+        return phase
+
+    def next_turn(self) -> Turn | None:
+        """Run phases until the current turn is complete (or the run halts / waits for approval)."""
+        start = len(self.run.turns)
+        while not self.halted and not self.awaiting_approval:
+            self.next_phase()
+            if self.run.phase == Phase.BUILD_REQUEST and len(self.run.turns) > start:
+                break
+        return self.run.turns[-1] if self.run.turns else None
+
+    def run_to_end(self) -> Run:
+        while not self.halted and not self.awaiting_approval:
+            self.next_turn()
+        return self.run
+
+    def approve(self, tool_use_id: str, allowed: bool) -> None:
+        """The learner's answer for a tool that needs approval."""
+        for tool in self.awaiting_approval:
+            if tool.tool_use_id == tool_use_id:
+                tool.approval = "approved" if allowed else "denied"
+
+    def retry(self) -> None:
+        """Retry the failed model call of the last turn (after an API error); the run so far is untouched."""
+        if self.run.stop and self.run.stop.kind == "api_error":
+            self.run.stop = None
+            self.run.turns[-1].error = None
+            self.run.phase = Phase.CALL_MODEL
+
+    # -- phases ---------------------------------------------------------------------------
+    def _build_request(self) -> None:
+        run, cfg = self.run, self.run.config
+        cause = check_limits(run, self.spend_cap_usd)
+        if cause:
+            return self._stop(cause.kind, cause.message, note_on_last_turn=True)
+        note = ""
+        if run.turns:
+            run.messages, note = context.apply_policy(cfg, run.messages)
+        turn = Turn(index=len(run.turns) + 1)
+        workflow = bool(cfg.workflow_steps)
+        if workflow:
+            self._run_workflow_steps(turn)
+        turn.request = context.build_request(cfg, run.messages, with_tools=not workflow)
+        n_msgs, n_tools = len(turn.request["messages"]), len(turn.request.get("tools", []))
+        turn.decision = f"Request built: {n_msgs} message(s) and {n_tools} tool definition(s), all sent again."
+        if note:
+            turn.decision += f" Context policy: {note}."
+        run.turns.append(turn)
+        run.phase = Phase.CALL_MODEL
+
+    def _call_model(self) -> None:
+        turn = self.run.turns[-1]
+        self._exchanges = turn.exchanges
+        started = time.perf_counter()
+        try:
+            raw = self._get_client().messages.with_raw_response.create(**turn.request)
+            message = raw.parse()
+        except (anthropic.APIError, ProviderError) as exc:
+            turn.duration_ms += (time.perf_counter() - started) * 1000
+            turn.error = describe_api_error(exc)
+            turn.decision = f"The call failed: {turn.error.message} The run so far is kept; retry this step."
+            return self._stop("api_error", turn.error.message)
+        turn.duration_ms += (time.perf_counter() - started) * 1000
+        turn.response = message.to_dict()
+        turn.usage = Usage.from_api(turn.response.get("usage"))
+        turn.components = accounting.turn_components(turn.request, turn.usage, self.run.config.provider)
+        turn.cost_usd = accounting.turn_cost(self.run.config.model, turn.usage, self.pricing)
+        turn.stop_reason = turn.response.get("stop_reason")
+        self.run.phase = Phase.READ_STOP_REASON
+
+    def _read_stop_reason(self) -> None:
+        run, turn = self.run, self.run.turns[-1]
+        reason, bugs = turn.stop_reason, run.config.bugs
+        if "forget_assistant_reply" not in bugs:
+            run.messages.append(assistant_message(turn.response or {}))
+        if run.config.workflow_steps:
+            turn.decision = f"Workflow: one model call after the program's own steps (stop_reason {reason}), done."
+            return self._stop("end_turn" if reason == "end_turn" else str(reason), turn.decision)
+        if reason == "tool_use":
+            calls = turn.tool_calls
+            turn.tools = [ToolExecution(tool_use_id=c["id"], name=c["name"], input=c.get("input"),
+                                        approval="pending" if self.registry.needs_approval(c["name"]) else None)
+                          for c in calls]
+            turn.decision = f"stop_reason is tool_use, so run {len(calls)} tool(s) and call again."
+            run.phase = Phase.RUN_TOOLS
+        elif reason == "pause_turn":
+            turn.decision = "stop_reason is pause_turn, so send the reply back unchanged and call again."
+            run.phase = Phase.BUILD_REQUEST
+        elif reason in FINAL_STOP_REASONS:
+            message = f"stop_reason is {reason}: {FINAL_STOP_REASONS[reason]}."
+            if reason == "max_tokens" and turn.tool_calls and (turn.response or {})["content"][-1]["type"] == "tool_use":
+                message += " Its last tool call was cut off and cannot be run."
+            if reason == "stop_sequence":
+                message += f" (sequence: {(turn.response or {}).get('stop_sequence')!r})"
+            if reason == "refusal":
+                details = (turn.response or {}).get("stop_details") or {}
+                message += f" Category: {details.get('category')}. {details.get('explanation') or ''}".rstrip()
+            turn.decision = message
+            self._stop(reason, message)
+        elif "continue_on_unknown_stop" in bugs:
+            turn.decision = f"stop_reason is {reason!r}, which this (buggy) loop treats as 'continue'."
+            run.phase = Phase.BUILD_REQUEST
+        else:
+            turn.decision = f"stop_reason is {reason!r}, which this loop does not know, so stop rather than loop on it."
+            self._stop("unknown_stop_reason", turn.decision)
+
+    def _run_tools(self) -> None:
+        for tool in self.run.turns[-1].tools:
+            if tool.duration_ms or tool.output:
+                continue  # already ran (a phase can resume after an approval)
+            if tool.approval == "denied":
+                tool.output = f"The user denied permission to run {tool.name}. Do not retry it; tell the user."
+                tool.is_error = True
+                continue
+            outcome = self.registry.execute(tool.name, tool.input)
+            tool.output, tool.is_error, tool.duration_ms = outcome.output, outcome.is_error, outcome.duration_ms
+        self.run.phase = Phase.APPEND_RESULTS
+
+    def _append_results(self) -> None:
+        run, turn = self.run, self.run.turns[-1]
+        blocks: list[dict] = []
+        for tool in turn.tools:
+            block = {"type": "tool_result", "tool_use_id": tool.tool_use_id, "content": tool.output}
+            if tool.is_error:
+                block["is_error"] = True
+            blocks.append(block)
+        if "drop_one_tool_result" in run.config.bugs:
+            blocks = blocks[:-1]
+        if "text_before_tool_result" in run.config.bugs:
+            blocks.insert(0, {"type": "text", "text": "Here are the results:"})
+        turn.tool_results_message = {"role": "user", "content": blocks}
+        if "forget_assistant_reply" not in run.config.bugs:
+            run.messages.append(copy.deepcopy(turn.tool_results_message))
+            turn.decision += f" {len(blocks)} result block(s) appended as ONE user message."
+        else:
+            turn.decision += " (Bug: neither the reply nor the results were added to the history.)"
+        run.phase = Phase.BUILD_REQUEST
+
+    # -- helpers --------------------------------------------------------------------------
+    def _run_workflow_steps(self, turn: Turn) -> None:
+        """Workflow mode: the program runs its fixed steps, then asks the model once with the data."""
+        if self.run.turns:
+            return
+        lines = []
+        for i, step in enumerate(self.run.config.workflow_steps, 1):
+            outcome = self.registry.execute(step["tool"], step.get("input", {}))
+            turn.tools.append(ToolExecution(f"workflow_{i}", step["tool"], step.get("input", {}), outcome.output,
+                                            outcome.is_error, outcome.duration_ms))
+            lines.append(f"- {step['tool']}({json.dumps(step.get('input', {}), ensure_ascii=False)}): {outcome.output}")
+        self.run.messages[0] = {"role": "user", "content": f"{self.run.config.task}\n\nData the program already "
+                                                           "gathered:\n" + "\n".join(lines)}
+
+    def _get_client(self) -> anthropic.Anthropic:
+        if self._client is None:
+            self._client = make_client(self.run.config, self._record, api_key=self._api_key,
+                                       max_retries=self._max_retries, transport=self._transport)
+        return self._client
+
+    def _record(self, exchange: Exchange) -> None:
+        if self._exchanges is not None:
+            self._exchanges.append(exchange)
+
+    def _stop(self, kind: str, message: str, note_on_last_turn: bool = False) -> None:
+        self.run.stop = StopCause(kind, message)
+        if kind != "api_error":
+            self.run.phase = Phase.DONE  # an API error keeps the phase, so "retry this step" can resume
+        if note_on_last_turn and self.run.turns:
+            last = self.run.turns[-1]
+            last.decision = f"{last.decision} Then stop: {message}".strip()
+
+
+def iter_turns(run: Run, **kwargs) -> Iterator[Turn]:
+    """The plain generator: yields each finished turn until the run stops."""
+    stepper = Stepper(run, **kwargs)
+    while not stepper.halted and not stepper.awaiting_approval:
+        turn = stepper.next_turn()
+        if turn is not None and (run.phase == Phase.BUILD_REQUEST or stepper.halted):
+            yield turn
+
+
+def run_task(config: RunConfig, api_key: str | None = None, **kwargs) -> Run:
+    """Run a whole task to its end and return the record."""
+    return Stepper(Run(config=config), api_key=api_key, **kwargs).run_to_end()
+
+
+def fork_run(run: Run, from_turn: int) -> Run:
+    """A new run, linked to `run`, that keeps turns before `from_turn` and calls the model again from there."""
+    if not 1 <= from_turn <= len(run.turns):
+        raise ValueError(f"turn {from_turn} does not exist (the run has {len(run.turns)})")
+    source = run.turns[from_turn - 1]
+    messages = copy.deepcopy((source.request or {}).get("messages") or run.messages[:1])
+    return Run(config=copy.deepcopy(run.config), messages=messages, turns=copy.deepcopy(run.turns[: from_turn - 1]),
+               parent_id=run.id, parent_turn=from_turn, title=run.title)
