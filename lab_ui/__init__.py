@@ -1,0 +1,1 @@
+"""Streamlit-side helpers: per-session state, translations and the Playground's building blocks."""

@@ -1,0 +1,148 @@
+"""The Playground's controls: task, provider and model, system prompt, tools and their editor, limits, extras."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import jsonschema
+import streamlit as st
+
+from agent_core.accounting import load_pricing
+from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
+from agent_core.tools.catalog import CATALOG
+from lab_ui.session import LabSession
+
+PROVIDER_LABELS = {"offline": "Offline (simulated model)", "anthropic": "Anthropic API", "compatible": "Anthropic-compatible URL"}
+PERSONAS = ("sensible", "stubborn", "gullible")
+CONTEXT_POLICIES = ("none", "clear_tool_results", "summarize")
+BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_reply", "continue_on_unknown_stop")
+FAULTS = {"429 on turn 2": {"status": 429, "turn": 2, "retry_after": 0}, "529 on turn 1": {"status": 529, "turn": 1},
+          "500 on turn 2": {"status": 500, "turn": 2}, "401 always": {"status": 401, "attempts": 99},
+          "dropped connection on turn 1": {"kind": "drop", "turn": 1}}
+
+
+def tool_from_editor(name: str, description: str, schema_text: str, impl: str, needs_approval: bool) -> ToolSpec:
+    """Build a ToolSpec from the editor's fields; raises ValueError with a plain message."""
+    try:
+        schema = json.loads(schema_text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"The schema is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        raise ValueError('input_schema must be a JSON object whose "type" is "object".')
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise ValueError(f"The schema is not a valid JSON Schema: {exc.message}") from None
+    if not re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", name or ""):
+        raise ValueError("A tool name must be 1–64 letters, digits, '_' or '-'.")
+    return ToolSpec(name, description, schema, impl=impl, needs_approval=needs_approval)
+
+
+def _model_and_provider(cfg: RunConfig) -> None:
+    cfg.provider = st.selectbox("Provider", list(PROVIDER_LABELS), index=list(PROVIDER_LABELS).index(cfg.provider),
+                                format_func=PROVIDER_LABELS.get)
+    models = list(load_pricing().models)
+    if cfg.provider == "compatible":
+        cfg.base_url = st.text_input("Base URL", value=cfg.base_url or "http://localhost:11434")
+        cfg.model = st.text_input("Model", value=cfg.model)
+    else:
+        cfg.model = st.selectbox("Model", models, index=models.index(cfg.model) if cfg.model in models else 0)
+
+
+def _tool_picker(cfg: RunConfig) -> None:
+    current = [t.name for t in cfg.tools]
+    options = list(dict.fromkeys(list(CATALOG) + current))
+    chosen = st.multiselect("Tools", options, default=current,
+                            help="What the model sees of a tool: only its name, description and JSON Schema.")
+    by_name = {t.name: t for t in cfg.tools}
+    cfg.tools = [by_name.get(n) or copy.deepcopy(CATALOG[n].spec) for n in chosen]
+
+
+def _tool_editor(cfg: RunConfig) -> None:
+    if not cfg.tools:
+        return
+    names = [t.name for t in cfg.tools]
+    which = st.selectbox("Edit tool", names)
+    spec = cfg.tools[names.index(which)]
+    with st.form(f"tool-editor-{which}"):
+        name = st.text_input("Name", value=spec.name)
+        description = st.text_area("Description", value=spec.description, height=110)
+        schema = st.text_area("JSON Schema", value=json.dumps(spec.input_schema, indent=2), height=180)
+        impl = st.selectbox("Runs the Python function", list(CATALOG),
+                            index=list(CATALOG).index(spec.impl_key) if spec.impl_key in CATALOG else 0)
+        approval = st.checkbox("Ask me before running it", value=spec.needs_approval)
+        if st.form_submit_button("Apply tool changes"):
+            try:
+                cfg.tools[names.index(which)] = tool_from_editor(name, description, schema, impl, approval)
+                st.success("Tool updated. It takes effect on the next run (Reset) or a re-run.")
+            except ValueError as exc:
+                st.error(str(exc))
+
+
+def _limits(cfg: RunConfig) -> None:
+    limits = cfg.limits
+    no_limit = st.checkbox("No step limit", value=limits.max_steps is None,
+                           help=f"Even with no limit, the app stops at a hard ceiling of {MAX_STEPS_CEILING} steps.")
+    if no_limit:
+        limits.max_steps = None
+        st.caption(f"⚠️ No step limit: only the hard ceiling of {MAX_STEPS_CEILING} steps will stop a runaway loop.")
+    else:
+        limits.max_steps = int(st.number_input("Max steps", 1, MAX_STEPS_CEILING, value=limits.max_steps or 10))
+    tokens = st.number_input("Token budget (0 = none)", 0, 10_000_000, value=limits.max_total_tokens or 0, step=1000)
+    limits.max_total_tokens = int(tokens) or None
+    cost = st.number_input("Cost budget, USD (0 = none)", 0.0, 100.0, value=float(limits.max_cost_usd or 0.0),
+                           step=0.01, format="%.4f")
+    limits.max_cost_usd = float(cost) or None
+    repeat = st.number_input("Stop when the same call repeats N times (0 = off)", 0, 50,
+                             value=limits.stop_on_repeated_call or 0)
+    limits.stop_on_repeated_call = int(repeat) or None
+    errors = st.number_input("Error budget: stop after N tool errors (0 = off)", 0, 100, value=limits.max_tool_errors or 0)
+    limits.max_tool_errors = int(errors) or None
+
+
+def _extras(cfg: RunConfig) -> None:
+    cfg.max_tokens = int(st.number_input("max_tokens", 1, 128_000, value=cfg.max_tokens))
+    choice = st.selectbox("tool_choice", ["auto", "any", "none", "auto, no parallel calls"],
+                          index=_choice_index(cfg.tool_choice))
+    cfg.tool_choice = {"auto": None, "any": {"type": "any"}, "none": {"type": "none"},
+                       "auto, no parallel calls": {"type": "auto", "disable_parallel_tool_use": True}}[choice]
+    cfg.cache_prompt = st.toggle("Prompt caching (cache_control on system and tools)", value=cfg.cache_prompt)
+    cfg.context_policy = st.selectbox("Context policy", CONTEXT_POLICIES, index=CONTEXT_POLICIES.index(cfg.context_policy))
+    stops = st.text_input("Stop sequences (comma-separated)", value=", ".join(cfg.stop_sequences))
+    cfg.stop_sequences = [s.strip() for s in stops.split(",") if s.strip()]
+    cfg.bugs = st.multiselect("Deliberate loop bugs", BUGS, default=cfg.bugs)
+    if cfg.provider == "offline":
+        sim = cfg.sim
+        sim.persona = st.selectbox("Simulated persona", PERSONAS, index=PERSONAS.index(sim.persona))
+        window = st.number_input("Simulated context window (0 = the model's)", 0, 1_000_000, value=sim.context_window or 0,
+                                 step=500)
+        sim.context_window = int(window) or None
+        picked = st.multiselect("Inject faults", list(FAULTS),
+                                default=[k for k, v in FAULTS.items() if v in sim.faults])
+        sim.faults = [FAULTS[k] for k in picked]
+
+
+def _choice_index(choice: dict | None) -> int:
+    if not choice:
+        return 0
+    if choice.get("disable_parallel_tool_use"):
+        return 3
+    return {"any": 1, "none": 2}.get(choice.get("type"), 0)
+
+
+def render(lab: LabSession) -> None:
+    """Edit the draft config; it applies to the next run (Reset) or a re-run from a turn."""
+    cfg = lab.config
+    cfg.task = st.text_area("Task", value=cfg.task, height=90, max_chars=1_000_000)
+    with st.expander("Model and provider", expanded=False):
+        _model_and_provider(cfg)
+    with st.expander("System prompt", expanded=False):
+        cfg.system = st.text_area("System prompt", value=cfg.system, height=120, label_visibility="collapsed")
+    with st.expander("Tools", expanded=False):
+        _tool_picker(cfg)
+        _tool_editor(cfg)
+    with st.expander("Limits", expanded=False):
+        _limits(cfg)
+    with st.expander("More: tool_choice, caching, context, bugs, faults", expanded=False):
+        _extras(cfg)

@@ -1,0 +1,55 @@
+"""The loop as a learner would write it (~25 lines), with the lines of a phase highlighted, Python Tutor style."""
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from pathlib import Path
+
+_TAG = re.compile(r"\s+@(\w+)\s*$")
+_SOURCE = Path(__file__).parent / "data" / "loop_code.py.txt"
+
+
+@lru_cache(maxsize=1)
+def lines() -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each code line with the phases it belongs to (tags are stripped from the shown text)."""
+    out = []
+    for raw in _SOURCE.read_text(encoding="utf-8").splitlines():
+        tags = frozenset(re.findall(r"@(\w+)", raw))
+        text = re.sub(r"\s*@\w+", "", raw).rstrip()
+        text = re.sub(r"\s+#\s*$", "", text)
+        out.append((text, tags))
+    return tuple(out)
+
+
+def plain_code() -> str:
+    return "\n".join(text for text, _ in lines())
+
+
+def render_html(done: str | None, upcoming: str | None) -> str:
+    """HTML of the loop with `done` lines highlighted and an arrow on the `upcoming` phase's first line."""
+    rows, arrow_drawn = [], False
+    for number, (text, tags) in enumerate(lines(), 1):
+        classes = "lab-line"
+        if done in tags:
+            classes += " lab-done"
+        marker = "&nbsp;"
+        if upcoming in tags and not arrow_drawn:
+            marker, arrow_drawn = "➜", True
+            classes += " lab-next"
+        rows.append(f'<div class="{classes}"><span class="lab-no">{number:>2}</span>'
+                    f'<span class="lab-arrow">{marker}</span><span>{html.escape(text) or "&nbsp;"}</span></div>')
+    return ('<div class="lab-code">' + "".join(rows) + "</div>")
+
+
+CSS = """
+<style>
+.lab-code {font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.82rem; line-height: 1.35;
+  background: #0f172a; color: #e2e8f0; border-radius: 8px; padding: 8px 0; overflow-x: auto;}
+.lab-line {white-space: pre; padding: 0 10px;}
+.lab-no {color: #64748b; margin-right: 6px;}
+.lab-arrow {color: #22c55e; display: inline-block; width: 1.2em;}
+.lab-done {background: #854d0e; color: #fefce8;}
+.lab-next {outline: 1px dashed #22c55e;}
+</style>
+"""

@@ -1,0 +1,160 @@
+"""The Playground page: step the real loop, one phase or one turn per click, and look at everything it did."""
+from __future__ import annotations
+
+import streamlit as st
+
+from agent_core.explain import sequence_diagram
+from agent_core.model import Phase
+from agent_core.store import RunStore, StoreError
+from lab_ui import charts_panel, controls, loop_code, timeline, turn_view
+from lab_ui.session import LabSession
+
+PHASE_WORDS = {
+    Phase.BUILD_REQUEST: "build the request", Phase.CALL_MODEL: "call the model",
+    Phase.READ_STOP_REASON: "read stop_reason", Phase.RUN_TOOLS: "run the tools",
+    Phase.APPEND_RESULTS: "append the results", Phase.DONE: "done",
+}
+
+
+def _save(lab: LabSession) -> None:
+    """Every action is saved, and the run id and turn go into the URL, so a reload loses nothing."""
+    if lab.run is None:
+        return
+    try:
+        if not lab.replay:
+            RunStore().save_run(lab.run)
+    except StoreError as exc:
+        st.warning(f"This run could not be saved: {exc}. It is still here in this tab.")
+    st.query_params["run"] = lab.run.id
+    if lab.selected:
+        st.query_params["turn"] = str(lab.selected)
+    elif "turn" in st.query_params:
+        del st.query_params["turn"]
+
+
+def restore_from_url(lab: LabSession) -> None:
+    """Reopen the run named in the URL (a reload or a shared link) at the same turn."""
+    run_id = st.query_params.get("run")
+    if not run_id or (lab.run and lab.run.id == run_id):
+        return
+    run = RunStore().load(run_id)
+    if run is None:
+        st.warning(f"Run {run_id} is not in the runs database any more.")
+        return
+    lab.open(run, replay=False)
+    turn = st.query_params.get("turn")
+    if turn and turn.isdigit() and 1 <= int(turn) <= len(run.turns):
+        lab.selected = int(turn)
+
+
+def _buttons(lab: LabSession) -> None:
+    halted = bool(lab.run and (lab.run.stop or lab.run.done))
+    cols = st.columns(4)
+    clicked = None
+    if cols[0].button("Next phase", type="primary", disabled=halted, width="stretch"):
+        clicked = "phase"
+    if cols[1].button("Next step", disabled=halted, width="stretch"):
+        clicked = "turn"
+    if cols[2].button("Run to end", disabled=halted, width="stretch"):
+        clicked = "end"
+    if cols[3].button("Reset", width="stretch", help="Start a new run with the settings on the left."):
+        lab.start()
+        clicked = "reset"
+    if clicked in ("phase", "turn", "end"):
+        _act(lab, clicked)
+    if clicked:
+        _save(lab)
+
+
+def _act(lab: LabSession, action: str) -> None:
+    try:
+        with st.spinner("Calling the model…" if action != "phase" else "Working…"):
+            lab.act(action)
+    except Exception as exc:  # the run so far must survive anything a click can cause
+        st.error(f"Something went wrong: {type(exc).__name__}: {exc}. The run so far is kept.")
+
+
+def _status(lab: LabSession) -> None:
+    run = lab.run
+    if run is None:
+        st.info("Press **Next phase** to build the first request, or **Next step** to run a whole turn.")
+        return
+    stepper = lab.stepper() if not lab.replay else None
+    if run.stop and run.stop.kind == "api_error":
+        st.error(f"Stopped by an API error: {run.stop.message}")
+        if st.button("Retry this step"):
+            _act(lab, "retry")
+            _save(lab)
+            st.rerun()
+    elif run.stop:
+        level = st.success if run.stop.kind == "end_turn" else st.warning
+        level(f"**Loop stopped** ({run.stop.kind}): {run.stop.message}")
+    elif stepper and stepper.awaiting_approval:
+        _approvals(lab)
+    else:
+        st.caption(f"Next phase: **{PHASE_WORDS[run.phase]}** · turn {len(run.turns) + (run.phase == Phase.BUILD_REQUEST)}")
+
+
+def _approvals(lab: LabSession) -> None:
+    stepper = lab.stepper()
+    for tool in stepper.awaiting_approval:
+        st.warning(f"The model wants to run **{tool.name}** with `{tool.input}`. This tool can do harm: allow it?")
+        allow, deny = st.columns(2)
+        if allow.button("Allow", key=f"allow-{tool.tool_use_id}"):
+            stepper.approve(tool.tool_use_id, True)
+            st.rerun()
+        if deny.button("Deny", key=f"deny-{tool.tool_use_id}"):
+            stepper.approve(tool.tool_use_id, False)
+            st.rerun()
+
+
+def _upcoming(lab: LabSession) -> str | None:
+    run = lab.run
+    if run is None:
+        return Phase.BUILD_REQUEST
+    return None if run.stop else run.phase
+
+
+def _run_controls(lab: LabSession, selected: int) -> None:
+    if not lab.run or not lab.run.turns:
+        return
+    with st.popover(f"Re-run from turn {selected}"):
+        st.caption("Keeps the turns before it, then calls the model again, as a new run linked to this one.")
+        use_now = st.checkbox("Use the settings as edited on the left", value=True)
+        if st.button("Re-run from here", key="fork"):
+            lab.fork(selected, use_now)
+            _save(lab)
+            st.rerun()
+
+
+def render(lab: LabSession) -> None:
+    restore_from_url(lab)
+    st.html(loop_code.CSS)
+    run = lab.run
+    head, badge_col = st.columns([3, 2])
+    head.title("Playground")
+    mode = " · replay" if lab.replay else ""
+    badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
+    left, right = st.columns([2, 3], gap="medium")
+    with right:
+        _buttons(lab)
+        run = lab.run
+        _status(lab)
+        if lab.message:
+            getattr(st, lab.message[0])(lab.message[1])
+            lab.message = None
+        selected = 0
+        if run and run.turns:
+            selected = timeline.render(lab)
+            turn_view.render(run, run.turns[selected - 1])
+            _run_controls(lab, selected)
+    with left:
+        st.markdown("**The loop's code** (highlighted: the phase just run; ➜ the next one)")
+        st.markdown(loop_code.render_html(lab.last_phase, _upcoming(lab)), unsafe_allow_html=True)
+        controls.render(lab)
+    if run and run.turns:
+        seq, money = st.tabs(["Sequence", "Context & cost"])
+        with seq:
+            st.mermaid_chart(sequence_diagram(run))
+        with money:
+            charts_panel.render(run)

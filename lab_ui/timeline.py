@@ -1,0 +1,45 @@
+"""The timeline: one row per turn with its stop_reason badge, tools, tokens and cost; back and forward over it."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from agent_core.model import Run
+from lab_ui.session import LabSession
+from lab_ui.turn_view import badge
+
+
+def table(run: Run) -> pd.DataFrame:
+    rows = []
+    for turn in run.turns:
+        icon, _, label = badge(turn.stop_reason, turn.error is not None)
+        rows.append({
+            "turn": turn.index,
+            "stop_reason": f"{icon} {label}",
+            "tools": ", ".join(t.name + (" ⚠️" if t.is_error else "") for t in turn.tools) or "—",
+            "tokens in": turn.usage.whole_input if turn.usage else None,
+            "tokens out": turn.usage.output_tokens if turn.usage else None,
+            "cost $": round(turn.cost_usd, 6),
+        })
+    return pd.DataFrame(rows)
+
+
+def render(lab: LabSession) -> int:
+    """Draw the timeline and the navigation; returns the selected turn number (1-based)."""
+    run = lab.run
+    count = len(run.turns)
+    current = lab.selected or count
+    prev_col, pick_col, next_col = st.columns([1, 6, 1])
+    if prev_col.button("◀ Back", disabled=current <= 1, width="stretch"):
+        current -= 1
+    if next_col.button("Forward ▶", disabled=current >= count, width="stretch"):
+        current += 1
+    if count > 1:
+        current = pick_col.select_slider("Turn", options=list(range(1, count + 1)), value=current,
+                                         format_func=lambda i: f"Turn {i}", label_visibility="collapsed")
+    else:
+        pick_col.caption("Turn 1")
+    lab.selected = None if current == count else current
+    with st.expander(f"Timeline · {count} turn(s)", expanded=count <= 12):
+        st.dataframe(table(run), hide_index=True, height=min(38 * (count + 1) + 4, 300))
+    return current

@@ -1,0 +1,152 @@
+"""The selected turn: request and response (pretty and raw), HTTP attempts, tools, decision and diff."""
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from agent_core.explain import request_diff
+from agent_core.model import Exchange, Run, Turn
+
+BADGES = {
+    "tool_use": ("🔧", "blue"), "end_turn": ("✅", "green"), "max_tokens": ("✂️", "orange"),
+    "stop_sequence": ("⏹️", "orange"), "pause_turn": ("⏸️", "violet"), "refusal": ("⛔", "red"),
+    "model_context_window_exceeded": ("🧱", "red"),
+}
+
+
+def badge(stop_reason: str | None, error: bool = False) -> tuple[str, str, str]:
+    """(icon, colour, label) for a stop_reason badge."""
+    if error:
+        return "⚠️", "red", "API error"
+    if stop_reason is None:
+        return "…", "gray", "in progress"
+    icon, colour = BADGES.get(stop_reason, ("❓", "red"))
+    return icon, colour, stop_reason
+
+
+def pretty_body(body: bytes) -> str:
+    """The exact bytes, pretty-printed when they are JSON (server-sent events and text stay as they are)."""
+    text = body.decode("utf-8", errors="replace")
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except ValueError:
+        return text
+
+
+def _exchange(x: Exchange, n: int) -> None:
+    status = x.status if x.status is not None else "no response"
+    label = f"Attempt {n} · retry #{x.retry} · HTTP {status} · {x.duration_ms:.0f} ms"
+    if x.request_id:
+        label += f" · {x.request_id}"
+    with st.expander(label, expanded=False):
+        if x.error:
+            st.error(x.error)
+        st.markdown(f"**{x.method}** `{x.url}`")
+        c1, c2 = st.columns(2)
+        c1.caption("Request headers (keys redacted)")
+        c1.json(x.request_headers, expanded=False)
+        c2.caption("Response headers")
+        c2.json(x.response_headers, expanded=False)
+
+
+def _request(turn: Turn) -> None:
+    body = turn.request or {}
+    st.caption(f"{len(body.get('messages', []))} messages · {len(body.get('tools', []))} tools · "
+               "the whole history is sent every turn")
+    st.json(body, expanded=2)
+
+
+def _response(turn: Turn) -> None:
+    if turn.error:
+        st.error(turn.error.message)
+        if turn.error.body:
+            st.code(pretty_body(turn.error.body.encode()), language="json")
+        return
+    if turn.response is None:
+        st.info("No response yet: click **Next phase** to call the model.")
+        return
+    for block in turn.response.get("content", []):
+        kind = block.get("type")
+        if kind == "text":
+            st.markdown(f"> {block['text']}" if block.get("text") else "> *(empty text)*")
+        elif kind == "tool_use":
+            st.markdown(f"🔧 **tool_use** `{block['name']}` · id `{block['id']}`")
+            st.json(block.get("input", {}))
+        elif kind == "thinking":
+            st.caption("thinking (sent back unchanged, signature and all)")
+            st.markdown(f"*{block.get('thinking', '')}*")
+        else:
+            st.json(block)
+    st.json(turn.response, expanded=1)
+
+
+def _raw(turn: Turn) -> None:
+    if not turn.exchanges:
+        st.info("Nothing has crossed the wire for this turn yet.")
+        return
+    final = turn.exchanges[-1]
+    st.caption("Raw request body, exactly as sent (pretty-printed)")
+    st.code(pretty_body(final.request_body), language="json", height=320)
+    st.caption("Raw response body, exactly as received")
+    st.code(pretty_body(final.response_body), language="json", height=320)
+
+
+def _tools(turn: Turn) -> None:
+    if not turn.tools:
+        st.info("This turn ran no tools.")
+        return
+    for tool in turn.tools:
+        head = f"`{tool.name}` · {tool.duration_ms:.0f} ms"
+        if tool.approval:
+            head += f" · approval: {tool.approval}"
+        st.markdown(head)
+        st.json(tool.input if isinstance(tool.input, (dict, list)) else {"input": tool.input}, expanded=True)
+        if tool.is_error:
+            st.error(f"is_error: true — {tool.output}")
+        elif tool.output:
+            st.success(tool.output)
+    if turn.tool_results_message:
+        st.caption("Sent back as ONE user message, tool_result blocks first:")
+        st.json(turn.tool_results_message, expanded=False)
+
+
+def _diff(run: Run, turn: Turn) -> None:
+    previous = run.turns[turn.index - 2] if turn.index > 1 else None
+    diff = request_diff(previous, turn)
+    if previous is None:
+        st.info("Turn 1: the first request. From turn 2 on, this tab shows what was appended.")
+        return
+    st.markdown(f"**Sent again unchanged:** system prompt, tools and the first {diff.resent_messages} message(s).  \n"
+                f"**Appended:** {len(diff.appended)} message(s). The server remembers nothing, so everything "
+                "before them was resent and billed again.")
+    if diff.rewritten_history:
+        st.warning("Earlier messages changed too: the context policy rewrote the history.")
+    for message in diff.appended:
+        st.json(message, expanded=False)
+    with st.expander("Unified diff of the JSON"):
+        st.code(diff.unified or "(identical)", language="diff")
+
+
+def render(run: Run, turn: Turn) -> None:
+    """All panels for one turn (only this turn renders full JSON, which keeps long runs fast)."""
+    icon, colour, label = badge(turn.stop_reason, turn.error is not None)
+    st.markdown(f"### Turn {turn.index} :{colour}-badge[{icon} {label}]")
+    if turn.decision:
+        st.info(f"**Loop's decision:** {turn.decision}")
+    tabs = st.tabs(["Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"])
+    with tabs[0]:
+        _request(turn)
+    with tabs[1]:
+        _response(turn)
+    with tabs[2]:
+        _raw(turn)
+    with tabs[3]:
+        if not turn.exchanges:
+            st.info("No HTTP attempt yet.")
+        for n, x in enumerate(turn.exchanges, 1):
+            _exchange(x, n)
+    with tabs[4]:
+        _tools(turn)
+    with tabs[5]:
+        _diff(run, turn)

@@ -1,0 +1,5 @@
+"""Lessons page (placeholder until its issue lands)."""
+import streamlit as st
+
+st.title("Lessons")
+st.info("This page is not built yet. It arrives with its own issue; the Playground works today.")

@@ -1,0 +1,4 @@
+"""Playground page: a thin shell over lab_ui.playground."""
+from lab_ui import playground, session
+
+playground.render(session.get())
