@@ -302,6 +302,7 @@ def run_table(run: Run, pricing: Pricing) -> pd.DataFrame:
     df = df[list(TABLE_COLUMNS)]
     price = pricing.price_for(run.config.model)
     df.attrs.update(model=run.config.model, price_known=price.known, context_window=window,
+                    input_price=price.input, output_price=price.output,
                     provider=run.config.provider, components_note=components_note(run.config.provider))
     return df
 
@@ -348,22 +349,34 @@ def _linear_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(intercept), float(slope)
 
 
+def _projected_costs(df: pd.DataFrame, whole_ahead: np.ndarray) -> np.ndarray:
+    """Future turn costs: the last turn's input bill, plus the growth at the plain input rate, plus typical output."""
+    last = df.iloc[-1]
+    in_price, out_price = df.attrs.get("input_price"), df.attrs.get("output_price")
+    if in_price is None or out_price is None:
+        # Without the prices, the last turn's cost per context token stands in for every rate.
+        rate = float(last[COL_COST]) / float(last[COL_WHOLE]) if last[COL_WHOLE] else 0.0
+        return np.clip(whole_ahead * rate, 0, None)
+    last_input_cost = float(last[COL_COST]) - float(last[COL_OUTPUT]) * out_price / PER_MILLION
+    output_cost = float(df[COL_OUTPUT].mean()) * out_price / PER_MILLION
+    growth = (whole_ahead - float(last[COL_WHOLE])) * in_price / PER_MILLION
+    return np.clip(last_input_cost + growth + output_cost, 0, None)
+
+
 def projection_table(df: pd.DataFrame, extra_turns: int) -> pd.DataFrame:
-    """Actual turns plus extra_turns more, with context and cost per turn growing linearly (so totals grow quadratically)."""
+    """Actual turns plus extra_turns more, the context growing linearly per turn (so the totals grow quadratically)."""
     cols = [COL_TURN, COL_WHOLE, COL_COST, COL_CUM_INPUT, COL_CUM_COST, COL_PROJECTED]
     if df.empty:
         dtypes = dict.fromkeys(cols, "float64") | {COL_TURN: "int64", COL_PROJECTED: "bool"}
         return pd.DataFrame({c: pd.Series(dtype=t) for c, t in dtypes.items()})
     turns = df[COL_TURN].to_numpy(dtype=float)
-    last = int(turns[-1])
-    future = np.arange(last + 1, last + 1 + max(extra_turns, 0), dtype=float)
-    projected = {}
-    for col in (COL_WHOLE, COL_COST):
-        a, b = _linear_fit(turns, df[col].to_numpy(dtype=float))
-        projected[col] = np.clip(a + b * future, 0, None)  # a shrinking context cannot go below zero
+    future = np.arange(turns[-1] + 1, turns[-1] + 1 + max(extra_turns, 0), dtype=float)
+    a, b = _linear_fit(turns, df[COL_WHOLE].to_numpy(dtype=float))
+    whole = np.clip(a + b * future, 0, None)  # a shrinking context cannot go below zero
     actual = pd.DataFrame({COL_TURN: df[COL_TURN].astype(int), COL_WHOLE: df[COL_WHOLE].astype(float),
                            COL_COST: df[COL_COST].astype(float), COL_PROJECTED: False})
-    ahead = pd.DataFrame({COL_TURN: future.astype(int), **projected, COL_PROJECTED: True})
+    ahead = pd.DataFrame({COL_TURN: future.astype(int), COL_WHOLE: whole,
+                          COL_COST: _projected_costs(df, whole), COL_PROJECTED: True})
     out = pd.concat([actual, ahead], ignore_index=True) if len(ahead) else actual
     out[COL_CUM_INPUT] = out[COL_WHOLE].cumsum()
     out[COL_CUM_COST] = out[COL_COST].cumsum()

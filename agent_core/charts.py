@@ -46,6 +46,12 @@ def _turn_axis(fig: go.Figure) -> None:
     fig.update_xaxes(tickmode="linear", dtick=1)
 
 
+def _money_axis2(title: str, **extra) -> dict:
+    """A right-hand USD axis with round ticks of its own (overlaying axes otherwise copy the left tick count)."""
+    return {**_MONEY_AXIS, "title": title, "overlaying": "y", "side": "right", "tickmode": "auto",
+            "showgrid": False, **extra}
+
+
 def _no_price(df: pd.DataFrame) -> str:
     return "" if df.attrs.get("price_known", True) else f" ({acc.NO_PRICE_NOTE}: shown as $0)"
 
@@ -79,8 +85,7 @@ def cost_per_turn(df: pd.DataFrame) -> go.Figure:
     fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_COST], name=COST_TRACE, hovertemplate=_MONEY_HOVER)
     fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_COST], name=CUM_COST_TRACE, mode="lines+markers",
                     yaxis="y2", hovertemplate=_MONEY_HOVER)
-    fig.update_layout(yaxis=_MONEY_AXIS,
-                      yaxis2={**_MONEY_AXIS, "title": "USD so far", "overlaying": "y", "side": "right"})
+    fig.update_layout(yaxis=_MONEY_AXIS, yaxis2=_money_axis2("USD so far"))
     _turn_axis(fig)
     return fig
 
@@ -94,6 +99,7 @@ def peak_vs_billed(df: pd.DataFrame) -> go.Figure:
                     hovertemplate="%{y:,} tokens")
     fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_INPUT], name=BILLED_TRACE, mode="lines+markers",
                     line={"dash": "dot"}, hovertemplate="%{y:,} tokens")
+    fig.update_yaxes(rangemode="tozero")
     _turn_axis(fig)
     return fig
 
@@ -113,8 +119,7 @@ def projection(df: pd.DataFrame, extra_turns: int) -> go.Figure:
                         line={"dash": dash, "color": "#636efa"}, hovertemplate="%{y:,.0f} tokens")
         fig.add_scatter(x=part[acc.COL_TURN], y=part[acc.COL_CUM_COST], name=names[1], mode="lines", yaxis="y2",
                         line={"dash": dash, "color": "#ef553b"}, hovertemplate=_MONEY_HOVER)
-    fig.update_layout(yaxis={"rangemode": "tozero"},
-                      yaxis2={**_MONEY_AXIS, "title": "USD so far", "overlaying": "y", "side": "right"})
+    fig.update_layout(yaxis={"rangemode": "tozero"}, yaxis2=_money_axis2("USD so far"))
     _window_warning(fig, table, df.attrs.get("context_window"))
     return fig
 
@@ -160,7 +165,7 @@ def cache_savings(df: pd.DataFrame, pricing: acc.Pricing, model: str) -> go.Figu
     fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_CACHE_READ], name=CACHE_READ_TRACE, hovertemplate="%{y:,}")
     fig.add_scatter(x=df[acc.COL_TURN], y=saved, name=SAVED_TRACE, mode="lines+markers", yaxis="y2",
                     hovertemplate=_MONEY_HOVER)
-    money = {**_MONEY_AXIS, "rangemode": "normal"}  # a write-only run saves less than nothing
-    fig.update_layout(yaxis2={**money, "title": "USD saved so far", "overlaying": "y", "side": "right"})
+    # A run that only writes the cache saves less than nothing, so this axis may go below zero.
+    fig.update_layout(yaxis2=_money_axis2("USD saved so far", rangemode="normal", zeroline=True))
     _turn_axis(fig)
     return fig

@@ -288,7 +288,6 @@ def test_cache_saving_counts_the_write_premium():
 def test_projection_grows_quadratically():
     df = acc.run_table(three_turn_run(), PRICING)
     df[acc.COL_WHOLE] = [1000, 1500, 2000]  # constant growth of 500 per turn
-    df[acc.COL_COST] = [0.01, 0.02, 0.03]
     table = acc.projection_table(df, 5)
     assert table[acc.COL_TURN].tolist() == list(range(1, 9))
     assert table[acc.COL_PROJECTED].tolist() == [False] * 3 + [True] * 5
@@ -296,7 +295,25 @@ def test_projection_grows_quadratically():
     cumulative = table[acc.COL_CUM_INPUT].to_numpy()
     second = cumulative[2:] - 2 * cumulative[1:-1] + cumulative[:-2]
     assert second.tolist() == pytest.approx([500] * 6)
-    assert table[acc.COL_CUM_COST].iloc[-1] == pytest.approx(sum(0.01 * k for k in range(1, 9)))
+    # Turn 3 paid 2400 micro-dollars, 80*15 = 1200 of it for output, so 1200 for its input.
+    # Turn 4: 1200 + 500 more tokens at 3 (1500) + the mean output 60 at 15 (900) = 3600; then +1500 a turn.
+    assert table[acc.COL_COST].iloc[3:].tolist() == pytest.approx([0.0036, 0.0051, 0.0066, 0.0081, 0.0096])
+    cost = table[acc.COL_CUM_COST].to_numpy()[2:]
+    assert (cost[2:] - 2 * cost[1:-1] + cost[:-2]).tolist() == pytest.approx([0.0015] * 4)
+
+
+def test_projection_without_prices_uses_the_last_turns_rate():
+    df = acc.run_table(three_turn_run(), PRICING)
+    df.attrs.clear()
+    table = acc.projection_table(df, 2)
+    # context 1050, 1120, 1300 at turns 1..3: least squares slope (1300 - 1050) / 2 = 125 through the
+    # mean point (2, 3470/3), so turn 4 is 3470/3 + 2*125 and turn 5 is 3470/3 + 3*125
+    ahead = [3470 / 3 + 250, 3470 / 3 + 375]
+    assert table[acc.COL_WHOLE].iloc[3:].tolist() == pytest.approx(ahead)
+    # the last turn paid 2400 micro-dollars for 1300 tokens of context
+    assert table[acc.COL_COST].iloc[3:].tolist() == pytest.approx([w * 0.0024 / 1300 for w in ahead])
+    assert acc.projection_table(df, 0)[acc.COL_PROJECTED].sum() == 0
+    assert acc.projection_table(df.iloc[0:0], 3).empty
 
 
 def test_core_modules_do_not_import_streamlit():
