@@ -1,0 +1,99 @@
+"""Look-ups over the demo data files: weather by city, facts about the user, short encyclopedia entries."""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).parent / "data"
+DEMO_LABEL = "(demo data, not a live forecast)"
+
+
+@lru_cache(maxsize=None)
+def load_data(name: str) -> dict:
+    """A JSON file from agent_core/tools/data, read once."""
+    return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+
+
+def normalize(text: str) -> str:
+    """Lower case without accents or punctuation, so 'Kraków', 'krakow' and 'KRAKOW' compare equal."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in folded if not unicodedata.combining(ch)).replace("ł", "l")
+    return re.sub(r"[\s\-.,'’_()]+", " ", plain).strip()
+
+
+# -- weather --------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _city_index() -> dict[str, dict]:
+    index: dict[str, dict] = {}
+    for city in load_data("weather.json")["cities"]:
+        for spelling in [city["name"], *city.get("aliases", [])]:
+            index.setdefault(normalize(spelling), city)
+    return index
+
+
+def city_names() -> list[str]:
+    """The canonical names of every city with demo weather."""
+    return [c["name"] for c in load_data("weather.json")["cities"]]
+
+
+def find_city(name: str) -> dict:
+    """The city record for a spelling; ValueError with a 'did you mean' suggestion when unknown."""
+    index = _city_index()
+    key = normalize(name)
+    for attempt in (key, normalize(name.split(",")[0])):
+        if attempt in index:
+            return index[attempt]
+    close = difflib.get_close_matches(key, list(index), n=1, cutoff=0.6)
+    if close:
+        raise ValueError(f"city {name!r} not found. Did you mean {index[close[0]]['name']!r}?")
+    raise ValueError(f"city {name!r} not found. Known cities: {', '.join(city_names())}.")
+
+
+def weather_report(city: str, units: str = "celsius") -> str:
+    """One line of demo weather, labelled as demo data."""
+    if units not in ("celsius", "fahrenheit"):
+        raise ValueError(f"units must be 'celsius' or 'fahrenheit', not {units!r}.")
+    record = find_city(city)
+    temp_c = record["temp_c"]
+    temp = f"{round(temp_c * 9 / 5 + 32)}°F" if units == "fahrenheit" else f"{temp_c}°C"
+    return (f"{record['name']}: {temp}, {record['conditions']}, humidity {record['humidity']}%, "
+            f"wind {record['wind_ms']} m/s {DEMO_LABEL}")
+
+
+# -- memory ---------------------------------------------------------------------------------
+def _keyword_hit(words: list[str], keywords: list[str]) -> bool:
+    # Stems of 4+ letters match word beginnings ('mieszk' finds 'mieszka'); shorter ones only whole words.
+    stems = [normalize(k) for k in keywords]
+    return any(w == s or (len(s) >= 4 and w.startswith(s)) for w in words for s in stems)
+
+
+def search_facts(query: str) -> str:
+    """Every stored fact about the user whose keywords match the query."""
+    if not query.strip():
+        raise ValueError("the query is empty; give a keyword such as 'city', 'job' or 'trip'.")
+    data = load_data("memory.json")
+    words = re.findall(r"\w+", normalize(query))
+    facts = data["facts"]
+    if not _keyword_hit(words, data.get("everything_keywords", [])):
+        facts = [f for f in facts if _keyword_hit(words, [f["topic"], *f["keywords"]])]
+    if not facts:
+        topics = ", ".join(f["topic"] for f in data["facts"])
+        return f"No stored facts match {query!r}. Topics on file: {topics}."
+    lines = [f"- {f['topic']}: {f['text']}" for f in facts]
+    return f"Stored facts matching {query!r}:\n" + "\n".join(lines)
+
+
+# -- encyclopedia ---------------------------------------------------------------------------
+def encyclopedia_entry(query: str) -> str:
+    """A short summary for a well-known topic, or a note listing the topics this demo knows."""
+    topics = load_data("encyclopedia.json")["topics"]
+    key = normalize(query)
+    for title, entry in topics.items():
+        names = [normalize(title), *(normalize(a) for a in entry.get("aliases", []))]
+        if key in names or any(len(n) >= 4 and re.search(rf"\b{re.escape(n)}\b", key) for n in names):
+            return f"{title}: {entry['text']}"
+    return f"No summary for {query!r} in this demo knowledge service. Topics it knows: {', '.join(topics)}."

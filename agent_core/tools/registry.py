@@ -1,0 +1,177 @@
+"""The tool registry: look a tool up by the name the model used, check its input, run it with a timeout."""
+from __future__ import annotations
+
+import inspect
+import json
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, ValidationError, relevance
+
+from agent_core.model import ToolSpec
+from agent_core.tools.base import ToolContext, ToolFailure
+from agent_core.tools.catalog import CATALOG
+from agent_core.tools.sandbox import Sandbox
+
+MAX_REPORTED_ERRORS = 3
+
+
+@dataclass
+class ToolOutcome:
+    """What one tool call produced: the tool_result text, whether it failed, and how long it took."""
+
+    output: str
+    is_error: bool
+    duration_ms: float
+
+
+def _refuse_remote(uri: str) -> referencing.Resource:
+    # A user-edited schema may "$ref" a URL; the program must never fetch it.
+    raise referencing.exceptions.NoSuchResource(ref=uri)
+
+
+# jsonschema adds the meta-schemas itself; this registry only stops remote retrieval.
+_NO_REMOTE = referencing.Registry(retrieve=_refuse_remote)
+
+
+def _schema_text(schema: Any) -> str:
+    return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
+
+
+def _describe(error: ValidationError) -> str:
+    where = "/".join(str(p) for p in error.absolute_path)
+    return f"at '{where}': {error.message}" if where else error.message
+
+
+class ToolRegistry:
+    """The program's side of tool use: the model names a tool, the registry checks and runs it."""
+
+    def __init__(self, specs: list[ToolSpec], sandbox: str | Path | None = None, tool_timeout_s: float | None = 5.0,
+                 prior_calls: dict[str, int] | None = None) -> None:
+        self.specs = list(specs)
+        self._by_name: dict[str, ToolSpec] = {}
+        for spec in self.specs:
+            self._by_name.setdefault(spec.name, spec)  # the API rejects duplicates; keep the first
+        self.sandbox = Sandbox(sandbox)
+        self.tool_timeout_s = tool_timeout_s
+        self._lock = threading.Lock()
+        self._calls: dict[str, int] = {}
+        for key, count in (prior_calls or {}).items():
+            impl = self._by_name[key].impl_key if key in self._by_name else key
+            self._calls[impl] = self._calls.get(impl, 0) + int(count)
+
+    def definitions(self) -> list[dict]:
+        """The `tools` list of the request: name, description and input_schema of each tool."""
+        return [spec.definition() for spec in self.specs]
+
+    def needs_approval(self, name: str) -> bool:
+        """Whether the loop must ask a human before running this tool."""
+        spec = self._by_name.get(name) if isinstance(name, str) else None
+        return bool(spec and spec.needs_approval)
+
+    @property
+    def calls(self) -> dict[str, int]:
+        """How many times each implementation was called in this run (prior_calls included)."""
+        with self._lock:
+            return dict(self._calls)
+
+    def execute(self, name: str, tool_input: Any) -> ToolOutcome:
+        """Run one tool call; every failure becomes an is_error outcome, nothing is raised."""
+        started = time.perf_counter()
+        try:
+            output, is_error = self._execute(name, tool_input)
+        except Exception as exc:  # the registry's own last line: a broken tool must not crash the loop
+            output, is_error = f"{type(exc).__name__}: {exc}", True
+        return ToolOutcome(output, is_error, (time.perf_counter() - started) * 1000)
+
+    def close(self) -> None:
+        """Remove the private sandbox copy made by a delete, if any."""
+        self.sandbox.close()
+
+    # -- steps of one call ------------------------------------------------------------------
+    def _execute(self, name: Any, tool_input: Any) -> tuple[str, bool]:
+        spec = self._by_name.get(name) if isinstance(name, str) else None
+        if spec is None:
+            available = ", ".join(self._by_name) or "none"
+            return f"Unknown tool {name!r}. Available tools: {available}.", True
+        # Counted before validation, so a run's call count is simply its ToolExecutions with this name.
+        call_number = self._count(spec.impl_key)
+        tool = CATALOG.get(spec.impl_key)
+        if tool is None:
+            return (f"Tool {spec.name!r} has no implementation in this app (impl {spec.impl_key!r}). "
+                    f"Implementations: {', '.join(CATALOG)}."), True
+        problem = self._validate(spec, tool_input) or self._check_arguments(spec, tool.function, tool_input)
+        if problem:
+            return problem, True
+        context = ToolContext(self.sandbox, call_number)
+        return self._run(spec.name, tool.function, context, tool_input)
+
+    def _count(self, impl: str) -> int:
+        with self._lock:
+            self._calls[impl] = self._calls.get(impl, 0) + 1
+            return self._calls[impl]
+
+    def _validate(self, spec: ToolSpec, tool_input: Any) -> str | None:
+        """None when the input fits the tool's JSON Schema, else a message the model can act on."""
+        try:
+            Draft202012Validator.check_schema(spec.input_schema)
+        except SchemaError as exc:
+            return (f"Tool {spec.name!r} has an invalid input_schema, so its input cannot be checked: "
+                    f"{exc.message}. Fix the tool definition.")
+        validator = Draft202012Validator(spec.input_schema, registry=_NO_REMOTE)
+        try:
+            errors = sorted(validator.iter_errors(tool_input), key=relevance)
+        except referencing.exceptions.Unresolvable as exc:
+            return f"Tool {spec.name!r} has an input_schema with a reference that cannot be resolved: {exc}."
+        if not errors:
+            return None
+        reasons = "; ".join(_describe(e) for e in errors[:MAX_REPORTED_ERRORS])
+        return f"Invalid input for {spec.name}: {reasons}. Expected schema: {_schema_text(spec.input_schema)}"
+
+    @staticmethod
+    def _check_arguments(spec: ToolSpec, function: Any, tool_input: Any) -> str | None:
+        """A schema edited by the learner may no longer match the Python function; say how."""
+        if not isinstance(tool_input, dict):
+            return (f"Invalid input for {spec.name}: expected a JSON object of named parameters, "
+                    f"got {type(tool_input).__name__}.")
+        params = list(inspect.signature(function).parameters.values())[1:]
+        accepted = [p.name for p in params]
+        extra = [k for k in tool_input if k not in accepted]
+        if extra:
+            return (f"Invalid input for {spec.name}: the tool has no parameter {extra[0]!r}; "
+                    f"its parameters are: {', '.join(accepted) or 'none'}.")
+        missing = [p.name for p in params if p.default is inspect.Parameter.empty and p.name not in tool_input]
+        if missing:
+            return f"Invalid input for {spec.name}: the parameter {missing[0]!r} is required."
+        return None
+
+    def _run(self, name: str, function: Any, context: ToolContext, tool_input: dict) -> tuple[str, bool]:
+        """Call the function in a daemon thread and stop waiting after tool_timeout_s."""
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["value"] = function(context, **tool_input)
+            except BaseException as exc:  # noqa: BLE001 - reported to the model, never re-raised
+                box["error"] = exc
+
+        worker = threading.Thread(target=target, name=f"tool-{name}", daemon=True)
+        worker.start()
+        limit = self.tool_timeout_s if self.tool_timeout_s and self.tool_timeout_s > 0 else None
+        worker.join(limit)
+        if worker.is_alive():
+            context.cancelled.set()  # a cooperative tool stops now; any other thread is a daemon and is abandoned
+            return f"Timeout: {name} took longer than {float(limit)} s and was stopped.", True
+        if "error" in box:
+            error = box["error"]
+            if isinstance(error, ToolFailure):
+                return str(error), True
+            return f"{type(error).__name__}: {error}", True
+        value = box.get("value")
+        return (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)), False
