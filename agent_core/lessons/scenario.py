@@ -1,4 +1,4 @@
-"""Lesson scenarios as RunConfigs: languages, catalog tools, sandboxes and deep-merge patches."""
+"""Lesson scenarios as RunConfigs: languages, catalog tools and deep-merge patches."""
 from __future__ import annotations
 
 import copy
@@ -71,7 +71,7 @@ def resolve_tool(entry: str | dict, lang: str) -> ToolSpec:
 
 
 def resolve_scenario(scenario: dict, lang: str) -> dict:
-    """Texts in one language; tool entries and sandbox names left as written."""
+    """Texts in one language; tool entries left as written."""
     data = copy.deepcopy(scenario)
     for key in ("task", "system"):
         if key in data:
@@ -92,8 +92,7 @@ def build_config(scenario: dict, lang: str) -> RunConfig:
     """A scenario (already patched) in one language as a RunConfig."""
     data = resolve_scenario(scenario, lang)
     data["tools"] = [asdict(resolve_tool(t, lang)) for t in data["tools"]]
-    if isinstance(data.get("sandbox"), str):
-        data["sandbox"] = str(_catalog().sandbox_path(data["sandbox"]))
+    # The sandbox stays a catalog name: the loop resolves it with catalog.sandbox_path when it runs.
     return config_from_dict(data)
 
 
