@@ -2,14 +2,17 @@
 import streamlit as st
 
 from lab_ui import sidebar
+from lab_ui.routing import use_app_router
 
-st.set_page_config(page_title="Agent Loop Lab", page_icon="🔁", layout="wide")
+use_app_router()
+
+st.set_page_config(page_title="Agent Loop Lab", page_icon=":material/replay:", layout="wide")
 pages = [
-    st.Page("pages/home.py", title="Home", icon="🏠", url_path="home", default=True),
-    st.Page("pages/playground.py", title="Playground", icon="🔁", url_path="playground"),
-    st.Page("pages/lessons.py", title="Lessons", icon="🎓", url_path="lessons"),
-    st.Page("pages/runs.py", title="Runs", icon="🗂️", url_path="runs"),
-    st.Page("pages/settings.py", title="Settings", icon="⚙️", url_path="settings"),
+    st.Page("pages/home.py", title="Home", icon=":material/home:", url_path="home", default=True),
+    st.Page("pages/playground.py", title="Playground", icon=":material/replay:", url_path="playground"),
+    st.Page("pages/lessons.py", title="Lessons", icon=":material/school:", url_path="lessons"),
+    st.Page("pages/runs.py", title="Runs", icon=":material/folder_open:", url_path="runs"),
+    st.Page("pages/settings.py", title="Settings", icon=":material/settings:", url_path="settings"),
 ]
 page = st.navigation(pages)
 sidebar.render()

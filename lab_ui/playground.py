@@ -135,7 +135,7 @@ def render(lab: LabSession) -> None:
     head.title("Playground")
     mode = " · replay" if lab.replay else ""
     badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
-    left, right = st.columns([2, 3], gap="medium")
+    left, right = st.columns([5, 7], gap="medium")
     with right:
         _buttons(lab)
         run = lab.run

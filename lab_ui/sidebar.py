@@ -10,6 +10,6 @@ from lab_ui.i18n import LANGUAGES
 def render() -> None:
     lab = session.get()
     with st.sidebar:
-        lab.language = st.selectbox("🌐 Language / Язык / Język", list(LANGUAGES), format_func=LANGUAGES.get,
+        lab.language = st.selectbox(":material/translate: Language / Язык / Język", list(LANGUAGES), format_func=LANGUAGES.get,
                                     index=list(LANGUAGES).index(lab.language))
         st.caption(f"Model: **{lab.model_label}**")

@@ -1,4 +1,7 @@
 """Home: what Agent Loop Lab is, and a 30-second tour."""
+from lab_ui.routing import use_app_router
+
+use_app_router()  # before anything else: app.py is the router
 import streamlit as st
 
 st.title("🔁 Agent Loop Lab")

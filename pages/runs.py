@@ -1,4 +1,7 @@
 """Runs page (placeholder until its issue lands)."""
+from lab_ui.routing import use_app_router
+
+use_app_router()  # before anything else: app.py is the router
 import streamlit as st
 
 st.title("Runs")

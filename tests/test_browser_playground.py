@@ -1,0 +1,37 @@
+"""The Playground in headless Chromium: step a two-tool run to its end, read the raw JSON, go back to turn 1."""
+import pytest
+
+from browser import needs_chromium, running_app, browser, shot, wait_idle
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
+
+
+def test_step_a_two_tool_run_and_go_back(tmp_path):
+    with running_app(tmp_path / "runs.db") as url, browser() as b:
+        page = b.new_page(viewport={"width": 1600, "height": 1100})
+        page.goto(f"{url}/playground")
+        page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
+        task = page.get_by_label("Task")
+        task.fill(TASK)
+        task.press("Control+Enter")
+        wait_idle(page)
+        for _ in range(8):
+            if page.get_by_text("Loop stopped").count():
+                break
+            page.get_by_role("button", name="Next step").click()
+            wait_idle(page)
+        assert page.get_by_text("end_turn").first.is_visible()
+        shot(page, "playground-end")
+        page.get_by_role("tab", name="Raw JSON").click()
+        raw = page.locator("[data-testid='stCode']").first.inner_text()
+        assert '"tools"' in raw and '"tool_result"' in raw
+        shot(page, "playground-raw")
+        while page.get_by_role("button", name="◀ Back").is_enabled():
+            page.get_by_role("button", name="◀ Back").click()
+            wait_idle(page)
+        assert page.get_by_role("heading", name="Turn 1").is_visible()
+        page.get_by_role("tab", name="Raw JSON").click()
+        first = page.locator("[data-testid='stCode']").first.inner_text()
+        assert TASK in first and '"tool_result"' not in first
+        shot(page, "playground-turn1")

@@ -1,0 +1,46 @@
+"""AppTest smoke tests: every page renders without an exception, and the Playground steps a real offline run."""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = ["pages/home.py", "pages/playground.py", "pages/lessons.py", "pages/runs.py", "pages/settings.py"]
+
+
+@pytest.fixture(autouse=True)
+def _own_db(tmp_path, monkeypatch):
+    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+
+
+def app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    return at
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders(page):
+    at = app()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title, "each page shows a title"
+
+
+def _click(at: AppTest, label: str) -> None:
+    next(b for b in at.button if b.label == label).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_playground_steps_phases_then_runs_to_end():
+    at = app()
+    at.switch_page("pages/playground.py").run()
+    assert [b.label for b in at.button if b.label in ("Next phase", "Next step", "Run to end", "Reset")] == [
+        "Next phase", "Next step", "Run to end", "Reset"]
+    _click(at, "Next phase")
+    assert any("call the model" in c.value for c in at.caption)
+    _click(at, "Run to end")
+    text = " ".join(s.value for s in at.success)
+    assert "end_turn" in text
+    assert any("Simulated model (offline)" in m.value for m in at.markdown)
