@@ -75,7 +75,9 @@ def start_server(settings: SimSettings, host: str = "127.0.0.1", port: int = 0,
                  handler: SimHandler | None = None) -> tuple[SimHTTPServer, str]:
     """Serve in a daemon thread; returns (server, base_url). server.shutdown() stops it."""
     server = SimHTTPServer((host, port), handler or SimHandler(settings))
-    threading.Thread(target=server.serve_forever, name="sim-server", daemon=True).start()
+    # A short poll interval lets shutdown() return quickly (tests start and stop many servers).
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="sim-server",
+                     daemon=True).start()
     return server, f"http://{host}:{server.server_port}"
 
 
