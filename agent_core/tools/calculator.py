@@ -13,8 +13,8 @@ MAX_EXPONENT = 10_000
 # About 1000 decimal digits: bigger exact numbers are refused before they are computed.
 MAX_BITS = 3322
 SIGNIFICANT_DIGITS = 12
-_TOO_BIG = "the result would need more than about 1000 digits; this calculator refuses it."
 EXACT_DECIMALS = 20
+_TOO_BIG = "the result would need more than about 1000 digits; this calculator refuses it."
 
 Number = Fraction | float
 
@@ -290,7 +290,7 @@ def format_number(value: Number) -> str:
     if den == 1:
         return str(num)
     places = max(_multiplicity(den, 2), _multiplicity(den, 5))
-    if 10**places % den == 0 and places <= EXACT_DECIMALS:
+    if places <= EXACT_DECIMALS and 10**places % den == 0:
         # Terminating decimal: print it exactly (0.1 + 0.2 is 0.3 here, not 0.30000000000000004).
         digits = str(abs(num) * (10**places // den)).rjust(places + 1, "0")
         return f"{'-' if num < 0 else ''}{digits[:-places]}.{digits[-places:]}"
