@@ -98,6 +98,13 @@ def _json_reply(status: int, data: dict, headers: dict[str, str] | None = None) 
     return SimReply(status, {"content-type": "application/json", **(headers or {})}, body)
 
 
+def _error_reply(failure: ApiFailure, request_id: str) -> SimReply:
+    envelope = faults.error_body(faults.error_type_for(failure.status), failure.message, request_id)
+    reply = _json_reply(failure.status, envelope, failure.headers)
+    reply.delay_s = failure.delay_s
+    return reply
+
+
 class SimHandler:
     """Answers Messages API requests offline; stateless apart from a log of what it saw."""
 
@@ -115,9 +122,10 @@ class SimHandler:
         try:
             reply = self._route(method.upper(), route, headers, body)
         except ApiFailure as failure:
-            envelope = faults.error_body(faults.error_type_for(failure.status), failure.message, request_id)
-            reply = _json_reply(failure.status, envelope, failure.headers)
-            reply.delay_s = failure.delay_s
+            reply = _error_reply(failure, request_id)
+        except Exception as exc:  # a sim bug must reach the client as an API error, not a hung socket
+            reply = _error_reply(ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"),
+                                 request_id)
         reply.headers["request-id"] = request_id
         reply.delay_s += self.settings.latency_ms / 1000
         self.seen.append(Seen(method.upper(), route, retry, None if reply.drop else reply.status))
@@ -165,7 +173,8 @@ class SimHandler:
         if plan.status is not None:
             extra = {} if plan.retry_after is None else {"retry-after": f"{plan.retry_after:g}"}
             raise ApiFailure(plan.status, plan.message, extra, plan.delay_s)
-        self._validate(validate.check_create, body, max_output=max_output(str(body.get("model", ""))))
+        model = body.get("model") if isinstance(body, dict) else None
+        self._validate(validate.check_create, body, max_output=max_output(model if isinstance(model, str) else ""))
         draft = self._draft(body)
         message = shape_message(body, draft, self.settings, context_window(body["model"], self.settings),
                                 ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, canonical(body), kind, i)}",
@@ -190,10 +199,7 @@ class SimHandler:
             from agent_core.sim import brain  # lazy: the brain is a separate module and may load data files
 
             think = brain.think
-        try:
-            return think(body, self.settings)
-        except Exception as exc:  # a brain bug must reach the learner as an API error, not kill the server
-            raise ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}") from exc
+        return think(body, self.settings)
 
 
 # ---- shaping the brain's draft into a Messages API reply -------------------------------------------------
