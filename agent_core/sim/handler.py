@@ -344,9 +344,9 @@ def cached_tokens(body: dict) -> tuple[int, int]:
     return five, hour
 
 
-def usage_for(body: dict, output_tokens: int) -> dict:
+def usage_for(body: dict, output_tokens: int, total: int | None = None) -> dict:
     """Usage as the API reports it; caching is stateless (written before the first reply, read after)."""
-    total = tokens.count_request(body)
+    total = tokens.count_request(body) if total is None else total
     five, hour = cached_tokens(body)
     read_phase = any(isinstance(m, dict) and m.get("role") == "assistant" for m in body.get("messages") or [])
     written = 0 if read_phase else five + hour
@@ -380,7 +380,8 @@ def shape_message(body: dict, draft: Any, settings: SimSettings, window: int,
         stop_reason, stop_sequence, details = "stop_sequence", hit, None
     if thinking_on(body, settings):
         blocks.insert(0, _thinking_block(body, draft))
-    room = window - tokens.count_request(body)
+    total = tokens.count_request(body)
+    room = window - total
     if room <= 0:
         text_only = [b for b in blocks if b["type"] == "text"]
         blocks, _ = fit_blocks(text_only, min(SHORT_PARTIAL_TOKENS, body["max_tokens"]))
@@ -397,5 +398,5 @@ def shape_message(body: dict, draft: Any, settings: SimSettings, window: int,
     return {
         "id": ids("msg", 0), "type": "message", "role": "assistant", "model": body["model"], "content": blocks,
         "stop_reason": stop_reason, "stop_sequence": stop_sequence, "stop_details": details,
-        "usage": usage_for(body, body["max_tokens"] if stop_reason == "max_tokens" else produced),
+        "usage": usage_for(body, body["max_tokens"] if stop_reason == "max_tokens" else produced, total),
     }
