@@ -127,34 +127,46 @@ def _run_controls(lab: LabSession, selected: int) -> None:
             st.rerun()
 
 
-def render(lab: LabSession) -> None:
-    restore_from_url(lab)
-    st.html(loop_code.CSS)
+def stepper_panel(lab: LabSession) -> None:
+    """Buttons, status, timeline and the selected turn: the part the Lessons page reuses."""
+    _buttons(lab)
+    _status(lab)
+    if lab.message:
+        getattr(st, lab.message[0])(lab.message[1])
+        lab.message = None
     run = lab.run
-    head, badge_col = st.columns([3, 2])
-    head.title("Playground")
-    mode = " · replay" if lab.replay else ""
-    badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
-    left, right = st.columns([5, 7], gap="medium")
-    with right:
-        _buttons(lab)
-        run = lab.run
-        _status(lab)
-        if lab.message:
-            getattr(st, lab.message[0])(lab.message[1])
-            lab.message = None
-        selected = 0
-        if run and run.turns:
-            selected = timeline.render(lab)
-            turn_view.render(run, run.turns[selected - 1])
-            _run_controls(lab, selected)
-    with left:
-        st.markdown("**The loop's code** (highlighted: the phase just run; ➜ the next one)")
-        st.markdown(loop_code.render_html(lab.last_phase, _upcoming(lab)), unsafe_allow_html=True)
-        controls.render(lab)
+    if run and run.turns:
+        selected = timeline.render(lab)
+        turn_view.render(run, run.turns[selected - 1])
+        _run_controls(lab, selected)
+
+
+def loop_code_panel(lab: LabSession) -> None:
+    st.html(loop_code.CSS)
+    st.markdown("**The loop's code** (highlighted: the phase just run; ➜ the next one)")
+    st.markdown(loop_code.render_html(lab.last_phase, _upcoming(lab)), unsafe_allow_html=True)
+
+
+def insights(run) -> None:
+    """Sequence diagram and the context-and-cost charts, below the turn."""
     if run and run.turns:
         seq, money = st.tabs(["Sequence", "Context & cost"])
         with seq:
             st.mermaid_chart(sequence_diagram(run))
         with money:
             charts_panel.render(run)
+
+
+def render(lab: LabSession) -> None:
+    restore_from_url(lab)
+    head, badge_col = st.columns([3, 2])
+    head.title("Playground")
+    mode = " · replay" if lab.replay else ""
+    badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
+    left, right = st.columns([5, 7], gap="medium")
+    with right:
+        stepper_panel(lab)
+    with left:
+        loop_code_panel(lab)
+        controls.render(lab)
+    insights(lab.run)

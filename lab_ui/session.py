@@ -32,6 +32,7 @@ class LabSession:
     spend_cap_usd: float | None = 1.00
     replay: bool = False  # a saved run opened for viewing: no model calls
     message: tuple[str, str] | None = None  # (level, text) shown once after an action
+    scenario_lang: str | None = None  # a lesson's scenario follows the language until the learner runs it
     _stepper: Stepper | None = field(default=None, repr=False)
 
     # -- the run ---------------------------------------------------------------------------
@@ -107,8 +108,9 @@ class LabSession:
         return f"{cfg.model}{where}"
 
 
-def get() -> LabSession:
-    """This browser session's LabSession (created on first use)."""
-    if KEY not in st.session_state:
-        st.session_state[KEY] = LabSession()
-    return st.session_state[KEY]
+def get(name: str = "playground") -> LabSession:
+    """This browser session's LabSession for one workspace (the Playground, or the lesson being taken)."""
+    key = f"{KEY}:{name}"
+    if key not in st.session_state:
+        st.session_state[key] = LabSession()
+    return st.session_state[key]

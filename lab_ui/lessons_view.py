@@ -1,0 +1,149 @@
+"""The Lessons page: the narrative in steps beside a playground preconfigured by the lesson's scenario."""
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+from agent_core.lessons import Lesson, LessonError, check_goal, load_lessons
+from agent_core.progress import ProgressStore
+from lab_ui import controls, playground, session
+from lab_ui.i18n import translate
+from lab_ui.session import LabSession
+
+
+@st.cache_resource
+def _lessons() -> tuple[Lesson, ...]:
+    """Lessons are read once per server; a tuple, and nobody mutates a Lesson after loading."""
+    return tuple(load_lessons())
+
+
+def learner_id() -> str:
+    """A random learner id kept in the URL, so progress survives a reload (and a bookmark)."""
+    learner = st.query_params.get("learner")
+    if not learner:
+        learner = uuid.uuid4().hex[:10]
+        st.query_params["learner"] = learner
+    return learner
+
+
+def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesson:
+    ids = [l.id for l in lessons]
+    wanted = st.query_params.get("lesson")
+    index = ids.index(wanted) if wanted in ids else 0
+
+    def label(i: int) -> str:
+        lesson = lessons[i]
+        total = len(lesson.exercises) + len(lesson.questions)
+        mark = " ✓" if total and done.get(lesson.id, 0) >= total else ""
+        return f"{lesson.order}. {lesson.title[lang]}{mark}"
+
+    chosen = st.selectbox(translate(lang, "Lesson"), range(len(lessons)), index=index, format_func=label)
+    st.query_params["lesson"] = ids[chosen]
+    return lessons[chosen]
+
+
+def _lesson_session(lesson: Lesson, lang: str) -> LabSession:
+    lab = session.get(f"lesson:{lesson.id}")
+    if lab.run is None and lab.scenario_lang != lang:
+        lab.config = lesson.scenario_config(lang)
+        lab.scenario_lang = lang
+    return lab
+
+
+def _narrative(lesson: Lesson, lang: str) -> None:
+    steps = lesson.text(lang)
+    key = f"step:{lesson.id}"
+    current = min(st.session_state.get(key, 0), len(steps) - 1)
+    st.caption(lesson.summary[lang])
+    picked = st.segmented_control(translate(lang, "Step"), list(range(len(steps))), default=current,
+                                  format_func=lambda i: str(i + 1), key=f"seg:{lesson.id}:{lang}")
+    current = current if picked is None else picked
+    st.session_state[key] = current
+    step = steps[current]
+    st.subheader(step.title)
+    st.markdown(step.body)
+    back, forward = st.columns(2)
+    if back.button(translate(lang, "◀ Previous step"), disabled=current == 0, width="stretch"):
+        st.session_state[key] = current - 1
+        st.rerun()
+    if forward.button(translate(lang, "Next step of the lesson ▶"), disabled=current >= len(steps) - 1,
+                      width="stretch"):
+        st.session_state[key] = current + 1
+        st.rerun()
+
+
+def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store: ProgressStore,
+               learner: str) -> None:
+    st.markdown(f"#### {translate(lang, 'Try this')}")
+    for ex in lesson.exercises:
+        passed = f"exercise:{ex.id}" in done
+        with st.expander(("✅ " if passed else "🧪 ") + ex.title[lang], expanded=not passed):
+            st.markdown(ex.instructions[lang])
+            if st.button(translate(lang, "Check my run"), key=f"check:{lesson.id}:{ex.id}"):
+                run = lab.run
+                if run is None or not run.turns:
+                    st.warning(translate(lang, "Run the loop first: press Run to end on the right."))
+                    continue
+                try:
+                    result = check_goal(ex.goal, run)
+                except LessonError as exc:
+                    st.error(str(exc))
+                    continue
+                if result.passed:
+                    store.mark(learner, lesson.id, f"exercise:{ex.id}")
+                    st.success(ex.success[lang])
+                else:
+                    st.error(translate(lang, "Not yet:") + " " + "; ".join(result.reasons))
+                    st.info(ex.hint[lang])
+
+
+def _questions(lesson: Lesson, lang: str, done: set[str], store: ProgressStore, learner: str) -> None:
+    st.markdown(f"#### {translate(lang, 'Check questions')}")
+    for q in lesson.questions:
+        answered = f"question:{q.id}" in done
+        with st.expander(("✅ " if answered else "❔ ") + q.question[lang]):
+            options = [o.text[lang] for o in q.options]
+            choice = st.radio(translate(lang, "Your answer"), range(len(options)), index=None,
+                              format_func=lambda i: options[i], key=f"q:{lesson.id}:{q.id}:{lang}")
+            if choice is None:
+                continue
+            if q.options[choice].correct:
+                store.mark(learner, lesson.id, f"question:{q.id}")
+                st.success(translate(lang, "Correct.") + " " + q.explanation[lang])
+            else:
+                st.error(translate(lang, "Not quite.") + " " + q.explanation[lang])
+
+
+def render() -> None:
+    lang = session.get().language
+    st.title(translate(lang, "Lessons"))
+    try:
+        lessons = _lessons()
+    except LessonError as exc:
+        st.error(f"A lesson could not be loaded:\n\n{exc}")
+        return
+    learner, store = learner_id(), ProgressStore()
+    progress = {l.id: len(store.done(learner, l.id)) for l in lessons}
+    lesson = _pick(lessons, lang, progress)
+    lab = _lesson_session(lesson, lang)
+    done = store.done(learner, lesson.id)
+    total = len(lesson.exercises) + len(lesson.questions)
+    st.progress(len(done) / total if total else 0.0, text=f"{len(done)} / {total} " + translate(lang, "done"))
+    left, right = st.columns([5, 7], gap="medium")
+    with left:
+        _narrative(lesson, lang)
+        _exercises(lesson, lab, lang, done, store, learner)
+        _questions(lesson, lang, done, store, learner)
+    with right:
+        st.markdown(f"**{translate(lang, 'Task')}:** {lab.config.task}")
+        if st.button(translate(lang, "Restore the lesson's scenario"), help=translate(lang, "Undo your changes")):
+            lab.config = lesson.scenario_config(lang)
+            lab.start()
+            st.rerun()
+        playground.stepper_panel(lab)
+        with st.expander(translate(lang, "Change the run: task, tools, limits, persona…")):
+            controls.render(lab)
+        with st.expander(translate(lang, "The loop's code")):
+            playground.loop_code_panel(lab)
+    playground.insights(lab.run)
