@@ -4,23 +4,30 @@ from __future__ import annotations
 import json
 
 import anthropic
+import httpx2
 
 from agent_core.model import ApiError
 from agent_core.secrets import scrub_secrets
 
 PLAIN = {
-    400: "The API rejected the request as invalid (400). The message below says what is wrong with it.",
+    400: "The API rejected the request as invalid (400): it breaks one of the API's rules.",
     401: "The API key was not accepted (401). Check the key on the Settings page.",
     402: "Billing problem (402): the account cannot pay for this request.",
-    403: "This key is not allowed to do that (403).",
-    404: "Not found (404): usually an unknown model name or a wrong base URL.",
+    403: "This key is not allowed to do that (403): it has no permission for this model or feature.",
+    404: "Not found (404): usually an unknown model name or a wrong base URL. Check both on the Settings page.",
     409: "Conflict (409): try again.",
-    413: "The request is too large (413): the history or a tool result is too big.",
+    413: "The request is too large (413): the history or a tool result is too big. Start a shorter run, "
+         "or clear old tool results with a context policy.",
     429: "Rate limited (429): too many requests; wait a moment and retry this step.",
-    500: "The server had an internal error (500); retry this step.",
+    500: "The server had an internal error (500). It is not your fault; retry this step.",
     504: "The server timed out (504); retry this step.",
-    529: "The API is overloaded (529); wait a moment and retry this step.",
+    529: "The API is overloaded (529): too many requests everywhere right now; wait a moment and retry this step.",
 }
+TIMEOUT = "The request timed out: no answer from the server in time. Retry this step."
+REFUSED = ("Could not connect: nothing answered at the base URL (connection refused). Is the server running, "
+           "and is the base URL right?")
+DROPPED = "The server closed the connection without answering (connection dropped). Retry this step."
+UNREACHABLE = "Could not reach the server. Is it running, and is the base URL right?"
 
 
 def describe_api_error(exc: Exception) -> ApiError:
@@ -34,12 +41,19 @@ def describe_api_error(exc: Exception) -> ApiError:
         except (ValueError, AttributeError):
             pass
         plain = PLAIN.get(exc.status_code, f"The server answered with HTTP {exc.status_code}.")
-        message = f"{plain} {detail}".strip() if detail else plain
+        message = f'{plain} The server said: "{detail}"' if detail else plain
         return ApiError("status", message, exc.status_code, error_type, body)
     if isinstance(exc, anthropic.APITimeoutError):
-        return ApiError("timeout", "The request timed out: no answer from the server in time. Retry this step.")
+        return ApiError("timeout", TIMEOUT)
     if isinstance(exc, anthropic.APIConnectionError):
-        cause = exc.__cause__ or exc
-        return ApiError("connection", "Could not reach the server (connection refused or dropped). Is it running, "
-                                      f"and is the base URL right? ({type(cause).__name__})")
+        return ApiError("connection", f"{_connection_words(exc.__cause__)} ({type(exc.__cause__ or exc).__name__})")
     return ApiError("invalid_config", scrub_secrets(str(exc)))
+
+
+def _connection_words(cause: BaseException | None) -> str:
+    # A refused connection and a dropped one need different fixes: start the server vs. just retry.
+    if isinstance(cause, httpx2.ConnectError):
+        return REFUSED
+    if isinstance(cause, (httpx2.RemoteProtocolError, httpx2.ReadError)):
+        return DROPPED
+    return UNREACHABLE
