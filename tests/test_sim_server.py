@@ -440,3 +440,29 @@ def test_prompt_cache_written_then_read(make):
     second = client.messages.create(messages=history, **kwargs).usage
     assert second.cache_read_input_tokens == whole_prefix and second.cache_creation_input_tokens == 0
     assert second.input_tokens + whole_prefix == tokens.count_request({**kwargs, "messages": history})
+
+
+def test_sdk_tool_runner_without_threads(make):
+    client_for, handler, _ = make("transport")
+
+    @anthropic.beta_tool
+    def get_weather(city: str) -> str:
+        """Current weather in a city."""
+        return f"{city}: 7°C"
+
+    runner = client_for().beta.messages.tool_runner(model=MODEL, max_tokens=500, tools=[get_weather], thread=False,
+                                                    messages=[{"role": "user", "content": "weather Oslo"}])
+    final = runner.until_done()
+    assert final.stop_reason == "end_turn" and "Oslo: 7°C" in final.content[0].text
+    assert len(_attempts(handler)) == 2
+
+
+def test_brain_failure_is_a_500_envelope():
+    def broken(body, settings):
+        raise KeyError("lexicon")
+
+    reply = SimHandler(SimSettings(), think=broken).handle("POST", "/v1/messages", {}, json.dumps(
+        {"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}).encode())
+    error = json.loads(reply.body)
+    assert reply.status == 500 and error["error"]["type"] == "api_error" and "KeyError" in error["error"]["message"]
+    assert error["request_id"] == reply.headers["request-id"]

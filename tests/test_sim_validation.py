@@ -91,6 +91,7 @@ CASES = {
     "thinking budget too small": (variant(thinking={"type": "enabled", "budget_tokens": 10}), "budget_tokens"),
     "thinking budget above max_tokens": (variant(max_tokens=2000, thinking={"type": "enabled", "budget_tokens": 4000}),
                                          "`max_tokens` must be greater than `thinking.budget_tokens`"),
+    "threads beta (server-side history)": (variant(thread={"type": "create"}), "thread=False"),
     "too many cache breakpoints": (with_messages({"role": "user", "content": [
         {"type": "text", "text": str(i), "cache_control": {"type": "ephemeral"}} for i in range(5)]}),
         "A maximum of 4 blocks with cache_control"),

@@ -56,6 +56,11 @@ def _check_object(body: Any) -> None:
 
 
 def _check_common(body: dict, seed: int) -> None:
+    if "thread" in body:
+        # The threads beta keeps history on the server; a stateless sim cannot, so say so on the first request.
+        raise InvalidRequest("thread: the simulated model keeps no server-side history, so the message threads "
+                             "beta is not available; send the whole history each time (e.g. "
+                             "client.beta.messages.tool_runner(..., thread=False))")
     if not isinstance(body.get("model"), str) or not body["model"]:
         raise InvalidRequest("model: Input should be a valid string naming a model, e.g. \"claude-sonnet-4-6\"")
     _check_system(body.get("system"))
@@ -247,7 +252,7 @@ def _check_tool_results(i: int, message: dict, previous: dict | None) -> None:
 
 
 def _check_cache_breakpoints(body: dict) -> None:
-    found = sum(1 for block in cache_marked(body) if block)
+    found = len(cache_marked(body))
     if found > MAX_CACHE_BREAKPOINTS:
         raise InvalidRequest(f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. "
                              f"Found {found}.")
