@@ -1,0 +1,305 @@
+"""Every lesson folder loads, runs offline to its expected outcome, and its exercises are reachable only by the change."""
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agent_core.lessons import (LANGUAGES, LESSONS_ROOT, GoalResult, Lesson, LessonError, check_goal, deep_merge,
+                                load_lesson, load_lessons, parse_steps)
+from agent_core.lessons.scenario import catalog_spec
+from agent_core.lessons.validate import FOLDER
+from agent_core.model import ApiError, Exchange, Limits, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
+
+FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
+
+
+def _exercise_params() -> list:
+    params = []
+    for folder in FOLDERS:
+        try:
+            ids = [e["id"] for e in json.loads((folder / "lesson.json").read_text(encoding="utf-8"))["exercises"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            ids = ["<lesson.json unreadable>"]
+        params += [pytest.param(folder, ex, lang, id=f"{folder.name}:{ex}:{lang}") for ex in ids for lang in LANGUAGES]
+    return params
+
+
+@functools.lru_cache(maxsize=None)
+def _lesson(folder: Path) -> Lesson:
+    return load_lesson(folder)
+
+
+@functools.lru_cache(maxsize=None)
+def _run(folder: Path, lang: str, patch_json: str = "{}") -> Run:
+    """One offline run per (lesson, language, patch): several tests read the same run."""
+    from agent_core.loop import run_task  # the loader tests below do not need the loop
+    return run_task(_lesson(folder).scenario_config(lang, json.loads(patch_json)))
+
+
+def _explain(result: GoalResult, run: Run) -> str:
+    turns = [(t.index, t.stop_reason, [c["name"] for c in t.tool_calls]) for t in run.turns]
+    return f"{result.reasons}; stop={run.stop}; turns={turns[:12]}; final={run.final_text[:200]!r}"
+
+
+# ---------------------------------------------------------------- the real lessons
+
+def test_the_lessons_folder_holds_lessons_sorted_by_order():
+    lessons = load_lessons()
+    assert len(lessons) == len(FOLDERS) >= 7
+    assert [x.order for x in lessons] == sorted(x.order for x in lessons)
+    assert {x.path.name for x in lessons} == {f.name for f in FOLDERS}
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lesson_loads_in_every_language(folder: Path, lang: str):
+    lesson = _lesson(folder)
+    steps = lesson.text(lang)
+    assert len(steps) >= 2 and all(s.title and s.body for s in steps)
+    config = lesson.scenario_config(lang)
+    assert config.language == lang and config.task.strip()
+    assert config.provider == "offline"
+    for text in (lesson.title, lesson.summary, *[q.question for q in lesson.questions]):
+        assert text[lang].strip()
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
+def test_translations_differ_from_english(folder: Path):
+    # A copy-pasted English text in ru.md or pl.md is a missing translation.
+    lesson = _lesson(folder)
+    english = [s.body for s in lesson.text("en")]
+    for lang in ("ru", "pl"):
+        assert not set(english) & {s.body for s in lesson.text(lang)}, lang
+        assert lesson.title[lang] != lesson.title["en"]
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
+def test_every_question_has_one_correct_answer_and_an_explanation(folder: Path):
+    lesson = _lesson(folder)
+    assert lesson.questions
+    for question in lesson.questions:
+        assert len(question.options) >= 2
+        assert sum(o.correct for o in question.options) == 1, question.id
+        assert all(question.explanation[lang].strip() for lang in LANGUAGES)
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_scenario_runs_offline_to_its_expected_outcome(folder: Path, lang: str):
+    lesson = _lesson(folder)
+    run = _run(folder, lang)
+    result = check_goal(lesson.expected, run)
+    assert result.passed, _explain(result, run)
+
+
+@pytest.mark.parametrize(("folder", "exercise_id", "lang"), _exercise_params())
+def test_exercise_goal_needs_the_change(folder: Path, exercise_id: str, lang: str):
+    lesson = _lesson(folder)
+    exercise = lesson.exercise(exercise_id)
+    untouched = _run(folder, lang)
+    before = check_goal(exercise.goal, untouched)
+    assert not before.passed, f"the untouched scenario already meets the goal: {_explain(before, untouched)}"
+    changed = _run(folder, lang, json.dumps(exercise.change, sort_keys=True))
+    after = check_goal(exercise.goal, changed)
+    assert after.passed, _explain(after, changed)
+
+
+# ---------------------------------------------------------------- the loader reports broken lessons
+
+def _copy(tmp_path: Path, folder: Path | None = None) -> Path:
+    source = folder or FOLDERS[0]
+    target = tmp_path / "lessons" / source.name
+    shutil.copytree(source, target)
+    return target
+
+
+def _edit(folder: Path, change) -> None:
+    path = folder / "lesson.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def _problems(folder: Path) -> str:
+    with pytest.raises(LessonError) as caught:
+        load_lesson(folder)
+    return str(caught.value)
+
+
+def test_a_typo_in_a_goal_is_reported_by_file_and_field(tmp_path: Path):
+    folder = _copy(tmp_path)
+    _edit(folder, lambda d: d["exercises"][0]["goal"].update(stopp="step_limit"))
+    assert f"lessons/{folder.name}/lesson.json: exercises[0].goal: unknown key 'stopp'" in _problems(folder)
+
+
+@pytest.mark.parametrize(("change", "field", "words"), [
+    (lambda d: d["title"].pop("pl"), "title.pl", "missing or empty"),
+    (lambda d: d["summary"].update(ru="  "), "summary.ru", "missing or empty"),
+    (lambda d: d["scenario"].update(tools=["get_wether"]), "scenario.tools[0]", "unknown catalog tool 'get_wether'"),
+    (lambda d: d["scenario"].update(limitz={}), "scenario", "unknown key 'limitz'"),
+    (lambda d: d["scenario"].update(limits={"max_step": 3}), "scenario.limits", "unknown key 'max_step'"),
+    (lambda d: d["scenario"].update(sim={"persona": "grumpy"}), "scenario.sim.persona", "unknown value 'grumpy'"),
+    (lambda d: d["expected"].update(stop="finished"), "expected.stop", "must be a stop kind"),
+    (lambda d: d["expected"].update(config={"limits.max_stepz": {"max": 3}}), "expected.config",
+     "unknown config path 'limits.max_stepz'"),
+    (lambda d: d["questions"][0]["options"][1].update(correct=True), "questions[0].options",
+     "exactly one option must be correct, found 2"),
+    (lambda d: d["questions"][0].pop("explanation"), "questions[0]", "missing key 'explanation'"),
+    (lambda d: d["questions"][1].update(id=d["questions"][0]["id"]), "questions", "duplicate id"),
+    (lambda d: d["exercises"][0]["change"].update(persona="stubborn"), "exercises[0].change",
+     "unknown key 'persona'"),
+    (lambda d: d.update(id="another-slug"), "id", "must match the folder name"),
+    (lambda d: d.update(order=99), "order", "must match the folder number"),
+])
+def test_each_kind_of_mistake_is_named(tmp_path: Path, change, field: str, words: str):
+    folder = _copy(tmp_path)
+    _edit(folder, change)
+    problems = _problems(folder)
+    assert f"lessons/{folder.name}/lesson.json: {field}: " in problems
+    assert words in problems
+
+
+def test_a_missing_or_too_short_narrative_is_reported(tmp_path: Path):
+    folder = _copy(tmp_path)
+    (folder / "ru.md").unlink()
+    (folder / "pl.md").write_text("## Only one step\n\nText.\n", encoding="utf-8")
+    problems = _problems(folder)
+    assert f"lessons/{folder.name}/ru.md: file missing" in problems
+    assert f"lessons/{folder.name}/pl.md: needs at least two '## ' steps, found 1" in problems
+
+
+def test_invalid_json_names_the_line(tmp_path: Path):
+    folder = _copy(tmp_path)
+    (folder / "lesson.json").write_text('{\n  "id": "x",\n  oops\n}', encoding="utf-8")
+    assert f"lessons/{folder.name}/lesson.json: invalid JSON at line 3" in _problems(folder)
+
+
+def test_load_lessons_reports_every_broken_folder_and_duplicate_ids(tmp_path: Path):
+    first, second = _copy(tmp_path, FOLDERS[0]), _copy(tmp_path, FOLDERS[1])
+    _edit(second, lambda d: d["title"].pop("ru"))
+    clone = tmp_path / "lessons" / f"{FOLDERS[0].name[:2]}-{FOLDERS[0].name[3:]}x"
+    shutil.copytree(first, clone)
+    (tmp_path / "lessons" / "drafts").mkdir()  # not NN-slug: ignored
+    with pytest.raises(LessonError) as caught:
+        load_lessons(tmp_path / "lessons")
+    problems = caught.value.problems
+    assert any(p.startswith(f"lessons/{second.name}/lesson.json: title.ru") for p in problems)
+    assert any(p.startswith(f"lessons/{clone.name}/lesson.json: id") for p in problems)
+
+
+# ---------------------------------------------------------------- parsing, patching, building
+
+def test_steps_split_on_level_two_headings_outside_code_fences():
+    steps, stray = parse_steps("# Title\n\n## First\nSee:\n```\n## not a heading\n```\n\n## Second\nDone.\n")
+    assert stray == []
+    assert [s.title for s in steps] == ["First", "Second"]
+    assert "## not a heading" in steps[0].body
+
+
+def test_text_before_the_first_step_is_reported():
+    _, stray = parse_steps("Intro paragraph.\n## First\nA\n## Second\nB\n")
+    assert stray == ["Intro paragraph."]
+
+
+def test_deep_merge_merges_objects_and_replaces_lists_and_tool_choice():
+    base = {"limits": {"max_steps": 10, "max_cost_usd": 1.0}, "tools": ["a", "b"],
+            "tool_choice": {"type": "tool", "name": "a"}}
+    merged = deep_merge(base, {"limits": {"max_steps": 5}, "tools": ["a"], "tool_choice": {"type": "auto"}})
+    assert merged == {"limits": {"max_steps": 5, "max_cost_usd": 1.0}, "tools": ["a"], "tool_choice": {"type": "auto"}}
+    assert base["limits"]["max_steps"] == 10
+
+
+def test_scenario_config_resolves_language_patch_and_partial_tool_specs():
+    lesson = _lesson(FOLDERS[0])
+    lesson = Lesson(**{**lesson.__dict__, "scenario": {
+        "task": {"en": "Weather?", "ru": "Погода?", "pl": "Pogoda?"},
+        "tools": [{"name": "get_weather", "description": {"en": "Weather.", "ru": "Погода.", "pl": "Pogoda."}},
+                  {"name": "lookup", "impl": "get_weather"}],
+        "limits": {"max_steps": 3, "max_cost_usd": 0.5}}})
+    config = lesson.scenario_config("pl", {"limits": {"max_steps": 7}})
+    assert config.task == "Pogoda?" and config.language == "pl"
+    assert (config.limits.max_steps, config.limits.max_cost_usd) == (7, 0.5)
+    weather, lookup = config.tools
+    assert weather.description == "Pogoda." and weather.input_schema["type"] == "object"
+    assert lookup.name == "lookup" and lookup.impl_key == "get_weather"
+    assert lookup.description == catalog_spec("get_weather").description  # inherited from the catalog
+    with pytest.raises(ValueError):
+        lesson.scenario_config("de")
+
+
+# ---------------------------------------------------------------- goals against hand-made runs
+
+def _turn(index: int, stop_reason: str, calls=(), text: str = "", tools=(), whole_input: int = 100,
+          cache_read: int = 0, statuses=(200,)) -> Turn:
+    content = ([{"type": "text", "text": text}] if text else []) + [
+        {"type": "tool_use", "id": f"toolu_{index}{n}", "name": name, "input": {}} for n, name in enumerate(calls)]
+    return Turn(index=index, response={"content": content, "stop_reason": stop_reason}, stop_reason=stop_reason,
+                tools=list(tools), usage=Usage(input_tokens=whole_input - cache_read, output_tokens=10,
+                                                cache_read_input_tokens=cache_read),
+                exchanges=[Exchange("POST", "u", {}, b"", status=s) for s in statuses], cost_usd=0.01)
+
+
+def _tool(name: str, is_error: bool = False, approval: str | None = None) -> ToolExecution:
+    return ToolExecution(tool_use_id="t", name=name, input={}, output="x", is_error=is_error, approval=approval)
+
+
+def _recovering_run(stop: str = "end_turn") -> Run:
+    run = Run(RunConfig(task="Weather in Mscow?", language="ru", limits=Limits(max_steps=None)))
+    run.turns = [_turn(1, "tool_use", ["get_weather"], tools=[_tool("get_weather", is_error=True)]),
+                 _turn(2, "tool_use", ["get_weather", "calculate"],
+                       tools=[_tool("get_weather"), _tool("calculate")], whole_input=300),
+                 _turn(3, "end_turn", text="В Москве −3 °C, снег.", whole_input=250, cache_read=80,
+                       statuses=(529, 200))]
+    run.stop = StopCause(stop, "...")
+    return run
+
+
+def test_goals_read_the_run_record():
+    run = _recovering_run()
+    goal = {"stop": ["end_turn", "max_tokens"], "stop_reason_seen": ["tool_use", "end_turn"], "min_turns": 3,
+            "max_turns": 3, "tools_called": ["get_weather", "calculate"], "tools_not_called": ["read_file"],
+            "tool_error_seen": True, "recovered_after_error": True, "parallel_calls": True,
+            "final_text_contains": [["Moscow", "москв"], "снег"], "final_text_not_contains": ["Oslo"],
+            "max_cost_usd": 0.05, "min_cost_usd": 0.02, "max_total_tokens": 700, "cache_read": True,
+            "api_error_status": 529, "context_drop": True, "approval_denied": False,
+            "config": {"limits.max_steps": {"set": False}, "language": {"equals": "ru"},
+                       "sim.persona": {"not_equals": "stubborn"}}}
+    result = check_goal(goal, run)
+    assert result == GoalResult(passed=True, reasons=[])
+
+
+@pytest.mark.parametrize(("goal", "reason"), [
+    ({"stop": "step_limit"}, "stopped with 'end_turn'"),
+    ({"max_turns": 2}, "the number of turns is 3"),
+    ({"tools_called": ["read_file"]}, "read_file was never called"),
+    ({"tools_not_called": ["calculate"]}, "calculate was called"),
+    ({"final_text_contains": {"en": ["snow"], "ru": ["дождь"], "pl": ["śnieg"]}}, "does not contain 'дождь'"),
+    ({"final_text_not_contains": ["СНЕГ"]}, "contains 'снег'"),
+    ({"config": {"limits.max_steps": {"max": 8}}}, "config limits.max_steps is None"),
+    ({"api_error_status": 400}, "no HTTP attempt answered 400"),
+    ({"cache_read": False}, "cache_read: expected False, got True"),
+])
+def test_a_missed_goal_says_what_is_missing(goal: dict, reason: str):
+    result = check_goal(goal, _recovering_run())
+    assert not result.passed
+    assert any(reason in r for r in result.reasons), result.reasons
+
+
+def test_recovery_needs_the_run_to_finish_with_end_turn():
+    assert not check_goal({"recovered_after_error": True}, _recovering_run(stop="step_limit")).passed
+
+
+def test_an_api_error_status_is_found_on_the_turn_error_too():
+    run = Run(RunConfig(task="x"))
+    run.turns = [Turn(index=1, error=ApiError(kind="status", message="bad", status=400))]
+    run.stop = StopCause("api_error", "bad")
+    assert check_goal({"api_error_status": 400, "stop": "api_error"}, run).passed
+
+
+def test_unknown_goal_keys_are_rejected():
+    with pytest.raises(LessonError, match="unknown key 'stopp'"):
+        check_goal({"stopp": "end_turn"}, _recovering_run())
