@@ -30,10 +30,13 @@ class LabSession:
     api_key: str | None = None  # typed on the Settings page; this session only, never saved
     language: str = "en"
     spend_cap_usd: float | None = 1.00
+    session_spend_usd: float = 0.0  # real-model spend of every run in this tab; the spend cap compares this
     replay: bool = False  # a saved run opened for viewing: no model calls
     message: tuple[str, str] | None = None  # (level, text) shown once after an action
     scenario_lang: str | None = None  # a lesson's scenario follows the language until the learner runs it
     _stepper: Stepper | None = field(default=None, repr=False)
+    # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
+    _tab: LabSession | None = field(default=None, repr=False)
 
     # -- the run ---------------------------------------------------------------------------
     def start(self) -> Run:
@@ -60,31 +63,71 @@ class LabSession:
         if self.run is None:
             self.start()
         if self._stepper is None or self._stepper.run is not self.run:
-            self._stepper = Stepper(self.run, api_key=self.resolved_key(), spend_cap_usd=self.remaining_cap())
+            self._stepper = Stepper(self.run, api_key=self.resolved_key())
+        self._stepper.spend_cap_usd = self.remaining_cap()  # other runs of this tab may have spent since
         return self._stepper
 
     def resolved_key(self) -> str | None:
         """Session key, else Streamlit secrets, else the environment (the SDK's own default)."""
+        return self._key_and_source()[0]
+
+    def key_source(self) -> str | None:
+        """Where the key comes from ("session", "secrets", "environment"), never the key itself."""
+        return self._key_and_source()[1]
+
+    def _key_and_source(self) -> tuple[str | None, str | None]:
+        if self._tab is not None:
+            return self._tab._key_and_source()
         if self.api_key:
-            return self.api_key
+            return self.api_key, "session"
         try:
             secret = st.secrets.get("ANTHROPIC_API_KEY")
         except Exception:  # no secrets.toml at all is normal
             secret = None
-        return secret or os.environ.get("ANTHROPIC_API_KEY")
+        if secret:
+            return secret, "secrets"
+        env = os.environ.get("ANTHROPIC_API_KEY")
+        return (env, "environment") if env else (None, None)
 
     def remaining_cap(self) -> float | None:
+        """The cap as check_limits sees it: this run's own spend plus what the whole session has left."""
         # The cap guards real money only; the simulated model costs nothing real.
-        if self.spend_cap_usd is None or self.config.provider == "offline":
+        cfg, tab = (self.run.config if self.run else self.config), self._tab or self
+        if tab.spend_cap_usd is None or cfg.provider == "offline":
             return None
-        return self.spend_cap_usd
+        spent_here = self.run.total_cost_usd if self.run else 0.0
+        return spent_here + tab.spend_cap_usd - tab.session_spend_usd
+
+    def _count_spend(self, before: float) -> None:
+        run, tab = self.run, self._tab or self
+        if run.config.provider != "offline":
+            tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
+        if run.stop and run.stop.kind == "spend_cap" and tab.spend_cap_usd is not None:
+            # check_limits saw this run's figures; the learner needs the session's.
+            old, run.stop.message = run.stop.message, (
+                f"the session spend cap ${tab.spend_cap_usd:.2f} is reached: this tab has spent "
+                f"${tab.session_spend_usd:.4f} on real-model calls. Raise the cap on the Settings page to go on")
+            if run.turns:
+                run.turns[-1].decision = run.turns[-1].decision.replace(old, run.stop.message)
 
     # -- actions (each records what it did, so the page can highlight the code) -------------
     def act(self, action: str) -> None:
         if self.replay:
             self.message = ("warning", "This is a replay: it never calls the model. Use 'Re-run from this turn'.")
             return
+        if action == "retry":
+            # The key may have been fixed on the Settings page, or the injected fault removed: use them now.
+            self.run.config.sim.faults = copy.deepcopy(self.config.sim.faults)
+            self._stepper = None
         stepper = self.stepper()
+        before = self.run.total_cost_usd
+        try:
+            self._perform(stepper, action)
+        finally:
+            self._count_spend(before)
+        self.selected = None
+
+    def _perform(self, stepper: Stepper, action: str) -> None:
         if action == "phase":
             self.last_phase = stepper.next_phase()
         elif action == "turn":
@@ -97,7 +140,6 @@ class LabSession:
             stepper.retry()
             stepper.next_phase()
             self.last_phase = Phase.CALL_MODEL
-        self.selected = None
 
     @property
     def model_label(self) -> str:
@@ -112,5 +154,5 @@ def get(name: str = "playground") -> LabSession:
     """This browser session's LabSession for one workspace (the Playground, or the lesson being taken)."""
     key = f"{KEY}:{name}"
     if key not in st.session_state:
-        st.session_state[key] = LabSession()
+        st.session_state[key] = LabSession(_tab=None if name == "playground" else get())
     return st.session_state[key]
