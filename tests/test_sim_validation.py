@@ -173,3 +173,20 @@ def test_count_tokens_validates_without_max_tokens(live):
     assert good.status_code == 200 and good.json()["input_tokens"] > 0
     bad = httpx2.post(f"{url}/v1/messages/count_tokens", json=variant(max_tokens=None, messages=[]))
     assert bad.status_code == 400 and "at least one message" in bad.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("version,status", [("2026-10-21", 400), ("2023-06-01", 200), ("", 200)])
+def test_sampling_fields_depend_on_api_version(version, status):
+    headers = {"anthropic-version": version} if version else {}
+    reply = SimHandler(SimSettings(), think=ok_brain).handle(
+        "POST", "/v1/messages", headers, json.dumps(variant(temperature=0.2)).encode())
+    assert reply.status == status
+    if status == 400:
+        assert b"temperature: Extra inputs are not permitted" in reply.body
+
+
+def test_sdk_sends_a_version_without_sampling_fields(live):
+    url, _ = live
+    client = anthropic.Anthropic(api_key="k", base_url=url, max_retries=0)
+    with pytest.raises(anthropic.BadRequestError, match="temperature"):
+        client.messages.create(model=MODEL, max_tokens=10, messages=[ASK], extra_body={"temperature": 0.5})

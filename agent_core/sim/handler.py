@@ -174,7 +174,8 @@ class SimHandler:
             extra = {} if plan.retry_after is None else {"retry-after": f"{plan.retry_after:g}"}
             raise ApiFailure(plan.status, plan.message, extra, plan.delay_s)
         model = body.get("model") if isinstance(body, dict) else None
-        self._validate(validate.check_create, body, max_output=max_output(model if isinstance(model, str) else ""))
+        self._validate(validate.check_create, body, max_output=max_output(model if isinstance(model, str) else ""),
+                       api_version=headers.get("anthropic-version", ""))
         draft = self._draft(body)
         message = shape_message(body, draft, self.settings, context_window(body["model"], self.settings),
                                 ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, canonical(body), kind, i)}",

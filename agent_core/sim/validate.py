@@ -12,6 +12,9 @@ TOOL_CHOICE_TYPES = ("auto", "any", "tool", "none")
 THINKING_TYPES = ("enabled", "adaptive", "disabled")
 MIN_THINKING_BUDGET = 1024
 MAX_CACHE_BREAKPOINTS = 4
+# API version 2026-10-21 dropped the sampling knobs; older versions (the Node SDK's 2023-06-01) still take them.
+SAMPLING_REMOVED_IN = "2026-10-21"
+SAMPLING_FIELDS = ("temperature", "top_p", "top_k")
 BAD_SIGNATURE = "thinking block signature is invalid: thinking blocks must be passed back unchanged"
 
 
@@ -32,12 +35,13 @@ def signature_ok(text: Any, signature: Any, seed: int) -> bool:
     return hmac.compare_digest(sign_thinking(text, seed), signature)
 
 
-def check_create(body: Any, seed: int = 0, max_output: int | None = None) -> None:
+def check_create(body: Any, seed: int = 0, max_output: int | None = None, api_version: str = "") -> None:
     """Validate a POST /v1/messages body; raise InvalidRequest like the API would."""
     _check_object(body)
     if "model" not in body:
         raise InvalidRequest("model: Field required")
     _check_max_tokens(body, max_output)
+    _check_sampling(body, api_version)
     _check_common(body, seed)
     _check_thinking_config(body)
 
@@ -82,6 +86,16 @@ def _check_max_tokens(body: dict, max_output: int | None) -> None:
     if max_output is not None and value > max_output:
         raise InvalidRequest(f"max_tokens: {value} > {max_output}, which is the maximum allowed number of "
                              f"output tokens for {body.get('model')}")
+
+
+def _check_sampling(body: dict, api_version: str) -> None:
+    # ISO dates compare correctly as strings.
+    if api_version < SAMPLING_REMOVED_IN:
+        return
+    for name in SAMPLING_FIELDS:
+        if name in body:
+            raise InvalidRequest(f"{name}: Extra inputs are not permitted (anthropic-version {SAMPLING_REMOVED_IN} "
+                                 "removed temperature, top_p and top_k)")
 
 
 def _check_system(system: Any) -> None:
