@@ -20,6 +20,11 @@ BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_rep
 FAULTS = {"429 on turn 2": {"status": 429, "turn": 2, "retry_after": 0}, "529 on turn 1": {"status": 529, "turn": 1},
           "500 on turn 2": {"status": 500, "turn": 2}, "401 always": {"status": 401, "attempts": 99},
           "dropped connection on turn 1": {"kind": "drop", "turn": 1}}
+# The faults above fire once, so the SDK's own retries get past them; these outlast the retries and stop the run.
+FAULTS |= {f"{status} on turn 2, every attempt": {"status": status, "turn": 2, "attempts": 99,
+                                                  **({"retry_after": 0} if status == 429 else {})}
+           for status in (400, 401, 403, 404, 413, 429, 500, 529)}
+FAULTS["dropped connection on turn 2, every attempt"] = {"kind": "drop", "turn": 2, "attempts": 99}
 
 
 def tool_from_editor(name: str, description: str, schema_text: str, impl: str, needs_approval: bool) -> ToolSpec:
@@ -47,6 +52,7 @@ def _model_and_provider(cfg: RunConfig) -> None:
         cfg.base_url = st.text_input("Base URL", value=cfg.base_url or "http://localhost:11434")
         cfg.model = st.text_input("Model", value=cfg.model)
     else:
+        cfg.base_url = None  # a base URL left from the compatible provider must not redirect Anthropic calls
         cfg.model = st.selectbox("Model", models, index=models.index(cfg.model) if cfg.model in models else 0)
 
 
@@ -120,7 +126,7 @@ def _extras(cfg: RunConfig) -> None:
         sim.context_window = int(window) or None
         picked = st.multiselect("Inject faults", list(FAULTS),
                                 default=[k for k, v in FAULTS.items() if v in sim.faults])
-        sim.faults = [FAULTS[k] for k in picked]
+        sim.faults = [copy.deepcopy(FAULTS[k]) for k in picked]  # never share the module's dicts between tabs
 
 
 def _choice_index(choice: dict | None) -> int:
