@@ -176,9 +176,9 @@ class SimHandler:
         model = body.get("model") if isinstance(body, dict) else None
         self._validate(validate.check_create, body, max_output=max_output(model if isinstance(model, str) else ""),
                        api_version=headers.get("anthropic-version", ""))
-        draft = self._draft(body)
-        message = shape_message(body, draft, self.settings, context_window(body["model"], self.settings),
-                                ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, canonical(body), kind, i)}",
+        key = canonical(body)
+        message = shape_message(body, self._draft(body), self.settings, context_window(body["model"], self.settings),
+                                ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, key, kind, i)}",
                                 unknown_stop_reason=plan.unknown_stop_reason)
         if body.get("stream"):
             chunks = stream.sse_events(message)
