@@ -150,7 +150,8 @@ class Stepper:
         turn.response = message.to_dict()
         turn.usage = Usage.from_api(turn.response.get("usage"))
         turn.components = accounting.turn_components(turn.request, turn.usage, self.run.config.provider)
-        turn.cost_usd = accounting.turn_cost(self.run.config.model, turn.usage, self.pricing)
+        turn.cost_usd = accounting.turn_cost(self.run.config.model, turn.usage, self.pricing,
+                                            cache_write_1h=accounting.cache_write_1h_tokens(turn.response))
         turn.stop_reason = turn.response.get("stop_reason")
         self.run.phase = Phase.READ_STOP_REASON
 

@@ -14,8 +14,9 @@ ERR_529 = {"type": "error", "error": {"type": "overloaded_error", "message": "Ov
 
 def stepper(script: Script, tools=WEATHER, **config) -> Stepper:
     limits = config.pop("limits", Limits())
+    retries = config.pop("max_retries", 2)
     run = Run(RunConfig(task="Weather in Oslo and 2^16?", tools=list(tools), limits=limits, **config))
-    return Stepper(run, transport=script, max_retries=config.pop("max_retries", 2))
+    return Stepper(run, transport=script, max_retries=retries)
 
 
 def test_phases_run_in_order_and_the_turn_records_everything():
