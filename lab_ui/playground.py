@@ -6,7 +6,7 @@ import streamlit as st
 from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.store import RunStore, StoreError
-from lab_ui import charts_panel, controls, loop_code, timeline, turn_view
+from lab_ui import charts_panel, controls, loop_code, settings_view, timeline, turn_view
 from lab_ui.session import LabSession
 
 PHASE_WORDS = {
@@ -82,7 +82,9 @@ def _status(lab: LabSession) -> None:
     stepper = lab.stepper() if not lab.replay else None
     if run.stop and run.stop.kind == "api_error":
         st.error(f"Stopped by an API error: {run.stop.message}")
-        if st.button("Retry this step"):
+        _raw_error(run)
+        if st.button("Retry this step", help="Sends the same request again, with the key and the injected "
+                                             "faults as they are set now."):
             _act(lab, "retry")
             _save(lab)
             st.rerun()
@@ -93,6 +95,17 @@ def _status(lab: LabSession) -> None:
         _approvals(lab)
     else:
         st.caption(f"Next phase: **{PHASE_WORDS[run.phase]}** · turn {len(run.turns) + (run.phase == Phase.BUILD_REQUEST)}")
+
+
+def _raw_error(run) -> None:
+    turn = run.turns[-1] if run.turns else None
+    if turn is None or turn.error is None:
+        return
+    st.caption(f"{len(turn.exchanges)} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
+               "each one is under **HTTP attempts** below.")
+    if turn.error.body:
+        with st.expander("The raw error JSON the server sent"):
+            st.code(turn_view.pretty_body(turn.error.body.encode()), language="json")
 
 
 def _approvals(lab: LabSession) -> None:
@@ -131,6 +144,7 @@ def stepper_panel(lab: LabSession) -> None:
     """Buttons, status, timeline and the selected turn: the part the Lessons page reuses."""
     _buttons(lab)
     _status(lab)
+    settings_view.render_spend(lab)
     if lab.message:
         getattr(st, lab.message[0])(lab.message[1])
         lab.message = None

@@ -67,6 +67,11 @@ class LabSession:
         self._stepper.spend_cap_usd = self.remaining_cap()  # other runs of this tab may have spent since
         return self._stepper
 
+    @property
+    def tab(self) -> LabSession:
+        """The tab's main workspace: it holds the key typed on Settings, the spend cap and the spend so far."""
+        return self._tab or self
+
     def resolved_key(self) -> str | None:
         """Session key, else Streamlit secrets, else the environment (the SDK's own default)."""
         return self._key_and_source()[0]
@@ -76,8 +81,8 @@ class LabSession:
         return self._key_and_source()[1]
 
     def _key_and_source(self) -> tuple[str | None, str | None]:
-        if self._tab is not None:
-            return self._tab._key_and_source()
+        if self.tab is not self:
+            return self.tab._key_and_source()
         if self.api_key:
             return self.api_key, "session"
         try:
@@ -92,14 +97,14 @@ class LabSession:
     def remaining_cap(self) -> float | None:
         """The cap as check_limits sees it: this run's own spend plus what the whole session has left."""
         # The cap guards real money only; the simulated model costs nothing real.
-        cfg, tab = (self.run.config if self.run else self.config), self._tab or self
+        cfg, tab = (self.run.config if self.run else self.config), self.tab
         if tab.spend_cap_usd is None or cfg.provider == "offline":
             return None
         spent_here = self.run.total_cost_usd if self.run else 0.0
         return spent_here + tab.spend_cap_usd - tab.session_spend_usd
 
     def _count_spend(self, before: float) -> None:
-        run, tab = self.run, self._tab or self
+        run, tab = self.run, self.tab
         if run.config.provider != "offline":
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
         if run.stop and run.stop.kind == "spend_cap" and tab.spend_cap_usd is not None:

@@ -1,8 +1,7 @@
-"""Settings page (placeholder until its issue lands)."""
+"""Settings page: a thin shell over lab_ui.settings_view."""
 from lab_ui.routing import use_app_router
 
 use_app_router()  # before anything else: app.py is the router
-import streamlit as st
+from lab_ui import session, settings_view
 
-st.title("Settings")
-st.info("This page is not built yet. It arrives with its own issue; the Playground works today.")
+settings_view.render(session.get())

@@ -1,0 +1,258 @@
+"""The Settings page: provider, base URL, the API key (this tab only), the model list, a connection test, the spend cap."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import anthropic
+import streamlit as st
+
+from agent_core import accounting, context
+from agent_core.errors import describe_api_error
+from agent_core.model import Phase, RunConfig
+from agent_core.providers import LOCAL_PRESETS, ProviderError, make_client
+from lab_ui.session import LabSession
+
+PROVIDERS = {"offline": "Offline (simulated model)", "anthropic": "Anthropic API",
+             "compatible": "Anthropic-compatible server"}
+CUSTOM = "Custom URL"
+SOURCES = {"session": "typed on this page, for this tab only", "secrets": ".streamlit/secrets.toml",
+           "environment": "the ANTHROPIC_API_KEY environment variable"}
+MAX_MODELS = 500  # a page of ids is plenty for a picker; a server listing more is not worth waiting for
+CHECK_TIMEOUT_S = 10.0
+_MODELS = "settings:models"  # session_state: (where the list came from, ModelList)
+_KEY_FIELD = "settings:key"
+_CHECK = "settings:check"  # session_state: (where it was tested, ConnectionCheck)
+
+
+@dataclass
+class ModelList:
+    """Model ids to offer, and where they came from."""
+
+    ids: list[str]
+    from_server: bool
+    note: str = ""  # why the server's own list is not used
+
+
+@dataclass
+class ConnectionCheck:
+    """The plain result of 'Test connection'."""
+
+    level: str  # "success", "warning" or "error" (the st.* call that shows it)
+    message: str
+    raw: str | None = None  # the raw error JSON the server sent, scrubbed
+
+
+@dataclass
+class SpendStatus:
+    """What the next real-model step may cost, against what this tab has spent and its cap."""
+
+    next_cost_usd: float
+    spent_usd: float
+    cap_usd: float | None
+    price_known: bool
+
+    @property
+    def over_cap(self) -> bool:
+        return self.cap_usd is not None and self.spent_usd + self.next_cost_usd > self.cap_usd
+
+
+# -- logic (no widgets) ------------------------------------------------------------------------
+def fetch_model_ids(config: RunConfig, api_key: str | None) -> list[str]:
+    """GET /v1/models through the official SDK; raises the SDK's errors or ProviderError."""
+    client = make_client(config, lambda exchange: None, api_key=api_key, max_retries=0, timeout=CHECK_TIMEOUT_S)
+    ids: list[str] = []
+    for model in client.models.list(limit=100):
+        ids.append(model.id)
+        if len(ids) >= MAX_MODELS:
+            break
+    return ids
+
+
+def model_list(config: RunConfig, api_key: str | None) -> ModelList:
+    """The server's model list where it has one, else the pricing file's models."""
+    try:
+        ids = fetch_model_ids(config, api_key)
+        if ids:
+            return ModelList(ids, True)
+        note = "the server lists no models"
+    except (anthropic.APIError, ProviderError) as exc:
+        note = describe_api_error(exc).message
+    return ModelList(accounting.load_pricing().models, False, note)
+
+
+def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
+    """Ask the server for its model list: the cheapest call that proves the URL and the key work."""
+    try:
+        count = len(fetch_model_ids(config, api_key))
+    except anthropic.NotFoundError:
+        return ConnectionCheck("warning", "The server answered, but it has no model list (GET /v1/models: 404). "
+                                          "Type the model name yourself; the key and URL may still be fine.")
+    except (anthropic.APIError, ProviderError) as exc:
+        error = describe_api_error(exc)
+        return ConnectionCheck("error", error.message, error.body)
+    return ConnectionCheck("success", f"OK: the server answered and lists {count} model(s).")
+
+
+def next_request(lab: LabSession) -> dict:
+    """The request the next model call would send (or has built and is about to send)."""
+    run = lab.run
+    if run is None:
+        return context.build_request(lab.config, [{"role": "user", "content": lab.config.task}])
+    if run.phase == Phase.CALL_MODEL and run.turns and run.turns[-1].request:
+        return run.turns[-1].request
+    return context.build_request(run.config, run.messages)
+
+
+def spend_status(lab: LabSession) -> SpendStatus | None:
+    """None when nothing real is spent: the offline model, a replay, or a run that has ended."""
+    run = lab.run
+    cfg = run.config if run else lab.config
+    if cfg.provider == "offline" or lab.replay or (run and run.stop and run.stop.kind != "api_error"):
+        return None
+    pricing = accounting.load_pricing()
+    cost = accounting.estimate_next_cost(next_request(lab), cfg.model, cfg.max_tokens, pricing)
+    return SpendStatus(cost, lab.tab.session_spend_usd, lab.tab.spend_cap_usd, pricing.get(cfg.model) is not None)
+
+
+# -- widgets ----------------------------------------------------------------------------------
+def render_spend(lab: LabSession) -> None:
+    """One line before each real-model step: its estimated cost, and the tab's spend against the cap."""
+    status = spend_status(lab)
+    if status is None:
+        return
+    if not status.price_known:
+        st.caption("Next step: no price is known for this model (a local model costs nothing here).")
+        return
+    cap = f"${status.cap_usd:.2f} cap" if status.cap_usd is not None else "no cap"
+    line = (f"Next step: up to **${status.next_cost_usd:.4f}** (input at its dearest rate plus max_tokens of "
+            f"output) · spent in this tab: **${status.spent_usd:.4f}** of {cap}")
+    (st.warning if status.over_cap else st.caption)(
+        line + (" · this step could pass the cap" if status.over_cap else ""))
+
+
+def _provider(cfg: RunConfig) -> None:
+    cfg.provider = st.radio("Provider", list(PROVIDERS), format_func=PROVIDERS.get, horizontal=True,
+                            index=list(PROVIDERS).index(cfg.provider), key="settings:provider")
+    if cfg.provider == "offline":
+        cfg.base_url = None
+        st.caption("No key, no network, no cost: a simulated model that speaks the real Messages API over HTTP.")
+    elif cfg.provider == "anthropic":
+        cfg.base_url = None
+        st.caption("Real Claude at api.anthropic.com. Every step costs real money: set a spend cap below.")
+    else:
+        _compatible(cfg)
+
+
+def _use_preset() -> None:
+    preset = st.session_state["settings:preset"]
+    if preset in LOCAL_PRESETS:
+        st.session_state["settings:base_url"] = LOCAL_PRESETS[preset][0]
+
+
+def _compatible(cfg: RunConfig) -> None:
+    names = [*LOCAL_PRESETS, CUSTOM]
+    current = next((n for n, (url, _) in LOCAL_PRESETS.items() if url == cfg.base_url), CUSTOM)
+    preset = st.selectbox("Server", names, index=names.index(current), key="settings:preset", on_change=_use_preset)
+    url = st.text_input("Base URL", value=cfg.base_url or LOCAL_PRESETS["Ollama"][0], key="settings:base_url",
+                        help="Where the server listens; the SDK adds /v1/messages itself.")
+    cfg.base_url = url.strip() or None
+    if preset in LOCAL_PRESETS:
+        st.info(f"**{preset}** speaks the Anthropic format, with gaps: {LOCAL_PRESETS[preset][1]}.")
+    with st.expander("What each local server leaves out"):
+        st.table([{"server": n, "default URL": url, "gaps": gaps} for n, (url, gaps) in LOCAL_PRESETS.items()])
+
+
+def _use_key(lab: LabSession) -> None:
+    typed = (st.session_state.get(_KEY_FIELD) or "").strip()
+    if typed:
+        lab.api_key = typed
+        _forget_results()  # another key may see other models, or fail where the old one worked
+
+
+def _forget_key(lab: LabSession) -> None:
+    lab.api_key = None
+    _forget_results()
+
+
+def _forget_results() -> None:
+    st.session_state.pop(_MODELS, None)
+    st.session_state.pop(_CHECK, None)
+
+
+def _key(lab: LabSession) -> None:
+    st.subheader("API key")
+    source = lab.key_source()
+    if source:
+        st.success(f"A key is set (from: {source} — {SOURCES[source]}).")
+    else:
+        st.info("No key is set. The offline model needs none; local servers usually accept any key.")
+    # clear_on_submit: the typed key leaves the widget (and the page) as soon as it is stored in the session.
+    with st.form("settings:key-form", clear_on_submit=True, border=False):
+        st.text_input("Paste an API key for this tab only", type="password", key=_KEY_FIELD,
+                      placeholder="sk-ant-…", help="Kept in this browser tab's session only: never saved to disk, "
+                                                   "never logged, never shown again. Closing the tab forgets it.")
+        st.form_submit_button("Use this key", on_click=_use_key, args=(lab,))
+    if lab.api_key:
+        st.button("Forget the key typed here", on_click=_forget_key, args=(lab,))
+    st.caption("Order: a key typed here, else ANTHROPIC_API_KEY in .streamlit/secrets.toml, else the environment.")
+
+
+def _where(lab: LabSession) -> tuple:
+    """What a model list or a connection test depends on (the key's source, never the key)."""
+    return lab.config.provider, lab.config.base_url, lab.key_source()
+
+
+def _models(lab: LabSession) -> None:
+    cfg = lab.config
+    st.subheader("Model")
+    where = _where(lab)
+    cached = st.session_state.get(_MODELS)
+    if cached is None or cached[0] != where:
+        with st.spinner("Asking the server for its models…"):
+            cached = (where, model_list(cfg, lab.resolved_key()))
+        st.session_state[_MODELS] = cached
+    models = cached[1]
+    options = models.ids if cfg.model in models.ids else [cfg.model, *models.ids]
+    cfg.model = st.selectbox("Model", options, index=options.index(cfg.model), accept_new_options=True,
+                             key=f"settings:model:{cfg.provider}", help="Pick one, or type a name the server knows.")
+    if models.from_server:
+        st.caption(f"{len(models.ids)} model(s) from the server's GET /v1/models.")
+    else:
+        st.caption(f"Models from the pricing file: the server's list was not available ({models.note})")
+    st.button("Reload the list", on_click=st.session_state.pop, args=(_MODELS, None))
+
+
+def _connection(lab: LabSession) -> None:
+    if st.button("Test connection", type="primary"):
+        with st.spinner("Calling GET /v1/models…"):
+            st.session_state[_CHECK] = (_where(lab), check_connection(copy.deepcopy(lab.config), lab.resolved_key()))
+    tested = st.session_state.get(_CHECK)
+    if tested is None or tested[0] != _where(lab):
+        return  # a result for another provider, URL or key would mislead
+    result = tested[1]
+    getattr(st, result.level)(result.message)
+    if result.raw:
+        st.caption("The raw error JSON the server sent:")
+        st.code(result.raw, language="json")
+
+
+def _spend(lab: LabSession) -> None:
+    st.subheader("Spend cap")
+    cap = st.number_input("Spend cap for this tab, USD (0 = no cap)", 0.0, 1000.0, step=0.10, format="%.2f",
+                          value=float(lab.spend_cap_usd or 0.0), key="settings:cap")
+    lab.spend_cap_usd = float(cap) or None
+    st.caption(f"Spent so far in this tab on real-model calls: **${lab.session_spend_usd:.4f}**. Before each step "
+               "the Playground shows what it may cost; the loop stops when the tab's spend reaches the cap. "
+               "The offline model costs nothing, so the cap never stops it.")
+
+
+def render(lab: LabSession) -> None:
+    """The whole Settings page for this tab."""
+    st.title("Settings")
+    st.caption("Everything here applies to this browser tab only, and to the next run (Reset in the Playground).")
+    _provider(lab.config)
+    _key(lab)
+    _models(lab)
+    _connection(lab)
+    _spend(lab)
