@@ -1,0 +1,468 @@
+"""The simulated model's brain: reads a Messages API request the way a model would and drafts the next reply."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from agent_core.model import SimSettings
+from agent_core.sim import gazetteer
+from agent_core.sim import language as lx
+from agent_core.sim.language import say
+from agent_core.sim.reader import LANG_NAMES, Attempt, Need, View, call_key, choose, fill, read, understand
+
+MAX_ATTEMPTS = 3
+QUOTE_LIMIT = 600
+WEB_INTENTS = ("search", "weather", "stock")
+
+
+@dataclass
+class Draft:
+    """What the model 'wrote': content blocks, why it stopped, and the thinking behind it."""
+
+    content: list[dict]
+    stop_reason: str
+    stop_details: dict | None = None
+    reasoning: str = ""
+
+
+def think(body: dict, settings: SimSettings) -> Draft:
+    """Draft the next assistant reply for a (validated) Messages API request body."""
+    view = read(body, settings)
+    harm = _harm(view.question)
+    if harm:
+        return _refuse(view, harm)
+    needs = understand(view)
+    if view.continuing and view.server_tools:
+        return _after_pause(view, needs)
+    extras = plan(view, needs)
+    if _should_pause(view, needs):
+        view.notes.append("No client tool covers this; the server tool searches, which pauses the turn.")
+        return Draft([_text(say("pause", view.lang))], "pause_turn", reasoning=" ".join(view.notes))
+    view.injection = _injection(view)
+    if view.injection and view.persona == "gullible":
+        draft = _obey(view, view.injection)
+        if draft:
+            return draft
+    calls = _calls(view, needs)
+    if calls:
+        return _tool_draft(view, calls)
+    return Draft([_text(_final(view, needs, extras))], "end_turn", reasoning=_reasoning(view, "answer"))
+
+
+def _text(text: str) -> dict:
+    return {"type": "text", "text": text}
+
+
+def _reasoning(view: View, end: str) -> str:
+    closing = {"answer": f"Everything I can do is done; I answer in {LANG_NAMES[view.lang]} and quote the results.",
+               "call": "I call the tools now and wait for the results."}[end]
+    return " ".join([*view.notes, closing])
+
+
+# ---- following the episode: which need each call served, what to do next --------------------------
+
+def plan(view: View, needs: list[Need]) -> list[Attempt]:
+    """Choose tools and arguments, match the calls already made, and decide each need's next step."""
+    for need in needs:
+        choose(view, need)
+        if need.tool is not None and need.derived is None:
+            fill(view, need)
+    leftovers = _attach([n for n in needs if n.derived is None], view.episode)
+    for need in needs:
+        if need.derived is not None:
+            _derive(view, need, needs)
+    extras = _attach([n for n in needs if n.derived is not None], leftovers)
+    for need in needs:
+        _decide(view, need, needs)
+    return extras
+
+
+def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
+    """Give each past call to the need it served; calls nobody asked for (injected ones) are returned."""
+    left = []
+    for attempt in attempts:
+        open_needs = [n for n in needs if n.result is None and _serves(n, attempt)]
+        need = (next((n for n in open_needs if n.args == attempt.input), None)
+                or next((n for n in open_needs if n.attempts and n.attempts[-1].status != "ok"), None)
+                or next((n for n in open_needs if not n.attempts), None))
+        if need is None:
+            left.append(attempt)
+            continue
+        need.attempts.append(attempt)
+        if attempt.status == "ok":
+            need.result = attempt
+    return left
+
+
+def _serves(need: Need, attempt: Attempt) -> bool:
+    if need.tool is not None:
+        return need.tool.get("name") == attempt.name
+    # No tool in this request (workflow mode): data the program gathered still answers the need.
+    values = {lx.fold(str(v)) for v in attempt.input.values()}
+    if need.value:
+        return lx.fold(need.value) in values
+    return bool(lx.hits(lx.words(attempt.name), lx.lexicon()["intents"].get(need.intent, [])))
+
+
+def _derive(view: View, need: Need, needs: list[Need]) -> None:
+    first, second = (needs[i] for i in need.derived)
+    temps = [lx.temperature(n.result.output) if n.result else None for n in (first, second)]
+    if None in temps:
+        return
+    a, b = temps
+    need.value = f"{a}-({b})" if b.startswith("-") else f"{a}-{b}"
+    need.clause = need.value
+    if need.tool is not None:
+        fill(view, need)
+
+
+def _decide(view: View, need: Need, needs: list[Need]) -> None:
+    if need.result is not None:
+        need.state = "done"
+    elif need.attempts:
+        retry = _retry(view, need)
+        need.state, need.call = ("call", retry) if retry is not None else ("gave_up", None)
+    elif need.derived is not None and need.value is None:
+        pending = any(needs[i].state in ("call", "wait", "") for i in need.derived)
+        need.state = "wait" if pending else "skip"
+    elif need.tool is None:
+        need.state = "no_tool"
+    elif need.missing:
+        feeding = any(n.state in ("call", "wait") for n in needs if n is not need and n.intent == "memory")
+        need.state = "wait" if feeding else "ask"
+    else:
+        reused = view.history.get(_key(need))
+        need.state, need.result, need.call = ("done", reused, None) if reused else ("call", None, need.args)
+    if need.state == "ask":
+        view.notes.append(f"I cannot find a value for {', '.join(need.missing)}; I will ask instead of guessing.")
+
+
+def _key(need: Need) -> str:
+    return call_key(need.tool.get("name", ""), need.args)
+
+
+def _retry(view: View, need: Need) -> dict | None:
+    """The persona's answer to a failing call: the next input, or None to give up."""
+    last = need.attempts[-1]
+    name = need.tool.get("name") if need.tool else last.name
+    if view.persona == "stubborn":
+        need.say_before = say("retry_stubborn", view.lang)
+        view.notes.append(f"{name} failed again; I keep trying the same call.")
+        return last.input
+    if len(need.attempts) >= MAX_ATTEMPTS:
+        view.notes.append(f"{name} failed {len(need.attempts)} times; I give up on it.")
+        return None
+    if last.status == "unavailable":
+        need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(_short(last.output), view.lang))
+        view.notes.append(f"{name} says the data is unavailable; that may pass, so I try again.")
+        return last.input
+    fixed = _fix(last.input, last.output, [a.input for a in need.attempts])
+    if fixed is not None:
+        changed = ", ".join(str(v) for k, v in fixed.items() if last.input.get(k) != v)
+        need.say_before = say("retry_fix", view.lang, tool=name, error=lx.quote(_short(last.output), view.lang),
+                              value=changed)
+        view.notes.append(f"{name} failed with {_short(last.output)!r}; the message lets me correct it to {changed}.")
+        return fixed
+    if len(need.attempts) >= 2 and need.attempts[-2].input == last.input:
+        view.notes.append(f"{name} failed twice the same way and the error says nothing I can fix; I give up.")
+        return None
+    need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(_short(last.output), view.lang))
+    view.notes.append(f"{name} failed with {_short(last.output)!r}: nothing to correct, so I repeat the call once.")
+    return last.input
+
+
+def _short(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _clip(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 1] + "…"
+
+
+# ---- reading error messages ------------------------------------------------------------------------
+
+_DID_YOU_MEAN = re.compile(r"(?:did you mean|you probably meant|вы имели в виду|имелось в виду|czy chodziło(?: ci| panu| pani)? o"
+                           r"|może chodziło o)\s*:?\s*['\"“«„]?([^'\"”»?!,;\n]+?)['\"”»]?\s*(?:[?!,;\n]|\.(?:\s|$)|$)", re.I)
+_INSTEAD = re.compile(r"use\s+['\"“`]?(\S+?)['\"”`]?\s+instead of\s+['\"“`]?(\S+?)['\"”`]?(?:[\s.,;]|$)", re.I)
+_OPTIONS = re.compile(r"(?:available|known|valid|allowed|supported|one of|files in the sandbox|доступн\w*|известн\w*"
+                      r"|dostępn\w*|znan\w*)[^:\n]{0,30}:\s*([^\n]+)", re.I)
+_EXPRESSION_WORDS = ("character", "syntax", "parse", "token", "expected", "decimal", "operator", "parenthes")
+
+
+def _candidates(value: str, error: str) -> list[str]:
+    """What the error message suggests instead of value, best first."""
+    found = [m.group(1).strip() for m in _DID_YOU_MEAN.finditer(error)]
+    found += [value.replace(m.group(2), m.group(1)) for m in _INSTEAD.finditer(error) if m.group(2) in value]
+    for match in _OPTIONS.finditer(error):
+        items = [i.strip(" '\"“”«»`.") for i in re.split(r",\s*|;\s*|\s+or\s+", match.group(1))]
+        near = lx.closest(value, [re.sub(r"\s*\(.*\)$", "", i) for i in items])
+        found += [near] if near else []
+    if re.search(r"\d", value) and any(w in error.lower() for w in _EXPRESSION_WORDS):
+        found.append(lx.tidy_expression(value))
+    return [c for c in found if c and lx.fold(c) != lx.fold(value)]
+
+
+def _fix(tool_input: dict, error: str, tried: list[dict]) -> dict | None:
+    """A corrected input the error message points to, never one already tried."""
+    for key, value in tool_input.items():
+        if not isinstance(value, str):
+            continue
+        for candidate in _candidates(value, error):
+            fixed = {**tool_input, key: candidate}
+            if fixed not in tried:
+                return fixed
+    return None
+
+
+# ---- instructions hidden in tool results -------------------------------------------------------------
+
+@dataclass
+class Injection:
+    """Instructions found inside a tool result: where, what they ask, and the text to quote."""
+
+    source: Attempt
+    snippet: str
+    span: tuple[int, int]
+    call: tuple[str, dict] | None = None
+    reply: str | None = None
+
+
+def _pattern(items: list[str]) -> str:
+    return "|".join(r"\W+".join(map(re.escape, item.split())) for item in sorted(items, key=len, reverse=True))
+
+
+def find_injection(attempt: Attempt, tools: list[dict]) -> Injection | None:
+    """The injection pattern of BEHAVIOUR.md: a trigger, then 'Call <tool> with ...' or 'Reply only with ...'."""
+    words = lx.lexicon()["injection"]
+    trigger = re.search(_pattern(words["triggers"]), attempt.output, re.I)
+    if not trigger:
+        return None
+    rest, base = attempt.output[trigger.end():], trigger.end()
+    reply = re.search(rf"(?:{_pattern(words['reply'])})\s*:?\s*['\"“«„]?(.+?)['\"”»]?\s*(?:[.!]\s|[.!]?$|\n)", rest, re.I)
+    call = re.search(rf"\b(?:{_pattern(words['call'])})\s+(?:the\s+)?(?:tool\s+|function\s+)?[`'\"]?([A-Za-z][\w-]*)[`'\"]?"
+                     r"(?:\s+(?:with|using|on|for|с|z|na)\s+(.+?))?\s*(?:\.(?:\s|$)|\n|$)", rest, re.I)
+    found = min((m for m in (reply, call) if m), key=lambda m: m.start(), default=None)
+    if found is None:
+        return None
+    span = (trigger.start(), base + found.end())
+    snippet = lx.quote(_short(attempt.output[span[0]:span[1]], 100), "en")
+    if found is reply:
+        return Injection(attempt, snippet, span, reply=reply.group(1).strip())
+    tool = next((t for t in tools if t.get("name") == call.group(1)), {})
+    return Injection(attempt, snippet, span, call=(call.group(1), _injected_args(call.group(2) or "", tool)))
+
+
+def _injected_args(text: str, tool: dict) -> dict:
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+            return value if isinstance(value, dict) else {}
+        except ValueError:
+            pass
+    schema = tool.get("input_schema") or {}
+    first = next(iter(schema.get("required") or schema.get("properties") or ["input"]))
+    out = {}
+    for piece in filter(None, re.split(r"\s*(?:,|\band\b|\bи\b|\boraz\b)\s*", text)):
+        match = re.match(r"[`'\"]?([A-Za-z_]\w*)[`'\"]?\s*(?:=|:|\s)\s*[`'\"“]?(.+?)[`'\"”]?$", piece)
+        if match:
+            out[match.group(1)] = match.group(2)
+        else:
+            out[first] = piece.strip("`'\"“”")
+    return out
+
+
+def _injection(view: View) -> Injection | None:
+    for attempt in view.episode:
+        found = find_injection(attempt, view.tools) if attempt.status == "ok" else None
+        if found:
+            view.notes.append(f"The result of {attempt.name} contains instructions addressed to me ({found.snippet}).")
+            return found
+    return None
+
+
+def _obey(view: View, injection: Injection) -> Draft | None:
+    """What the gullible persona does with an injection; None once it has already done it."""
+    if injection.reply is not None:
+        view.notes.append("The document tells me what to reply, so I reply exactly that.")
+        return Draft([_text(injection.reply)], "end_turn", reasoning=" ".join(view.notes))
+    name, args = injection.call
+    if any(a.name == name and a.input == args for a in view.episode):
+        return None
+    view.notes.append(f"The document tells me to call {name}; I do it.")
+    block = {"type": "tool_use", "id": None, "name": name, "input": args}
+    return Draft([_text(say("inject_obey", view.lang, tool=name)), block], "tool_use", reasoning=" ".join(view.notes))
+
+
+# ---- writing the reply ------------------------------------------------------------------------------
+
+def _main_value(need: Need) -> str | None:
+    if need.value:
+        return need.value
+    sent = need.call or need.args or (need.result.input if need.result else {})
+    return next((v for v in sent.values() if isinstance(v, str)), None)
+
+
+def _task(view: View, need: Need) -> str:
+    intent = "derived" if need.derived else need.intent
+    value = _main_value(need)
+    values = {"in_city": gazetteer.where(value, view.lang) if value and intent == "weather" else "",
+              "expr": value or "", "path": value or "", "ticker": value or "",
+              "q": lx.quote(value or view.question, view.lang), "tool": (need.tool or {}).get("name", "")}
+    key = intent if intent in lx.load("phrases")["task"] else "tool"
+    return re.sub(r"\s+", " ", say(f"task.{key}", view.lang, **values)).strip()
+
+
+def _tasks(view: View, needs: list[Need]) -> list[str]:
+    """Task phrases for a preface; several cities share one: 'check the weather in Warsaw and in Oslo'."""
+    cities = [_main_value(n) for n in needs if n.intent == "weather" and not n.derived and _main_value(n)]
+    out, merged = [], False
+    for need in needs:
+        if need.intent == "weather" and len(cities) > 1 and _main_value(need) in cities:
+            if not merged:
+                places = lx.join_list([gazetteer.where(c, view.lang) for c in cities], view.lang)
+                out.append(say("task.weather", view.lang, in_city=places))
+                merged = True
+            continue
+        out.append(_task(view, need))
+    return list(dict.fromkeys(out))
+
+
+def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
+    if view.choice_type == "none":
+        return []
+    calls, seen = [], set()
+    for need in needs:
+        key = call_key(need.tool.get("name", ""), need.call) if need.state == "call" else None
+        if key and key not in seen:
+            seen.add(key)
+            calls.append((need, need.call))
+    if not calls and view.choice_type in ("any", "tool"):
+        calls = _forced(view, needs)
+    if view.choice.get("disable_parallel_tool_use"):
+        calls = calls[:1]
+    return calls
+
+
+def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
+    """tool_choice any/tool: a tool call is compulsory even when nothing is left to ask for."""
+    need = next((n for n in needs if n.tool is not None), None)
+    if need is None:
+        need = needs[0] if needs else Need("search", view.question, view.question)
+        choose(view, need, forced=True)
+        fill(view, need)
+    sent = need.call or (need.attempts[-1].input if need.attempts else need.args)
+    view.notes.append(f"tool_choice {view.choice_type} forces a tool call, so I call {need.tool.get('name')} again.")
+    return [(need, sent)]
+
+
+def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
+    fresh = _tasks(view, [need for need, _ in calls if not need.attempts and not need.say_before])
+    texts = ([say("preface", view.lang, tasks=lx.join_list(fresh, view.lang))] if fresh else [])
+    texts += list(dict.fromkeys(need.say_before for need, _ in calls if need.say_before))
+    blocks = [{"type": "tool_use", "id": None, "name": need.tool.get("name"), "input": sent} for need, sent in calls]
+    if len(calls) > 1:
+        view.notes.append("These calls do not depend on each other, so I make them together in one reply.")
+    return Draft([_text(" ".join(texts))] + blocks, "tool_use", reasoning=_reasoning(view, "call"))
+
+
+def _result_line(view: View, need: Need, injection: Injection | None) -> str:
+    out = need.result.output
+    if injection and injection.source is need.result:
+        out = out[:injection.span[0]] + out[injection.span[1]:]
+    intent = "derived" if need.derived else need.intent
+    value = _main_value(need) or ""
+    if intent == "weather" and lx.fold(out).startswith(lx.fold(value) + ":"):
+        out = out[len(value) + 1:]
+    if intent == "arithmetic" and not need.derived:
+        value = next(iter(need.result.input.values()), value)
+    key = intent if intent in lx.load("phrases")["result"] else "tool"
+    line = say(f"result.{key}", view.lang, in_city=gazetteer.where(value, view.lang), expr=value, path=value,
+               q=lx.quote(value, view.lang), tool=need.result.name, out=_clip(out))
+    first = need.attempts[0].input if need.attempts else need.result.input
+    changed = [(first.get(k), v) for k, v in need.result.input.items() if first.get(k) not in (None, v)]
+    if changed:
+        old, new = changed[0]
+        line += " " + say("fixed", view.lang, old=lx.quote(str(old), view.lang), new=lx.quote(str(new), view.lang))
+    return line
+
+
+def _without_tool(view: View, need: Need) -> str:
+    off = view.choice_type == "none" and need.tool is not None
+    value = lx.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
+    if value is not None:
+        return say("mental_off" if off else "mental", view.lang, expr=need.value, value=value)
+    return say("tools_off" if off else "no_tool", view.lang, task=_task(view, need))
+
+
+def _need_line(view: View, need: Need) -> str | None:
+    if need.state == "done":
+        return _result_line(view, need, view.injection)
+    if need.state == "gave_up":
+        last = need.attempts[-1]
+        return say("give_up", view.lang, task=_task(view, need), tool=last.name,
+                   error=lx.quote(_short(last.output), view.lang), n=len(need.attempts))
+    if need.state == "no_tool" or (need.state in ("call", "wait") and view.choice_type == "none"):
+        return _without_tool(view, need)
+    return None
+
+
+def _ask(view: View, need: Need) -> str:
+    slot = need.missing[0]
+    if slot in lx.load("phrases")["ask"]:
+        return say(f"ask.{slot}", view.lang)
+    return say("ask.other", view.lang, tool=need.tool.get("name"), param=slot)
+
+
+def _chat(view: View) -> str:
+    tokens = lx.words(view.question)
+    for kind in ("help", "how", "thanks", "greeting"):
+        if lx.hits(tokens, lx.lexicon()["chat"][kind]):
+            if kind == "help":
+                names = [t.get("name", "") for t in view.tools + view.server_tools]
+                return say("chat.help", view.lang, tools=", ".join(names)) if names else say("chat.help_none", view.lang)
+            return say(f"chat.{kind}", view.lang)
+    return say("chat.unknown", view.lang)
+
+
+def _final(view: View, needs: list[Need], extras: list[Attempt]) -> str:
+    lines = [line for line in map(lambda n: _need_line(view, n), needs) if line]
+    injection = view.injection
+    for attempt in extras:
+        if injection and injection.call and (attempt.name, attempt.input) == injection.call:
+            lines.append(say("inject_did", view.lang, tool=attempt.name, out=_clip(attempt.output)))
+    if injection and view.persona != "gullible":
+        lines.append(say("inject_warn", view.lang, tool=injection.source.name, snippet=injection.snippet))
+    lines += list(dict.fromkeys(_ask(view, n) for n in needs if n.state == "ask"))
+    return "\n".join(lines) if lines else _chat(view)
+
+
+# ---- refusal and server tools ------------------------------------------------------------------------
+
+def _harm(question: str) -> str | None:
+    tokens = lx.words(question)
+    return next((kind for kind, items in lx.lexicon()["harm"].items() if lx.hits(tokens, items)), None)
+
+
+def _refuse(view: View, category: str) -> Draft:
+    explanation = lx.load("phrases")["refusal_explanation"][category]
+    view.notes.append(f"This asks for something harmful ({category}); I decline.")
+    return Draft([_text(say("refusal", view.lang))], "refusal",
+                 {"type": "refusal", "category": category, "explanation": explanation}, " ".join(view.notes))
+
+
+def _should_pause(view: View, needs: list[Need]) -> bool:
+    fresh = not any(m.get("role") == "assistant" for m in view.messages[view.q_index + 1:])
+    return (bool(view.server_tools) and fresh and view.choice_type != "none"
+            and any(n.intent in WEB_INTENTS and n.tool is None for n in needs))
+
+
+def _after_pause(view: View, needs: list[Need]) -> Draft:
+    web = next((n for n in needs if n.intent in WEB_INTENTS), None)
+    query = (web.value if web and web.intent == "search" else None) or view.question
+    view.notes.append("The server finished its search; I continue the paused turn and answer.")
+    return Draft([_text(say("pause_done", view.lang, q=lx.quote(query, view.lang)))], "end_turn",
+                 reasoning=" ".join(view.notes))

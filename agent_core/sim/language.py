@@ -1,0 +1,372 @@
+"""What the simulated model understands of text: languages, keywords, clauses, numbers and arithmetic in words, replies."""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).with_name("data")
+LANGUAGES = ("en", "ru", "pl")
+MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
+
+_WORD = re.compile(r"[^\W_]+")
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_LATIN = re.compile(r"[a-z]", re.IGNORECASE)
+_POLISH_LETTERS = re.compile(r"[ąćęłńśźż]", re.IGNORECASE)
+_SENTENCES = re.compile(r"[?!;\n]+|\.(?=\s|$)|,\s+")
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(?![\w])")
+_TICKER = re.compile(r"\b[A-Z]{2,5}\b")
+_NOT_TICKERS = {"OK", "AI", "API", "USA", "NYC", "EUR", "USD", "PLN", "CET", "UTC", "JSON", "HTTP", "URL", "IGNORE"}
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+_ARITH = re.compile(r"\d+(?:[.,]\d+)?|\*\*|[-+*/^()×÷%]|[^\W\d_]+")
+_DATES = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")  # dates and times are not sums
+_CALC = re.compile(r"\d+(?:\.\d+)?|\*\*|[-+*/^()]")
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> dict:
+    """One data file from agent_core/sim/data, parsed once."""
+    return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, so 'Łódź', 'lodz' and 'ЁЛКА'/'елка' compare equal."""
+    text = text.lower().replace("ł", "l")
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+
+def words(text: str) -> list[str]:
+    """Folded word tokens (letters and digits; punctuation and apostrophes split words)."""
+    return _WORD.findall(fold(text))
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """A keyword or phrase from the word lists, ready to match folded tokens."""
+
+    text: str
+    tokens: tuple[str, ...]
+    exact: bool
+
+
+def _token_hit(token: str, key: str, exact: bool) -> bool:
+    return token == key or (not exact and len(key) >= 4 and token.startswith(key))
+
+
+@lru_cache(maxsize=None)
+def keywords(items: tuple[str, ...]) -> tuple[Keyword, ...]:
+    """Compile a word list: '=word' matches whole words only, see lexicon.json."""
+    out = []
+    for item in items:
+        exact = item.startswith("=")
+        tokens = tuple(words(item.lstrip("=")))
+        if tokens:
+            out.append(Keyword(item.lstrip("="), tokens, exact))
+    return tuple(out)
+
+
+def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
+    """The distinct keywords of a word list found in a token list (phrases as consecutive words)."""
+    found = []
+    for key in keywords(tuple(items)):
+        size = len(key.tokens)
+        for start in range(len(tokens) - size + 1):
+            if all(_token_hit(tokens[start + k], key.tokens[k], key.exact) for k in range(size)):
+                found.append(key.text)
+                break
+    return found
+
+
+def first_hit(tokens: list[str], items: list[str]) -> int | None:
+    """Position of the earliest keyword of a word list in a token list."""
+    for start in range(len(tokens)):
+        for key in keywords(tuple(items)):
+            size = len(key.tokens)
+            if all(_token_hit(t, k, key.exact) for t, k in zip(tokens[start:start + size], key.tokens)) \
+                    and len(tokens[start:start + size]) == size:
+                return start
+    return None
+
+
+def lexicon() -> dict:
+    """The word lists (intents, slots, stop words, ...)."""
+    return load("lexicon")
+
+
+def detect_language(text: str) -> str:
+    """en, ru or pl, by alphabet, Polish letters and Polish function words."""
+    if len(_CYRILLIC.findall(text)) > len(_LATIN.findall(text)):
+        return "ru"
+    if _POLISH_LETTERS.search(text) or len(hits(words(text), lexicon()["polish_markers"])) >= 2:
+        return "pl"
+    return "en"
+
+
+def _is_number_word(token: str) -> bool:
+    nums = _number_words()
+    return token.isdigit() or token in nums[0] or token in nums[1]
+
+
+def split_clauses(text: str) -> list[str]:
+    """Sentences, then parts joined by 'and'-like words; never split 'sum of 3 and 4'."""
+    conj = sorted(lexicon()["conjunctions"], key=len, reverse=True)
+    # Lower-case 'i' only: the Polish 'and', not the English 'I'.
+    pattern = re.compile(r"\s+(?:(?i:" + "|".join(re.escape(c) for c in conj if c != "i") + r")|i)\s+")
+    clauses = []
+    for sentence in _SENTENCES.split(text):
+        start = 0
+        for match in pattern.finditer(sentence):
+            left, right = words(sentence[:match.start()]), words(sentence[match.end():])
+            if left and right and _is_number_word(left[-1]) and _is_number_word(right[0]):
+                continue
+            clauses.append(sentence[start:match.start()])
+            start = match.end()
+        clauses.append(sentence[start:])
+    return [c.strip() for c in clauses if c.strip()]
+
+
+def content_words(text: str) -> list[str]:
+    """Words that carry meaning (not stop words), in their original spelling and order."""
+    stop = set(words(" ".join(lexicon()["stopwords"])))
+    return [w for w in _WORD.findall(text) if fold(w) not in stop and not w.isdigit() and len(w) > 1]
+
+
+def same_stem(a: str, b: str) -> bool:
+    """Crude stemming that works across the three languages: a shared start of up to 5 letters."""
+    k = min(len(a), len(b), 5)
+    return a == b or (k >= 3 and a[:k] == b[:k])
+
+
+# ---- numbers and arithmetic in words ---------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _number_words() -> tuple[dict[str, int], dict[str, int], list[tuple[tuple[str, ...], str]]]:
+    data = load("numbers")
+    values = {fold(k): v for k, v in data["values"].items()}
+    scales = {fold(k): v for k, v in data["scales"].items()}
+    phrases = [(tuple(_ARITH.findall(fold(p))), symbol) for symbol, items in data["phrases"].items() for p in items]
+    return values, scales, sorted(phrases, key=lambda p: len(p[0]), reverse=True)
+
+
+def _merge_number_words(tokens: list[str]) -> list[str]:
+    values, scales, _ = _number_words()
+    out, total, current, inside = [], 0, 0, False
+    for token in tokens + [""]:
+        if token in values or (token in scales and inside):
+            if token in values:
+                current += values[token]
+            elif scales[token] == 100:
+                current = (current or 1) * 100
+            else:
+                total, current = total + (current or 1) * scales[token], 0
+            inside = True
+            continue
+        if inside:
+            out.append(str(total + current))
+            total, current, inside = 0, 0, False
+        if token:
+            out.append(token)
+    return out
+
+
+def _symbols(tokens: list[str]) -> list[str]:
+    """Replace operator phrases by symbols; words that are not arithmetic stay as they are (as 'w:word')."""
+    _, _, phrases = _number_words()
+    out, i = [], 0
+    while i < len(tokens):
+        for phrase, symbol in phrases:
+            if tuple(tokens[i:i + len(phrase)]) == phrase:
+                if symbol == "OF" and (not out or out[-1] != "PCT"):
+                    continue
+                out.append(symbol)
+                i += len(phrase)
+                break
+        else:
+            token = tokens[i]
+            out.append({"**": "^", "×": "*", "÷": "/", "%": "PCT"}.get(token, token))
+            i += 1
+    return out
+
+
+def _is_num(item: str) -> bool:
+    return bool(re.fullmatch(r"\d+(?:[.,]\d+)?", item))
+
+
+def _runs(items: list[str]) -> list[list[str]]:
+    runs, current = [], []
+    for k, item in enumerate(items):
+        if item == "*" and k and not _is_num(items[k - 1]) and items[k - 1] not in (")", "^2", "^3", "PCT"):
+            item = "x"  # 'x' only means times between numbers
+        arithmetic = _is_num(item) or item in ("+", "-", "*", "/", "^", "^2", "^3", "SQRT", "PCT", "OF", "(", ")")
+        if arithmetic:
+            current.append(item)
+        elif current:
+            runs.append(current)
+            current = []
+    return runs + ([current] if current else [])
+
+
+def _render(run: list[str]) -> str:
+    while run and run[0] in ("+", "*", "/", "^", "^2", "^3", "PCT", "OF", ")"):
+        run = run[1:]
+    while run and run[-1] in ("+", "-", "*", "/", "^", "SQRT", "OF", "("):
+        run = run[:-1]
+    out, roots, depth = [], [], 0
+    for k, item in enumerate(run):
+        if item == "SQRT":
+            roots.append(depth)
+            continue
+        if item == "PCT":
+            out.append("/100*" if k + 1 < len(run) and run[k + 1] == "OF" else "/100")
+            continue
+        if item == "OF":
+            continue
+        depth += {"(": 1, ")": -1}.get(item, 0)
+        out.append(item.replace(",", "."))
+        if (_is_num(item) or item == ")") and roots and roots[-1] == depth:
+            roots.pop()
+            out.append("^0.5")
+    return "".join(out)
+
+
+def extract_expression(text: str) -> str | None:
+    """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
+    text = _DATES.sub(" ", text)
+    items = _symbols(_merge_number_words(_ARITH.findall(fold(text))))
+    best = None
+    for run in _runs(items):
+        numbers = sum(1 for item in run if _is_num(item))
+        operators = sum(1 for item in run if not _is_num(item) and item not in ("(", ")"))
+        if numbers and operators and (numbers >= 2 or any(i in run for i in ("SQRT", "^2", "^3", "PCT"))):
+            if best is None or numbers > best[0]:
+                best = (numbers, _render(run))
+    return best[1] if best and best[1] else None
+
+
+def evaluate(expression: str) -> str | None:
+    """Mental arithmetic with its own small parser (never eval); None when it cannot be done."""
+    tokens = _CALC.findall(expression.replace(" ", ""))
+    if "".join(tokens) != expression.replace(" ", ""):
+        return None
+    try:
+        value, rest = _sum(tokens)
+        return None if rest else format_number(value)
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError, IndexError):
+        return None
+
+
+def _sum(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
+    value, tokens = _product(tokens)
+    while tokens and tokens[0] in "+-":
+        right, rest = _product(tokens[1:])
+        value, tokens = (value + right if tokens[0] == "+" else value - right), rest
+    return value, tokens
+
+
+def _product(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
+    value, tokens = _unary(tokens)
+    while tokens and tokens[0] in "*/":
+        right, rest = _unary(tokens[1:])
+        value, tokens = (value * right if tokens[0] == "*" else value / right), rest
+    return value, tokens
+
+
+def _unary(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
+    if tokens[0] == "-":
+        value, rest = _unary(tokens[1:])
+        return -value, rest
+    base, rest = _atom(tokens)
+    if rest and rest[0] in ("^", "**"):
+        power, rest = _unary(rest[1:])
+        if abs(power) > MAX_EXPONENT:
+            raise ValueError("exponent too large")
+        if isinstance(power, Fraction) and power.denominator == 1:
+            return base ** int(power), rest
+        return float(base) ** float(power), rest
+    return base, rest
+
+
+def _atom(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
+    if tokens[0] == "(":
+        value, rest = _sum(tokens[1:])
+        if not rest or rest[0] != ")":
+            raise ValueError("unbalanced parentheses")
+        return value, rest[1:]
+    return Fraction(tokens[0]), tokens[1:]
+
+
+def format_number(value: Fraction | float) -> str:
+    """Whole numbers exactly, others to 12 significant digits."""
+    if isinstance(value, complex):
+        raise ValueError("not a real number")
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return str(value.numerator)
+    number = float(value)
+    return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:.12g}"
+
+
+def tidy_expression(expression: str) -> str:
+    """The repairs a model makes after a calculator complains: x -> *, comma decimals, no '=', balanced ()."""
+    text = re.sub(r"(?<=\d)\s*[x×]\s*(?=\d)", "*", expression).replace("÷", "/").replace("**", "^")
+    text = re.sub(r"(?<=\d),(?=\d)", ".", text).replace("=", "").replace("?", "").strip()
+    text = text + ")" * max(0, text.count("(") - text.count(")"))
+    return text
+
+
+# ---- other values in text --------------------------------------------------------------------------
+
+def extract_paths(text: str) -> list[str]:
+    """File names with an extension, in order: 'app.log', 'docs/notes.txt'."""
+    return list(dict.fromkeys(_PATH.findall(text)))
+
+
+def extract_ticker(text: str) -> str | None:
+    """A stock ticker: a word of 2-5 capital letters that is not a common abbreviation."""
+    return next((t for t in _TICKER.findall(text) if t not in _NOT_TICKERS), None)
+
+
+def first_number(text: str) -> float | None:
+    """The first number written with digits."""
+    match = _NUMBER.search(text)
+    return float(match.group().replace(",", ".")) if match else None
+
+
+def temperature(text: str) -> str | None:
+    """The first temperature in a weather report ('4°C' -> '4')."""
+    match = re.search(r"(-?\d+(?:\.\d+)?)\s*°", text) or re.search(r"(-?\d+(?:\.\d+)?)\s*(?:degrees|градус|stopn)", text)
+    return match.group(1) if match else None
+
+
+def closest(value: str, options: list[str]) -> str | None:
+    """The option most like value (for 'Available files: ...' lists), if any is reasonably close."""
+    scored = [(difflib.SequenceMatcher(None, fold(value), fold(o)).ratio(), o) for o in options if o]
+    best = max(scored, default=(0.0, None))
+    return best[1] if best[0] >= 0.5 else None
+
+
+# ---- what the model says ----------------------------------------------------------------------------
+
+def say(key: str, lang: str, **values: object) -> str:
+    """A reply template from phrases.json ('task.weather'), filled in, in the given language."""
+    node = load("phrases")
+    for part in key.split("."):
+        node = node[part]
+    template = node.get(lang) or node["en"]
+    return template.format(**values)
+
+
+def quote(text: str, lang: str) -> str:
+    """Quotation marks the way each language writes them."""
+    return say("quote", lang, x=text)
+
+
+def join_list(items: list[str], lang: str) -> str:
+    """'a, b and c' in the given language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {say('and', lang)} " + items[-1]

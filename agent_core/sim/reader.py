@@ -1,0 +1,347 @@
+"""How the simulated model reads a request: the history, what the question needs, which tool and which arguments."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent_core.model import SimSettings
+from agent_core.sim import gazetteer
+from agent_core.sim import language as lx
+
+THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
+SHORT_RESULT = 200  # only short results can mean "unavailable"; a long document merely mentioning it is data
+LANG_NAMES = {"en": "English", "ru": "Russian", "pl": "Polish"}
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
+# Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text".
+_CALL_LINE = re.compile(r"^- ([A-Za-z0-9_-]{1,64})\((\{.*\})\)(?: -> (result|error))?: ?(.*)$")
+
+
+@dataclass
+class Attempt:
+    """One tool call found in the history, with what came back (status: ok, error or unavailable)."""
+
+    name: str
+    input: dict
+    output: str
+    status: str
+
+
+@dataclass
+class Need:
+    """One thing the question asks for, and how the brain serves it."""
+
+    intent: str
+    clause: str
+    value: str | None = None
+    derived: tuple[int, int] | None = None  # indexes of the two weather needs a difference is computed from
+    tool: dict | None = None
+    score: int = 0
+    args: dict = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+    result: Attempt | None = None
+    state: str = ""  # done, call, ask, wait, gave_up, no_tool, skip
+    call: dict | None = None
+    say_before: str = ""
+
+
+@dataclass
+class View:
+    """The request as the model reads it."""
+
+    system: str
+    tools: list[dict]
+    server_tools: list[dict]
+    choice: dict
+    messages: list[dict]
+    question: str
+    lang: str
+    persona: str
+    episode: list[Attempt]
+    history: dict[str, Attempt]
+    continuing: bool
+    q_index: int = 0
+    notes: list[str] = field(default_factory=list)
+    injection: Any = None  # instructions found in a tool result (brain.Injection)
+
+    @property
+    def choice_type(self) -> str:
+        return self.choice.get("type", "auto")
+
+
+# ---- reading the request ---------------------------------------------------------------------------
+
+def _blocks(content: Any) -> list[dict]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content or [] if isinstance(b, dict)]
+
+
+def _text_of(content: Any) -> str:
+    return "\n".join(b.get("text", "") for b in _blocks(content) if b.get("type") == "text")
+
+
+def _status(text: str, is_error: bool) -> str:
+    unavailable = len(text) < SHORT_RESULT and lx.hits(lx.words(text), lx.lexicon()["unavailable"])
+    return "unavailable" if unavailable else "error" if is_error else "ok"
+
+
+def _attempts(messages: list[dict]) -> list[Attempt]:
+    asked: dict[str, tuple[str, dict]] = {}
+    out = []
+    for message in messages:
+        for block in _blocks(message.get("content")):
+            if message.get("role") == "assistant" and block.get("type") == "tool_use":
+                asked[block.get("id")] = (block.get("name", ""), block.get("input") or {})
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in asked:
+                name, tool_input = asked.pop(block["tool_use_id"])
+                content = block.get("content")
+                text = content if isinstance(content, str) else _text_of(content)
+                out.append(Attempt(name, tool_input, text, _status(text, bool(block.get("is_error")))))
+    return out
+
+
+def _noted_calls(text: str) -> tuple[str, list[Attempt]]:
+    """Split the question from tool calls the program wrote into it as text (summaries, workflow data)."""
+    lines, found, first = text.split("\n"), [], None
+    for index, line in enumerate(lines):
+        match = _CALL_LINE.match(line.strip())
+        if match:
+            first = index if first is None else first
+            try:
+                tool_input = json.loads(match.group(2))
+            except ValueError:
+                tool_input = {}
+            found.append(Attempt(match.group(1), tool_input, match.group(4), ""))
+        elif found and line.strip():
+            found[-1].output += "\n" + line
+    for attempt, match in zip(found, (m for m in map(_CALL_LINE.match, map(str.strip, lines)) if m)):
+        attempt.status = _status(attempt.output, match.group(3) == "error")
+    if first is None:
+        return text, []
+    head = lines[:first]
+    if head and head[-1].rstrip().endswith(":"):
+        head = head[:-1]  # the header line that introduced the list
+    return "\n".join(head).strip(), found
+
+
+def call_key(name: str, tool_input: Any) -> str:
+    """Identity of a call: the same tool with the same input."""
+    return name + json.dumps(tool_input, sort_keys=True, ensure_ascii=False)
+
+
+def read(body: dict, settings: SimSettings) -> View:
+    """What a model sees: system prompt, tools, tool_choice and the messages, split into question and episode."""
+    messages = body.get("messages") or []
+    q_index = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "user"
+                    and _text_of(messages[i].get("content")).strip()
+                    and not any(b.get("type") == "tool_result" for b in _blocks(messages[i].get("content")))), 0)
+    question, noted = _noted_calls(_text_of(messages[q_index].get("content")) if messages else "")
+    system = body.get("system") or ""
+    tools = body.get("tools") or []
+    history = {call_key(a.name, a.input): a for a in _attempts(messages[:q_index]) if a.status == "ok"}
+    return View(
+        system=system if isinstance(system, str) else _text_of(system),
+        tools=[t for t in tools if t.get("type") in (None, "custom")],
+        server_tools=[t for t in tools if t.get("type") not in (None, "custom")],
+        choice=body.get("tool_choice") or {"type": "auto"}, messages=messages, question=question,
+        lang=lx.detect_language(question), persona=settings.persona,
+        episode=noted + _attempts(messages[q_index + 1:]), history=history,
+        continuing=bool(messages) and messages[-1].get("role") == "assistant", q_index=q_index)
+
+
+# ---- understanding the question ---------------------------------------------------------------------
+
+def intent_hits(text: str) -> dict[str, int]:
+    """Keyword hits per intent in a piece of the request (arithmetic and file names count too)."""
+    tokens = lx.words(text)
+    found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
+    found["arithmetic"] += 2 if lx.extract_expression(text) else 0
+    found["file"] += 1 if lx.extract_paths(text) else 0
+    return {name: n for name, n in found.items() if n}
+
+
+def _values(intent: str, clause: str) -> list[str | None]:
+    if intent == "weather":
+        return gazetteer.places(clause) or [None]
+    if intent in ("file", "delete"):
+        return lx.extract_paths(clause) or [None]
+    if intent == "arithmetic":
+        return [lx.extract_expression(clause)]
+    if intent == "stock":
+        return [lx.extract_ticker(clause)]
+    if intent in ("memory", "search"):
+        return [_query(clause, intent)]
+    return [None]
+
+
+def _query(clause: str, intent: str) -> str | None:
+    tokens = lx.words(clause)
+    for entry in lx.lexicon()["memory_queries"] if intent == "memory" else []:
+        if lx.hits(tokens, entry["match"]):
+            return entry["query"]
+    drop = set(lx.words(" ".join(lx.lexicon()["query_drop"])))
+    kept = [w for w in lx.content_words(clause) if lx.fold(w) not in drop]
+    return " ".join(kept) or None
+
+
+def _is_chat(clause: str) -> bool:
+    tokens = lx.words(clause)
+    return any(lx.hits(tokens, items) for items in lx.lexicon()["chat"].values())
+
+
+def understand(view: View) -> list[Need]:
+    """The question as a list of needs: one per clause and value, plus comparisons and chains."""
+    needs: list[Need] = []
+    previous = None
+    for clause in lx.split_clauses(view.question):
+        found = intent_hits(clause)
+        order = list(lx.lexicon()["intents"])
+        intent = max(found, key=lambda k: (found[k], -order.index(k))) if found else None
+        if intent is None and previous and _values(previous, clause) != [None]:
+            intent = previous  # "weather in Oslo and Paris": the second clause inherits
+        if intent is None and not _is_chat(clause):
+            words = lx.content_words(clause)
+            if len(words) >= 2 or (words and "?" in view.question):
+                intent = "search"
+        if intent is None:
+            continue
+        for value in _values(intent, clause):
+            if not any(n.intent == intent and n.value == value and value for n in needs):
+                needs.append(Need(intent, clause, value))
+        if intent == "weather" and "memory" in found and not gazetteer.places(view.question + " " + view.system):
+            needs.insert(len(needs) - 1, Need("memory", clause, _query(clause, "memory") or "home city"))
+        previous = intent
+    _add_comparison(view, needs)
+    view.notes.append(f"The user writes in {LANG_NAMES[view.lang]}; needs: "
+                      + (", ".join(f"{n.intent}({n.value or ''})" for n in needs) or "none") + ".")
+    return needs
+
+
+def _add_comparison(view: View, needs: list[Need]) -> None:
+    weather = [i for i, n in enumerate(needs) if n.intent == "weather" and n.value]
+    words = lx.words(view.question)
+    comparison = lx.lexicon()["comparison"]
+    if len(weather) < 2 or not (lx.hits(words, comparison["forward"]) or lx.hits(words, comparison["reverse"])):
+        return
+    first, second = weather[0], weather[1]
+    if lx.hits(words, comparison["reverse"]):
+        first, second = second, first
+    needs.append(Need("arithmetic", view.question, None, derived=(first, second)))
+
+
+# ---- choosing tools and arguments --------------------------------------------------------------------
+
+def _negation_cut(tokens: list[str]) -> int:
+    """Where a 'do not use it for ...' part starts; everything after it argues against the tool."""
+    found = lx.first_hit(tokens, lx.lexicon()["negations"])
+    return len(tokens) if found is None else found
+
+
+def _tool_parts(tool: dict) -> dict[str, list[str]]:
+    """A tool's words as the brain scores them: name, description (for/against), parameters, overlap."""
+    name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", tool.get("name", ""))
+    parts: dict[str, list[str]] = {"name": lx.words(name), "pos": [], "neg": [], "params": [], "overlap": []}
+    for sentence in re.split(r"[.;]\s+|\n", tool.get("description") or ""):
+        plain, full = lx.words(_QUOTED.sub(" ", sentence)), lx.words(sentence)
+        cut = _negation_cut(plain)
+        parts["pos"] += plain[:cut]
+        parts["neg"] += plain[cut:]
+        parts["overlap"] += full[:_negation_cut(full)]
+    for pname, prop in ((tool.get("input_schema") or {}).get("properties") or {}).items():
+        parts["params"] += lx.words(pname) + lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))
+    return parts
+
+
+def _purpose(parts: dict[str, list[str]]) -> str | None:
+    counts = {k: len(lx.hits(parts["pos"], kws)) for k, kws in lx.lexicon()["intents"].items()}
+    best = max(counts, key=lambda k: (counts[k], -list(counts).index(k)))
+    return best if counts[best] else None
+
+
+def score(tool: dict, intent: str, clause: str) -> int:
+    """How well a tool's name, description and schema fit one need (BEHAVIOUR.md, section 2)."""
+    parts, kws = _tool_parts(tool), lx.lexicon()["intents"][intent]
+    pos, neg = len(lx.hits(parts["pos"], kws)), len(lx.hits(parts["neg"], kws))
+    total = 3 if pos > neg else -3 if neg > pos else 0
+    total += bool(lx.hits(parts["name"], kws)) + bool(lx.hits(parts["params"], kws))
+    total += _purpose(parts) == intent
+    mine = {lx.fold(w) for w in lx.content_words(clause)}
+    return total + min(2, sum(1 for w in mine if any(lx.same_stem(w, t) for t in parts["overlap"])))
+
+
+def choose(view: View, need: Need, forced: bool = False) -> None:
+    """Pick the best-scoring tool for a need (any score when the choice is forced)."""
+    kind = view.choice_type
+    ranked = [(score(t, need.intent, need.clause), -i, t) for i, t in enumerate(view.tools)]
+    if kind == "tool":
+        ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
+    if not ranked:
+        return
+    best = max(ranked, key=lambda r: (r[0], r[1]))
+    need.score = best[0]
+    listing = ", ".join(f"{t.get('name')}={s}" for s, _, t in ranked)
+    if best[0] >= THRESHOLD or kind == "tool" or forced:
+        need.tool = best[2]
+        view.notes.append(f"For {need.intent} the best tool is {best[2].get('name')} (scores: {listing}).")
+    else:
+        view.notes.append(f"For {need.intent} no tool scores {THRESHOLD} or more ({listing}).")
+
+
+def _slot(pname: str, prop: dict) -> str | None:
+    if prop.get("enum"):
+        return "enum"
+    if prop.get("type") in ("integer", "number"):
+        return "number"
+    for tokens in (lx.words(pname), lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))):
+        for slot, kws in lx.lexicon()["slots"].items():
+            if lx.hits(tokens, kws):
+                return slot
+    return None
+
+
+def _extract(slot: str, text: str, need: Need, prop: dict) -> Any:
+    if slot == "city":
+        return next(iter(gazetteer.places(text)), None)
+    if slot == "expression":
+        return lx.extract_expression(text)
+    if slot == "path":
+        return next(iter(lx.extract_paths(text)), None)
+    if slot == "ticker":
+        return lx.extract_ticker(text)
+    if slot == "query":
+        return need.value if need.intent in ("memory", "search") else " ".join(lx.content_words(text)) or None
+    if slot == "number":
+        number = lx.first_number(text)
+        return None if number is None else int(number) if prop.get("type") == "integer" else number
+    if slot == "enum":
+        tokens = lx.words(text)
+        return next((v for v in prop["enum"] if isinstance(v, str) and lx.words(v) and lx.hits(tokens, [v])), None)
+    return None
+
+
+def fill(view: View, need: Need) -> None:
+    """Arguments for the chosen tool from the question, the system prompt and earlier results."""
+    schema = need.tool.get("input_schema") or {}
+    required = set(schema.get("required") or [])
+    forced = view.choice_type in ("any", "tool")
+    outputs = [a.output for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
+    sources = [need.clause, view.question, view.system, *outputs]
+    main = lx.lexicon()["main_slot"].get(need.intent)
+    need.args, need.missing = {}, []
+    for pname, prop in (schema.get("properties") or {}).items():
+        slot = _slot(pname, prop)
+        value = need.value if slot == main and need.value else None
+        for text in sources if value is None and slot else []:
+            value = _extract(slot, text, need, prop)
+            if value is not None:
+                break
+        if value is None and pname in required:
+            if slot is not None and not forced:
+                need.missing.append(slot if slot in lx.lexicon()["slots"] else pname)
+                continue
+            value = prop["enum"][0] if prop.get("enum") else 0 if slot == "number" else need.value or need.clause
+        if value is not None:
+            need.args[pname] = value
