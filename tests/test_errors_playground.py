@@ -1,0 +1,236 @@
+"""Fault walk-through in the Playground: every error status, a dropped and a refused connection, a timeout.
+
+Each failure must show a plain message and the raw error JSON, keep the earlier turns, and "Retry this step"
+(after the cause is gone) must finish the run. The model here is scripted (the simulated model's HTTP side with
+a fixed brain) so these tests pin the Playground's error handling, not the brain's wording. The helpers at the
+top are shared by the other Playground test files of this issue.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+import anthropic
+import httpx2
+import pytest
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+import agent_core.sim
+from agent_core import errors
+from agent_core.loop import Stepper
+from agent_core.model import Run, RunConfig, SimSettings
+from agent_core.sim import faults, start_server
+from agent_core.store import RunStore
+from agent_core.tools.catalog import default_specs
+from browser import free_port
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+LAB_KEY = "agent_loop_lab:playground"
+
+
+# -- shared harness ------------------------------------------------------------------------------
+@dataclass
+class Draft:
+    """Stand-in for the brain's Draft (same fields)."""
+
+    content: list[dict]
+    stop_reason: str
+    stop_details: dict | None = None
+    reasoning: str = ""
+
+
+def _question(body: dict) -> str:
+    content = body["messages"][0]["content"]
+    return content if isinstance(content, str) else " ".join(b.get("text", "") for b in content if "text" in b)
+
+
+def scripted_think(body: dict, settings: SimSettings) -> Draft:
+    """Turn 1 calls a tool (delete_file when asked to delete, else calculate); with results, it answers."""
+    last = body["messages"][-1]["content"]
+    results = [b for b in last if b.get("type") == "tool_result"] if isinstance(last, list) else []
+    question = _question(body)
+    if results:
+        said = "; ".join(str(r.get("content")) for r in results)
+        return Draft([{"type": "text", "text": f"Done. You asked: {question[:80]} The tools said: {said}"}], "end_turn")
+    tools = {t.get("name") for t in body.get("tools") or []}
+    if "delete" in question and "delete_file" in tools:
+        call = {"type": "tool_use", "id": None, "name": "delete_file", "input": {"path": "notes.txt"}}
+    elif "calculate" in tools:
+        call = {"type": "tool_use", "id": None, "name": "calculate", "input": {"expression": "2^16"}}
+    else:
+        return Draft([{"type": "text", "text": f"You asked: {question[:80]}"}], "end_turn")
+    return Draft([{"type": "text", "text": "Let me use a tool."}, call], "tool_use")
+
+
+@pytest.fixture
+def scripted_model(monkeypatch):
+    """Every simulated model in this process (in-process transport or local server) thinks scripted_think."""
+    brain = types.ModuleType("agent_core.sim.brain")
+    brain.think = scripted_think
+    monkeypatch.setitem(sys.modules, "agent_core.sim.brain", brain)
+    monkeypatch.setattr(agent_core.sim, "brain", brain, raising=False)
+    return scripted_think
+
+
+@pytest.fixture
+def app_env(tmp_path, monkeypatch):
+    """Own runs database, no key from the environment, and routing as a running server does it.
+
+    AppTest re-detects the legacy pages/ folder before every run, so the router's one-time rerun would
+    swallow every click; a running server detects it once and app.py's st.navigation turns it off for good.
+    """
+    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
+    return tmp_path / "runs.db"
+
+
+def open_page(page: str = "pages/playground.py") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def click(at: AppTest, label: str) -> None:
+    next(b for b in at.button if b.label == label).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def lab_of(at: AppTest):
+    return at.session_state[LAB_KEY]
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def pick_faults(at: AppTest, *labels: str) -> None:
+    box = next(m for m in at.multiselect if m.label == "Inject faults")
+    for old in list(box.value):
+        box.unselect(old)
+    for label in labels:
+        box.select(label)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+# -- the walk-through --------------------------------------------------------------------------------
+STATUSES = [400, 401, 403, 404, 413, 429, 500, 529]
+# The SDK retries these by itself (messages-api-facts.md), so one click makes three HTTP attempts.
+RETRIED = {429, 500, 529}
+
+
+@pytest.mark.parametrize("status", STATUSES)
+def test_status_error_shows_plain_words_and_raw_json_keeps_turn_1_and_retry_finishes(status, app_env, scripted_model):
+    at = open_page()
+    pick_faults(at, f"{status} on turn 2, every attempt")
+    click(at, "Run to end")
+    run = lab_of(at).run
+    assert run.stop.kind == "api_error" and len(run.turns) == 2
+    shown = texts(at.error)
+    assert f"Stopped by an API error: {errors.PLAIN[status]}" in shown
+    assert faults.FAULT_MESSAGES[status] in shown, "the server's own words are quoted"
+    raw = texts(at.code)
+    assert f'"type": "{faults.ERROR_TYPES[status]}"' in raw and '"request_id"' in raw, "the raw error JSON is shown"
+    attempts = 3 if status in RETRIED else 1
+    assert [x.status for x in run.turns[1].exchanges] == [status] * attempts
+    assert f"{attempts} HTTP attempt(s) for this step" in texts(at.caption)
+    first = run.turns[0]
+    assert first.stop_reason == "tool_use" and first.tools[0].output == "65536", "turn 1 is intact"
+    saved = RunStore(app_env).load(run.id)
+    assert saved.turns[1].error.status == status, "the failed step is saved with its error"
+
+    pick_faults(at)  # the cause is gone
+    click(at, "Retry this step")
+    click(at, "Run to end")
+    run = lab_of(at).run
+    assert run.stop.kind == "end_turn", run.stop
+    assert run.turns[0].tools[0].output == "65536" and "65536" in run.final_text
+    assert run.turns[1].exchanges[-1].status == 200
+    assert [x.status for x in run.turns[1].exchanges[:-1]] == [status] * attempts, \
+        "the failed attempts stay visible next to the one that worked"
+    assert "end_turn" in texts(at.success)
+
+
+def test_a_fault_the_sdk_retries_once_shows_as_two_attempts_and_the_run_goes_on(app_env, scripted_model):
+    at = open_page()
+    pick_faults(at, "500 on turn 2")
+    click(at, "Run to end")
+    run = lab_of(at).run
+    assert run.stop.kind == "end_turn" and not at.error
+    assert [x.status for x in run.turns[1].exchanges] == [500, 200]
+    assert [x.retry for x in run.turns[1].exchanges] == [0, 1]
+
+
+def test_dropped_connection_every_attempt_then_retry(app_env, scripted_model):
+    at = open_page()
+    pick_faults(at, "dropped connection on turn 2, every attempt")
+    click(at, "Run to end")
+    run = lab_of(at).run
+    assert run.stop.kind == "api_error" and run.turns[1].error.kind == "connection"
+    assert errors.DROPPED in texts(at.error)
+    assert [x.status for x in run.turns[1].exchanges] == [None, None, None]
+    assert all("RemoteProtocolError" in x.error for x in run.turns[1].exchanges)
+    assert run.turns[0].tools[0].output == "65536"
+    pick_faults(at)
+    click(at, "Retry this step")
+    click(at, "Run to end")
+    assert lab_of(at).run.stop.kind == "end_turn"
+
+
+def test_connection_refused_then_the_server_starts_and_retry_finishes(app_env, scripted_model):
+    port = free_port()  # nothing listens here yet
+    at = open_page()
+    lab = lab_of(at)
+    lab.config.provider, lab.config.base_url = "compatible", f"http://127.0.0.1:{port}"
+    at.run()
+    assert f"127.0.0.1:{port}" in texts(at.markdown), "the badge names the server"
+    click(at, "Next step")
+    run = lab_of(at).run
+    assert run.stop.kind == "api_error" and run.turns[0].error.kind == "connection"
+    assert errors.REFUSED in texts(at.error)
+    assert all(x.error and "ConnectError" in x.error for x in run.turns[0].exchanges)
+    server, _ = start_server(SimSettings(), port=port)
+    try:
+        click(at, "Retry this step")
+        click(at, "Run to end")
+    finally:
+        server.shutdown()
+    run = lab_of(at).run
+    assert run.stop.kind == "end_turn" and "65536" in run.final_text
+
+
+def test_a_timeout_reads_plainly_and_keeps_the_run():
+    """httpx2's read timeout, as the SDK sees it on every attempt, becomes one plain message."""
+
+    def too_slow(request: httpx2.Request) -> httpx2.Response:
+        raise httpx2.ReadTimeout("The read operation timed out", request=request)
+
+    run = Run(RunConfig(task="What is 2^16?", tools=default_specs(["calculate"])))
+    stepper = Stepper(run, transport=httpx2.MockTransport(too_slow), max_retries=1)
+    stepper.next_turn()
+    assert run.stop.kind == "api_error" and run.turns[0].error.kind == "timeout"
+    assert run.stop.message == errors.TIMEOUT
+    assert len(run.turns[0].exchanges) == 2 and all("ReadTimeout" in x.error for x in run.turns[0].exchanges)
+    assert run.messages == [{"role": "user", "content": "What is 2^16?"}], "nothing half-done was appended"
+
+
+@pytest.mark.parametrize("status", sorted(errors.PLAIN))
+def test_every_plain_message_names_its_status_and_quotes_the_server(status):
+    body = faults.error_body(faults.error_type_for(status), "the server's own words", "req_1")
+    response = httpx2.Response(status, json=body, request=httpx2.Request("POST", "http://x/v1/messages"))
+    error = errors.describe_api_error(anthropic.APIStatusError("failed", response=response, body=body))
+    assert f"({status})" in error.message and error.message.endswith('The server said: "the server\'s own words"')
+    assert error.status == status and json.loads(error.body)["error"]["type"] == faults.error_type_for(status)
