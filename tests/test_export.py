@@ -254,3 +254,72 @@ def test_script_is_valid_python_with_the_recorded_data():
     assert assignments["MAX_STEPS"] == run.config.limits.effective_max_steps
     assert assignments["RECORDED"][("get_weather", '{"city":"Łódź"}')] == [("city not found", True)]
     assert "eval(" not in source and "exec(" not in source
+
+
+# -- end to end: the real loop, the offline model over HTTP, the shipped examples --------------------
+def _recorded_run(name: str) -> Run:
+    """Run a shipped scenario live with the loop and the offline model (in-process)."""
+    from agent_core.examples.__main__ import record
+    from agent_core.examples import load_scenarios
+
+    return record(name, load_scenarios()[name])
+
+
+@pytest.mark.parametrize("name", ["weather_and_calculator", "stubborn_runaway"])
+def test_exported_script_replays_the_run_against_the_offline_server(name, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from agent_core.sim import start_server
+
+    run = _recorded_run(name)
+    assert run.final_text, "the scenario should end with some text to compare"
+    script = tmp_path / "replay.py"
+    script.write_text(to_python_script(run), encoding="utf-8")
+    server, base_url = start_server(run.config.sim)
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+        env["ANTHROPIC_BASE_URL"] = base_url
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
+                              timeout=120, cwd=tmp_path)
+    finally:
+        server.shutdown()
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout.split("=== Final answer ===\n", 1)[1].rstrip("\n")
+    assert printed == run.final_text
+    assert done.stdout.count("--- turn ") == len(run.turns)
+
+
+def test_script_without_key_or_base_url_says_what_to_set(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "replay.py"
+    script.write_text(to_python_script(sample_run()), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode != 0
+    assert "ANTHROPIC_API_KEY" in done.stderr
+
+
+def test_shipped_examples_load_and_end_as_their_lesson_needs(tmp_path):
+    from agent_core.examples import list_examples, load_example, load_scenarios
+    from agent_core.store import RunStore
+
+    scenarios = load_scenarios()
+    names = [name for name, _ in list_examples()]
+    assert sorted(names) == sorted(scenarios), "run `python -m agent_core.examples` to regenerate"
+    store = RunStore(tmp_path / "runs.db")
+    for name in names:
+        run = load_example(name)
+        assert run.id == f"example-{name}" and run.title == scenarios[name]["title"]
+        assert run.stop.kind == scenarios[name]["expect_stop"]
+        assert run.turns and all(t.exchanges and t.usage for t in run.turns)
+        for turn in run.turns:  # every tool call the model made was run and answered
+            assert [c["id"] for c in turn.tool_calls] == [x.tool_use_id for x in turn.tools]
+        store.save_run(run)
+        assert store.load(run.id) == run
+    with pytest.raises(KeyError, match="available"):
+        load_example("no_such_example")
