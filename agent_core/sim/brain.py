@@ -129,11 +129,14 @@ def _decide(view: View, need: Need, needs: list[Need]) -> None:
     elif need.tool is None:
         need.state = "no_tool"
     elif need.missing:
-        feeding = any(n.state in ("call", "wait") for n in needs if n is not need and n.intent == "memory")
+        feeding = any(n.intent == "memory" and n.tool is not None and n.result is None and n.state != "gave_up"
+                      for n in needs if n is not need)
         need.state = "wait" if feeding else "ask"
     else:
         reused = view.history.get(_key(need))
         need.state, need.result, need.call = ("done", reused, None) if reused else ("call", None, need.args)
+        if reused:
+            view.notes.append(f"{reused.name} already answered this earlier in the conversation; I reuse it.")
     if need.state == "ask":
         view.notes.append(f"I cannot find a value for {', '.join(need.missing)}; I will ask instead of guessing.")
 
@@ -351,7 +354,7 @@ def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
     """tool_choice any/tool: a tool call is compulsory even when nothing is left to ask for."""
     need = next((n for n in needs if n.tool is not None), None)
     if need is None:
-        need = needs[0] if needs else Need("search", view.question, view.question)
+        need = needs[0] if needs else Need("tool", view.question, view.question)
         choose(view, need, forced=True)
         fill(view, need)
     sent = need.call or (need.attempts[-1].input if need.attempts else need.args)
@@ -360,13 +363,15 @@ def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
 
 
 def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
-    fresh = _tasks(view, [need for need, _ in calls if not need.attempts and not need.say_before])
+    done = {call_key(a.name, a.input) for a in view.episode}
+    fresh = _tasks(view, [need for need, sent in calls if not need.attempts and not need.say_before
+                          and call_key(need.tool.get("name", ""), sent) not in done])
     texts = ([say("preface", view.lang, tasks=lx.join_list(fresh, view.lang))] if fresh else [])
     texts += list(dict.fromkeys(need.say_before for need, _ in calls if need.say_before))
     blocks = [{"type": "tool_use", "id": None, "name": need.tool.get("name"), "input": sent} for need, sent in calls]
     if len(calls) > 1:
         view.notes.append("These calls do not depend on each other, so I make them together in one reply.")
-    return Draft([_text(" ".join(texts))] + blocks, "tool_use", reasoning=_reasoning(view, "call"))
+    return Draft([_text(" ".join(texts))] * bool(texts) + blocks, "tool_use", reasoning=_reasoning(view, "call"))
 
 
 def _result_line(view: View, need: Need, injection: Injection | None) -> str:
@@ -374,11 +379,10 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     if injection and injection.source is need.result:
         out = out[:injection.span[0]] + out[injection.span[1]:]
     intent = "derived" if need.derived else need.intent
-    value = _main_value(need) or ""
+    sent = [v for v in need.result.input.values() if isinstance(v, str)]
+    value = (need.value if need.derived or not sent else sent[0]) or ""
     if intent == "weather" and lx.fold(out).startswith(lx.fold(value) + ":"):
         out = out[len(value) + 1:]
-    if intent == "arithmetic" and not need.derived:
-        value = next(iter(need.result.input.values()), value)
     key = intent if intent in lx.load("phrases")["result"] else "tool"
     line = say(f"result.{key}", view.lang, in_city=gazetteer.where(value, view.lang), expr=value, path=value,
                q=lx.quote(value, view.lang), tool=need.result.name, out=_clip(out))
@@ -393,6 +397,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
 def _without_tool(view: View, need: Need) -> str:
     off = view.choice_type == "none" and need.tool is not None
     value = lx.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
+    if value is not None and need.derived:
+        return say("result.derived", view.lang, expr=need.value, out=value)  # a small difference needs no tool
     if value is not None:
         return say("mental_off" if off else "mental", view.lang, expr=need.value, value=value)
     return say("tools_off" if off else "no_tool", view.lang, task=_task(view, need))

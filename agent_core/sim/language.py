@@ -133,7 +133,7 @@ def split_clauses(text: str) -> list[str]:
 def content_words(text: str) -> list[str]:
     """Words that carry meaning (not stop words), in their original spelling and order."""
     stop = set(words(" ".join(lexicon()["stopwords"])))
-    return [w for w in _WORD.findall(text) if fold(w) not in stop and not w.isdigit() and len(w) > 1]
+    return [w for w in _WORD.findall(text) if fold(w) not in stop and len(w) > 1]
 
 
 def same_stem(a: str, b: str) -> bool:

@@ -159,7 +159,8 @@ def intent_hits(text: str) -> dict[str, int]:
     tokens = lx.words(text)
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
     found["arithmetic"] += 2 if lx.extract_expression(text) else 0
-    found["file"] += 1 if lx.extract_paths(text) else 0
+    if lx.extract_paths(text):  # a file name backs the verb next to it: "delete notes.txt" stays a delete
+        found["delete" if found["delete"] else "file"] += 1
     return {name: n for name, n in found.items() if n}
 
 
@@ -192,10 +193,18 @@ def _is_chat(clause: str) -> bool:
     return any(lx.hits(tokens, items) for items in lx.lexicon()["chat"].values())
 
 
+def _earlier_intent(view: View) -> str | None:
+    """What the previous question was about, so "and in Paris?" can follow "weather in Oslo?"."""
+    earlier = [m for m in view.messages[:view.q_index] if m.get("role") == "user" and _text_of(m.get("content")).strip()]
+    found = intent_hits(_text_of(earlier[-1].get("content"))) if earlier else {}
+    order = list(lx.lexicon()["intents"])
+    return max(found, key=lambda k: (found[k], -order.index(k))) if found else None
+
+
 def understand(view: View) -> list[Need]:
     """The question as a list of needs: one per clause and value, plus comparisons and chains."""
     needs: list[Need] = []
-    previous = None
+    previous = _earlier_intent(view)
     for clause in lx.split_clauses(view.question):
         found = intent_hits(clause)
         order = list(lx.lexicon()["intents"])
@@ -263,7 +272,7 @@ def _purpose(parts: dict[str, list[str]]) -> str | None:
 
 def score(tool: dict, intent: str, clause: str) -> int:
     """How well a tool's name, description and schema fit one need (BEHAVIOUR.md, section 2)."""
-    parts, kws = _tool_parts(tool), lx.lexicon()["intents"][intent]
+    parts, kws = _tool_parts(tool), lx.lexicon()["intents"].get(intent, [])
     pos, neg = len(lx.hits(parts["pos"], kws)), len(lx.hits(parts["neg"], kws))
     total = 3 if pos > neg else -3 if neg > pos else 0
     total += bool(lx.hits(parts["name"], kws)) + bool(lx.hits(parts["params"], kws))
