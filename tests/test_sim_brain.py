@@ -403,3 +403,20 @@ def test_the_brain_drives_the_official_sdk_through_the_simulated_transport():
     assert [(b.name, b.input) for b in reply.content if b.type == "tool_use"] == [
         ("get_weather", {"city": "Oslo"}), ("calculate", {"expression": "2^16"})]
     assert all(b.id.startswith("toolu_") for b in reply.content if b.type == "tool_use")
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(task=st.sampled_from(["Weather in Oslo and 2 to the power of 16?", "Summarise review.txt", "Where do I live?",
+                             "Какая погода в Москве?", "Ile to jest 12 razy 7?", "ACME share price?", "Hello"]),
+       output=st.text(max_size=60), failed=st.booleans(), persona=st.sampled_from(["sensible", "stubborn", "gullible"]),
+       choice=st.sampled_from([None, {"type": "any"}, {"type": "none"}, {"type": "auto", "disable_parallel_tool_use": True}]))
+def test_any_tool_output_keeps_the_conversation_well_formed(task, output, failed, persona, choice):
+    extra = {"tool_choice": choice} if choice else {}
+    drafts = converse(request(task, [WEATHER, CALC, MEMORY, READ, STOCK], **extra), persona=persona,
+                      tools=lambda name, tool_input: (output, failed), turns=5)
+    for draft in drafts:
+        assert draft.stop_reason in ("end_turn", "tool_use", "refusal", "pause_turn")
+        assert (draft.stop_reason == "tool_use") == bool(calls(draft))
+        assert all(isinstance(tool_input, dict) for _, tool_input in calls(draft))
+    if choice and choice["type"] == "none":
+        assert drafts[0].stop_reason == "end_turn"

@@ -94,7 +94,8 @@ def _attempts(messages: list[dict]) -> list[Attempt]:
     for message in messages:
         for block in _blocks(message.get("content")):
             if message.get("role") == "assistant" and block.get("type") == "tool_use":
-                asked[block.get("id")] = (block.get("name", ""), block.get("input") or {})
+                tool_input = block.get("input")
+                asked[block.get("id")] = (block.get("name", ""), tool_input if isinstance(tool_input, dict) else {})
             elif block.get("type") == "tool_result" and block.get("tool_use_id") in asked:
                 name, tool_input = asked.pop(block["tool_use_id"])
                 content = block.get("content")
@@ -105,7 +106,7 @@ def _attempts(messages: list[dict]) -> list[Attempt]:
 
 def _noted_calls(text: str) -> tuple[str, list[Attempt]]:
     """Split the question from tool calls the program wrote into it as text (summaries, workflow data)."""
-    lines, found, first = text.split("\n"), [], None
+    lines, found, failed, first = text.split("\n"), [], [], None
     for index, line in enumerate(lines):
         match = _CALL_LINE.match(line.strip())
         if match:
@@ -114,11 +115,12 @@ def _noted_calls(text: str) -> tuple[str, list[Attempt]]:
                 tool_input = json.loads(match.group(2))
             except ValueError:
                 tool_input = {}
-            found.append(Attempt(match.group(1), tool_input, match.group(4), ""))
+            found.append(Attempt(match.group(1), tool_input if isinstance(tool_input, dict) else {}, match.group(4), ""))
+            failed.append(match.group(3) == "error")
         elif found and line.strip():
             found[-1].output += "\n" + line
-    for attempt, match in zip(found, (m for m in map(_CALL_LINE.match, map(str.strip, lines)) if m)):
-        attempt.status = _status(attempt.output, match.group(3) == "error")
+    for attempt, error in zip(found, failed):
+        attempt.status = _status(attempt.output, error)
     if first is None:
         return text, []
     head = lines[:first]
