@@ -64,6 +64,8 @@ def _buttons(lab: LabSession) -> None:
         _act(lab, clicked)
     if clicked:
         _save(lab)
+    if clicked == "reset":
+        st.rerun()  # the buttons above were drawn for the old, finished run: draw them again, enabled
 
 
 def _act(lab: LabSession, action: str) -> None:

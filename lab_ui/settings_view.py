@@ -165,6 +165,7 @@ def _compatible(cfg: RunConfig) -> None:
 
 def _use_key(lab: LabSession) -> None:
     typed = (st.session_state.get(_KEY_FIELD) or "").strip()
+    st.session_state[_KEY_FIELD] = ""  # the server keeps no copy in the widget either
     if typed:
         lab.api_key = typed
         _forget_results()  # another key may see other models, or fail where the old one worked

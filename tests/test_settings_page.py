@@ -1,0 +1,235 @@
+"""The Settings page: provider and base URL, a session-only key shown only by its source, the server's model list,
+the connection test, and the spend cap that the Playground compares with the whole tab's spend."""
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from agent_core import accounting, errors
+from agent_core.model import SimSettings
+from agent_core.providers import LOCAL_PRESETS
+from agent_core.sim import start_server
+from agent_core.sim.handler import MODEL_IDS
+from browser import free_port
+from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
+
+SETTINGS = "pages/settings.py"
+PRICING = accounting.load_pricing()
+PLAYGROUND = "pages/playground.py"
+
+
+def everything_shown(at) -> str:
+    """Every element the page sent to the browser (values, labels, bodies), as text."""
+    out: list[str] = []
+
+    def walk(node) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            out.append(str(proto))
+        for child in (getattr(node, "children", None) or {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(out)
+
+
+@pytest.fixture
+def sim_server():
+    server, url = start_server(SimSettings())
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture
+def refusing_server():
+    """A server that answers every request with a 401 error envelope."""
+    body = json.dumps({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"},
+                       "request_id": "req_401"}).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(401)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def use_compatible(at, url: str) -> None:
+    at.radio(key="settings:provider").set_value("compatible").run()
+    at.selectbox(key="settings:preset").set_value("Custom URL").run()
+    at.text_input(key="settings:base_url").set_value(url).run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_offline_lists_the_servers_models_and_the_connection_test_says_ok(app_env):
+    at = open_page(SETTINGS)
+    assert at.radio(key="settings:provider").value == "offline"
+    model = at.selectbox(key="settings:model:offline")
+    assert list(MODEL_IDS) == [o for o in model.options if o in MODEL_IDS] and len(model.options) == len(MODEL_IDS)
+    assert f"{len(MODEL_IDS)} model(s) from the server's GET /v1/models." in texts(at.caption)
+    click(at, "Test connection")
+    assert f"OK: the server answered and lists {len(MODEL_IDS)} model(s)." in texts(at.success)
+
+
+def test_presets_fill_the_base_url_and_show_each_servers_gaps(app_env):
+    at = open_page(SETTINGS)
+    at.radio(key="settings:provider").set_value("compatible").run()
+    for name, (url, gaps) in LOCAL_PRESETS.items():
+        at.selectbox(key="settings:preset").set_value(name).run()
+        assert at.text_input(key="settings:base_url").value == url
+        assert lab_of(at).config.base_url == url
+        assert gaps in texts(at.info)
+    table = str(at.table[0].value)
+    assert all(name in table for name in LOCAL_PRESETS), "every local server's gaps are listed"
+
+
+def test_compatible_server_choice_reaches_the_playground(app_env, sim_server, scripted_model):
+    at = open_page(SETTINGS)
+    use_compatible(at, sim_server)
+    at.selectbox(key="settings:model:compatible").set_value("claude-haiku-4-5").run()
+    assert f"{len(MODEL_IDS)} model(s) from the server's GET /v1/models." in texts(at.caption)
+    click(at, "Test connection")
+    assert "OK: the server answered" in texts(at.success)
+    cfg = lab_of(at).config
+    assert (cfg.provider, cfg.base_url, cfg.model) == ("compatible", sim_server, "claude-haiku-4-5")
+    at.switch_page(PLAYGROUND).run()
+    assert f"claude-haiku-4-5 at {sim_server}" in texts(at.markdown)
+    click(at, "Run to end")
+    run = lab_of(at).run
+    assert run.stop.kind == "end_turn" and run.turns[0].exchanges[0].url == f"{sim_server}/v1/messages"
+    assert run.turns[0].request["model"] == "claude-haiku-4-5"
+
+
+def test_a_refused_connection_falls_back_to_the_pricing_list_and_says_why(app_env):
+    at = open_page(SETTINGS)
+    use_compatible(at, f"http://127.0.0.1:{free_port()}")
+    assert "Models from the pricing file" in texts(at.caption) and "connection refused" in texts(at.caption)
+    options = at.selectbox(key="settings:model:compatible").options
+    assert set(accounting.load_pricing().models) <= set(options)
+    click(at, "Test connection")
+    assert errors.REFUSED in texts(at.error)
+
+
+def test_a_401_shows_plain_words_and_the_raw_error_json(app_env, refusing_server):
+    at = open_page(SETTINGS)
+    use_compatible(at, refusing_server)
+    click(at, "Test connection")
+    assert errors.PLAIN[401] in texts(at.error) and "invalid x-api-key" in texts(at.error)
+    assert '"authentication_error"' in texts(at.code) and "req_401" in texts(at.code)
+
+
+def test_anthropic_without_a_key_says_where_to_put_one(app_env):
+    at = open_page(SETTINGS)
+    at.radio(key="settings:provider").set_value("anthropic").run()
+    assert lab_of(at).config.base_url is None
+    assert "No key is set" in texts(at.info)
+    click(at, "Test connection")
+    assert "No API key" in texts(at.error) and "Settings page" in texts(at.error)
+
+
+def test_a_typed_key_is_kept_for_the_session_and_never_shown_back(app_env):
+    key = "sk-ant-settings-test-0123456789abcdef"
+    at = open_page(SETTINGS)
+    at.text_input(key="settings:key").input(key)
+    click(at, "Use this key")
+    lab = lab_of(at)
+    assert lab.api_key == key and lab.resolved_key() == key and lab.key_source() == "session"
+    assert "A key is set (from: session" in texts(at.success)
+    assert at.text_input(key="settings:key").value == "", "the field is emptied once the key is stored"
+    assert key not in everything_shown(at) and key[-4:] not in everything_shown(at)
+    click(at, "Forget the key typed here")
+    assert lab_of(at).api_key is None and "No key is set" in texts(at.info)
+
+
+def test_the_key_source_is_named_for_the_environment_and_for_secrets(app_env, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-from-the-environment-0000")
+    at = open_page(SETTINGS)
+    assert "A key is set (from: environment" in texts(at.success)
+    assert "sk-ant-from-the-environment" not in everything_shown(at)
+    at.secrets["ANTHROPIC_API_KEY"] = "sk-ant-from-secrets-1111"
+    at.run()
+    assert "A key is set (from: secrets" in texts(at.success), "secrets.toml wins over the environment"
+    assert "sk-ant-from-secrets" not in everything_shown(at)
+
+
+def test_the_spend_cap_input_sets_the_cap_and_zero_means_none(app_env):
+    at = open_page(SETTINGS)
+    at.number_input(key="settings:cap").set_value(2.5).run()
+    assert lab_of(at).spend_cap_usd == 2.5
+    at.number_input(key="settings:cap").set_value(0.0).run()
+    assert lab_of(at).spend_cap_usd is None
+
+
+def _real_model_playground(sim_server: str):
+    at = open_page(SETTINGS)
+    use_compatible(at, sim_server)
+    at.selectbox(key="settings:model:compatible").set_value("claude-sonnet-4-6").run()  # a priced model
+    at.number_input(key="settings:cap").set_value(0.0).run()
+    at.switch_page(PLAYGROUND).run()
+    return at
+
+
+def _shown_estimate(at) -> str:
+    line = next(c for c in texts(at.caption).splitlines() if c.startswith("Next step: up to"))
+    return line.split("**")[1]
+
+
+def _estimate(request: dict) -> str:
+    return f"${accounting.estimate_next_cost(request, request['model'], request['max_tokens'], PRICING):.4f}"
+
+
+def test_the_playground_shows_the_next_steps_estimate_and_it_bounds_the_real_cost(app_env, sim_server, scripted_model):
+    at = _real_model_playground(sim_server)
+    predicted = _shown_estimate(at)  # before anything is built: the first request as it would be sent
+    assert "spent in this tab: **$0.0000** of no cap" in texts(at.caption)
+    click(at, "Next phase")
+    first = lab_of(at).run.turns[0].request
+    assert predicted == _estimate(first) == _shown_estimate(at)
+    for _ in range(4):  # call the model, read stop_reason, run the tools, append the results
+        click(at, "Next phase")
+    run = lab_of(at).run
+    assert 0 < run.turns[0].cost_usd <= float(predicted[1:])
+    predicted = _shown_estimate(at)
+    assert f"spent in this tab: **${run.turns[0].cost_usd:.4f}**" in texts(at.caption)
+    click(at, "Next phase")
+    second = lab_of(at).run.turns[1].request
+    assert len(second["messages"]) == 3 and predicted == _estimate(second), "the estimate was for the request sent"
+
+
+def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, scripted_model):
+    at = _real_model_playground(sim_server)
+    click(at, "Run to end")
+    first = lab_of(at).run
+    assert first.stop.kind == "end_turn" and first.total_cost_usd > 0
+    assert lab_of(at).session_spend_usd == pytest.approx(first.total_cost_usd)
+    # Below what this tab has spent, above what the next (empty) run has spent: only the tab's total stops it.
+    at.switch_page(SETTINGS).run()
+    cap = round(first.total_cost_usd * 0.9, 6)
+    at.number_input(key="settings:cap").set_value(cap).run()
+    assert lab_of(at).spend_cap_usd == cap
+    at.switch_page(PLAYGROUND).run()
+    click(at, "Reset")
+    click(at, "Run to end")
+    second = lab_of(at).run
+    assert second.id != first.id and second.stop.kind == "spend_cap" and not second.turns
+    assert "session spend cap" in second.stop.message and f"${first.total_cost_usd:.4f}" in second.stop.message
+    assert "spend_cap" in texts(at.warning)
+
+
+def test_the_offline_model_shows_no_spend_line(app_env, scripted_model):
+    at = open_page(PLAYGROUND)
+    click(at, "Next phase")
+    assert "Next step: up to" not in texts(at.caption)
