@@ -14,6 +14,7 @@ from agent_core.sim.results import Injection, find_injection, fix, short
 MAX_ATTEMPTS = 3
 QUOTE_LIMIT = 600
 WEB_INTENTS = ("search", "weather", "stock")
+MERGED_TASKS = ("weather", "file", "delete", "stock")
 
 
 @dataclass
@@ -224,18 +225,21 @@ def _task(view: View, need: Need) -> str:
 
 
 def _tasks(view: View, needs: list[Need]) -> list[str]:
-    """Task phrases for a preface; several cities share one: 'check the weather in Warsaw and in Oslo'."""
-    cities = [_main_value(n) for n in needs if n.intent == "weather" and not n.derived and _main_value(n)]
-    out, merged = [], False
+    """Task phrases for a preface; needs of one kind share one: 'read app.log, notes.txt and report.md'."""
+    groups: dict[str, list[str]] = {}
     for need in needs:
-        if need.intent == "weather" and len(cities) > 1 and _main_value(need) in cities:
-            if not merged:
-                places = lx.join_list([gazetteer.where(c, view.lang) for c in cities], view.lang)
-                out.append(say("task.weather", view.lang, in_city=places))
-                merged = True
-            continue
-        out.append(_task(view, need))
-    return list(dict.fromkeys(out))
+        if need.intent in MERGED_TASKS and not need.derived and _main_value(need):
+            groups.setdefault(need.intent, []).append(_main_value(need))
+    out = []
+    for need in needs:
+        values = groups.get(need.intent, []) if not need.derived and _main_value(need) else []
+        if len(values) > 1:
+            places = lx.join_list([gazetteer.where(v, view.lang) for v in values], view.lang)
+            joined = lx.join_list(values, view.lang)
+            out.append(say(f"task.{need.intent}", view.lang, in_city=places, path=joined, ticker=joined))
+        else:
+            out.append(_task(view, need))
+    return list(dict.fromkeys(out))  # a shared phrase appears once
 
 
 def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:

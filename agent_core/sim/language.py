@@ -70,27 +70,20 @@ def keywords(items: tuple[str, ...]) -> tuple[Keyword, ...]:
     return tuple(out)
 
 
+def _at(tokens: list[str], start: int, key: Keyword) -> bool:
+    window = tokens[start:start + len(key.tokens)]
+    return len(window) == len(key.tokens) and all(_token_hit(t, k, key.exact) for t, k in zip(window, key.tokens))
+
+
 def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
     """The distinct keywords of a word list found in a token list (phrases as consecutive words)."""
-    found = []
-    for key in keywords(tuple(items)):
-        size = len(key.tokens)
-        for start in range(len(tokens) - size + 1):
-            if all(_token_hit(tokens[start + k], key.tokens[k], key.exact) for k in range(size)):
-                found.append(key.text)
-                break
-    return found
+    return [key.text for key in keywords(tuple(items)) if any(_at(tokens, i, key) for i in range(len(tokens)))]
 
 
 def first_hit(tokens: list[str], items: list[str]) -> int | None:
     """Position of the earliest keyword of a word list in a token list."""
-    for start in range(len(tokens)):
-        for key in keywords(tuple(items)):
-            size = len(key.tokens)
-            if all(_token_hit(t, k, key.exact) for t, k in zip(tokens[start:start + size], key.tokens)) \
-                    and len(tokens[start:start + size]) == size:
-                return start
-    return None
+    found = [i for key in keywords(tuple(items)) for i in range(len(tokens)) if _at(tokens, i, key)]
+    return min(found, default=None)
 
 
 def lexicon() -> dict:
