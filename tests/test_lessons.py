@@ -1,4 +1,4 @@
-"""Every lesson folder loads, runs offline to its expected outcome, and its exercises are reachable only by the change."""
+"""Every lesson loads, runs offline to its expected outcome, and reaches each exercise goal only with the change."""
 from __future__ import annotations
 
 import functools
@@ -231,6 +231,15 @@ def test_scenario_config_resolves_language_patch_and_partial_tool_specs():
         lesson.scenario_config("de")
 
 
+def test_a_typo_in_a_patch_from_the_page_is_an_error_not_silently_dropped():
+    lesson = _lesson(FOLDERS[0])
+    with pytest.raises(LessonError) as caught:
+        lesson.scenario_config("en", {"limits": {"max_step": 3}, "sim": {"persona": "grumpy"}})
+    assert caught.value.problems == [
+        "patch: limits: unknown key 'max_step'",
+        "patch: sim.persona: unknown value 'grumpy'; expected one of sensible, stubborn, gullible"]
+
+
 # ---------------------------------------------------------------- goals against hand-made runs
 
 def _turn(index: int, stop_reason: str, calls=(), text: str = "", tools=(), whole_input: int = 100,
@@ -277,7 +286,8 @@ def test_goals_read_the_run_record():
     ({"max_turns": 2}, "the number of turns is 3"),
     ({"tools_called": ["read_file"]}, "read_file was never called"),
     ({"tools_not_called": ["calculate"]}, "calculate was called"),
-    ({"final_text_contains": {"en": ["snow"], "ru": ["дождь"], "pl": ["śnieg"]}}, "does not contain 'дождь'"),
+    ({"final_text_contains": {"en": ["snow"], "ru": ["дождь"], "pl": ["śnieg"]}},
+     "does not contain 'дождь'"),
     ({"final_text_not_contains": ["СНЕГ"]}, "contains 'снег'"),
     ({"config": {"limits.max_steps": {"max": 8}}}, "config limits.max_steps is None"),
     ({"api_error_status": 400}, "no HTTP attempt answered 400"),

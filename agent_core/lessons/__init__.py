@@ -12,7 +12,7 @@ from pathlib import Path
 from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, GoalResult, check_goal, config_value
 from agent_core.lessons.scenario import (LANGUAGES, LessonError, build_config, deep_merge, pick, resolve_scenario,
                                          resolve_tool)
-from agent_core.lessons.validate import FOLDER, Checker, check_lesson
+from agent_core.lessons.validate import FOLDER, Checker, check_lesson, check_patch
 from agent_core.model import RunConfig
 
 __all__ = [
@@ -85,11 +85,16 @@ class Lesson:
 
     def resolved_scenario(self, lang: str, patch: dict | None = None) -> dict:
         """The patched scenario as plain JSON with texts in one language (tools still as written)."""
-        return resolve_scenario(deep_merge(self.scenario, patch or {}), _language(lang))
+        return resolve_scenario(self._patched(patch), _language(lang))
 
     def scenario_config(self, lang: str, patch: dict | None = None) -> RunConfig:
         """The RunConfig to run: the scenario in one language, with an optional deep-merge patch."""
-        return build_config(deep_merge(self.scenario, patch or {}), _language(lang))
+        return build_config(self._patched(patch), _language(lang))
+
+    def _patched(self, patch: dict | None) -> dict:
+        if patch:
+            check_patch(patch)  # a typo in a UI edit must fail loudly, not be dropped by config_from_dict
+        return deep_merge(self.scenario, patch or {})
 
     def exercise(self, exercise_id: str) -> Exercise:
         """An exercise by id (KeyError if there is none)."""

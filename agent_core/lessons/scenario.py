@@ -39,7 +39,8 @@ def deep_merge(base: dict, patch: dict) -> dict:
     return out
 
 
-def _catalog():
+def tools_catalog():
+    """The tools catalog module."""
     # Imported late: the tools package must not be needed just to read lesson texts.
     from agent_core.tools import catalog
     return catalog
@@ -47,7 +48,7 @@ def _catalog():
 
 def catalog_spec(name: str) -> ToolSpec | None:
     """The catalog tool with this name, or None."""
-    catalog = _catalog()
+    catalog = tools_catalog()
     names = catalog.CATALOG if isinstance(catalog.CATALOG, dict) else {getattr(s, "name", s) for s in catalog.CATALOG}
     if name not in names:
         return None

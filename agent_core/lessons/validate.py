@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
-from agent_core.lessons.scenario import LANGUAGES, _catalog, as_list as _as_list, build_config, catalog_spec, deep_merge
+from agent_core.lessons.scenario import (LANGUAGES, LessonError, as_list as _as_list, build_config, catalog_spec,
+                                         deep_merge, tools_catalog)
 from agent_core.model import Limits, RunConfig, SimSettings, ToolSpec
 
 PERSONAS = ("sensible", "stubborn", "gullible")
@@ -26,6 +27,7 @@ _EXERCISE_KEYS = ("id", "title", "instructions", "change", "goal", "hint", "succ
 _QUESTION_KEYS = ("id", "question", "options", "explanation")
 _CONFIG_CHECKS = ("set", "max", "min", "equals", "not_equals")
 FOLDER = re.compile(r"^(\d{2})-([a-z0-9][a-z0-9-]*)$")
+
 
 class Checker:
     """Collects the problems of one file, each as 'file: field: what is wrong'."""
@@ -68,6 +70,10 @@ class Checker:
                 self.fail(where, f"unknown value {item!r}; expected one of {', '.join(allowed)}")
 
 
+def _at(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -91,36 +97,45 @@ def _check_tool(check: Checker, entry: Any, where: str) -> None:
         check.fail(f"{where}.input_schema", "must be a JSON Schema with type 'object'")
 
 
+def check_patch(patch: dict) -> None:
+    """Raise LessonError when a scenario patch (from an exercise or the lesson page) has unknown keys or values."""
+    check = Checker("patch")
+    _check_scenario(check, patch, "", partial=True)
+    if check.problems:
+        raise LessonError(check.problems)
+
+
 def _check_scenario(check: Checker, data: Any, where: str, partial: bool) -> None:
     if not check.keys(data, where, _SCENARIO_KEYS, () if partial else ("task",)):
         return
     for key in ("task", "system"):
         if key in data:
-            check.text(data[key], f"{where}.{key}", plain=True)
+            check.text(data[key], _at(where, key), plain=True)
     tools = data.get("tools", [])
     if not isinstance(tools, list):
-        check.fail(f"{where}.tools", "must be a list")
+        check.fail(_at(where, "tools"), "must be a list")
         tools = []
     for i, entry in enumerate(tools):
-        _check_tool(check, entry, f"{where}.tools[{i}]")
+        _check_tool(check, entry, _at(where, f"tools[{i}]"))
     if "limits" in data:
-        check.keys(data["limits"], f"{where}.limits", _LIMIT_KEYS)
-    if "sim" in data and check.keys(data["sim"], f"{where}.sim", _SIM_KEYS) and "persona" in data["sim"]:
-        check.one_of(data["sim"]["persona"], f"{where}.sim.persona", PERSONAS)
+        check.keys(data["limits"], _at(where, "limits"), _LIMIT_KEYS)
+    if "sim" in data and check.keys(data["sim"], _at(where, "sim"), _SIM_KEYS) and "persona" in data["sim"]:
+        check.one_of(data["sim"]["persona"], _at(where, "sim.persona"), PERSONAS)
     if "context_policy" in data:
-        check.one_of(data["context_policy"], f"{where}.context_policy", CONTEXT_POLICIES)
+        check.one_of(data["context_policy"], _at(where, "context_policy"), CONTEXT_POLICIES)
     if "bugs" in data:
-        check.one_of(data["bugs"], f"{where}.bugs", BUGS)
+        check.one_of(data["bugs"], _at(where, "bugs"), BUGS)
     choice = data.get("tool_choice")
-    if choice is not None and check.keys(choice, f"{where}.tool_choice", ("type", "name", "disable_parallel_tool_use")):
-        check.one_of(choice.get("type"), f"{where}.tool_choice.type", TOOL_CHOICES)
+    choice_keys = ("type", "name", "disable_parallel_tool_use")
+    if choice is not None and check.keys(choice, _at(where, "tool_choice"), choice_keys):
+        check.one_of(choice.get("type"), _at(where, "tool_choice.type"), TOOL_CHOICES)
     if "max_tokens" in data and not (_is_int(data["max_tokens"]) and data["max_tokens"] >= 1):
-        check.fail(f"{where}.max_tokens", "must be an integer >= 1")
+        check.fail(_at(where, "max_tokens"), "must be an integer >= 1")
     if isinstance(data.get("sandbox"), str):
         try:
-            _catalog().sandbox_path(data["sandbox"])
+            tools_catalog().sandbox_path(data["sandbox"])
         except (KeyError, ValueError, OSError) as err:
-            check.fail(f"{where}.sandbox", f"unknown sandbox {data['sandbox']!r} ({err})")
+            check.fail(_at(where, "sandbox"), f"unknown sandbox {data['sandbox']!r} ({err})")
 
 
 def _goal_texts_ok(value: Any) -> bool:
