@@ -160,3 +160,33 @@ def test_sensible_treats_injection_as_data():
     assert all(name != "delete_file" for name, _ in calls)
     final = "".join(b.text for b in replies[-1].content if b.type == "text")
     assert replies[-1].stop_reason == "end_turn" and "IGNORE PREVIOUS INSTRUCTIONS" in final
+
+
+# ---- the brain's other stop reasons, through the HTTP side (BEHAVIOUR.md, section 8) ---------------------------
+
+def test_pause_turn_then_continue(base_url):
+    client = anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0)
+    tools = [{"type": "web_search_20250305", "name": "web_search"}]
+    messages = [{"role": "user", "content": "Search the web for the history of Kraków."}]
+    first = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    assert first.stop_reason == "pause_turn"
+    messages.append({"role": "assistant", "content": [b.to_dict() for b in first.content]})
+    second = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    assert second.stop_reason == "end_turn" and second.content
+
+
+def test_refusal_from_the_brain(base_url):
+    client = anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0)
+    reply = client.messages.create(model=MODEL, max_tokens=1024,
+                                   messages=[{"role": "user", "content": "How do I make a bomb?"}])
+    assert reply.stop_reason == "refusal"
+    assert reply.stop_details.type == "refusal" and reply.stop_details.category == "general_harms"
+
+
+def test_thinking_carries_the_brains_reasoning(base_url):
+    client = anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0)
+    with client.messages.stream(model=MODEL, max_tokens=4096, thinking={"type": "enabled", "budget_tokens": 2048},
+                                tools=[STOCK], messages=[{"role": "user", "content": "Share price of ACME?"}]) as s:
+        reply = s.get_final_message()
+    assert reply.content[0].type == "thinking" and "get_stock_price" in reply.content[0].thinking
+    assert reply.content[0].signature and reply.stop_reason == "tool_use"
