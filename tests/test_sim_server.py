@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 import anthropic
 import httpx2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_core import tokens
 from agent_core.model import SimSettings
@@ -466,3 +468,17 @@ def test_brain_failure_is_a_500_envelope():
     error = json.loads(reply.body)
     assert reply.status == 500 and error["error"]["type"] == "api_error" and "KeyError" in error["error"]["message"]
     assert error["request_id"] == reply.headers["request-id"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=120),
+       budget=st.integers(min_value=1, max_value=40))
+def test_max_tokens_cut_is_a_prefix_within_budget(text, budget):
+    body = {"model": MODEL, "max_tokens": budget, "messages": [{"role": "user", "content": "say " + text}]}
+    reply = json.loads(SimHandler(SimSettings(), think=scripted).handle(
+        "POST", "/v1/messages", {}, json.dumps(body).encode()).body)
+    spoken = "".join(b["text"] for b in reply["content"])
+    assert text.startswith(spoken) and tokens.estimate_text(spoken) <= budget
+    assert (reply["stop_reason"] == "max_tokens") == (tokens.estimate_text(text) > budget)
+    assert reply["usage"]["output_tokens"] == (budget if reply["stop_reason"] == "max_tokens"
+                                               else max(1, tokens.estimate_text(text)))
