@@ -1,18 +1,23 @@
 """Runs as files: versioned JSON export/import, a runnable SDK script, and one turn in OpenAI's format."""
 from __future__ import annotations
 
+import base64
+import itertools
 import json
 import pprint
 import string
+import textwrap
 import time
 import uuid
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from agent_core import context
 from agent_core.model import SCHEMA_VERSION, Run
-from agent_core.secrets import scrub_tree
+from agent_core.secrets import redact_headers, scrub_bytes, scrub_secrets, scrub_tree
 
 SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
 MAX_IMPORT_BYTES = 20_000_000
@@ -30,7 +35,30 @@ class RunImportError(ValueError):
 # -- JSON ---------------------------------------------------------------------------------
 def export_json(run: Run) -> bytes:
     """The run in the versioned JSON format (pretty, UTF-8), with anything key-shaped scrubbed."""
-    return json.dumps(scrub_tree(run.to_dict()), indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return dumps({"schema_version": SCHEMA_VERSION, "run": run}, indent=2).encode("utf-8")
+
+
+def dumps(value: Any, indent: int | None = None) -> str:
+    """JSON text of a run or any part of it, in Run.to_dict()'s encoding, with secrets scrubbed."""
+    # The C encoder calls _encode_object only for dataclasses and bytes, and the scrub is one pass over the
+    # text: far cheaper than asdict() plus a walk per string (the store calls this on every click).
+    return scrub_secrets(json.dumps(value, default=_encode_object, indent=indent, ensure_ascii=False,
+                                    allow_nan=False, separators=None if indent else (",", ":")))
+
+
+def _encode_object(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        data = {f.name: getattr(value, f.name) for f in fields(value)}
+        for name in data:
+            if name.endswith("_headers") and isinstance(data[name], dict):
+                data[name] = redact_headers(data[name])
+        return data
+    if isinstance(value, bytes):
+        try:
+            return {"text": value.decode("utf-8")}  # scrubbed with the rest of the text
+        except UnicodeDecodeError:
+            return {"base64": base64.b64encode(scrub_bytes(value)).decode("ascii")}
+    raise TypeError(f"{type(value).__name__} cannot be saved in a run")
 
 
 def import_json(data: bytes | str, max_bytes: int = MAX_IMPORT_BYTES, keep_id: bool = False) -> Run:
@@ -77,8 +105,8 @@ def _reject_constant(name: str) -> Any:
 
 def _check_version(document: Any) -> None:
     if not isinstance(document, dict):
-        raise RunImportError(f"The file holds a JSON {_json_type(document)}, not a run export (an object with "
-                             "schema_version and run).")
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(document), "a number")
+        raise RunImportError(f"The file holds {kind}, not a run export (an object with schema_version and run).")
     if "schema_version" not in document:
         raise RunImportError("The file has no schema_version: it is not an Agent Loop Lab run export.")
     version = document["schema_version"]
@@ -95,16 +123,13 @@ def _validate(document: dict) -> None:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
     try:
-        errors = []
-        for error in validator.iter_errors(document):
-            errors.append(error)
-            if len(errors) > _MAX_REPORTED_ERRORS:
-                break
+        errors = list(itertools.islice(validator.iter_errors(document), _MAX_REPORTED_ERRORS + 1))
     except RecursionError:
         raise RunImportError("The file is not a run: its JSON is nested too deeply.") from None
     if not errors:
         return
-    lines = [f"{json_path(e.absolute_path)}: {_shorten(e.message)}" for e in errors[:_MAX_REPORTED_ERRORS]]
+    lines = [f"{json_path(e.absolute_path)}: {textwrap.shorten(e.message, _MAX_MESSAGE_CHARS, placeholder=' …')}"
+             for e in errors[:_MAX_REPORTED_ERRORS]]
     more = " (and more)" if len(errors) > _MAX_REPORTED_ERRORS else ""
     raise RunImportError("The file does not match the run format: " + "; ".join(lines) + more)
 
@@ -115,15 +140,6 @@ def json_path(parts: Any) -> str:
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
-
-
-def _shorten(message: str) -> str:
-    return message if len(message) <= _MAX_MESSAGE_CHARS else message[: _MAX_MESSAGE_CHARS - 1] + "…"
-
-
-def _json_type(value: Any) -> str:
-    names = {list: "array", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
-    return names.get(type(value), type(value).__name__)
 
 
 # -- a runnable script ----------------------------------------------------------------------
@@ -250,19 +266,11 @@ def to_python_script(run: Run) -> str:
 
 
 def _first_request(run: Run) -> tuple[dict, list]:
+    # What was really sent (cache_control, thinking...); a run with no turn yet gets the request it would send.
     first = run.turns[0].request if run.turns and run.turns[0].request else None
-    if first is not None:
-        params = {k: v for k, v in first.items() if k not in ("messages", "stream")}
-        return params, list(first.get("messages") or [])
-    cfg = run.config
-    params = {"model": cfg.model, "max_tokens": cfg.max_tokens, "system": cfg.system}
-    if cfg.tools:
-        params["tools"] = [t.definition() for t in cfg.tools]
-    if cfg.tool_choice:
-        params["tool_choice"] = cfg.tool_choice
-    if cfg.stop_sequences:
-        params["stop_sequences"] = cfg.stop_sequences
-    return params, run.messages[:1]
+    if first is None:
+        first = context.build_request(run.config, run.messages[:1])
+    return {k: v for k, v in first.items() if k not in ("messages", "stream")}, list(first.get("messages") or [])
 
 
 def _recorded_results(run: Run) -> dict[tuple[str, str], list[tuple[str, bool]]]:
@@ -342,8 +350,7 @@ def to_openai_response(response: dict) -> dict:
 
 
 def _openai_assistant(content: Any) -> dict:
-    blocks = _blocks(content)
-    text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+    blocks, text = _blocks(content), _text_of(content)
     calls = [{"id": b.get("id"), "type": "function",
               "function": {"name": b.get("name"), "arguments": json.dumps(b.get("input", {}), ensure_ascii=False)}}
              for b in blocks if b.get("type") == "tool_use"]
@@ -365,7 +372,7 @@ def _openai_user(content: Any) -> list[dict]:
                 text = f"Error: {text}"
             out.append({"role": "tool", "tool_call_id": block.get("tool_use_id"), "content": text})
     # Tool messages must follow the assistant's tool_calls directly; any text comes after them.
-    text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+    text = _text_of(blocks)
     if text or not out:
         out.append({"role": "user", "content": text})
     return out
@@ -391,9 +398,5 @@ def _blocks(content: Any) -> list[dict]:
     return [b for b in content or [] if isinstance(b, dict)]
 
 
-def _text_of(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return "".join(b.get("text", "") for b in value if isinstance(b, dict) and b.get("type") == "text")
+def _text_of(content: Any) -> str:
+    return "".join(b.get("text", "") for b in _blocks(content) if b.get("type") == "text")

@@ -8,11 +8,12 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from agent_core.model import SCHEMA_VERSION, Run, Turn
-from agent_core.secrets import scrub_secrets, scrub_tree
+from agent_core.export import dumps
+from agent_core.secrets import scrub_secrets
 
 APP_DIR = "agent-loop-lab"
 DB_NAME = "runs.db"
@@ -93,14 +94,34 @@ def default_db_path() -> Path:
 
 
 class RunStore:
-    """Runs saved in SQLite; one short connection per call, so Streamlit threads can share an instance."""
+    """Runs saved in SQLite through one connection per instance, shared by Streamlit's threads under a lock."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path).expanduser() if path is not None else default_db_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Writes are serialised inside this process; WAL and the busy timeout cover other processes.
-        self._write_lock = threading.Lock()
-        self._migrate()
+        # One connection, kept open: closing the last connection checkpoints the WAL with an fsync, which
+        # cost ~25 ms per save when every call opened its own. The lock serialises this process's threads;
+        # WAL and the busy timeout cover other processes.
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        try:
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Close the connection (reopened on the next call)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> "RunStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- writing -------------------------------------------------------------------------
     def save_turn(self, run: Run, turn: Turn) -> None:
@@ -108,11 +129,11 @@ class RunStore:
         with self._write() as conn:
             self._upsert_header(conn, run)
             conn.execute("INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)",
-                         (run.id, turn.index, _turn_json(run, turn)))
+                         (run.id, turn.index, dumps(turn)))
 
     def save_run(self, run: Run) -> None:
         """Write the header and every turn in one transaction; turns no longer in the run are removed."""
-        rows = [(run.id, t.index, _turn_json(run, t)) for t in run.turns]
+        rows = [(run.id, t.index, dumps(t)) for t in run.turns]
         with self._write() as conn:
             self._upsert_header(conn, run)
             conn.execute(f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(rows))})",
@@ -172,29 +193,32 @@ class RunStore:
             return conn.execute("PRAGMA user_version").fetchone()[0]
 
     # -- plumbing ------------------------------------------------------------------------
-    def _connect(self) -> sqlite3.Connection:
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is not None:
+            return self._conn
         try:
-            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
             conn.create_function("casefold", 1, _casefold, deterministic=True)
             conn.execute("PRAGMA foreign_keys = ON")
-            return conn
+            # With WAL, NORMAL cannot corrupt the file; a power cut may lose the last click's save, not more.
+            conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.Error as exc:
             raise StoreError(f"Cannot open the runs database {self.path}: {exc}") from exc
+        self._conn = conn
+        return conn
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connect()
-        try:
-            yield conn
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"The runs database {self.path} cannot be read: {exc}") from exc
-        finally:
-            conn.close()
+        with self._lock:
+            try:
+                yield self._connection()
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"The runs database {self.path} cannot be read: {exc}") from exc
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._write_lock:
-            conn = self._connect()
+        with self._lock:
+            conn = self._connection()
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 yield conn
@@ -205,8 +229,6 @@ class RunStore:
                 if isinstance(exc, sqlite3.DatabaseError):
                     raise StoreError(f"The runs database {self.path} cannot be written: {exc}") from exc
                 raise
-            finally:
-                conn.close()
 
     def _migrate(self) -> None:
         with self._write() as conn:
@@ -236,27 +258,13 @@ def _casefold(value: object) -> str:
     return str(value).casefold() if value is not None else ""
 
 
-def _dumps(value: object) -> str:
-    # Scrub the structure, then the text once more in case a key was split across JSON escapes.
-    return scrub_secrets(json.dumps(scrub_tree(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False))
-
-
-def _turn_json(run: Run, turn: Turn) -> str:
-    # Run.to_dict() is the one encoder of the format (bytes bodies included); encode a one-turn shell.
-    shell = replace(run, turns=[turn], messages=[{"role": "user", "content": ""}])
-    return _dumps(shell.to_dict()["run"]["turns"][0])
-
-
 def _header_row(run: Run) -> dict:
-    shell = replace(run, turns=[]).to_dict()["run"]
-    config = shell.pop("config")
-    shell.pop("turns")
+    rest = {f.name: getattr(run, f.name) for f in fields(Run) if f.name not in ("config", "turns")}
     return {
         "id": run.id, "created_at": run.created_at, "updated_at": time.time(),
         "task": scrub_secrets(run.config.task), "provider": run.config.provider, "model": run.config.model,
         "turns": len(run.turns), "tokens": run.total_tokens, "cost_usd": run.total_cost_usd,
         "stop_kind": run.stop.kind if run.stop else None, "parent_id": run.parent_id,
         "parent_turn": run.parent_turn, "title": scrub_secrets(run.title or ""),
-        "schema_version": SCHEMA_VERSION, "config_json": _dumps(config), "run_json": _dumps(shell),
+        "schema_version": SCHEMA_VERSION, "config_json": dumps(run.config), "run_json": dumps(rest),
     }
-

@@ -79,6 +79,11 @@ def test_export_import_round_trip_keeps_everything_but_the_id():
     assert import_json(export_json(run), keep_id=True) == run
 
 
+def test_export_uses_exactly_the_run_models_encoding():
+    run = sample_run()
+    assert json.loads(export_json(run)) == run.to_dict()
+
+
 def test_export_is_pretty_utf8_json_in_the_versioned_format():
     data = export_json(sample_run())
     text = data.decode("utf-8")
@@ -100,7 +105,7 @@ def test_export_never_contains_a_key():
     (b"x" * 101, "larger than"),
     (b"\xff\xfe{}", "not UTF-8"),
     (b'{"schema_version": 1,\n "run": }', "not valid JSON: Expecting value at line 2, column 9"),
-    (b"[1, 2]", "JSON array, not a run"),
+    (b"[1, 2]", "holds an array, not a run export"),
     (b'{"run": {}}', "no schema_version"),
     (b'{"schema_version": 99, "run": {}}', "newer Agent Loop Lab"),
     (b'{"schema_version": 0, "run": {}}', "old run format v0"),

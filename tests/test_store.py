@@ -74,6 +74,16 @@ def test_saved_runs_survive_a_new_store_on_the_same_file(tmp_path):
     assert RunStore(path).load(run.id) == run
 
 
+def test_two_open_stores_on_one_file_see_each_others_saves(tmp_path):
+    first, second = RunStore(tmp_path / "runs.db"), RunStore(tmp_path / "runs.db")
+    run = make_run()
+    assert second.list_runs() == []
+    first.save_run(run)
+    assert second.load(run.id) == run
+    second.delete(run.id)
+    assert first.load(run.id) is None
+
+
 def test_save_turn_by_turn_builds_the_same_run(db):
     run = make_run(turns=0)
     for i in range(1, 4):
@@ -166,7 +176,7 @@ def test_children_lists_forks_by_turn(db):
 def test_no_key_shaped_string_lands_in_the_db_file(tmp_path):
     path = tmp_path / "runs.db"
     db = RunStore(path)
-    headers = {"authorization": f"Bearer {CANARY}", "x-api-key": CANARY, "x-note": f"key={CANARY}"}
+    headers = {"authorization": f"Bearer {CANARY}", "x-api-key": "opaque-credential-42", "x-note": f"key={CANARY}"}
     run = make_run(task=f"my key is {CANARY}, keep it safe", title=f"t {CANARY}")
     run.turns[0] = make_turn(1, city=CANARY, headers=headers)
     run.turns[1].exchanges[0].response_body = b"\xff\xfe" + CANARY.encode()  # base64-stored body
@@ -176,6 +186,7 @@ def test_no_key_shaped_string_lands_in_the_db_file(tmp_path):
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("runs.db"))
     assert b"CANARYcanary" not in raw
     assert b"abcdefghijklmnopqrstuvwxyz0123456789" not in raw
+    assert b"opaque-credential-42" not in raw  # a credential header is blanked whatever its value looks like
     loaded = db.load(run.id)
     assert loaded.turns[0].exchanges[0].request_headers["authorization"] == "[redacted]"
     assert "[redacted]" in loaded.config.task
