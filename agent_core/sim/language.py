@@ -75,9 +75,27 @@ def _at(tokens: list[str], start: int, key: Keyword) -> bool:
     return len(window) == len(key.tokens) and all(_token_hit(t, k, key.exact) for t, k in zip(window, key.tokens))
 
 
+def _single(unique: set[str], prefixes: set[str], key: Keyword) -> bool:
+    word = key.tokens[0]
+    return word in unique or (not key.exact and len(word) >= 4 and word[:4] in prefixes
+                              and any(t.startswith(word) for t in unique))
+
+
 def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
     """The distinct keywords of a word list found in a token list (phrases as consecutive words)."""
-    return [key.text for key in keywords(tuple(items)) if any(_at(tokens, i, key) for i in range(len(tokens)))]
+    unique = set(tokens)
+    prefixes = {t[:4] for t in unique}  # a cheap first filter: most keywords share no 4-letter start with the text
+    found = []
+    for key in keywords(tuple(items)):
+        if len(key.tokens) == 1:
+            hit = _single(unique, prefixes, key)
+        else:
+            first = key.tokens[0]
+            hit = first[:4] in prefixes and any(_token_hit(t, first, key.exact) and _at(tokens, i, key)
+                                                for i, t in enumerate(tokens))
+        if hit:
+            found.append(key.text)
+    return found
 
 
 def first_hit(tokens: list[str], items: list[str]) -> int | None:
@@ -125,8 +143,14 @@ def split_clauses(text: str) -> list[str]:
 
 def content_words(text: str) -> list[str]:
     """Words that carry meaning (not stop words), in their original spelling and order."""
-    stop = set(words(" ".join(lexicon()["stopwords"])))
+    stop = word_set("stopwords")
     return [w for w in _WORD.findall(text) if fold(w) not in stop and len(w) > 1]
+
+
+@lru_cache(maxsize=None)
+def word_set(name: str) -> frozenset[str]:
+    """A lexicon word list as a set of folded words."""
+    return frozenset(words(" ".join(lexicon()[name])))
 
 
 def same_stem(a: str, b: str) -> bool:

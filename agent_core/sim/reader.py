@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
@@ -185,7 +186,7 @@ def _query(clause: str, intent: str) -> str | None:
     for entry in lx.lexicon()["memory_queries"] if intent == "memory" else []:
         if lx.hits(tokens, entry["match"]):
             return entry["query"]
-    drop = set(lx.words(" ".join(lx.lexicon()["query_drop"])))
+    drop = lx.word_set("query_drop")
     kept = [w for w in lx.content_words(clause) if lx.fold(w) not in drop]
     return " ".join(kept) or None
 
@@ -253,6 +254,12 @@ def _negation_cut(tokens: list[str]) -> int:
 
 def _tool_parts(tool: dict) -> dict[str, list[str]]:
     """A tool's words as the brain scores them: name, description (for/against), parameters, overlap."""
+    return _parts_of(json.dumps(tool, sort_keys=True, ensure_ascii=False))
+
+
+@lru_cache(maxsize=256)
+def _parts_of(tool_json: str) -> dict[str, list[str]]:
+    tool = json.loads(tool_json)
     name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", tool.get("name", ""))
     parts: dict[str, list[str]] = {"name": lx.words(name), "pos": [], "neg": [], "params": [], "overlap": []}
     for sentence in re.split(r"[.;]\s+|\n", tool.get("description") or ""):
@@ -267,6 +274,7 @@ def _tool_parts(tool: dict) -> dict[str, list[str]]:
 
 
 def _purpose(parts: dict[str, list[str]]) -> str | None:
+    """The intent a description talks about most (ties: the earlier intent)."""
     counts = {k: len(lx.hits(parts["pos"], kws)) for k, kws in lx.lexicon()["intents"].items()}
     best = max(counts, key=lambda k: (counts[k], -list(counts).index(k)))
     return best if counts[best] else None
