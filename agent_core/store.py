@@ -19,7 +19,7 @@ APP_DIR = "agent-loop-lab"
 DB_NAME = "runs.db"
 ENV_DB = "AGENT_LOOP_LAB_DB"
 # Schema migrations, applied in order; PRAGMA user_version = how many have run. Append, never edit.
-MIGRATIONS: list[str] = [
+MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE runs (
         id TEXT PRIMARY KEY,
@@ -48,7 +48,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX runs_created ON runs(created_at DESC);
     CREATE INDEX runs_parent ON runs(parent_id);
     """,
-]
+)
 
 
 class StoreError(RuntimeError):

@@ -212,7 +212,8 @@ def test_an_old_database_is_migrated_in_place(tmp_path, monkeypatch):
     run = make_run()
     RunStore(path).save_run(run)
     # A later release appends a migration; opening the old file must apply it and keep the data.
-    monkeypatch.setattr(store_module, "MIGRATIONS", [*store_module.MIGRATIONS, "ALTER TABLE runs ADD COLUMN starred INTEGER"])
+    monkeypatch.setattr(store_module, "MIGRATIONS",
+                        (*store_module.MIGRATIONS, "ALTER TABLE runs ADD COLUMN starred INTEGER"))
     upgraded = RunStore(path)
     assert upgraded.schema_version() == len(store_module.MIGRATIONS)
     assert upgraded.load(run.id) == run
