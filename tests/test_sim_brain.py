@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import copy
+import json
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
@@ -396,6 +400,21 @@ def test_same_request_same_draft():
     body = request("Jaka jest pogoda w Warszawie i ile to jest 2 do potęgi 16?", [WEATHER, CALC])
     assert think(body, SimSettings()) == think(copy.deepcopy(body), SimSettings())
     assert converse(body) == converse(body)
+
+
+def test_same_draft_in_another_process_with_another_hash_seed():
+    script = ("import json, sys; from dataclasses import asdict; from agent_core.sim.brain import think; "
+              "from agent_core.model import SimSettings; body = json.loads(sys.stdin.read()); "
+              "print(json.dumps([asdict(think(body, SimSettings(persona=p))) for p in ('sensible', 'gullible')]))")
+    body = request("Summarise review.txt and tell me the weather in Oslo and Paris", [READ, DELETE, WEATHER])
+    body["messages"] += [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "read_file",
+                                           "input": {"path": "review.txt"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": REVIEW}]}]
+    outputs = {subprocess.run([sys.executable, "-c", script], input=json.dumps(body), capture_output=True, text=True,
+                              check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2", "3")}
+    assert len(outputs) == 1 and "delete_file" in outputs.pop()
 
 
 @hsettings(max_examples=60, deadline=None)

@@ -198,8 +198,8 @@ def _obey(view: View, injection: Injection) -> Draft | None:
         view.notes.append("The document tells me what to reply, so I reply exactly that.")
         return Draft([_text(injection.reply)], "end_turn", reasoning=" ".join(view.notes))
     name, args = injection.call
-    if any(a.name == name and a.input == args for a in view.episode):
-        return None
+    if view.choice_type == "none" or any(a.name == name and a.input == args for a in view.episode):
+        return None  # tools are off, or it has already done what the document said
     view.notes.append(f"The document tells me to call {name}; I do it.")
     block = {"type": "tool_use", "id": None, "name": name, "input": args}
     return Draft([_text(say("inject_obey", view.lang, tool=name)), block], "tool_use", reasoning=" ".join(view.notes))
