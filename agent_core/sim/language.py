@@ -11,7 +11,6 @@ from functools import lru_cache
 from pathlib import Path
 
 DATA = Path(__file__).with_name("data")
-LANGUAGES = ("en", "ru", "pl")
 MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
 
 _WORD = re.compile(r"[^\W_]+")
