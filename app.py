@@ -1,12 +1,9 @@
 """Agent Loop Lab: routes to the pages (nothing else lives here)."""
 import streamlit as st
 
-from lab_ui import sidebar
-from lab_ui.routing import use_app_router
+from lab_ui.routing import page_frame
 
-use_app_router()
-
-st.set_page_config(page_title="Agent Loop Lab", page_icon=":material/replay:", layout="wide")
+page_frame(is_router=True)
 pages = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", url_path="home", default=True),
     st.Page("pages/playground.py", title="Playground", icon=":material/replay:", url_path="playground"),
@@ -14,6 +11,4 @@ pages = [
     st.Page("pages/runs.py", title="Runs", icon=":material/folder_open:", url_path="runs"),
     st.Page("pages/settings.py", title="Settings", icon=":material/settings:", url_path="settings"),
 ]
-page = st.navigation(pages)
-sidebar.render()
-page.run()
+st.navigation(pages).run()

@@ -5,9 +5,9 @@ import streamlit as st
 
 from lab_ui import session
 from lab_ui.i18n import translate
-from lab_ui.routing import use_app_router
+from lab_ui.routing import page_frame
 
-use_app_router()  # before anything else: app.py is the router
+page_frame()  # draws the shared frame only when Streamlit ran this page without app.py
 lang = session.get().language
 content = Path(__file__).resolve().parent.parent / "lab_ui" / "content"
 text = content / f"home.{lang}.md"

@@ -1,6 +1,6 @@
 """Lessons page: a thin shell over lab_ui.lessons_view."""
 from lab_ui import lessons_view
-from lab_ui.routing import use_app_router
+from lab_ui.routing import page_frame
 
-use_app_router()  # before anything else: app.py is the router
+page_frame()  # draws the shared frame only when Streamlit ran this page without app.py
 lessons_view.render()

@@ -1,7 +1,7 @@
 """Runs page (placeholder until its issue lands)."""
-from lab_ui.routing import use_app_router
+from lab_ui.routing import page_frame
 
-use_app_router()  # before anything else: app.py is the router
+page_frame()  # draws the shared frame only when Streamlit ran this page without app.py
 import streamlit as st
 
 st.title("Runs")

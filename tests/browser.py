@@ -77,8 +77,12 @@ def shot(page, name: str) -> Path:
     return path
 
 
-def wait_idle(page, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has finished the current rerun (no 'running' indicator)."""
-    page.wait_for_timeout(150)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
+def wait_idle(page, timeout: float = 60_000) -> None:
+    """Wait until Streamlit has finished the rerun a click started (stApp's script state is notRunning)."""
+    app = "[data-testid='stApp']"
+    try:  # the rerun may start a moment after the click
+        page.wait_for_selector(f"{app}[data-test-script-state='running']", timeout=1_000)
+    except Exception:  # noqa: BLE001 - it may also have started and finished already
+        pass
+    page.wait_for_selector(f"{app}[data-test-script-state='notRunning']", timeout=timeout)
+    page.wait_for_timeout(100)  # let the last deltas paint

@@ -7,6 +7,14 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
 
 
+def raw_request(page) -> str:
+    """Open the Raw JSON tab of the selected turn and read the raw request body shown there."""
+    page.get_by_role("tab", name="Raw JSON").click()
+    code = page.locator("[data-testid='stCode']:visible").first
+    code.wait_for(timeout=10_000)
+    return code.inner_text()
+
+
 def test_step_a_two_tool_run_and_go_back(tmp_path):
     with running_app(tmp_path / "runs.db") as url, browser() as b:
         page = b.new_page(viewport={"width": 1600, "height": 1100})
@@ -16,22 +24,21 @@ def test_step_a_two_tool_run_and_go_back(tmp_path):
         task.fill(TASK)
         task.press("Control+Enter")
         wait_idle(page)
+        step = page.get_by_role("button", name="Next step")
         for _ in range(8):
-            if page.get_by_text("Loop stopped").count():
+            if page.get_by_text("Loop stopped").count() or step.is_disabled():
                 break
-            page.get_by_role("button", name="Next step").click()
+            step.click()
             wait_idle(page)
         assert page.get_by_text("end_turn").first.is_visible()
         shot(page, "playground-end")
-        page.get_by_role("tab", name="Raw JSON").click()
-        raw = page.locator("[data-testid='stCode']").first.inner_text()
+        raw = raw_request(page)
         assert '"tools"' in raw and '"tool_result"' in raw
         shot(page, "playground-raw")
         while page.get_by_role("button", name="◀ Back").is_enabled():
             page.get_by_role("button", name="◀ Back").click()
             wait_idle(page)
         assert page.get_by_role("heading", name="Turn 1").is_visible()
-        page.get_by_role("tab", name="Raw JSON").click()
-        first = page.locator("[data-testid='stCode']").first.inner_text()
+        first = raw_request(page)
         assert TASK in first and '"tool_result"' not in first
         shot(page, "playground-turn1")
