@@ -21,7 +21,11 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
-test: $(VENV)/.installed-test
+# The TypeScript tutorial program's SDK (skipped by its test when npm is missing).
+tests/node/node_modules/.installed: tests/node/package.json tests/node/package-lock.json
+	if command -v npm >/dev/null 2>&1; then npm ci --prefix tests/node --no-audit --no-fund --silent && touch $@; fi
+
+test: $(VENV)/.installed-test tests/node/node_modules/.installed
 	$(BIN)/python -m pytest -q
 
 serve: $(VENV)/.installed-run

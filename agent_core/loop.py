@@ -63,7 +63,8 @@ class Stepper:
             for tool in turn.tools:
                 prior[tool.name] = prior.get(tool.name, 0) + 1
         sandbox = sandbox_path(cfg.sandbox) if cfg.sandbox else None
-        self.registry = ToolRegistry(cfg.tools, sandbox=sandbox, tool_timeout_s=cfg.limits.tool_timeout_s,
+        client_tools = [t for t in cfg.tools if not t.server_type]  # server tools run at the API, not here
+        self.registry = ToolRegistry(client_tools, sandbox=sandbox, tool_timeout_s=cfg.limits.tool_timeout_s,
                                      prior_calls=prior)
 
     # -- public controls ------------------------------------------------------------------

@@ -159,8 +159,11 @@ class ToolSpec:
     input_schema: dict
     impl: str = ""  # key in the tool catalog; defaults to name
     needs_approval: bool = False
+    server_type: str = ""  # e.g. "web_search_20250305": a server tool the API runs itself
 
     def definition(self) -> dict:
+        if self.server_type:  # the request names a server tool only by type and name
+            return {"type": self.server_type, "name": self.name}
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
 
     @property

@@ -81,9 +81,14 @@ def delete_file(ctx: ToolContext, path: str) -> str:
     return f"Deleted {ctx.sandbox.delete(path)!r}."
 
 
+def web_search(ctx: ToolContext, query: str) -> str:
+    """Never runs here: a server tool is executed by the API, and the loop never sends it to the registry."""
+    raise ToolFailure("web_search is a server tool: the API runs it, not your program.")
+
+
 _FUNCTIONS: dict[str, Callable[..., str]] = {
     f.__name__: f for f in (get_weather, get_weather_terse, calculate, search_memory, read_file, list_files,
-                            get_stock_price, flaky_lookup, slow_report, delete_file)
+                            get_stock_price, flaky_lookup, slow_report, delete_file, web_search)
 }
 
 
@@ -95,7 +100,8 @@ def _load_catalog() -> dict[str, CatalogTool]:
     for key, entry in entries.items():
         name = entry.get("name", key)
         spec = ToolSpec(name=name, description=entry["description"], input_schema=entry["input_schema"],
-                        impl="" if name == key else key, needs_approval=bool(entry.get("needs_approval")))
+                        impl="" if name == key else key, needs_approval=bool(entry.get("needs_approval")),
+                        server_type=entry.get("server_type", ""))
         catalog[key] = CatalogTool(spec, _FUNCTIONS[key], entry["summary"], bool(entry.get("common")))
     return catalog
 
