@@ -1,0 +1,101 @@
+"""What lessons 8-14 tell the learner to look at is really in the runs (beyond each lesson's goals)."""
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+
+from agent_core.context import CLEARED
+from agent_core.export import to_openai_messages
+from agent_core.lessons import LANGUAGES, LESSONS_ROOT, Lesson, check_goal, load_lesson
+from agent_core.loop import Stepper, run_task
+from agent_core.model import Run
+from agent_core.tools.catalog import sandbox_path
+
+
+@functools.lru_cache(maxsize=None)
+def _lesson(folder: str) -> Lesson:
+    return load_lesson(LESSONS_ROOT / folder)
+
+
+@functools.lru_cache(maxsize=None)
+def _run(folder: str, lang: str = "en", patch_json: str = "{}") -> Run:
+    return run_task(_lesson(folder).scenario_config(lang, json.loads(patch_json)))
+
+
+def _exercise_run(folder: str, exercise_id: str, lang: str = "en") -> Run:
+    change = _lesson(folder).exercise(exercise_id).change
+    return _run(folder, lang, json.dumps(change, sort_keys=True))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_parallel_results_go_back_in_one_user_message_matching_the_calls(lang: str):
+    run = _run("09-parallel-calls", lang)
+    calls = run.turns[0].tool_calls
+    results = run.turns[1].request["messages"][-1]
+    assert len(calls) == 3
+    assert results["role"] == "user"
+    assert [b["type"] for b in results["content"]] == ["tool_result"] * 3
+    assert [b["tool_use_id"] for b in results["content"]] == [c["id"] for c in calls]
+
+
+def test_one_call_per_reply_costs_almost_twice_as_much():
+    parallel = _run("09-parallel-calls")
+    serial = _exercise_run("09-parallel-calls", "one-at-a-time")
+    assert serial.total_cost_usd > 1.5 * parallel.total_cost_usd
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_without_memory_the_agent_asks_for_the_city(lang: str):
+    run = _exercise_run("10-memory", "no-memory", lang)
+    assert run.final_text.rstrip().endswith("?")
+
+
+def test_clearing_replaces_the_old_log_in_the_last_request():
+    log_line = (sandbox_path("default") / "app.log").read_text(encoding="utf-8").splitlines()[0]
+    untouched = json.dumps(_run("11-context-management").turns[-1].request, ensure_ascii=False)
+    cleared = json.dumps(_exercise_run("11-context-management", "clear-old-results").turns[-1].request,
+                         ensure_ascii=False)
+    assert log_line in untouched and CLEARED not in untouched
+    assert log_line not in cleared and CLEARED in cleared
+
+
+def test_the_workflow_sends_data_instead_of_tools_and_a_far_smaller_request():
+    agent = _run("12-agent-vs-workflow")
+    workflow = _exercise_run("12-agent-vs-workflow", "as-workflow")
+    request = workflow.turns[0].request
+    assert "tools" not in request
+    assert "Kraków:" in request["messages"][0]["content"] and "Oslo:" in request["messages"][0]["content"]
+    assert workflow.turns[0].usage.whole_input * 4 < agent.turns[0].usage.whole_input
+
+
+@pytest.mark.parametrize("allow", [False, True])
+def test_the_injected_delete_waits_for_the_learner_and_never_touches_the_bundled_file(allow: bool):
+    run = Run(config=_lesson("13-safety").scenario_config("en"))
+    stepper = Stepper(run)
+    stepper.run_to_end()
+    pending = stepper.awaiting_approval
+    assert [(t.name, t.input) for t in pending] == [("delete_file", {"path": "important.txt"})]
+    assert run.stop is None
+    stepper.approve(pending[0].tool_use_id, allow)
+    stepper.run_to_end()
+    assert run.stop.kind == "end_turn"
+    assert check_goal({"approval_denied": True}, run).passed is (not allow)
+    assert (sandbox_path("injection") / "important.txt").exists()
+
+
+def test_the_openai_view_of_the_lesson_turn_answers_the_call_with_a_tool_message():
+    run = _run("14-other-providers")
+    call_id = run.turns[0].tool_calls[0]["id"]
+    messages = to_openai_messages(run.turns[1].request)["messages"]
+    assistant = next(m for m in messages if m["role"] == "assistant")
+    tool = next(m for m in messages if m["role"] == "tool")
+    assert assistant["tool_calls"][0]["id"] == call_id
+    assert tool["tool_call_id"] == call_id and "Lisbon" in tool["content"]
+
+
+def test_a_forced_tool_choice_asks_for_a_tool_on_every_turn():
+    run = _exercise_run("14-other-providers", "forced-tool")
+    assert all(t.stop_reason == "tool_use" for t in run.turns)
+    assert all(t.request["tool_choice"] == {"type": "any"} for t in run.turns)
