@@ -6,6 +6,7 @@ import json
 import streamlit as st
 
 from agent_core.explain import request_diff
+from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 
 BADGES = {
@@ -128,13 +129,31 @@ def _diff(run: Run, turn: Turn) -> None:
         st.code(diff.unified or "(identical)", language="diff")
 
 
+def openai_form(turn: Turn) -> None:
+    """The turn as an OpenAI Chat Completions request and reply: the same loop under other names."""
+    if turn.request is None:
+        st.info("This turn has no request yet.")
+        return
+    st.caption("The same turn in OpenAI's Chat Completions format: `tool_use` becomes `tool_calls`, each "
+               "`tool_result` becomes a `role: \"tool\"` message, `stop_reason` becomes `finish_reason`. "
+               "The loop is identical.")
+    left, right = st.columns(2)
+    left.caption("Request (POST /v1/chat/completions)")
+    left.json(to_openai_messages(turn.request), expanded=2)
+    right.caption("Reply (chat.completion)")
+    if turn.response is None:
+        right.info("No reply for this turn.")
+    else:
+        right.json(to_openai_response(turn.response), expanded=2)
+
+
 def render(run: Run, turn: Turn) -> None:
     """All panels for one turn (only this turn renders full JSON, which keeps long runs fast)."""
     icon, colour, label = badge(turn.stop_reason, turn.error is not None)
     st.markdown(f"### Turn {turn.index} :{colour}-badge[{icon} {label}]")
     if turn.decision:
         st.info(f"**Loop's decision:** {turn.decision}")
-    tabs = st.tabs(["Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"])
+    tabs = st.tabs(["Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff", "OpenAI form"])
     with tabs[0]:
         _request(turn)
     with tabs[1]:
@@ -150,3 +169,5 @@ def render(run: Run, turn: Turn) -> None:
         _tools(turn)
     with tabs[5]:
         _diff(run, turn)
+    with tabs[6]:
+        openai_form(turn)
