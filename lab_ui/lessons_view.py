@@ -12,9 +12,9 @@ from lab_ui.i18n import translate
 from lab_ui.session import LabSession
 
 
-@st.cache_resource
+@st.cache_data(show_spinner=False)
 def _lessons() -> tuple[Lesson, ...]:
-    """Lessons are read once per server; a tuple, and nobody mutates a Lesson after loading."""
+    """Lessons are read once per server; cache_data hands every session its own copy."""
     return tuple(load_lessons())
 
 
@@ -129,7 +129,7 @@ def render() -> None:
     lab = _lesson_session(lesson, lang)
     done = store.done(learner, lesson.id)
     total = len(lesson.exercises) + len(lesson.questions)
-    st.progress(len(done) / total if total else 0.0, text=f"{len(done)} / {total} " + translate(lang, "done"))
+    bar = st.empty()  # filled last, so an exercise passed in this very run already counts
     left, right = st.columns([5, 7], gap="medium")
     with left:
         _narrative(lesson, lang)
@@ -147,3 +147,5 @@ def render() -> None:
         with st.expander(translate(lang, "The loop's code")):
             playground.loop_code_panel(lab)
     playground.insights(lab.run)
+    finished = len(store.done(learner, lesson.id))
+    bar.progress(finished / total if total else 0.0, text=f"{finished} / {total} " + translate(lang, "done"))
