@@ -28,6 +28,8 @@ REFUSED = ("Could not connect: nothing answered at the base URL (connection refu
            "and is the base URL right?")
 DROPPED = "The server closed the connection without answering (connection dropped). Retry this step."
 UNREACHABLE = "Could not reach the server. Is it running, and is the base URL right?"
+NOT_UTF8 = ("The request holds text that is not valid Unicode (a lone surrogate: half of an emoji, such as \\ud83d), "
+            "so it cannot be sent as UTF-8. Nothing was sent; edit the task or the text that carried it.")
 
 
 def describe_api_error(exc: Exception) -> ApiError:
@@ -47,6 +49,8 @@ def describe_api_error(exc: Exception) -> ApiError:
         return ApiError("timeout", TIMEOUT)
     if isinstance(exc, anthropic.APIConnectionError):
         return ApiError("connection", f"{_connection_words(exc.__cause__)} ({type(exc.__cause__ or exc).__name__})")
+    if isinstance(exc, UnicodeEncodeError):
+        return ApiError("invalid_config", NOT_UTF8)
     return ApiError("invalid_config", scrub_secrets(str(exc)))
 
 

@@ -142,7 +142,8 @@ class Stepper:
         try:
             raw = self._get_client().messages.with_raw_response.create(**turn.request)
             message = raw.parse()
-        except (anthropic.APIError, ProviderError) as exc:
+        # UnicodeEncodeError: a lone surrogate (half an emoji) in the history cannot be sent as UTF-8.
+        except (anthropic.APIError, ProviderError, UnicodeEncodeError) as exc:
             turn.duration_ms += (time.perf_counter() - started) * 1000
             turn.error = describe_api_error(exc)
             turn.decision = f"The call failed: {turn.error.message} The run so far is kept; retry this step."
