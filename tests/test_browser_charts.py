@@ -1,0 +1,30 @@
+"""After a 5-turn offline run the Playground shows the stacked context chart and the cost chart."""
+import pytest
+
+from agent_core.loop import run_task
+from agent_core.model import Limits, RunConfig, SimSettings
+from agent_core.store import RunStore
+from agent_core.tools.catalog import default_specs
+from browser import browser, needs_chromium, running_app, shot, wait_idle
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+
+def test_context_and_cost_charts_after_five_turns(tmp_path):
+    db = tmp_path / "runs.db"
+    run = run_task(RunConfig(task="What is the share price of ACME right now?", tools=default_specs(["get_stock_price"]),
+                             limits=Limits(max_steps=5), sim=SimSettings(persona="stubborn")))
+    assert len(run.turns) == 5
+    RunStore(db).save_run(run)
+    with running_app(db) as url, browser() as b:
+        page = b.new_page(viewport={"width": 1600, "height": 1200})
+        page.goto(f"{url}/playground?run={run.id}")
+        page.get_by_role("tab", name="Context & cost").wait_for(timeout=30_000)
+        page.get_by_role("tab", name="Context & cost").click()
+        wait_idle(page)
+        charts = page.locator("[data-testid='stPlotlyChart']:visible")
+        charts.first.wait_for(timeout=20_000)
+        titles = " | ".join(charts.all_inner_texts())
+        assert "What fills the context, turn by turn" in titles and "Cost per turn and in total" in titles, titles
+        charts.first.scroll_into_view_if_needed()
+        shot(page, "playground-context-and-cost")
