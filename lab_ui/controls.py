@@ -25,16 +25,21 @@ FAULTS |= {f"{status} on turn 2, every attempt": {"status": status, "turn": 2, "
                                                   **({"retry_after": 0} if status == 429 else {})}
            for status in (400, 401, 403, 404, 413, 429, 500, 529)}
 FAULTS["dropped connection on turn 2, every attempt"] = {"kind": "drop", "turn": 2, "attempts": 99}
+# Deeper schemas overflow the recursive schema checks here, in the tool registry and on the server.
+MAX_SCHEMA_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def tool_from_editor(name: str, description: str, schema_text: str, impl: str, needs_approval: bool) -> ToolSpec:
     """Build a ToolSpec from the editor's fields; raises ValueError with a plain message."""
-    try:
-        schema = json.loads(schema_text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"The schema is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+    schema = _parse_schema(schema_text)
     if not isinstance(schema, dict) or schema.get("type") != "object":
         raise ValueError('input_schema must be a JSON object whose "type" is "object".')
+    if _depth(schema) > MAX_SCHEMA_DEPTH:
+        raise ValueError(f"The schema is nested more than {MAX_SCHEMA_DEPTH} levels deep; flatten it.")
+    if _SURROGATE.search(json.dumps(schema, ensure_ascii=False) + description):
+        raise ValueError("The schema or description holds a lone surrogate (half of an emoji, e.g. \\ud83d): "
+                         "it cannot be sent as UTF-8. Use the whole character.")
     try:
         jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as exc:
@@ -42,6 +47,39 @@ def tool_from_editor(name: str, description: str, schema_text: str, impl: str, n
     if not re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", name or ""):
         raise ValueError("A tool name must be 1–64 letters, digits, '_' or '-'.")
     return ToolSpec(name, description, schema, impl=impl, needs_approval=needs_approval)
+
+
+def _parse_schema(text: str) -> object:
+    try:
+        return json.loads(text, parse_constant=_not_json, parse_float=_finite)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"The schema is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+    except RecursionError:
+        raise ValueError(f"The schema is nested more than {MAX_SCHEMA_DEPTH} levels deep; flatten it.") from None
+    except ValueError as exc:  # NaN, Infinity, or a number too long to convert: the API would reject them too
+        raise ValueError(f"The schema is not valid JSON: {exc}.") from None
+
+
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large for a JSON number")
+    return value
+
+
+def _depth(value: object) -> int:
+    """Nesting depth of dicts and lists, without recursion (the input may be deep on purpose)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _model_and_provider(cfg: RunConfig) -> None:

@@ -16,7 +16,6 @@ from pathlib import Path
 import anthropic
 import httpx2
 import pytest
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 import agent_core.sim
@@ -78,20 +77,9 @@ def scripted_model(monkeypatch):
 
 @pytest.fixture
 def app_env(tmp_path, monkeypatch):
-    """Own runs database, no key from the environment, and routing as a running server does it.
-
-    AppTest re-detects the legacy pages/ folder before every run, so the router's one-time rerun would
-    swallow every click; a running server detects it once and app.py's st.navigation turns it off for good.
-    """
+    """Own runs database and no key from the environment; returns the database path."""
     monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    original = PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init)
     return tmp_path / "runs.db"
 
 
