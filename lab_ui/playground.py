@@ -25,11 +25,20 @@ def _save(lab: LabSession) -> None:
             RunStore().save_run(lab.run)
     except StoreError as exc:
         st.warning(f"This run could not be saved: {exc}. It is still here in this tab.")
-    st.query_params["run"] = lab.run.id
-    if lab.selected:
-        st.query_params["turn"] = str(lab.selected)
-    elif "turn" in st.query_params:
-        del st.query_params["turn"]
+    _sync_url(lab)
+
+
+def _sync_url(lab: LabSession) -> None:
+    """Keep ?run=ID&turn=N (and mode=replay for a replay) in step with what is shown, so a reload reopens it."""
+    if lab.run is None:
+        return
+    wanted = {"run": lab.run.id, "turn": str(lab.selected) if lab.selected else None,
+              "mode": "replay" if lab.replay else None}
+    for name, value in wanted.items():
+        if value is None and name in st.query_params:
+            del st.query_params[name]
+        elif value is not None and st.query_params.get(name) != value:
+            st.query_params[name] = value
 
 
 def restore_from_url(lab: LabSession) -> None:
@@ -41,14 +50,15 @@ def restore_from_url(lab: LabSession) -> None:
     if run is None:
         st.warning(f"Run {run_id} is not in the runs database any more.")
         return
-    lab.open(run, replay=False)
+    # A replay link reopens as a replay (never calls the model); any other link reopens the run live.
+    lab.open(run, replay=st.query_params.get("mode") == "replay")
     turn = st.query_params.get("turn")
     if turn and turn.isdigit() and 1 <= int(turn) <= len(run.turns):
         lab.selected = int(turn)
 
 
 def _buttons(lab: LabSession) -> None:
-    halted = bool(lab.run and (lab.run.stop or lab.run.done))
+    halted = bool(lab.run and (lab.run.stop or lab.run.done)) or lab.replay  # a replay never calls the model
     cols = st.columns(4)
     clicked = None
     if cols[0].button("Next phase", type="primary", disabled=halted, width="stretch"):
@@ -81,6 +91,9 @@ def _status(lab: LabSession) -> None:
     if run is None:
         st.info("Press **Next phase** to build the first request, or **Next step** to run a whole turn.")
         return
+    if lab.replay:
+        st.info("**Replay** of a saved run: nothing here calls the model. To go on live, pick a turn and use "
+                "**Re-run from turn N** below.")
     stepper = lab.stepper() if not lab.replay else None
     if run.stop and run.stop.kind == "api_error":
         st.error(f"Stopped by an API error: {run.stop.message}")
@@ -186,3 +199,4 @@ def render(lab: LabSession) -> None:
         loop_code_panel(lab)
         controls.render(lab)
     insights(lab.run)
+    _sync_url(lab)  # after the timeline: Back/Forward change the selected turn without a _save

@@ -1,8 +1,6 @@
-"""Runs page (placeholder until its issue lands)."""
+"""Runs page: a thin shell over lab_ui.runs_view."""
+from lab_ui import runs_view, session
 from lab_ui.routing import page_frame
 
 page_frame()  # draws the shared frame only when Streamlit ran this page without app.py
-import streamlit as st
-
-st.title("Runs")
-st.info("This page is not built yet. It arrives with its own issue; the Playground works today.")
+runs_view.render(session.get())

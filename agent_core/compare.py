@@ -1,0 +1,152 @@
+"""Two runs side by side as plain data and plotly figures: per-turn context, cost and messages, and the history diff."""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from agent_core.model import Run
+
+# Series names end in these, after the run's name: the legend the learner reads, and what the tests check.
+CONTEXT_SUFFIX = ": context (whole input)"
+COST_SUFFIX = ": cost so far"
+MESSAGES_SUFFIX = ": messages sent"
+_COLOURS = ("#636efa", "#ef553b")
+_MONEY_HOVER = "%{y:$.6f}"
+
+
+@dataclass
+class RunSeries:
+    """One run's per-turn numbers, one entry per turn that sent a request."""
+
+    name: str
+    turns: list[int]
+    context_tokens: list[int | None]  # whole input as reported; None when the call failed
+    output_tokens: list[int | None]
+    cumulative_cost: list[float]
+    request_messages: list[int]  # how many messages that turn's request carried
+
+
+@dataclass
+class Comparison:
+    """Two runs lined up: their series, where their final message lists part, and the diff of those lists."""
+
+    a: RunSeries
+    b: RunSeries
+    shared_messages: int  # leading messages that are identical in both final lists
+    diff: str  # unified diff of the two final message lists (pretty JSON)
+    fork_turn: int | None  # one run was forked from the other at this turn
+
+
+def series(run: Run, name: str) -> RunSeries:
+    """The per-turn numbers the compare charts plot (costs as the loop recorded them)."""
+    turns = [t for t in run.turns if t.request is not None]
+    cost, running = [], 0.0
+    for turn in turns:
+        running += turn.cost_usd
+        cost.append(running)
+    return RunSeries(
+        name=name,
+        turns=[t.index for t in turns],
+        context_tokens=[t.usage.whole_input if t.usage else None for t in turns],
+        output_tokens=[t.usage.output_tokens if t.usage else None for t in turns],
+        cumulative_cost=cost,
+        request_messages=[len((t.request or {}).get("messages") or []) for t in turns],
+    )
+
+
+def shared_prefix(a: list, b: list) -> int:
+    """How many leading items two lists have in common."""
+    count = 0
+    while count < min(len(a), len(b)) and a[count] == b[count]:
+        count += 1
+    return count
+
+
+def message_diff(a: list[dict], b: list[dict], names: tuple[str, str] = ("A", "B")) -> str:
+    """Unified diff of two message lists, each message as pretty JSON under a '# message N (role)' line."""
+    return "\n".join(difflib.unified_diff(_lines(a), _lines(b), names[0], names[1], n=3, lineterm=""))
+
+
+def _lines(messages: list[dict]) -> list[str]:
+    out: list[str] = []
+    for number, message in enumerate(messages, 1):
+        # A header per message keeps hunks readable and anchors the diff on message boundaries.
+        out.append(f"# message {number} ({message.get('role', '?')})")
+        out.extend(json.dumps(message, indent=2, ensure_ascii=False).splitlines())
+    return out
+
+
+def fork_turn(a: Run, b: Run) -> int | None:
+    """The turn at which one of the two runs was forked from the other, if it was."""
+    if b.parent_id == a.id:
+        return b.parent_turn
+    if a.parent_id == b.id:
+        return a.parent_turn
+    return None
+
+
+def compare(a: Run, b: Run, names: tuple[str, str] = ("A", "B")) -> Comparison:
+    """Everything the compare view shows about two runs."""
+    return Comparison(a=series(a, names[0]), b=series(b, names[1]),
+                      shared_messages=shared_prefix(a.messages, b.messages),
+                      diff=message_diff(a.messages, b.messages, names), fork_turn=fork_turn(a, b))
+
+
+def side_by_side(c: Comparison) -> list[dict]:
+    """One row per turn number with both runs' messages sent, context and cost so far (None where a run has none)."""
+    rows = []
+    for turn in sorted(set(c.a.turns) | set(c.b.turns)):
+        row: dict = {"turn": turn}
+        for s in (c.a, c.b):
+            i = s.turns.index(turn) if turn in s.turns else None
+            row[f"{s.name} messages"] = None if i is None else s.request_messages[i]
+            row[f"{s.name} context"] = None if i is None else s.context_tokens[i]
+            row[f"{s.name} cost so far $"] = None if i is None else round(s.cumulative_cost[i], 6)
+        rows.append(row)
+    return rows
+
+
+# -- figures --------------------------------------------------------------------------------------
+def _figure(c: Comparison, title: str, subtitle: str, y_title: str) -> go.Figure:
+    fig = go.Figure()
+    fig.update_layout(title={"text": f"{title}<br><sup>{subtitle}</sup>"}, xaxis_title="Turn", yaxis_title=y_title,
+                      legend={"orientation": "h", "y": -0.2}, margin={"t": 80})
+    fig.update_xaxes(tickmode="linear", dtick=1)
+    fig.update_yaxes(rangemode="tozero")
+    if c.fork_turn:
+        fig.add_vline(x=c.fork_turn, line={"dash": "dot", "color": "#888"})
+        fig.add_annotation(x=c.fork_turn, y=1.02, yref="paper", showarrow=False, text=f"fork at turn {c.fork_turn}")
+    return fig
+
+
+def context_figure(c: Comparison) -> go.Figure:
+    """Each run's context per turn, overlaid: the line that climbs faster is the one resending more."""
+    fig = _figure(c, "Context per turn", "Whole input each request carried; every turn resends the history",
+                  "Input tokens")
+    for s, colour in zip((c.a, c.b), _COLOURS):
+        fig.add_scatter(x=s.turns, y=s.context_tokens, name=s.name + CONTEXT_SUFFIX, mode="lines+markers",
+                        line={"color": colour}, hovertemplate="%{y:,} tokens")
+    return fig
+
+
+def cost_figure(c: Comparison) -> go.Figure:
+    """Each run's cost so far, overlaid."""
+    fig = _figure(c, "Cost so far", "What the run had cost after each turn", "USD so far")
+    for s, colour in zip((c.a, c.b), _COLOURS):
+        fig.add_scatter(x=s.turns, y=s.cumulative_cost, name=s.name + COST_SUFFIX, mode="lines+markers",
+                        line={"color": colour}, hovertemplate=_MONEY_HOVER)
+    fig.update_yaxes(tickprefix="$", exponentformat="none")
+    return fig
+
+
+def messages_figure(c: Comparison) -> go.Figure:
+    """How many messages each turn's request carried, side by side: the history both runs resend."""
+    fig = _figure(c, "Messages sent per turn", "The message list grows by the reply and the tool results each turn",
+                  "Messages in the request")
+    for s, colour in zip((c.a, c.b), _COLOURS):
+        fig.add_bar(x=s.turns, y=s.request_messages, name=s.name + MESSAGES_SUFFIX, marker_color=colour)
+    fig.update_layout(barmode="group")
+    return fig

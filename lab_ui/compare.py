@@ -1,0 +1,89 @@
+"""Two saved runs side by side: totals, overlaid context, cost and message charts, and the diff of their histories."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from agent_core import compare
+from agent_core.model import Run
+from agent_core.store import RunStore, RunSummary
+
+A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
+PICKED_KEY = "runs:picked"  # the run picked in Saved runs (lab_ui.runs_view) is the first default
+
+
+def _defaults(runs: list[RunSummary]) -> tuple[str, str]:
+    """A: the run picked in Saved runs (else the newest); B: its parent if it is a fork, else the next run."""
+    ids = [r.id for r in runs]
+    a = st.session_state.get(PICKED_KEY) if st.session_state.get(PICKED_KEY) in ids else ids[0]
+    parent = next(r.parent_id for r in runs if r.id == a)
+    b = parent if parent in ids else next(i for i in ids if i != a)
+    return a, b
+
+
+def _label(r: RunSummary) -> str:
+    text = " ".join(r.label.split())
+    return f"{text[:60] + '…' if len(text) > 60 else text} · {r.id} · {r.turns} turn(s)"
+
+
+def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
+    by_id = {r.id: r for r in runs}
+    a, b = _defaults(runs)
+    for key, default in ((A_KEY, a), (B_KEY, b)):
+        if st.session_state.get(key) not in by_id:
+            st.session_state[key] = default
+    left, right = st.columns(2)
+    a = left.selectbox("Run A", list(by_id), key=A_KEY, format_func=lambda i: _label(by_id[i]))
+    b = right.selectbox("Run B", list(by_id), key=B_KEY, format_func=lambda i: _label(by_id[i]))
+    return a, b
+
+
+def _totals(run: Run, where) -> None:
+    where.caption(f"**{' '.join((run.title or run.config.task).split())[:90]}**  \n{run.config.model} · "
+                  f"{run.config.provider}" + (f" · fork of {run.parent_id} at turn {run.parent_turn}"
+                                              if run.parent_id else ""))
+    cols = where.columns(4)
+    cols[0].metric("Turns", len(run.turns))
+    cols[1].metric("Tokens", f"{run.total_tokens:,}")
+    cols[2].metric("Cost", f"${run.total_cost_usd:.4f}")
+    cols[3].metric("Stopped by", run.stop.kind if run.stop else "not finished")
+
+
+def render(runs_db: RunStore) -> None:
+    """The compare view (needs at least two saved runs)."""
+    runs = runs_db.list_runs()
+    if len(runs) < 2:
+        st.info("Compare needs two saved runs: run the Playground twice, re-run one from a turn, or import an example.")
+        return
+    a_id, b_id = _pickers(runs)
+    a, b = runs_db.load(a_id), runs_db.load(b_id)
+    if a is None or b is None:
+        st.warning("One of the two runs is not in the runs database any more.")
+        return
+    if a_id == b_id:
+        st.info("Run A and run B are the same run: pick two different ones.")
+    c = compare.compare(a, b)
+    left, right = st.columns(2)
+    _totals(a, left.container(border=True))
+    _totals(b, right.container(border=True))
+    _shared(c, a, b)
+    left, right = st.columns(2)
+    left.plotly_chart(compare.context_figure(c), key="compare-context")
+    right.plotly_chart(compare.cost_figure(c), key="compare-cost")
+    left, right = st.columns(2)
+    left.plotly_chart(compare.messages_figure(c), key="compare-messages")
+    right.caption("Turn by turn")
+    right.dataframe(pd.DataFrame(compare.side_by_side(c)), hide_index=True)
+    with st.expander("Unified diff of the final message lists", expanded=True):
+        st.code(c.diff or "(the two message lists are identical)", language="diff", height=420)
+
+
+def _shared(c: compare.Comparison, a: Run, b: Run) -> None:
+    count = c.shared_messages
+    where = f"A forks from B at turn {c.fork_turn}. " if a.parent_id == b.id else (
+        f"B forks from A at turn {c.fork_turn}. " if c.fork_turn else "")
+    if count == len(a.messages) == len(b.messages):
+        st.success(where + f"Both final message lists are the same {count} message(s).")
+        return
+    st.markdown(f"{where}Final message lists: A has **{len(a.messages)}**, B has **{len(b.messages)}**; "
+                f"they share the first **{count}** and differ from message **{count + 1}** on.")
