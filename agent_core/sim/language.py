@@ -33,15 +33,26 @@ def load(name: str) -> dict:
     return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """Lower case without accents, so 'Łódź', 'lodz' and 'ЁЛКА'/'елка' compare equal."""
-    text = text.lower().replace("ł", "l")
-    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    if text.isascii():
+        return text.lower()  # NFKD leaves ASCII alone; the slow path costs ~1 µs a character
+    text = unicodedata.normalize("NFKD", text.lower().replace("ł", "l"))
+    # Test each distinct character once, not every character: texts repeat the few letters they use.
+    marks = [ord(ch) for ch in set(text) if unicodedata.combining(ch)]
+    return text.translate(dict.fromkeys(marks)) if marks else text
 
 
 def words(text: str) -> list[str]:
     """Folded word tokens (letters and digits; punctuation and apostrophes split words)."""
-    return _WORD.findall(fold(text))
+    return list(_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
+    # A tuple, so no caller can change what the next caller gets; the same texts come back every turn.
+    return tuple(_WORD.findall(fold(text)))
 
 
 @dataclass(frozen=True)
@@ -74,27 +85,50 @@ def _at(tokens: list[str], start: int, key: Keyword) -> bool:
     return len(window) == len(key.tokens) and all(_token_hit(t, k, key.exact) for t, k in zip(window, key.tokens))
 
 
-def _single(unique: set[str], prefixes: set[str], key: Keyword) -> bool:
-    word = key.tokens[0]
-    return word in unique or (not key.exact and len(word) >= 4 and word[:4] in prefixes
-                              and any(t.startswith(word) for t in unique))
+@dataclass(frozen=True)
+class _Index:
+    """A compiled word list, looked up from the text's side: a text has far fewer words than a list has keys."""
+
+    texts: tuple[str, ...]
+    whole: dict[str, tuple[int, ...]]  # one-word keys by the word itself
+    starts: dict[str, tuple[tuple[int, str], ...]]  # one-word keys that also match longer words, by first 4 letters
+    phrases: tuple[tuple[int, Keyword], ...]
+
+
+@lru_cache(maxsize=1024)
+def _index(items: tuple[str, ...]) -> _Index:
+    whole: dict[str, list[int]] = {}
+    starts: dict[str, list[tuple[int, str]]] = {}
+    phrases = []
+    compiled = keywords(items)
+    for i, key in enumerate(compiled):
+        word = key.tokens[0]
+        if len(key.tokens) > 1:
+            phrases.append((i, key))
+            continue
+        whole.setdefault(word, []).append(i)
+        if not key.exact and len(word) >= 4:
+            starts.setdefault(word[:4], []).append((i, word))
+    return _Index(tuple(k.text for k in compiled), {k: tuple(v) for k, v in whole.items()},
+                  {k: tuple(v) for k, v in starts.items()}, tuple(phrases))
 
 
 def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
-    """The distinct keywords of a word list found in a token list (phrases as consecutive words)."""
+    """The distinct keywords of a word list found in a token list (phrases as consecutive words), in list order."""
+    index = _index(tuple(items))
     unique = set(tokens)
-    prefixes = {t[:4] for t in unique}  # a cheap first filter: most keywords share no 4-letter start with the text
-    found = []
-    for key in keywords(tuple(items)):
-        if len(key.tokens) == 1:
-            hit = _single(unique, prefixes, key)
-        else:
+    found: set[int] = set()
+    for token in unique:
+        found.update(index.whole.get(token, ()))
+        found.update(i for i, word in index.starts.get(token[:4], ()) if token.startswith(word))
+    if index.phrases:
+        prefixes = {t[:4] for t in unique}  # a cheap first filter: most phrases share no 4-letter start with the text
+        for i, key in index.phrases:
             first = key.tokens[0]
-            hit = first[:4] in prefixes and any(_token_hit(t, first, key.exact) and _at(tokens, i, key)
-                                                for i, t in enumerate(tokens))
-        if hit:
-            found.append(key.text)
-    return found
+            if first[:4] in prefixes and any(_token_hit(t, first, key.exact) and _at(tokens, n, key)
+                                             for n, t in enumerate(tokens)):
+                found.add(i)
+    return [index.texts[i] for i in sorted(found)]
 
 
 def first_hit(tokens: list[str], items: list[str]) -> int | None:
