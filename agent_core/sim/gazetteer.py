@@ -37,20 +37,23 @@ def _cities() -> tuple[City, ...]:
 
 
 @lru_cache(maxsize=None)
-def _patterns() -> tuple[tuple[re.Pattern, City], ...]:
+def _patterns() -> tuple[tuple[str, re.Pattern, City], ...]:
     pairs = [(fold(form), city) for city in _cities() for form in city.forms]
     # Longest first, so "Nowym Jorku" wins over a shorter form inside it.
     pairs.sort(key=lambda p: len(p[0]), reverse=True)
-    return tuple((re.compile(rf"(?<![\w-]){re.escape(form)}(?![\w-])"), city) for form, city in pairs)
+    return tuple((form, re.compile(rf"(?<![\w-]){re.escape(form)}(?![\w-])"), city) for form, city in pairs)
 
 
-def _known(text: str) -> list[tuple[int, City]]:
+@lru_cache(maxsize=4096)
+def _known(text: str) -> tuple[tuple[int, City], ...]:
     folded, spans = fold(text), []
-    for pattern, city in _patterns():
+    for form, pattern, city in _patterns():
+        if form not in folded:
+            continue  # a plain substring test rules out almost every form, and costs far less than the regex
         for match in pattern.finditer(folded):
             if not any(match.start() < end and start < match.end() for start, end, _ in spans):
                 spans.append((match.start(), match.end(), city))
-    return sorted(((start, city) for start, _, city in spans), key=lambda s: s[0])
+    return tuple(sorted(((start, city) for start, _, city in spans), key=lambda s: s[0]))
 
 
 def find_cities(text: str) -> list[City]:
@@ -60,18 +63,31 @@ def find_cities(text: str) -> list[City]:
 
 def places(text: str) -> list[str]:
     """Every place in text, in order: known cities by their English name, unknown (or misspelt) ones as written."""
+    return list(_places(text))
+
+
+@lru_cache(maxsize=4096)
+def _places(text: str) -> tuple[str, ...]:
     found = [(start, city.name) for start, city in _known(text)]
     for match in _PLACE.finditer(text):
         guess = match.group(1)
         if fold(guess) not in _NOT_PLACES and not _known(guess):
             found.append((match.start(1), guess))
-    return list(dict.fromkeys(name for _, name in sorted(found, key=lambda f: f[0])))
+    return tuple(dict.fromkeys(name for _, name in sorted(found, key=lambda f: f[0])))
+
+
+@lru_cache(maxsize=None)
+def _by_form() -> dict[str, City]:
+    by_form: dict[str, City] = {}
+    for city in _cities():
+        for form in city.forms:
+            by_form.setdefault(fold(form), city)  # the first city that knows a form keeps it, as a scan would
+    return by_form
 
 
 def lookup(name: str) -> City | None:
     """The city a name (any known form) refers to."""
-    key = fold(name)
-    return next((c for c in _cities() if any(fold(f) == key for f in c.forms)), None)
+    return _by_form().get(fold(name))
 
 
 def where(name: str, lang: str) -> str:
