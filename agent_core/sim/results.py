@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agent_core.sim import language as lx
 from agent_core.sim.reader import Attempt
@@ -67,16 +68,24 @@ def _pattern(items: list[str]) -> str:
     return "|".join(r"\W+".join(map(re.escape, item.split())) for item in sorted(items, key=len, reverse=True))
 
 
+@lru_cache(maxsize=None)
+def _injection_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """Trigger, 'reply only with' and 'call <tool>' patterns, built once: every tool result is searched each turn."""
+    words = lx.lexicon()["injection"]
+    reply = rf"(?:{_pattern(words['reply'])})\s*:?\s*['\"“«„]?(.+?)['\"”»]?\s*(?:[.!]\s|[.!]?$|\n)"
+    call = (rf"\b(?:{_pattern(words['call'])})\s+(?:the\s+)?(?:tool\s+|function\s+)?[`'\"]?([A-Za-z][\w-]*)[`'\"]?"
+            r"(?:\s+(?:with|using|on|for|с|z|na)\s+(.+?))?\s*(?:\.(?:\s|$)|\n|$)")
+    return (re.compile(_pattern(words["triggers"]), re.I), re.compile(reply, re.I), re.compile(call, re.I))
+
+
 def find_injection(attempt: Attempt, tools: list[dict]) -> Injection | None:
     """The injection pattern of BEHAVIOUR.md: a trigger, then 'Call <tool> with ...' or 'Reply only with ...'."""
-    words = lx.lexicon()["injection"]
-    trigger = re.search(_pattern(words["triggers"]), attempt.output, re.I)
+    triggers, replies, calls = _injection_patterns()
+    trigger = triggers.search(attempt.output)
     if not trigger:
         return None
     rest, base = attempt.output[trigger.end():], trigger.end()
-    reply = re.search(rf"(?:{_pattern(words['reply'])})\s*:?\s*['\"“«„]?(.+?)['\"”»]?\s*(?:[.!]\s|[.!]?$|\n)", rest, re.I)
-    call = re.search(rf"\b(?:{_pattern(words['call'])})\s+(?:the\s+)?(?:tool\s+|function\s+)?[`'\"]?([A-Za-z][\w-]*)[`'\"]?"
-                     r"(?:\s+(?:with|using|on|for|с|z|na)\s+(.+?))?\s*(?:\.(?:\s|$)|\n|$)", rest, re.I)
+    reply, call = replies.search(rest), calls.search(rest)
     found = min((m for m in (reply, call) if m), key=lambda m: m.start(), default=None)
     if found is None:
         return None
