@@ -84,6 +84,7 @@ def _text_of(content: Any) -> str:
     return "\n".join(b.get("text", "") for b in _blocks(content) if b.get("type") == "text")
 
 
+@lru_cache(maxsize=4096)
 def _status(text: str, is_error: bool) -> str:
     unavailable = len(text) < SHORT_RESULT and lx.hits(lx.words(text), lx.lexicon()["unavailable"])
     return "unavailable" if unavailable else "error" if is_error else "ok"
@@ -159,6 +160,12 @@ def read(body: dict, settings: SimSettings) -> View:
 
 def intent_hits(text: str) -> dict[str, int]:
     """Keyword hits per intent in a piece of the request (arithmetic and file names count too)."""
+    return dict(_intent_hits(text))
+
+
+@lru_cache(maxsize=4096)
+def _intent_hits(text: str) -> dict[str, int]:
+    # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
     tokens = lx.words(text)
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
     found["arithmetic"] += 2 if lx.extract_expression(text) else 0
@@ -252,13 +259,9 @@ def _negation_cut(tokens: list[str]) -> int:
     return len(tokens) if found is None else found
 
 
-def _tool_parts(tool: dict) -> dict[str, list[str]]:
-    """A tool's words as the brain scores them: name, description (for/against), parameters, overlap."""
-    return _parts_of(json.dumps(tool, sort_keys=True, ensure_ascii=False))
-
-
 @lru_cache(maxsize=256)
 def _parts_of(tool_json: str) -> dict[str, list[str]]:
+    """A tool's words as the brain scores them: name, description (for/against), parameters, overlap."""
     tool = json.loads(tool_json)
     name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", tool.get("name", ""))
     parts: dict[str, list[str]] = {"name": lx.words(name), "pos": [], "neg": [], "params": [], "overlap": []}
@@ -282,13 +285,25 @@ def _purpose(parts: dict[str, list[str]]) -> str | None:
 
 def score(tool: dict, intent: str, clause: str) -> int:
     """How well a tool's name, description and schema fit one need (BEHAVIOUR.md, section 2)."""
-    parts, kws = _tool_parts(tool), lx.lexicon()["intents"].get(intent, [])
+    tool_json = json.dumps(tool, sort_keys=True, ensure_ascii=False)
+    return _fit(tool_json, intent) + _overlap(tool_json, clause)
+
+
+@lru_cache(maxsize=1024)
+def _fit(tool_json: str, intent: str) -> int:
+    # The part of the score that does not depend on the question: the same for every turn of a run.
+    parts, kws = _parts_of(tool_json), lx.lexicon()["intents"].get(intent, [])
     pos, neg = len(lx.hits(parts["pos"], kws)), len(lx.hits(parts["neg"], kws))
     total = 3 if pos > neg else -3 if neg > pos else 0
     total += bool(lx.hits(parts["name"], kws)) + bool(lx.hits(parts["params"], kws))
-    total += _purpose(parts) == intent
+    return total + (_purpose(parts) == intent)
+
+
+@lru_cache(maxsize=4096)
+def _overlap(tool_json: str, clause: str) -> int:
+    overlap = _parts_of(tool_json)["overlap"]
     mine = {lx.fold(w) for w in lx.content_words(clause)}
-    return total + min(2, sum(1 for w in mine if any(lx.same_stem(w, t) for t in parts["overlap"])))
+    return min(2, sum(1 for w in mine if any(lx.same_stem(w, t) for t in overlap)))
 
 
 def choose(view: View, need: Need, forced: bool = False) -> None:
