@@ -152,9 +152,10 @@ def _use_preset() -> None:
 
 def _compatible(cfg: RunConfig) -> None:
     names = [*LOCAL_PRESETS, CUSTOM]
-    current = next((n for n, (url, _) in LOCAL_PRESETS.items() if url == cfg.base_url), CUSTOM)
+    start = cfg.base_url or next(iter(LOCAL_PRESETS.values()))[0]  # no URL yet: the first preset's
+    current = next((n for n, (url, _) in LOCAL_PRESETS.items() if url == start), CUSTOM)
     preset = st.selectbox("Server", names, index=names.index(current), key="settings:preset", on_change=_use_preset)
-    url = st.text_input("Base URL", value=cfg.base_url or LOCAL_PRESETS["Ollama"][0], key="settings:base_url",
+    url = st.text_input("Base URL", value=start, key="settings:base_url",
                         help="Where the server listens; the SDK adds /v1/messages itself.")
     cfg.base_url = url.strip() or None
     if preset in LOCAL_PRESETS:
@@ -206,7 +207,6 @@ def _where(lab: LabSession) -> tuple:
 
 def _models(lab: LabSession) -> None:
     cfg = lab.config
-    st.subheader("Model")
     where = _where(lab)
     cached = st.session_state.get(_MODELS)
     if cached is None or cached[0] != where:
@@ -221,11 +221,12 @@ def _models(lab: LabSession) -> None:
         st.caption(f"{len(models.ids)} model(s) from the server's GET /v1/models.")
     else:
         st.caption(f"Models from the pricing file: the server's list was not available ({models.note})")
-    st.button("Reload the list", on_click=st.session_state.pop, args=(_MODELS, None))
 
 
 def _connection(lab: LabSession) -> None:
-    if st.button("Test connection", type="primary"):
+    test, reload = st.columns(2)
+    reload.button("Reload the model list", on_click=st.session_state.pop, args=(_MODELS, None), width="stretch")
+    if test.button("Test connection", type="primary", width="stretch"):
         with st.spinner("Calling GET /v1/models…"):
             st.session_state[_CHECK] = (_where(lab), check_connection(copy.deepcopy(lab.config), lab.resolved_key()))
     tested = st.session_state.get(_CHECK)
@@ -252,8 +253,12 @@ def render(lab: LabSession) -> None:
     """The whole Settings page for this tab."""
     st.title("Settings")
     st.caption("Everything here applies to this browser tab only, and to the next run (Reset in the Playground).")
-    _provider(lab.config)
-    _key(lab)
-    _models(lab)
-    _connection(lab)
-    _spend(lab)
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.subheader("Model provider")
+        _provider(lab.config)
+        _models(lab)
+        _connection(lab)
+    with right:
+        _key(lab)
+        _spend(lab)
