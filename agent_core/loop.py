@@ -82,7 +82,7 @@ class Stepper:
     def next_phase(self) -> str:
         """Perform one phase and return its name (nothing happens once halted or while approval is pending)."""
         phase = self.run.phase
-        if self.halted or self.awaiting_approval and phase == Phase.RUN_TOOLS:
+        if self.halted or self.awaiting_approval:
             return phase
         getattr(self, f"_{phase}")()
         return phase
