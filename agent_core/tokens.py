@@ -68,7 +68,7 @@ def tool_prompt_tokens(model: str, tool_choice: dict | None, has_tools: bool) ->
     return pair[1] if forced else pair[0]
 
 
-def _block_component(role: str, block: dict) -> tuple[str, int]:
+def _block_component(text_key: str, block: dict) -> tuple[str, int]:
     kind = block.get("type")
     if kind == "tool_use":
         return "tool_use", estimate_text(block.get("name", "")) + estimate_json(block.get("input", {}))
@@ -77,10 +77,10 @@ def _block_component(role: str, block: dict) -> tuple[str, int]:
         size = estimate_text(content) if isinstance(content, str) else estimate_json(content)
         return "tool_result", size
     if kind == "text":
-        return f"{role}_text", estimate_text(block.get("text", ""))
+        return text_key, estimate_text(block.get("text", ""))
     if kind == "thinking":
         return "assistant_text", estimate_text(block.get("thinking", ""))
-    return f"{role}_text", estimate_json(block)
+    return text_key, estimate_json(block)
 
 
 def split_components(body: dict) -> dict[str, int]:
@@ -94,16 +94,17 @@ def split_components(body: dict) -> dict[str, int]:
     tools = body.get("tools") or []
     parts["tools"] = sum(estimate_json(t) for t in tools)
     parts["tool_prompt"] = tool_prompt_tokens(str(body.get("model", "")), body.get("tool_choice"), bool(tools))
+    # Runs once per request over the whole history (twice per turn offline: the sim and the accounting).
     for message in body.get("messages") or []:
-        role = "assistant" if message.get("role") == "assistant" else "user"
+        own = "assistant_text" if message.get("role") == "assistant" else "user_text"
         content = message.get("content")
-        parts[f"{role}_text"] += MESSAGE_FRAMING
         if isinstance(content, str):
-            parts[f"{role}_text"] += estimate_text(content)
+            parts[own] += MESSAGE_FRAMING + estimate_text(content)
             continue
+        parts[own] += MESSAGE_FRAMING
         for block in content or []:
             if isinstance(block, dict):
-                name, size = _block_component(role, block)
+                name, size = _block_component(own, block)
                 parts[name] += size + BLOCK_FRAMING
     return parts
 
