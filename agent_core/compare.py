@@ -14,6 +14,8 @@ CONTEXT_SUFFIX = ": context (whole input)"
 COST_SUFFIX = ": cost so far"
 MESSAGES_SUFFIX = ": messages sent"
 _COLOURS = ("#636efa", "#ef553b")
+# B is drawn dotted over a wider A, so two runs that agree still show both lines.
+_LINES = ({"width": 4}, {"width": 2, "dash": "dot"})
 _MONEY_HOVER = "%{y:$.6f}"
 
 
@@ -118,7 +120,8 @@ def _figure(c: Comparison, title: str, subtitle: str, y_title: str) -> go.Figure
     fig.update_yaxes(rangemode="tozero")
     if c.fork_turn:
         fig.add_vline(x=c.fork_turn, line={"dash": "dot", "color": "#888"})
-        fig.add_annotation(x=c.fork_turn, y=1.02, yref="paper", showarrow=False, text=f"fork at turn {c.fork_turn}")
+        fig.add_annotation(x=c.fork_turn, y=1.02, yref="paper", showarrow=False, xanchor="right",
+                           text=f"fork at turn {c.fork_turn} ")
     return fig
 
 
@@ -126,18 +129,18 @@ def context_figure(c: Comparison) -> go.Figure:
     """Each run's context per turn, overlaid: the line that climbs faster is the one resending more."""
     fig = _figure(c, "Context per turn", "Whole input each request carried; every turn resends the history",
                   "Input tokens")
-    for s, colour in zip((c.a, c.b), _COLOURS):
+    for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
         fig.add_scatter(x=s.turns, y=s.context_tokens, name=s.name + CONTEXT_SUFFIX, mode="lines+markers",
-                        line={"color": colour}, hovertemplate="%{y:,} tokens")
+                        line={"color": colour, **line}, hovertemplate="%{y:,} tokens")
     return fig
 
 
 def cost_figure(c: Comparison) -> go.Figure:
     """Each run's cost so far, overlaid."""
     fig = _figure(c, "Cost so far", "What the run had cost after each turn", "USD so far")
-    for s, colour in zip((c.a, c.b), _COLOURS):
+    for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
         fig.add_scatter(x=s.turns, y=s.cumulative_cost, name=s.name + COST_SUFFIX, mode="lines+markers",
-                        line={"color": colour}, hovertemplate=_MONEY_HOVER)
+                        line={"color": colour, **line}, hovertemplate=_MONEY_HOVER)
     fig.update_yaxes(tickprefix="$", exponentformat="none")
     return fig
 

@@ -39,14 +39,14 @@ def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
 
 
 def _totals(run: Run, where) -> None:
-    where.caption(f"**{' '.join((run.title or run.config.task).split())[:90]}**  \n{run.config.model} · "
-                  f"{run.config.provider}" + (f" · fork of {run.parent_id} at turn {run.parent_turn}"
-                                              if run.parent_id else ""))
-    cols = where.columns(4)
+    fork = f" · fork of {run.parent_id} at turn {run.parent_turn}" if run.parent_id else ""
+    stop = run.stop.kind if run.stop else "not finished"
+    where.caption(f"**{' '.join((run.title or run.config.task).split())[:90]}**  \n{run.id} · {run.config.model} · "
+                  f"{run.config.provider}{fork} · stopped by `{stop}`")
+    cols = where.columns(3)
     cols[0].metric("Turns", len(run.turns))
     cols[1].metric("Tokens", f"{run.total_tokens:,}")
     cols[2].metric("Cost", f"${run.total_cost_usd:.4f}")
-    cols[3].metric("Stopped by", run.stop.kind if run.stop else "not finished")
 
 
 def render(runs_db: RunStore) -> None:
@@ -75,7 +75,8 @@ def render(runs_db: RunStore) -> None:
     right.caption("Turn by turn")
     right.dataframe(pd.DataFrame(compare.side_by_side(c)), hide_index=True)
     with st.expander("Unified diff of the final message lists", expanded=True):
-        st.code(c.diff or "(the two message lists are identical)", language="diff", height=420)
+        long = c.diff.count("\n") > 30  # a long diff scrolls in its own box; a short one takes its own height
+        st.code(c.diff or "(the two message lists are identical)", language="diff", height=480 if long else "content")
 
 
 def _shared(c: compare.Comparison, a: Run, b: Run) -> None:

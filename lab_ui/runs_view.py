@@ -1,4 +1,4 @@
-"""The Runs page: saved runs (search, replay, re-run, export, delete), two runs compared, files and examples imported."""
+"""The Runs page: saved runs (search, replay, re-run, export, delete), two runs compared, files and examples in."""
 from __future__ import annotations
 
 import datetime as dt
@@ -73,7 +73,8 @@ def _picked_from_table() -> None:
 
 
 def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
-    search = st.text_input("Search", key="runs:search", placeholder="words of the task, a model, a stop cause or a run id")
+    search = st.text_input("Search", key="runs:search",
+                           placeholder="words of the task, a model, a stop cause or a run id")
     runs = runs_db.list_runs(search)
     if not runs:
         st.info("No saved run matches your search." if search.strip() else
@@ -155,7 +156,8 @@ def _rerun(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
         st.error(f"The re-run could not be saved: {exc}")
         return
     lab.message = ("success", f"Run {child.id} re-runs {run.id} from turn {child.parent_turn}: the "
-                              f"{len(child.turns)} turn(s) before it are copied. Press **Next step** to call the model.")
+                              f"{len(child.turns)} turn(s) before it are copied. Press **Next step** to call "
+                              "the model.")
     st.switch_page(PLAYGROUND, query_params={"run": child.id})
 
 
@@ -219,7 +221,7 @@ def import_bytes(runs_db: RunStore, data: bytes) -> Run:
 
 def _import(runs_db: RunStore) -> None:
     st.subheader("Import a run")
-    uploaded = st.file_uploader("A run exported as JSON (Download JSON on this page, or `agent-loop-lab export`)",
+    uploaded = st.file_uploader("A run exported as JSON (**Download JSON** under Saved runs, here or elsewhere)",
                                 type=["json"], key="runs:upload",
                                 max_upload_size=max(1, -(-export.MAX_IMPORT_BYTES // 1_000_000)))
     if uploaded is None:
