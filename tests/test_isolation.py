@@ -15,7 +15,7 @@ import agent_core
 import lab_ui
 from agent_core.tools import lookups
 from lab_ui import lessons_view
-from lab_ui.session import default_config
+from lab_ui.session import LabSession, default_config
 from test_errors_playground import app_env, click, lab_of, open_page, pick_faults, scripted_model, texts  # noqa: F401
 
 KEY_A = "sk-ant-isolation-A-0123456789abcdef"
@@ -134,8 +134,8 @@ def test_a_session_that_changes_everything_it_holds_changes_nothing_shared(app_e
     a.switch_page("pages/lessons.py").run()
     click(a, "Run to end")
     for key in list(a.session_state.keys()):
-        if key.startswith("agent_loop_lab:"):
-            lab = a.session_state[key]
+        lab = a.session_state[key]
+        if isinstance(lab, LabSession):
             scribble(lab.config)
             scribble(lab.run)
     after = _shared_values()
