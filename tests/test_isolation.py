@@ -16,7 +16,9 @@ import lab_ui
 from agent_core.tools import lookups
 from lab_ui import lessons_view
 from lab_ui.session import LabSession, default_config
+from browser import browser, needs_chromium, running_app, wait_idle
 from test_errors_playground import app_env, click, lab_of, open_page, pick_faults, scripted_model, texts  # noqa: F401
+from test_secrets_canary import settings_with_key, model_server  # noqa: F401
 
 KEY_A = "sk-ant-isolation-A-0123456789abcdef"
 TASK_A = "What is 2 to the power of 16? (learner A)"
@@ -161,3 +163,46 @@ def test_the_scribble_probe_would_notice_a_shared_default():
         assert _shared_values()["agent_core._probe.DEFAULTS"] != before
     finally:
         del sys.modules["agent_core._probe"]
+
+
+# -- two browsers against one running server ---------------------------------------------------------------------
+def first_request_shown(page) -> str:
+    """The raw request body on the Raw JSON tab of turn 1."""
+    while page.get_by_role("button", name="◀ Back").is_enabled():
+        page.get_by_role("button", name="◀ Back").click()
+        wait_idle(page)
+    page.get_by_role("tab", name="Raw JSON").click()
+    return page.locator("[data-testid='stCode']:visible").first.inner_text()
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_two_browsers_at_once_on_one_server_share_nothing(tmp_path, model_server):
+    server_url, handler = model_server
+    with running_app(tmp_path / "runs.db") as url, browser() as b:
+        a, c = (b.new_context(viewport={"width": 1500, "height": 1100}).new_page() for _ in range(2))
+        a.goto(f"{url}/settings")
+        a.get_by_text("Provider").first.wait_for(timeout=30_000)
+        settings_with_key(a, server_url, KEY_A)
+        a.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Playground").click()
+        c.goto(f"{url}/playground")
+        for page, task in ((a, TASK_A), (c, TASK_B)):
+            page.get_by_role("button", name="Run to end").wait_for(timeout=30_000)
+            box = page.get_by_label("Task", exact=True)
+            box.fill(task)
+            box.press("Control+Enter")
+            wait_idle(page)
+        a.get_by_role("button", name="Run to end").click()  # both runs in flight at once
+        c.get_by_role("button", name="Run to end").click()
+        for page in (a, c):
+            wait_idle(page)
+            page.get_by_text("Loop stopped").wait_for(timeout=60_000)
+        seen_a, seen_c = (first_request_shown(p) for p in (a, c))
+        assert TASK_A in seen_a and TASK_B not in seen_a
+        assert TASK_B in seen_c and TASK_A not in seen_c
+        assert "127.0.0.1" in a.get_by_test_id("stSidebar").inner_text()
+        assert "Simulated model (offline)" in c.get_by_test_id("stSidebar").inner_text(), "A's provider stayed A's"
+        c.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Settings").click()
+        c.get_by_text("No key is set").wait_for(timeout=30_000)
+        assert KEY_A not in c.content()
+    assert f"Bearer {KEY_A}" in handler.credentials and len(handler.credentials) >= 2

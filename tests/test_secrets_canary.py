@@ -110,7 +110,7 @@ def app_logging_to(db: Path, log: Path):
                 proc.kill()
 
 
-def _settings_with_key(page, server_url: str, key: str) -> None:
+def settings_with_key(page, server_url: str, key: str) -> None:
     page.get_by_text("Anthropic-compatible server").click()
     wait_idle(page)
     base = page.get_by_label("Base URL", exact=True)
@@ -126,7 +126,7 @@ def _settings_with_key(page, server_url: str, key: str) -> None:
     page.get_by_text("OK: the server answered").wait_for(timeout=10_000)
 
 
-def _run_to_the_end(page) -> None:
+def run_to_the_end(page) -> None:
     # Through the sidebar: the same session goes on (a new URL would start a fresh one, without the key).
     page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Playground").click()
     page.get_by_role("button", name="Run to end").wait_for(timeout=30_000)
@@ -135,7 +135,7 @@ def _run_to_the_end(page) -> None:
     page.get_by_text("Loop stopped").wait_for(timeout=30_000)
 
 
-def _open_raw_views(page, html: dict[str, bytes]) -> None:
+def open_raw_views(page, html: dict[str, bytes]) -> None:
     for tab in ("Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"):
         page.get_by_role("tab", name=tab).first.click()
         if tab == "HTTP attempts":
@@ -162,11 +162,11 @@ def test_a_canary_key_used_for_a_whole_browser_session_is_found_nowhere(tmp_path
             "framereceived", lambda data: frames.append(data if isinstance(data, bytes) else data.encode())))
         page.goto(f"{url}/settings")
         page.get_by_text("Provider").first.wait_for(timeout=30_000)
-        _settings_with_key(page, server_url, key)
+        settings_with_key(page, server_url, key)
         html["settings"] = page.content().encode()
         shot(page, "settings-with-session-key")
-        _run_to_the_end(page)
-        _open_raw_views(page, html)
+        run_to_the_end(page)
+        open_raw_views(page, html)
         for name in ("Home", "Lessons", "Runs", "Settings"):
             page.get_by_test_id("stSidebarNavItems").get_by_role("link", name=name).click()
             wait_idle(page)
