@@ -83,6 +83,29 @@ def _block_component(text_key: str, block: dict) -> tuple[str, int]:
     return text_key, estimate_json(block)
 
 
+def _add_messages(parts: dict[str, int], messages: list) -> None:
+    # Runs over the whole history twice per turn offline (the sim and the accounting), so the common
+    # blocks (text, tool_result) are counted inline; the rest goes through _block_component.
+    for message in messages:
+        own = "assistant_text" if message.get("role") == "assistant" else "user_text"
+        content = message.get("content")
+        if isinstance(content, str):
+            parts[own] += MESSAGE_FRAMING + estimate_text(content)
+            continue
+        parts[own] += MESSAGE_FRAMING
+        for block in content or []:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text":
+                parts[own] += estimate_text(block.get("text", "")) + BLOCK_FRAMING
+            elif kind == "tool_result" and isinstance(block.get("content", ""), str):
+                parts["tool_result"] += estimate_text(block.get("content", "")) + BLOCK_FRAMING
+            else:
+                name, size = _block_component(own, block)
+                parts[name] += size + BLOCK_FRAMING
+
+
 def split_components(body: dict) -> dict[str, int]:
     """Estimated input tokens of a Messages request, by component."""
     parts = dict.fromkeys(COMPONENTS, 0)
@@ -94,18 +117,7 @@ def split_components(body: dict) -> dict[str, int]:
     tools = body.get("tools") or []
     parts["tools"] = sum(estimate_json(t) for t in tools)
     parts["tool_prompt"] = tool_prompt_tokens(str(body.get("model", "")), body.get("tool_choice"), bool(tools))
-    # Runs once per request over the whole history (twice per turn offline: the sim and the accounting).
-    for message in body.get("messages") or []:
-        own = "assistant_text" if message.get("role") == "assistant" else "user_text"
-        content = message.get("content")
-        if isinstance(content, str):
-            parts[own] += MESSAGE_FRAMING + estimate_text(content)
-            continue
-        parts[own] += MESSAGE_FRAMING
-        for block in content or []:
-            if isinstance(block, dict):
-                name, size = _block_component(own, block)
-                parts[name] += size + BLOCK_FRAMING
+    _add_messages(parts, body.get("messages") or [])
     return parts
 
 
