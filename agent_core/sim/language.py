@@ -284,6 +284,7 @@ def _render(run: list[str]) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
 def extract_expression(text: str) -> str | None:
     """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
     text = _DATES.sub(" ", text)

@@ -66,6 +66,7 @@ class View:
     q_index: int = 0
     notes: list[str] = field(default_factory=list)
     injection: Any = None  # instructions found in a tool result (brain.Injection)
+    tool_keys: list[str] = field(default_factory=list)  # each tool as canonical JSON, the key of the score caches
 
     @property
     def choice_type(self) -> str:
@@ -145,10 +146,11 @@ def read(body: dict, settings: SimSettings) -> View:
     question, noted = _noted_calls(_text_of(messages[q_index].get("content")) if messages else "")
     system = body.get("system") or ""
     tools = body.get("tools") or []
+    custom = [t for t in tools if t.get("type") in (None, "custom")]
     history = {call_key(a.name, a.input): a for a in _attempts(messages[:q_index]) if a.status == "ok"}
     return View(
         system=system if isinstance(system, str) else _text_of(system),
-        tools=[t for t in tools if t.get("type") in (None, "custom")],
+        tools=custom, tool_keys=[_tool_key(t) for t in custom],
         server_tools=[t for t in tools if t.get("type") not in (None, "custom")],
         choice=body.get("tool_choice") or {"type": "auto"}, messages=messages, question=question,
         lang=lx.detect_language(question), persona=settings.persona,
@@ -283,9 +285,16 @@ def _purpose(parts: dict[str, list[str]]) -> str | None:
     return best if counts[best] else None
 
 
+def _tool_key(tool: dict) -> str:
+    return json.dumps(tool, sort_keys=True, ensure_ascii=False)
+
+
 def score(tool: dict, intent: str, clause: str) -> int:
     """How well a tool's name, description and schema fit one need (BEHAVIOUR.md, section 2)."""
-    tool_json = json.dumps(tool, sort_keys=True, ensure_ascii=False)
+    return _keyed_score(_tool_key(tool), intent, clause)
+
+
+def _keyed_score(tool_json: str, intent: str, clause: str) -> int:
     return _fit(tool_json, intent) + _overlap(tool_json, clause)
 
 
@@ -309,7 +318,8 @@ def _overlap(tool_json: str, clause: str) -> int:
 def choose(view: View, need: Need, forced: bool = False) -> None:
     """Pick the best-scoring tool for a need (any score when the choice is forced)."""
     kind = view.choice_type
-    ranked = [(score(t, need.intent, need.clause), -i, t) for i, t in enumerate(view.tools)]
+    keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
+    ranked = [(_keyed_score(k, need.intent, need.clause), -i, t) for i, (k, t) in enumerate(zip(keys, view.tools))]
     if kind == "tool":
         ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
     if not ranked:
@@ -351,9 +361,15 @@ def _extract(slot: str, text: str, need: Need, prop: dict) -> Any:
         number = lx.first_number(text)
         return None if number is None else int(number) if prop.get("type") == "integer" else number
     if slot == "enum":
-        tokens = lx.words(text)
-        return next((v for v in prop["enum"] if isinstance(v, str) and lx.words(v) and lx.hits(tokens, [v])), None)
+        return _enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)))
     return None
+
+
+@lru_cache(maxsize=4096)
+def _enum_value(text: str, options: tuple[str, ...]) -> str | None:
+    # Every source text (each earlier result too) is searched for every enum parameter, on every turn.
+    tokens = lx.words(text)
+    return next((v for v in options if lx.words(v) and lx.hits(tokens, [v])), None)
 
 
 def fill(view: View, need: Need) -> None:
