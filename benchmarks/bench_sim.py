@@ -4,8 +4,10 @@ The brain caches its reading of each text, so sending one request over and over 
 request is a history never sent before (its tool results carry a fresh station number), timed two ways:
 - in a loop: the same conversation one turn shorter was answered just before, as in a real run (the target);
 - cold: none of its tool results was seen before, as for the first request after reopening a long saved run.
-Uses the real brain when agent_core/sim/brain.py is present, otherwise a trivial stand-in (the figure then
-measures only the HTTP side: validation, shaping, usage and ids). Prints figures; asserts nothing.
+Two tool sets: the two tools below, and every client tool of the app's catalog (what the Playground can offer;
+the brain scores each tool for each need, so more tools cost more). Uses the real brain when
+agent_core/sim/brain.py is present, otherwise a trivial stand-in (the figure then measures only the HTTP side:
+validation, shaping, usage and ids). Prints figures; asserts nothing.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from types import SimpleNamespace
 
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler
+from agent_core.tools.catalog import CATALOG, default_specs
 
 TURNS = 50
 REPEATS = 200
@@ -42,8 +45,17 @@ def history(turns: int, station: int = 0) -> list[dict]:
     return messages
 
 
-def request(turns: int, station: int) -> bytes:
-    return json.dumps({"model": "claude-sonnet-4-6", "max_tokens": 1024, "tools": TOOLS,
+def catalog_tools() -> list[dict]:
+    """Every client tool of the catalog, one per name (get_weather_terse shares get_weather's name)."""
+    tools: dict[str, dict] = {}
+    for spec in default_specs(list(CATALOG)):
+        if not spec.server_type:
+            tools.setdefault(spec.name, spec.definition())
+    return list(tools.values())
+
+
+def request(turns: int, station: int, tools: list[dict]) -> bytes:
+    return json.dumps({"model": "claude-sonnet-4-6", "max_tokens": 1024, "tools": tools,
                        "messages": history(turns, station)}).encode()
 
 
@@ -66,13 +78,13 @@ def post(handler: SimHandler, raw: bytes):
     return reply
 
 
-def median_ms(handler: SimHandler, in_loop: bool, first_station: int) -> float:
+def median_ms(handler: SimHandler, tools: list[dict], in_loop: bool, first_station: int) -> float:
     """Median time of REPEATS fresh 50-turn requests; in_loop: each after its own 49-turn predecessor."""
     times = []
     for station in range(first_station, first_station + REPEATS):
-        raw = request(TURNS, station)
+        raw = request(TURNS, station, tools)
         if in_loop:
-            post(handler, request(TURNS - 1, station))
+            post(handler, request(TURNS - 1, station, tools))
         started = time.perf_counter()
         post(handler, raw)
         times.append((time.perf_counter() - started) * 1000)
@@ -80,18 +92,22 @@ def median_ms(handler: SimHandler, in_loop: bool, first_station: int) -> float:
 
 
 def main() -> None:
-    raw = request(TURNS, 0)
     think = brain_think()
     runs = [("HTTP side only (stand-in brain)", stand_in)] + ([("with the real brain", think)] if think else [])
-    print(f"bench_sim: {TURNS}-turn history, {TURNS * 2 + 1} messages, {len(raw) / 1024:.1f} KiB request, "
-          f"median of {REPEATS} requests never sent before")
+    tool_sets = [("2 tools", TOOLS), (f"{len(catalog_tools())} catalog tools", catalog_tools())]
+    print(f"bench_sim: {TURNS}-turn history, {TURNS * 2 + 1} messages, "
+          f"{len(request(TURNS, 0, TOOLS)) / 1024:.1f} KiB request with 2 tools; median of {REPEATS} requests "
+          "never sent before")
+    station = 1
     for label, brain_fn in runs:
-        handler = SimHandler(SimSettings(), think=brain_fn)
-        post(handler, raw)  # load the data files and warm the interpreter first: a one-off per process
-        for in_loop, mode in ((True, "in a loop"), (False, "cold     ")):
-            figure = median_ms(handler, in_loop, 1 + in_loop * REPEATS)
-            verdict = "OK" if figure < TARGET_MS else "SLOW"
-            print(f"  median handle() {mode} {label}: {figure:.2f} ms (target < {TARGET_MS:.0f} ms) {verdict}")
+        for tools_label, tools in tool_sets:
+            handler = SimHandler(SimSettings(), think=brain_fn)
+            post(handler, request(TURNS, 0, tools))  # load the data files first: a one-off per process
+            for in_loop, mode in ((True, "in a loop"), (False, "cold")):
+                figure = median_ms(handler, tools, in_loop, station)
+                station += REPEATS
+                verdict = "OK" if figure < TARGET_MS else "SLOW"
+                print(f"  {label}, {tools_label}, {mode}: {figure:.2f} ms (target < {TARGET_MS:.0f} ms) {verdict}")
     if think is None:
         print("  (agent_core/sim/brain.py not present yet: real-brain figure skipped)")
 
