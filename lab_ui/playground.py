@@ -74,8 +74,8 @@ def _buttons(lab: LabSession) -> None:
         _act(lab, clicked)
     if clicked:
         _save(lab)
-    if clicked == "reset":
-        st.rerun()  # the buttons above were drawn for the old, finished run: draw them again, enabled
+    if clicked == "reset" or (clicked and bool(lab.run.stop or lab.run.done) != halted):
+        st.rerun()  # the buttons above were drawn for the run as it was before the click: draw them again
 
 
 def _act(lab: LabSession, action: str) -> None:

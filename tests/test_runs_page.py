@@ -264,6 +264,7 @@ def test_continue_live_opens_an_unfinished_run_to_step_on(db, http_calls):
     http_calls.clear()
     click(at, "Run to end")
     assert http_calls and lab.run.stop is not None
+    assert all(button(at, label).disabled for label in STEP_BUTTONS), "redrawn for the stopped run"
     assert len(db.load(run.id).turns) == len(lab.run.turns) > 1
 
 
