@@ -64,6 +64,7 @@ def _encode_object(value: Any) -> Any:
 def import_json(data: bytes | str, max_bytes: int = MAX_IMPORT_BYTES, keep_id: bool = False) -> Run:
     """Read an exported run; raises RunImportError (only) with a clear message for anything unreadable."""
     document = _parse(data, max_bytes)
+    _check_text(document)
     _check_version(document)
     _validate(document)
     try:
@@ -73,6 +74,15 @@ def import_json(data: bytes | str, max_bytes: int = MAX_IMPORT_BYTES, keep_id: b
     if not keep_id:
         run.id = uuid.uuid4().hex[:12]  # importing twice must not overwrite the first copy
     return run
+
+
+def _check_text(document: Any) -> None:
+    """JSON may escape a lone surrogate (\\ud83d); such text can be neither shown nor saved, so refuse it here."""
+    try:
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RunImportError("The file holds a lone surrogate (half of an emoji, written as an escape like "
+                             f"\\ud83d) at character {exc.start} of its text; such text cannot be saved.") from None
 
 
 def _parse(data: bytes | str, max_bytes: int) -> Any:

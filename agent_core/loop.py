@@ -89,10 +89,9 @@ class Stepper:
 
     def next_turn(self) -> Turn | None:
         """Run phases until the current turn is complete (or the run halts / waits for approval)."""
-        start = len(self.run.turns)
         while not self.halted and not self.awaiting_approval:
             self.next_phase()
-            if self.run.phase == Phase.BUILD_REQUEST and len(self.run.turns) > start:
+            if self.run.phase == Phase.BUILD_REQUEST:  # back at the top of the loop: this turn is complete
                 break
         return self.run.turns[-1] if self.run.turns else None
 

@@ -228,6 +228,9 @@ class RunStore:
                     conn.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.DatabaseError):
                     raise StoreError(f"The runs database {self.path} cannot be written: {exc}") from exc
+                if isinstance(exc, UnicodeEncodeError):
+                    raise StoreError("The run holds text that cannot be stored as UTF-8 (a lone surrogate, such as "
+                                     "half of an emoji); it stays in this tab but was not saved.") from exc
                 raise
 
     def _migrate(self) -> None:

@@ -33,10 +33,12 @@ def running_app(db_path: Path, extra_env: dict | None = None):
     env = {**os.environ, "AGENT_LOOP_LAB_DB": str(db_path), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
            **(extra_env or {})}
     env.pop("ANTHROPIC_API_KEY", None) if "ANTHROPIC_API_KEY" not in (extra_env or {}) else None
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / f"app-{port}.log", "wb")  # a file, not a pipe nobody reads: a chatty app never blocks
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless", "true",
          "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -55,6 +57,7 @@ def running_app(db_path: Path, extra_env: dict | None = None):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
 
 
 @contextlib.contextmanager

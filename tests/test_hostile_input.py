@@ -28,14 +28,6 @@ JSON_VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
 ODD = ["\u200f", "\u202e", "\u202c", "\u200d", "\u200b", "\ufeff", "\ud83d", "\udc69", "\U0001F469\u200d\U0001F467",
        "\u0301", "\x00", "\u0645\u0631\u062d\u0628\u0627", "\u041f\u043e\u0433\u043e\u0434\u0430", "\ufffd", "\n\r\t"]
 ODD_TEXT = st.lists(st.sampled_from(ODD) | st.text(max_size=5), max_size=12).map("".join)
-# Strict: once the owners fix these, the tests pass and the marks must go.
-STORE_SURROGATE = pytest.mark.xfail(strict=True, raises=UnicodeEncodeError, reason=(
-    "RunStore.save_run raises UnicodeEncodeError (not StoreError) for a lone surrogate, and import_json lets one "
-    "in from a \\ud83d escape; wanted: import_json refuses it with RunImportError, the store raises StoreError"))
-# In the Playground the same store failure surfaces as an exception on the page.
-PAGE_SURROGATE = pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "the page crashes saving the run: RunStore.save_run raises UnicodeEncodeError, which the Playground's _save "
-    "(catching StoreError) lets through"))
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -111,7 +103,6 @@ def _spike(value, texts: list[str], counter: list[int]):
     return value
 
 
-@STORE_SURROGATE
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(ODD_TEXT, min_size=1, max_size=5))
 def test_odd_unicode_in_an_imported_run_is_refused_clearly_or_saved_and_loaded_unchanged(exported, texts, tmp_path):
@@ -195,7 +186,6 @@ def test_a_one_megabyte_task_completes_or_stops_with_a_clear_message(app_env):
     "\u202eWhat is 2 to the power of 16?\u202c \u200f",
     "\U0001F469\u200d\U0001F469\u200d\U0001F467 weather in Oslo and 2^16 \u200b\ufeff",
     "\u0645\u0627 \u0647\u0648 \u0637\u0642\u0633 \u0623\u0648\u0633\u0644\u0648\u061f Oslo 2^16",
-    pytest.param("Weather in Oslo \ud83d and 2^16 \udc69?", marks=PAGE_SURROGATE),
 ])
 def test_odd_unicode_in_the_task_never_crashes_and_saved_runs_load_back_equal(task, app_env):
     run = _run_task_in_playground(task, app_env)

@@ -231,3 +231,14 @@ def test_run_json_round_trip_keeps_everything():
     assert again == run
     with pytest.raises(ValueError, match="schema_version"):
         Run.from_dict({"schema_version": 99, "run": {}})
+
+
+def test_next_step_after_a_phase_finishes_only_the_current_turn():
+    script = Script(message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
+                    message(text("done"), stop_reason="end_turn"))
+    s = stepper(script)
+    s.next_phase()
+    s.next_phase()
+    turn = s.next_turn()
+    assert turn.index == 1 and len(s.run.turns) == 1 and s.run.phase == Phase.BUILD_REQUEST
+    assert len(script.requests) == 1
