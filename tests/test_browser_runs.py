@@ -1,5 +1,7 @@
 """Runs in headless Chromium: a reload keeps the run and the selected turn; the Runs page replays, re-runs, compares."""
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -71,7 +73,15 @@ def test_the_runs_page_replays_reruns_and_compares(tmp_path):
         picked = page.get_by_role("combobox", name="Run").input_value()
         assert "example-" in picked, "the imported example is listed and picked"
         shot(page, "runs-list")
+        with page.expect_download(timeout=30_000) as download:  # the bytes are built on this click
+            page.get_by_role("button", name="Download JSON").click()
+        exported = json.loads(Path(download.value.path()).read_bytes())
+        assert exported["schema_version"] == 1 and exported["run"]["id"] in picked
         shot(page, "runs-list")
+        with page.expect_download(timeout=30_000) as download:  # the bytes are built on this click
+            page.get_by_role("button", name="Download JSON").click()
+        exported = json.loads(Path(download.value.path()).read_bytes())
+        assert exported["schema_version"] == 1 and exported["run"]["id"] in picked
         page.get_by_role("button", name="Open as replay").click()
         page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
         settle(page)
