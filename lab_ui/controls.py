@@ -145,16 +145,56 @@ def _limits(cfg: RunConfig) -> None:
     limits.max_tool_errors = int(errors) or None
 
 
+def _tool_choice(cfg: RunConfig) -> None:
+    options = {"auto": None, "any": {"type": "any"}, "none": {"type": "none"},
+               "auto, no parallel calls": {"type": "auto", "disable_parallel_tool_use": True}}
+    options |= {f"tool: {t.name}": {"type": "tool", "name": t.name} for t in cfg.tools if not t.server_type}
+    labels = list(options)
+    current = next((k for k, v in options.items() if v == (cfg.tool_choice or None)), "auto")
+    cfg.tool_choice = options[st.selectbox("tool_choice", labels, index=labels.index(current))]
+
+
+def _context(cfg: RunConfig) -> None:
+    cfg.context_policy = st.selectbox("Context policy", CONTEXT_POLICIES, index=CONTEXT_POLICIES.index(cfg.context_policy))
+    if cfg.context_policy != "none":
+        cfg.keep_last_turns = int(st.number_input("Keep the last N turns as they are", 0, 50, value=cfg.keep_last_turns))
+
+
+def workflow_from_text(text: str, tool_names: list[str]) -> list[dict]:
+    """Parse the workflow editor: a JSON list of {"tool": name, "input": {...}}; raises ValueError in plain words."""
+    if not text.strip():
+        return []
+    try:
+        steps = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"Workflow steps are not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+    if not isinstance(steps, list) or not all(isinstance(x, dict) and isinstance(x.get("tool"), str) for x in steps):
+        raise ValueError('Workflow steps must be a list like [{"tool": "get_weather", "input": {"city": "Oslo"}}].')
+    unknown = [x["tool"] for x in steps if x["tool"] not in tool_names]
+    if unknown:
+        raise ValueError(f"Workflow step names a tool that is not picked: {unknown[0]}. Picked: {', '.join(tool_names)}.")
+    return [{"tool": x["tool"], "input": x.get("input", {})} for x in steps]
+
+
+def _workflow(cfg: RunConfig) -> None:
+    text = st.text_area("Workflow steps (JSON; empty = agent mode)", height=100,
+                        value=json.dumps(cfg.workflow_steps, ensure_ascii=False) if cfg.workflow_steps else "",
+                        help='The program runs these tools itself, then asks the model ONCE, e.g. '
+                             '[{"tool": "get_weather", "input": {"city": "Oslo"}}]')
+    try:
+        cfg.workflow_steps = workflow_from_text(text, [t.name for t in cfg.tools])
+    except ValueError as exc:
+        st.error(str(exc))
+
+
 def _extras(cfg: RunConfig) -> None:
     cfg.max_tokens = int(st.number_input("max_tokens", 1, 128_000, value=cfg.max_tokens))
-    choice = st.selectbox("tool_choice", ["auto", "any", "none", "auto, no parallel calls"],
-                          index=_choice_index(cfg.tool_choice))
-    cfg.tool_choice = {"auto": None, "any": {"type": "any"}, "none": {"type": "none"},
-                       "auto, no parallel calls": {"type": "auto", "disable_parallel_tool_use": True}}[choice]
+    _tool_choice(cfg)
     cfg.cache_prompt = st.toggle("Prompt caching (cache_control on system and tools)", value=cfg.cache_prompt)
-    cfg.context_policy = st.selectbox("Context policy", CONTEXT_POLICIES, index=CONTEXT_POLICIES.index(cfg.context_policy))
+    _context(cfg)
     stops = st.text_input("Stop sequences (comma-separated)", value=", ".join(cfg.stop_sequences))
     cfg.stop_sequences = [s.strip() for s in stops.split(",") if s.strip()]
+    _workflow(cfg)
     cfg.bugs = st.multiselect("Deliberate loop bugs", BUGS, default=cfg.bugs)
     if cfg.provider == "offline":
         sim = cfg.sim
@@ -165,14 +205,6 @@ def _extras(cfg: RunConfig) -> None:
         picked = st.multiselect("Inject faults", list(FAULTS),
                                 default=[k for k, v in FAULTS.items() if v in sim.faults])
         sim.faults = [copy.deepcopy(FAULTS[k]) for k in picked]  # never share the module's dicts between tabs
-
-
-def _choice_index(choice: dict | None) -> int:
-    if not choice:
-        return 0
-    if choice.get("disable_parallel_tool_use"):
-        return 3
-    return {"any": 1, "none": 2}.get(choice.get("type"), 0)
 
 
 def render(lab: LabSession) -> None:
@@ -188,5 +220,5 @@ def render(lab: LabSession) -> None:
         _tool_editor(cfg)
     with st.expander("Limits", expanded=False):
         _limits(cfg)
-    with st.expander("More: tool_choice, caching, context, bugs, faults", expanded=False):
+    with st.expander("More: tool_choice, caching, context, workflow, bugs, faults", expanded=False):
         _extras(cfg)

@@ -44,3 +44,24 @@ def test_playground_steps_phases_then_runs_to_end():
     text = " ".join(s.value for s in at.success)
     assert "end_turn" in text
     assert any("Simulated model (offline)" in m.value for m in at.markdown)
+
+
+def test_controls_offer_forced_tool_choice_context_and_a_workflow():
+    at = app()
+    at.switch_page("pages/playground.py").run()
+    next(s for s in at.selectbox if s.label == "tool_choice").set_value("tool: calculate").run()
+    next(s for s in at.selectbox if s.label == "Context policy").set_value("summarize").run()
+    next(n for n in at.number_input if n.label.startswith("Keep the last N turns")).set_value(1).run()
+    editor = next(t for t in at.text_area if t.label.startswith("Workflow steps"))
+    editor.set_value('[{"tool": "get_wether"}]').run()
+    assert any("not picked: get_wether" in e.value for e in at.error)
+    editor = next(t for t in at.text_area if t.label.startswith("Workflow steps"))
+    editor.set_value('[{"tool": "get_weather", "input": {"city": "Oslo"}}]').run()
+    cfg = at.session_state["agent_loop_lab:playground"].config
+    assert cfg.tool_choice == {"type": "tool", "name": "calculate"}
+    assert (cfg.context_policy, cfg.keep_last_turns) == ("summarize", 1)
+    assert cfg.workflow_steps == [{"tool": "get_weather", "input": {"city": "Oslo"}}]
+    _click(at, "Reset")
+    _click(at, "Run to end")
+    run = at.session_state["agent_loop_lab:playground"].run
+    assert len(run.turns) == 1 and "tools" not in run.turns[0].request  # a workflow: one call, no tools offered
