@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent_core.sim.language import fold, load
+from agent_core.sim.language import fold, load, text_cache
 
 # A capitalised word after a place preposition: how the model guesses at a city it does not know ("in Mscow").
 _PLACE = re.compile(r"(?:\b(?i:in|at|for)|(?<!\w)(?i:в|во|w|we))\s+"
@@ -44,7 +44,7 @@ def _patterns() -> tuple[tuple[str, re.Pattern, City], ...]:
     return tuple((form, re.compile(rf"(?<![\w-]){re.escape(form)}(?![\w-])"), city) for form, city in pairs)
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def _known(text: str) -> tuple[tuple[int, City], ...]:
     folded, spans = fold(text), []
     for form, pattern, city in _patterns():
@@ -66,7 +66,7 @@ def places(text: str) -> list[str]:
     return list(_places(text))
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def _places(text: str) -> tuple[str, ...]:
     found = [(start, city.name) for start, city in _known(text)]
     for match in _PLACE.finditer(text):

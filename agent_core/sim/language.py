@@ -5,13 +5,19 @@ import difflib
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).with_name("data")
 MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
+# The brain reads every earlier text again on every turn, so its readings of texts are cached, in this many
+# entries per function; longer texts are read afresh, so a few huge files cannot fill the memory.
+TEXT_CACHE_SIZE = 2048
+TEXT_CACHE_LIMIT = 10_000
 
 _WORD = re.compile(r"[^\W_]+")
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
@@ -27,13 +33,25 @@ _DATES = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")  
 _CALC = re.compile(r"\d+(?:\.\d+)?|\*\*|[-+*/^()]")
 
 
+def text_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """lru_cache for a pure function whose first argument is a text; texts over TEXT_CACHE_LIMIT skip it."""
+    cached = lru_cache(maxsize=TEXT_CACHE_SIZE)(fn)
+
+    @wraps(fn)
+    def call(text: str, *args: Any) -> Any:
+        return cached(text, *args) if len(text) <= TEXT_CACHE_LIMIT else fn(text, *args)
+
+    call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    return call
+
+
 @lru_cache(maxsize=None)
 def load(name: str) -> dict:
     """One data file from agent_core/sim/data, parsed once."""
     return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=8192)
+@text_cache
 def fold(text: str) -> str:
     """Lower case without accents, so 'Łódź', 'lodz' and 'ЁЛКА'/'елка' compare equal."""
     if text.isascii():
@@ -49,7 +67,7 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
-@lru_cache(maxsize=8192)
+@text_cache
 def _words(text: str) -> tuple[str, ...]:
     # A tuple, so no caller can change what the next caller gets; the same texts come back every turn.
     return tuple(_WORD.findall(fold(text)))
@@ -284,7 +302,7 @@ def _render(run: list[str]) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def extract_expression(text: str) -> str | None:
     """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
     text = _DATES.sub(" ", text)

@@ -85,7 +85,7 @@ def _text_of(content: Any) -> str:
     return "\n".join(b.get("text", "") for b in _blocks(content) if b.get("type") == "text")
 
 
-@lru_cache(maxsize=4096)
+@lx.text_cache
 def _status(text: str, is_error: bool) -> str:
     unavailable = len(text) < SHORT_RESULT and lx.hits(lx.words(text), lx.lexicon()["unavailable"])
     return "unavailable" if unavailable else "error" if is_error else "ok"
@@ -165,7 +165,7 @@ def intent_hits(text: str) -> dict[str, int]:
     return dict(_intent_hits(text))
 
 
-@lru_cache(maxsize=4096)
+@lx.text_cache
 def _intent_hits(text: str) -> dict[str, int]:
     # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
     tokens = lx.words(text)
@@ -295,7 +295,7 @@ def score(tool: dict, intent: str, clause: str) -> int:
 
 
 def _keyed_score(tool_json: str, intent: str, clause: str) -> int:
-    return _fit(tool_json, intent) + _overlap(tool_json, clause)
+    return _fit(tool_json, intent) + _overlap(clause, tool_json)
 
 
 @lru_cache(maxsize=1024)
@@ -308,8 +308,8 @@ def _fit(tool_json: str, intent: str) -> int:
     return total + (_purpose(parts) == intent)
 
 
-@lru_cache(maxsize=4096)
-def _overlap(tool_json: str, clause: str) -> int:
+@lx.text_cache
+def _overlap(clause: str, tool_json: str) -> int:
     overlap = _parts_of(tool_json)["overlap"]
     mine = {lx.fold(w) for w in lx.content_words(clause)}
     return min(2, sum(1 for w in mine if any(lx.same_stem(w, t) for t in overlap)))
@@ -365,7 +365,7 @@ def _extract(slot: str, text: str, need: Need, prop: dict) -> Any:
     return None
 
 
-@lru_cache(maxsize=4096)
+@lx.text_cache
 def _enum_value(text: str, options: tuple[str, ...]) -> str | None:
     # Every source text (each earlier result too) is searched for every enum parameter, on every turn.
     tokens = lx.words(text)
