@@ -44,7 +44,7 @@ def render_html(done: str | None, upcoming: str | None) -> str:
 
 CSS = """
 <style>
-.lab-code {font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.82rem; line-height: 1.35;
+.lab-code {font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.74rem; line-height: 1.4;
   background: #0f172a; color: #e2e8f0; border-radius: 8px; padding: 8px 0; overflow-x: auto;}
 .lab-line {white-space: pre; padding: 0 10px;}
 .lab-no {color: #64748b; margin-right: 6px;}

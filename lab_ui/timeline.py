@@ -21,7 +21,10 @@ def table(run: Run) -> pd.DataFrame:
             "tokens out": turn.usage.output_tokens if turn.usage else None,
             "cost $": round(turn.cost_usd, 6),
         })
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    if not table.empty:  # whole numbers, blank while a turn is still in progress
+        table = table.astype({"tokens in": "Int64", "tokens out": "Int64"})
+    return table
 
 
 def render(lab: LabSession) -> int:
@@ -29,7 +32,7 @@ def render(lab: LabSession) -> int:
     run = lab.run
     count = len(run.turns)
     current = lab.selected or count
-    prev_col, pick_col, next_col = st.columns([1, 6, 1])
+    prev_col, pick_col, next_col = st.columns([3, 10, 3], vertical_alignment="center")
     if prev_col.button("◀ Back", disabled=current <= 1, width="stretch"):
         current -= 1
     if next_col.button("Forward ▶", disabled=current >= count, width="stretch"):

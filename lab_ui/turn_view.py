@@ -124,7 +124,7 @@ def _diff(run: Run, turn: Turn) -> None:
     if diff.rewritten_history:
         st.warning("Earlier messages changed too: the context policy rewrote the history.")
     for message in diff.appended:
-        st.json(message, expanded=False)
+        st.json(message, expanded=3)
     with st.expander("Unified diff of the JSON"):
         st.code(diff.unified or "(identical)", language="diff")
 
