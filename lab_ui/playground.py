@@ -165,9 +165,21 @@ def stepper_panel(lab: LabSession) -> None:
         lab.message = None
     run = lab.run
     if run and run.turns:
+        _totals(run)
         selected = timeline.render(lab)
         turn_view.render(run, run.turns[selected - 1])
         _run_controls(lab, selected)
+
+
+def _totals(run) -> None:
+    """The money pit at a glance: turns, the context now, everything billed so far, and the cost."""
+    last = next((t for t in reversed(run.turns) if t.usage), None)
+    billed = sum(t.usage.whole_input for t in run.turns if t.usage)
+    cols = st.columns(4)
+    cols[0].metric("Turns", len(run.turns))
+    cols[1].metric("Context now (tokens)", f"{last.usage.whole_input:,}" if last else "—")
+    cols[2].metric("Input billed so far", f"{billed:,}")
+    cols[3].metric("Cost so far", f"${run.total_cost_usd:.4f}")
 
 
 def loop_code_panel(lab: LabSession) -> None:
