@@ -3,7 +3,8 @@
 Prints the per-turn time of each and the ratio (target: the stepper costs at most 1.3x the bare loop).
 The two alternate, PAIRS times, so a busy machine slows both alike; the ratio is the median of the pairs' ratios.
 CPU time (this process, all threads) is printed next to wall time: it is what the loop itself costs when other
-processes share the CPUs. The first pair only warms up (imports, data files, the SDK's lazy setup) and is dropped.
+processes share the CPUs. The first pair only warms up (imports, data files, the SDK's lazy setup, the simulated
+model's per-text caches, which a real run has warm too: each turn re-reads the texts of the turn before) and is dropped.
 """
 from __future__ import annotations
 

@@ -40,8 +40,9 @@ def history(turns: int, station: int = 0) -> list[dict]:
         city = CITIES[i % len(CITIES)]
         call = {"type": "tool_use", "id": f"toolu_{i:04d}", "name": "get_weather", "input": {"city": city}}
         messages.append({"role": "assistant", "content": [{"type": "text", "text": f"Checking {city}."}, call]})
+        report = f"{city}: {i % 30}°C, light rain, station {station}"
         messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call["id"], "content": f"{city}: {i % 30}°C, light rain, station {station}"}]})
+            {"type": "tool_result", "tool_use_id": call["id"], "content": report}]})
     return messages
 
 
