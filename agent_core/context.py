@@ -7,19 +7,23 @@ import json
 from agent_core.model import RunConfig
 
 CLEARED = "[old tool result cleared to save context]"
-CACHE = {"type": "ephemeral"}
+
+
+def cache_control() -> dict:
+    """A fresh marker per use, so no two requests (or a module constant) ever share one dict."""
+    return {"type": "ephemeral"}
 
 
 def build_request(config: RunConfig, messages: list[dict], with_tools: bool = True) -> dict:
     """The exact Messages API body for the next call (a deep copy: later edits never change what was sent)."""
     body: dict = {"model": config.model, "max_tokens": config.max_tokens}
     if config.system:
-        body["system"] = ([{"type": "text", "text": config.system, "cache_control": CACHE}]
+        body["system"] = ([{"type": "text", "text": config.system, "cache_control": cache_control()}]
                           if config.cache_prompt else config.system)
     tools = [t.definition() for t in config.tools] if with_tools else []
     if tools:
         if config.cache_prompt:
-            tools[-1]["cache_control"] = CACHE  # one breakpoint after the last tool caches them all
+            tools[-1]["cache_control"] = cache_control()  # one breakpoint after the last tool caches them all
         body["tools"] = tools
         if config.tool_choice:
             body["tool_choice"] = config.tool_choice

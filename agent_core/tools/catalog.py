@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Callable
+from types import MappingProxyType
+from typing import Callable, Mapping
 
 from agent_core.model import ToolSpec
 from agent_core.tools import calculator
@@ -17,7 +18,7 @@ __all__ = ["CATALOG", "CatalogTool", "bundled_sandboxes", "default_specs", "sand
 SLOW_REPORT_SECONDS = 8.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class CatalogTool:
     """A ready-made tool: the spec the model sees, the function the program runs, a line for the picker."""
 
@@ -107,7 +108,7 @@ def _load_catalog() -> dict[str, CatalogTool]:
 
 
 # Keyed by implementation name (ToolSpec.impl_key); for every tool but get_weather_terse that is its name.
-CATALOG: dict[str, CatalogTool] = _load_catalog()
+CATALOG: Mapping[str, CatalogTool] = MappingProxyType(_load_catalog())  # read-only; specs are copied out
 
 
 def default_specs(names: list[str] | None = None) -> list[ToolSpec]:
