@@ -5,6 +5,7 @@ import streamlit as st
 
 from agent_core import accounting, charts
 from agent_core.model import Run
+from lab_ui.i18n import t
 
 
 def render(run: Run, key: str = "charts") -> None:
@@ -12,7 +13,7 @@ def render(run: Run, key: str = "charts") -> None:
     pricing = accounting.load_pricing()
     df = accounting.run_table(run, pricing)
     if df.empty:
-        st.info("The charts appear after the first model call.")
+        st.info(t("The charts appear after the first model call."))
         return
     st.caption(accounting.components_note(run.config.provider))
     window = accounting.context_window(run, pricing)
@@ -21,12 +22,12 @@ def render(run: Run, key: str = "charts") -> None:
     right.plotly_chart(charts.cost_per_turn(df), key=f"{key}-cost")
     left, right = st.columns(2)
     left.plotly_chart(charts.peak_vs_billed(df), key=f"{key}-peak")
-    extra = right.slider("If this run went on for N more turns…", 1, 100, 20, key=f"{key}-n")
+    extra = right.slider(t("If this run went on for N more turns…"), 1, 100, 20, key=f"{key}-n")
     right.plotly_chart(charts.projection(df, extra), key=f"{key}-projection")
     left, right = st.columns(2)
     left.plotly_chart(charts.price_comparison(run, pricing), key=f"{key}-prices")
     right.plotly_chart(charts.cache_savings(df, pricing, run.config.model), key=f"{key}-cache")
-    with st.expander("Per-turn table"):
+    with st.expander(t("Per-turn table")):
         st.dataframe(df, hide_index=True)
-        st.download_button("Download CSV", accounting.table_csv(df), file_name=f"run-{run.id}-turns.csv",
+        st.download_button(t("Download CSV"), accounting.table_csv(df), file_name=f"run-{run.id}-turns.csv",
                            mime="text/csv", key=f"{key}-csv")

@@ -7,9 +7,13 @@ import streamlit as st
 from agent_core import compare
 from agent_core.model import Run
 from agent_core.store import RunStore, RunSummary
+from lab_ui.i18n import mark, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
 PICKED_KEY = "runs:picked"  # the run picked in Saved runs (lab_ui.runs_view) is the first default
+# compare.side_by_side names its columns "turn" and "<A or B> <what>"; these are the headers the learner reads.
+HEADERS = {"messages": mark("{run} messages"), "context": mark("{run} context"),
+           "cost so far $": mark("{run} cost so far $")}
 
 
 def _defaults(runs: list[RunSummary]) -> tuple[str, str]:
@@ -23,7 +27,7 @@ def _defaults(runs: list[RunSummary]) -> tuple[str, str]:
 
 def _label(r: RunSummary) -> str:
     text = " ".join(r.label.split())
-    return f"{text[:60] + '…' if len(text) > 60 else text} · {r.id} · {r.turns} turn(s)"
+    return f"{text[:60] + '…' if len(text) > 60 else text} · {r.id} · " + t("{n} turn(s)", n=r.turns)
 
 
 def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
@@ -32,36 +36,47 @@ def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
     for key, default in ((A_KEY, a), (B_KEY, b)):
         if st.session_state.get(key) not in by_id:
             st.session_state[key] = default
+    # Labels are made now, in this run's language: AppTest calls format_func after the run has ended.
+    labels = {i: _label(r) for i, r in by_id.items()}
     left, right = st.columns(2)
-    a = left.selectbox("Run A", list(by_id), key=A_KEY, format_func=lambda i: _label(by_id[i]))
-    b = right.selectbox("Run B", list(by_id), key=B_KEY, format_func=lambda i: _label(by_id[i]))
+    a = left.selectbox(t("Run A"), list(by_id), key=A_KEY, format_func=labels.get)
+    b = right.selectbox(t("Run B"), list(by_id), key=B_KEY, format_func=labels.get)
     return a, b
 
 
 def _totals(run: Run, where) -> None:
-    fork = f" · fork of {run.parent_id} at turn {run.parent_turn}" if run.parent_id else ""
-    stop = run.stop.kind if run.stop else "not finished"
+    fork = " · " + t("fork of {run} at turn {n}", run=run.parent_id, n=run.parent_turn) if run.parent_id else ""
+    stop = run.stop.kind if run.stop else t("not finished")
     where.caption(f"**{' '.join((run.title or run.config.task).split())[:90]}**  \n{run.id} · {run.config.model} · "
-                  f"{run.config.provider}{fork} · stopped by `{stop}`")
+                  f"{run.config.provider}{fork} · " + t("stopped by `{cause}`", cause=stop))
     cols = where.columns(3)
-    cols[0].metric("Turns", len(run.turns))
-    cols[1].metric("Tokens", f"{run.total_tokens:,}")
-    cols[2].metric("Cost", f"${run.total_cost_usd:.4f}")
+    cols[0].metric(t("Turns"), len(run.turns))
+    cols[1].metric(t("Tokens"), f"{run.total_tokens:,}")
+    cols[2].metric(t("Cost"), f"${run.total_cost_usd:.4f}")
+
+
+def header(column: str) -> str:
+    """A side_by_side column name in the tab's language."""
+    if column == "turn":
+        return t("turn")
+    run, _, what = column.partition(" ")
+    return t(HEADERS[what], run=run) if what in HEADERS else column
 
 
 def render(runs_db: RunStore) -> None:
     """The compare view (needs at least two saved runs)."""
     runs = runs_db.list_runs()
     if len(runs) < 2:
-        st.info("Compare needs two saved runs: run the Playground twice, re-run one from a turn, or import an example.")
+        st.info(t("Compare needs two saved runs: run the Playground twice, re-run one from a turn, or import an "
+                  "example."))
         return
     a_id, b_id = _pickers(runs)
     a, b = runs_db.load(a_id), runs_db.load(b_id)
     if a is None or b is None:
-        st.warning("One of the two runs is not in the runs database any more.")
+        st.warning(t("One of the two runs is not in the runs database any more."))
         return
     if a_id == b_id:
-        st.info("Run A and run B are the same run: pick two different ones.")
+        st.info(t("Run A and run B are the same run: pick two different ones."))
     c = compare.compare(a, b)
     left, right = st.columns(2)
     _totals(a, left.container(border=True))
@@ -72,19 +87,21 @@ def render(runs_db: RunStore) -> None:
     right.plotly_chart(compare.cost_figure(c), key="compare-cost")
     left, right = st.columns(2)
     left.plotly_chart(compare.messages_figure(c), key="compare-messages")
-    right.caption("Turn by turn")
-    right.dataframe(pd.DataFrame(compare.side_by_side(c)), hide_index=True)
-    with st.expander("Unified diff of the final message lists", expanded=True):
+    right.caption(t("Turn by turn"))
+    right.dataframe(pd.DataFrame(compare.side_by_side(c)).rename(columns=header), hide_index=True)
+    with st.expander(t("Unified diff of the final message lists"), expanded=True):
         long = c.diff.count("\n") > 30  # a long diff scrolls in its own box; a short one takes its own height
-        st.code(c.diff or "(the two message lists are identical)", language="diff", height=480 if long else "content")
+        st.code(c.diff or t("(the two message lists are identical)"), language="diff",
+                height=480 if long else "content")
 
 
 def _shared(c: compare.Comparison, a: Run, b: Run) -> None:
     count = c.shared_messages
-    where = f"A forks from B at turn {c.fork_turn}. " if a.parent_id == b.id else (
-        f"B forks from A at turn {c.fork_turn}. " if c.fork_turn else "")
+    where = t("A forks from B at turn {n}.", n=c.fork_turn) + " " if a.parent_id == b.id else (
+        t("B forks from A at turn {n}.", n=c.fork_turn) + " " if c.fork_turn else "")
     if count == len(a.messages) == len(b.messages):
-        st.success(where + f"Both final message lists are the same {count} message(s).")
+        st.success(where + t("Both final message lists are the same {n} message(s).", n=count))
         return
-    st.markdown(f"{where}Final message lists: A has **{len(a.messages)}**, B has **{len(b.messages)}**; "
-                f"they share the first **{count}** and differ from message **{count + 1}** on.")
+    st.markdown(where + t("Final message lists: A has **{a}**, B has **{b}**; they share the first **{shared}** and "
+                          "differ from message **{first}** on.", a=len(a.messages), b=len(b.messages), shared=count,
+                          first=count + 1))

@@ -11,9 +11,11 @@ import streamlit as st
 from agent_core.accounting import load_pricing
 from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
 from agent_core.tools.catalog import CATALOG
+from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
-PROVIDER_LABELS = {"offline": "Offline (simulated model)", "anthropic": "Anthropic API", "compatible": "Anthropic-compatible URL"}
+PROVIDER_LABELS = {"offline": mark("Offline (simulated model)"), "anthropic": mark("Anthropic API"),
+                   "compatible": mark("Anthropic-compatible URL")}
 PERSONAS = ("sensible", "stubborn", "gullible")
 CONTEXT_POLICIES = ("none", "clear_tool_results", "summarize")
 BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_reply", "continue_on_unknown_stop")
@@ -34,18 +36,18 @@ def tool_from_editor(name: str, description: str, schema_text: str, impl: str, n
     """Build a ToolSpec from the editor's fields; raises ValueError with a plain message."""
     schema = _parse_schema(schema_text)
     if not isinstance(schema, dict) or schema.get("type") != "object":
-        raise ValueError('input_schema must be a JSON object whose "type" is "object".')
+        raise ValueError(t('input_schema must be a JSON object whose "type" is "object".'))
     if _depth(schema) > MAX_SCHEMA_DEPTH:
-        raise ValueError(f"The schema is nested more than {MAX_SCHEMA_DEPTH} levels deep; flatten it.")
+        raise ValueError(t("The schema is nested more than {n} levels deep; flatten it.", n=MAX_SCHEMA_DEPTH))
     if _SURROGATE.search(json.dumps(schema, ensure_ascii=False) + description):
-        raise ValueError("The schema or description holds a lone surrogate (half of an emoji, e.g. \\ud83d): "
-                         "it cannot be sent as UTF-8. Use the whole character.")
+        raise ValueError(t("The schema or description holds a lone surrogate (half of an emoji, e.g. \\ud83d): "
+                           "it cannot be sent as UTF-8. Use the whole character."))
     try:
         jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        raise ValueError(f"The schema is not a valid JSON Schema: {exc.message}") from None
+        raise ValueError(t("The schema is not a valid JSON Schema: {error}", error=exc.message)) from None
     if not re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", name or ""):
-        raise ValueError("A tool name must be 1–64 letters, digits, '_' or '-'.")
+        raise ValueError(t("A tool name must be 1–64 letters, digits, '_' or '-'."))
     return ToolSpec(name, description, schema, impl=impl, needs_approval=needs_approval)
 
 
@@ -53,11 +55,12 @@ def _parse_schema(text: str) -> object:
     try:
         return json.loads(text, parse_constant=_not_json, parse_float=_finite)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"The schema is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+        raise ValueError(t("The schema is not valid JSON: {error} at line {line}, column {column}.",
+                           error=exc.msg, line=exc.lineno, column=exc.colno)) from None
     except RecursionError:
-        raise ValueError(f"The schema is nested more than {MAX_SCHEMA_DEPTH} levels deep; flatten it.") from None
+        raise ValueError(t("The schema is nested more than {n} levels deep; flatten it.", n=MAX_SCHEMA_DEPTH)) from None
     except ValueError as exc:  # NaN, Infinity, or a number too long to convert: the API would reject them too
-        raise ValueError(f"The schema is not valid JSON: {exc}.") from None
+        raise ValueError(t("The schema is not valid JSON: {error}.", error=exc)) from None
 
 
 def _not_json(name: str) -> None:
@@ -83,22 +86,22 @@ def _depth(value: object) -> int:
 
 
 def _model_and_provider(cfg: RunConfig) -> None:
-    cfg.provider = st.selectbox("Provider", list(PROVIDER_LABELS), index=list(PROVIDER_LABELS).index(cfg.provider),
-                                format_func=PROVIDER_LABELS.get)
+    cfg.provider = st.selectbox(t("Provider"), list(PROVIDER_LABELS), index=list(PROVIDER_LABELS).index(cfg.provider),
+                                format_func={p: t(label) for p, label in PROVIDER_LABELS.items()}.get)
     models = list(load_pricing().models)
     if cfg.provider == "compatible":
-        cfg.base_url = st.text_input("Base URL", value=cfg.base_url or "http://localhost:11434")
-        cfg.model = st.text_input("Model", value=cfg.model)
+        cfg.base_url = st.text_input(t("Base URL"), value=cfg.base_url or "http://localhost:11434")
+        cfg.model = st.text_input(t("Model"), value=cfg.model)
     else:
         cfg.base_url = None  # a base URL left from the compatible provider must not redirect Anthropic calls
-        cfg.model = st.selectbox("Model", models, index=models.index(cfg.model) if cfg.model in models else 0)
+        cfg.model = st.selectbox(t("Model"), models, index=models.index(cfg.model) if cfg.model in models else 0)
 
 
 def _tool_picker(cfg: RunConfig) -> None:
     current = [t.name for t in cfg.tools]
     options = list(dict.fromkeys(list(CATALOG) + current))
-    chosen = st.multiselect("Tools", options, default=current,
-                            help="What the model sees of a tool: only its name, description and JSON Schema.")
+    chosen = st.multiselect(t("Tools"), options, default=current,
+                            help=t("What the model sees of a tool: only its name, description and JSON Schema."))
     by_name = {t.name: t for t in cfg.tools}
     cfg.tools = [by_name.get(n) or copy.deepcopy(CATALOG[n].spec) for n in chosen]
 
@@ -107,41 +110,44 @@ def _tool_editor(cfg: RunConfig) -> None:
     if not cfg.tools:
         return
     names = [t.name for t in cfg.tools]
-    which = st.selectbox("Edit tool", names)
+    which = st.selectbox(t("Edit tool"), names)
     spec = cfg.tools[names.index(which)]
     with st.form(f"tool-editor-{which}"):
-        name = st.text_input("Name", value=spec.name)
-        description = st.text_area("Description", value=spec.description, height=110)
+        name = st.text_input(t("Name"), value=spec.name)
+        description = st.text_area(t("Description"), value=spec.description, height=110)
         schema = st.text_area("JSON Schema", value=json.dumps(spec.input_schema, indent=2), height=180)
-        impl = st.selectbox("Runs the Python function", list(CATALOG),
+        impl = st.selectbox(t("Runs the Python function"), list(CATALOG),
                             index=list(CATALOG).index(spec.impl_key) if spec.impl_key in CATALOG else 0)
-        approval = st.checkbox("Ask me before running it", value=spec.needs_approval)
-        if st.form_submit_button("Apply tool changes"):
+        approval = st.checkbox(t("Ask me before running it"), value=spec.needs_approval)
+        if st.form_submit_button(t("Apply tool changes")):
             try:
                 cfg.tools[names.index(which)] = tool_from_editor(name, description, schema, impl, approval)
-                st.success("Tool updated. It takes effect on the next run (Reset) or a re-run.")
+                st.success(t("Tool updated. It takes effect on the next run (Reset) or a re-run."))
             except ValueError as exc:
                 st.error(str(exc))
 
 
 def _limits(cfg: RunConfig) -> None:
     limits = cfg.limits
-    no_limit = st.checkbox("No step limit", value=limits.max_steps is None,
-                           help=f"Even with no limit, the app stops at a hard ceiling of {MAX_STEPS_CEILING} steps.")
+    no_limit = st.checkbox(t("No step limit"), value=limits.max_steps is None,
+                           help=t("Even with no limit, the app stops at a hard ceiling of {n} steps.",
+                                  n=MAX_STEPS_CEILING))
     if no_limit:
         limits.max_steps = None
-        st.caption(f"⚠️ No step limit: only the hard ceiling of {MAX_STEPS_CEILING} steps will stop a runaway loop.")
+        st.caption(t("⚠️ No step limit: only the hard ceiling of {n} steps will stop a runaway loop.",
+                     n=MAX_STEPS_CEILING))
     else:
-        limits.max_steps = int(st.number_input("Max steps", 1, MAX_STEPS_CEILING, value=limits.max_steps or 10))
-    tokens = st.number_input("Token budget (0 = none)", 0, 10_000_000, value=limits.max_total_tokens or 0, step=1000)
+        limits.max_steps = int(st.number_input(t("Max steps"), 1, MAX_STEPS_CEILING, value=limits.max_steps or 10))
+    tokens = st.number_input(t("Token budget (0 = none)"), 0, 10_000_000, value=limits.max_total_tokens or 0, step=1000)
     limits.max_total_tokens = int(tokens) or None
-    cost = st.number_input("Cost budget, USD (0 = none)", 0.0, 100.0, value=float(limits.max_cost_usd or 0.0),
+    cost = st.number_input(t("Cost budget, USD (0 = none)"), 0.0, 100.0, value=float(limits.max_cost_usd or 0.0),
                            step=0.01, format="%.4f")
     limits.max_cost_usd = float(cost) or None
-    repeat = st.number_input("Stop when the same call repeats N times (0 = off)", 0, 50,
+    repeat = st.number_input(t("Stop when the same call repeats N times (0 = off)"), 0, 50,
                              value=limits.stop_on_repeated_call or 0)
     limits.stop_on_repeated_call = int(repeat) or None
-    errors = st.number_input("Error budget: stop after N tool errors (0 = off)", 0, 100, value=limits.max_tool_errors or 0)
+    errors = st.number_input(t("Error budget: stop after N tool errors (0 = off)"), 0, 100,
+                             value=limits.max_tool_errors or 0)
     limits.max_tool_errors = int(errors) or None
 
 
@@ -155,9 +161,11 @@ def _tool_choice(cfg: RunConfig) -> None:
 
 
 def _context(cfg: RunConfig) -> None:
-    cfg.context_policy = st.selectbox("Context policy", CONTEXT_POLICIES, index=CONTEXT_POLICIES.index(cfg.context_policy))
+    cfg.context_policy = st.selectbox(t("Context policy"), CONTEXT_POLICIES,
+                                      index=CONTEXT_POLICIES.index(cfg.context_policy))
     if cfg.context_policy != "none":
-        cfg.keep_last_turns = int(st.number_input("Keep the last N turns as they are", 0, 50, value=cfg.keep_last_turns))
+        cfg.keep_last_turns = int(st.number_input(t("Keep the last N turns as they are"), 0, 50,
+                                                  value=cfg.keep_last_turns))
 
 
 def workflow_from_text(text: str, tool_names: list[str]) -> list[dict]:
@@ -167,42 +175,55 @@ def workflow_from_text(text: str, tool_names: list[str]) -> list[dict]:
     try:
         steps = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"Workflow steps are not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+        raise ValueError(t("Workflow steps are not valid JSON: {error} at line {line}, column {column}.",
+                           error=exc.msg, line=exc.lineno, column=exc.colno)) from None
     if not isinstance(steps, list) or not all(isinstance(x, dict) and isinstance(x.get("tool"), str) for x in steps):
-        raise ValueError('Workflow steps must be a list like [{"tool": "get_weather", "input": {"city": "Oslo"}}].')
+        raise ValueError(t('Workflow steps must be a list like [{"tool": "get_weather", "input": {"city": "Oslo"}}].'))
     unknown = [x["tool"] for x in steps if x["tool"] not in tool_names]
     if unknown:
-        raise ValueError(f"Workflow step names a tool that is not picked: {unknown[0]}. Picked: {', '.join(tool_names)}.")
+        raise ValueError(t("Workflow step names a tool that is not picked: {tool}. Picked: {picked}.",
+                           tool=unknown[0], picked=", ".join(tool_names)))
     return [{"tool": x["tool"], "input": x.get("input", {})} for x in steps]
 
 
 def _workflow(cfg: RunConfig) -> None:
-    text = st.text_area("Workflow steps (JSON; empty = agent mode)", height=100,
+    text = st.text_area(t("Workflow steps (JSON; empty = agent mode)"), height=100,
                         value=json.dumps(cfg.workflow_steps, ensure_ascii=False) if cfg.workflow_steps else "",
-                        help='The program runs these tools itself, then asks the model ONCE, e.g. '
-                             '[{"tool": "get_weather", "input": {"city": "Oslo"}}]')
+                        help=t('The program runs these tools itself, then asks the model ONCE, e.g. '
+                               '[{"tool": "get_weather", "input": {"city": "Oslo"}}]'))
     try:
         cfg.workflow_steps = workflow_from_text(text, [t.name for t in cfg.tools])
     except ValueError as exc:
         st.error(str(exc))
 
 
+def fault_label(name: str) -> str:
+    """A FAULTS entry in the tab's language (the English label is the entry's key)."""
+    fault = FAULTS[name]
+    what = t("dropped connection") if fault.get("kind") == "drop" else str(fault["status"])
+    if "turn" not in fault:
+        return t("{fault} always", fault=what)
+    if fault.get("attempts", 1) > 1:
+        return t("{fault} on turn {n}, every attempt", fault=what, n=fault["turn"])
+    return t("{fault} on turn {n}", fault=what, n=fault["turn"])
+
+
 def _extras(cfg: RunConfig) -> None:
     cfg.max_tokens = int(st.number_input("max_tokens", 1, 128_000, value=cfg.max_tokens))
     _tool_choice(cfg)
-    cfg.cache_prompt = st.toggle("Prompt caching (cache_control on system and tools)", value=cfg.cache_prompt)
+    cfg.cache_prompt = st.toggle(t("Prompt caching (cache_control on system and tools)"), value=cfg.cache_prompt)
     _context(cfg)
-    stops = st.text_input("Stop sequences (comma-separated)", value=", ".join(cfg.stop_sequences))
+    stops = st.text_input(t("Stop sequences (comma-separated)"), value=", ".join(cfg.stop_sequences))
     cfg.stop_sequences = [s.strip() for s in stops.split(",") if s.strip()]
     _workflow(cfg)
-    cfg.bugs = st.multiselect("Deliberate loop bugs", BUGS, default=cfg.bugs)
+    cfg.bugs = st.multiselect(t("Deliberate loop bugs"), BUGS, default=cfg.bugs)
     if cfg.provider == "offline":
         sim = cfg.sim
-        sim.persona = st.selectbox("Simulated persona", PERSONAS, index=PERSONAS.index(sim.persona))
-        window = st.number_input("Simulated context window (0 = the model's)", 0, 1_000_000, value=sim.context_window or 0,
-                                 step=500)
+        sim.persona = st.selectbox(t("Simulated persona"), PERSONAS, index=PERSONAS.index(sim.persona))
+        window = st.number_input(t("Simulated context window (0 = the model's)"), 0, 1_000_000,
+                                 value=sim.context_window or 0, step=500)
         sim.context_window = int(window) or None
-        picked = st.multiselect("Inject faults", list(FAULTS),
+        picked = st.multiselect(t("Inject faults"), list(FAULTS), format_func={k: fault_label(k) for k in FAULTS}.get,
                                 default=[k for k, v in FAULTS.items() if v in sim.faults])
         sim.faults = [copy.deepcopy(FAULTS[k]) for k in picked]  # never share the module's dicts between tabs
 
@@ -210,15 +231,15 @@ def _extras(cfg: RunConfig) -> None:
 def render(lab: LabSession) -> None:
     """Edit the draft config; it applies to the next run (Reset) or a re-run from a turn."""
     cfg = lab.config
-    cfg.task = st.text_area("Task", value=cfg.task, height=90, max_chars=1_000_000)
-    with st.expander("Model and provider", expanded=False):
+    cfg.task = st.text_area(t("Task"), value=cfg.task, height=90, max_chars=1_000_000)
+    with st.expander(t("Model and provider"), expanded=False):
         _model_and_provider(cfg)
-    with st.expander("System prompt", expanded=False):
-        cfg.system = st.text_area("System prompt", value=cfg.system, height=120, label_visibility="collapsed")
+    with st.expander(t("System prompt"), expanded=False):
+        cfg.system = st.text_area(t("System prompt"), value=cfg.system, height=120, label_visibility="collapsed")
     with st.expander("Tools", expanded=False):
         _tool_picker(cfg)
         _tool_editor(cfg)
-    with st.expander("Limits", expanded=False):
+    with st.expander(t("Limits"), expanded=False):
         _limits(cfg)
-    with st.expander("More: tool_choice, caching, context, workflow, bugs, faults", expanded=False):
+    with st.expander(t("More: tool_choice, caching, context, workflow, bugs, faults"), expanded=False):
         _extras(cfg)

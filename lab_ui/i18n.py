@@ -24,3 +24,24 @@ def translate(lang: str, key: str, **values) -> str:
     """The string for `key` in `lang`, formatted with `values`; the key itself if nobody wrote it yet."""
     text = strings(lang).get(key, key)
     return text.format(**values) if values else text
+
+
+def current_language() -> str:
+    """The language picked in this browser tab's sidebar; English outside a Streamlit run (tests, scripts)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return "en"
+    from lab_ui import session  # imported here: session imports the loop, and i18n must stay importable alone
+
+    return session.get().language
+
+
+def t(text: str, **values) -> str:
+    """`text` (the English string, which is also the key) in the current tab's language, formatted with `values`."""
+    return translate(current_language(), text, **values)
+
+
+def mark(text: str) -> str:
+    """Mark a string for the tables without translating it yet (module constants); the caller passes it to t()."""
+    return text

@@ -8,7 +8,7 @@ import streamlit as st
 from agent_core.lessons import Lesson, LessonError, check_goal, load_lessons
 from agent_core.progress import ProgressStore
 from lab_ui import controls, playground, session
-from lab_ui.i18n import translate
+from lab_ui.i18n import t
 from lab_ui.session import LabSession
 
 
@@ -38,7 +38,7 @@ def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesso
         mark = " ✓" if total and done.get(lesson.id, 0) >= total else ""
         return f"{lesson.order}. {lesson.title[lang]}{mark}"
 
-    chosen = st.selectbox(translate(lang, "Lesson"), range(len(lessons)), index=index, format_func=label)
+    chosen = st.selectbox(t("Lesson"), range(len(lessons)), index=index, format_func=label)
     st.query_params["lesson"] = ids[chosen]
     return lessons[chosen]
 
@@ -56,7 +56,7 @@ def _narrative(lesson: Lesson, lang: str) -> None:
     key = f"step:{lesson.id}"
     current = min(st.session_state.get(key, 0), len(steps) - 1)
     st.caption(lesson.summary[lang])
-    picked = st.segmented_control(translate(lang, "Step"), list(range(len(steps))), default=current,
+    picked = st.segmented_control(t("Step"), list(range(len(steps))), default=current,
                                   format_func=lambda i: str(i + 1), key=f"seg:{lesson.id}:{lang}")
     current = current if picked is None else picked
     st.session_state[key] = current
@@ -64,10 +64,10 @@ def _narrative(lesson: Lesson, lang: str) -> None:
     st.subheader(step.title)
     st.markdown(step.body)
     back, forward = st.columns(2)
-    if back.button(translate(lang, "◀ Previous step"), disabled=current == 0, width="stretch"):
+    if back.button(t("◀ Previous step"), disabled=current == 0, width="stretch"):
         st.session_state[key] = current - 1
         st.rerun()
-    if forward.button(translate(lang, "Next step of the lesson ▶"), disabled=current >= len(steps) - 1,
+    if forward.button(t("Next step of the lesson ▶"), disabled=current >= len(steps) - 1,
                       width="stretch"):
         st.session_state[key] = current + 1
         st.rerun()
@@ -75,15 +75,15 @@ def _narrative(lesson: Lesson, lang: str) -> None:
 
 def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store: ProgressStore,
                learner: str) -> None:
-    st.markdown(f"#### {translate(lang, 'Try this')}")
+    st.markdown(f"#### {t('Try this')}")
     for ex in lesson.exercises:
         passed = f"exercise:{ex.id}" in done
         with st.expander(("✅ " if passed else "🧪 ") + ex.title[lang], expanded=not passed):
             st.markdown(ex.instructions[lang])
-            if st.button(translate(lang, "Check my run"), key=f"check:{lesson.id}:{ex.id}"):
+            if st.button(t("Check my run"), key=f"check:{lesson.id}:{ex.id}"):
                 run = lab.run
                 if run is None or not run.turns:
-                    st.warning(translate(lang, "Run the loop first: press Run to end on the right."))
+                    st.warning(t("Run the loop first: press Run to end on the right."))
                     continue
                 try:
                     result = check_goal(ex.goal, run)
@@ -94,34 +94,34 @@ def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store
                     store.mark(learner, lesson.id, f"exercise:{ex.id}")
                     st.success(ex.success[lang])
                 else:
-                    st.error(translate(lang, "Not yet:") + " " + "; ".join(result.reasons))
+                    st.error(t("Not yet:") + " " + "; ".join(result.reasons))
                     st.info(ex.hint[lang])
 
 
 def _questions(lesson: Lesson, lang: str, done: set[str], store: ProgressStore, learner: str) -> None:
-    st.markdown(f"#### {translate(lang, 'Check questions')}")
+    st.markdown(f"#### {t('Check questions')}")
     for q in lesson.questions:
         answered = f"question:{q.id}" in done
         with st.expander(("✅ " if answered else "❔ ") + q.question[lang]):
             options = [o.text[lang] for o in q.options]
-            choice = st.radio(translate(lang, "Your answer"), range(len(options)), index=None,
+            choice = st.radio(t("Your answer"), range(len(options)), index=None,
                               format_func=lambda i: options[i], key=f"q:{lesson.id}:{q.id}:{lang}")
             if choice is None:
                 continue
             if q.options[choice].correct:
                 store.mark(learner, lesson.id, f"question:{q.id}")
-                st.success(translate(lang, "Correct.") + " " + q.explanation[lang])
+                st.success(t("Correct.") + " " + q.explanation[lang])
             else:
-                st.error(translate(lang, "Not quite.") + " " + q.explanation[lang])
+                st.error(t("Not quite.") + " " + q.explanation[lang])
 
 
 def render() -> None:
     lang = session.get().language
-    st.title(translate(lang, "Lessons"))
+    st.title(t("Lessons"))
     try:
         lessons = _lessons()
     except LessonError as exc:
-        st.error(f"A lesson could not be loaded:\n\n{exc}")
+        st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
         return
     learner, store = learner_id(), ProgressStore()
     progress = {l.id: len(store.done(learner, l.id)) for l in lessons}
@@ -136,16 +136,16 @@ def render() -> None:
         _exercises(lesson, lab, lang, done, store, learner)
         _questions(lesson, lang, done, store, learner)
     with right:
-        st.markdown(f"**{translate(lang, 'Task')}:** {lab.config.task}")
-        if st.button(translate(lang, "Restore the lesson's scenario"), help=translate(lang, "Undo your changes")):
+        st.markdown(f"**{t('Task')}:** {lab.config.task}")
+        if st.button(t("Restore the lesson's scenario"), help=t("Undo your changes")):
             lab.config = lesson.scenario_config(lang)
             lab.start()
             st.rerun()
         playground.stepper_panel(lab)
-        with st.expander(translate(lang, "Change the run: task, tools, limits, persona…")):
+        with st.expander(t("Change the run: task, tools, limits, persona…")):
             controls.render(lab)
-        with st.expander(translate(lang, "The loop's code")):
+        with st.expander("The loop's code"):  # a panel name the lessons use: English in every language
             playground.loop_code_panel(lab)
     playground.insights(lab.run)
     finished = len(store.done(learner, lesson.id))
-    bar.progress(finished / total if total else 0.0, text=f"{finished} / {total} " + translate(lang, "done"))
+    bar.progress(finished / total if total else 0.0, text=t("{done} / {total} done", done=finished, total=total))

@@ -7,12 +7,13 @@ from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.store import RunStore, StoreError
 from lab_ui import charts_panel, controls, loop_code, settings_view, timeline, turn_view
+from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
 PHASE_WORDS = {
-    Phase.BUILD_REQUEST: "build the request", Phase.CALL_MODEL: "call the model",
-    Phase.READ_STOP_REASON: "read stop_reason", Phase.RUN_TOOLS: "run the tools",
-    Phase.APPEND_RESULTS: "append the results", Phase.DONE: "done",
+    Phase.BUILD_REQUEST: mark("build the request"), Phase.CALL_MODEL: mark("call the model"),
+    Phase.READ_STOP_REASON: mark("read stop_reason"), Phase.RUN_TOOLS: mark("run the tools"),
+    Phase.APPEND_RESULTS: mark("append the results"), Phase.DONE: mark("done"),
 }
 
 
@@ -24,7 +25,7 @@ def _save(lab: LabSession) -> None:
         if not lab.replay:
             RunStore().save_run(lab.run)
     except StoreError as exc:
-        st.warning(f"This run could not be saved: {exc}. It is still here in this tab.")
+        st.warning(t("This run could not be saved: {error}. It is still here in this tab.", error=exc))
     _sync_url(lab)
 
 
@@ -48,7 +49,7 @@ def restore_from_url(lab: LabSession) -> None:
         return
     run = RunStore().load(run_id)
     if run is None:
-        st.warning(f"Run {run_id} is not in the runs database any more.")
+        st.warning(t("Run {run} is not in the runs database any more.", run=run_id))
         return
     # A replay link reopens as a replay (never calls the model); any other link reopens the run live.
     lab.open(run, replay=st.query_params.get("mode") == "replay")
@@ -67,7 +68,7 @@ def _buttons(lab: LabSession) -> None:
         clicked = "turn"
     if cols[2].button("Run to end", disabled=halted, width="stretch"):
         clicked = "end"
-    if cols[3].button("Reset", width="stretch", help="Start a new run with the settings on the left."):
+    if cols[3].button("Reset", width="stretch", help=t("Start a new run with the settings on the left.")):
         lab.start()
         clicked = "reset"
     if clicked in ("phase", "turn", "end"):
@@ -80,58 +81,60 @@ def _buttons(lab: LabSession) -> None:
 
 def _act(lab: LabSession, action: str) -> None:
     try:
-        with st.spinner("Calling the model…" if action != "phase" else "Working…"):
+        with st.spinner(t("Calling the model…") if action != "phase" else t("Working…")):
             lab.act(action)
     except Exception as exc:  # the run so far must survive anything a click can cause
-        st.error(f"Something went wrong: {type(exc).__name__}: {exc}. The run so far is kept.")
+        st.error(t("Something went wrong: {error}. The run so far is kept.", error=f"{type(exc).__name__}: {exc}"))
 
 
 def _status(lab: LabSession) -> None:
     run = lab.run
     if run is None:
-        st.info("Press **Next phase** to build the first request, or **Next step** to run a whole turn.")
+        st.info(t("Press **Next phase** to build the first request, or **Next step** to run a whole turn."))
         return
     if lab.replay:
-        st.info("**Replay** of a saved run: nothing here calls the model. To go on live, pick a turn and use "
-                "**Re-run from turn N** below.")
+        st.info(t("**Replay** of a saved run: nothing here calls the model. To go on live, pick a turn and use "
+                  "**Re-run from turn N** below."))
     stepper = lab.stepper() if not lab.replay else None
     if run.stop and run.stop.kind == "api_error":
-        st.error(f"Stopped by an API error: {run.stop.message}")
+        st.error(t("Stopped by an API error: {message}", message=run.stop.message))
         _raw_error(run)
-        if st.button("Retry this step", help="Sends the same request again, with the key and the injected "
-                                             "faults as they are set now."):
+        if st.button(t("Retry this step"), help=t("Sends the same request again, with the key and the injected "
+                                                  "faults as they are set now.")):
             _act(lab, "retry")
             _save(lab)
             st.rerun()
     elif run.stop:
         level = st.success if run.stop.kind == "end_turn" else st.warning
-        level(f"**Loop stopped** ({run.stop.kind}): {run.stop.message}")
+        level(t("**Loop stopped** ({kind}): {message}", kind=run.stop.kind, message=run.stop.message))
     elif stepper and stepper.awaiting_approval:
         _approvals(lab)
     else:
-        st.caption(f"Next phase: **{PHASE_WORDS[run.phase]}** · turn {len(run.turns) + (run.phase == Phase.BUILD_REQUEST)}")
+        st.caption(t("Next phase: **{phase}** · turn {n}", phase=t(PHASE_WORDS[run.phase]),
+                     n=len(run.turns) + (run.phase == Phase.BUILD_REQUEST)))
 
 
 def _raw_error(run) -> None:
     turn = run.turns[-1] if run.turns else None
     if turn is None or turn.error is None:
         return
-    st.caption(f"{len(turn.exchanges)} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
-               "each one is under **HTTP attempts** below.")
+    st.caption(t("{n} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
+                 "each one is under **HTTP attempts** below.", n=len(turn.exchanges)))
     if turn.error.body:
-        with st.expander("The raw error JSON the server sent"):
+        with st.expander(t("The raw error JSON the server sent")):
             st.code(turn_view.pretty_body(turn.error.body.encode()), language="json")
 
 
 def _approvals(lab: LabSession) -> None:
     stepper = lab.stepper()
     for tool in stepper.awaiting_approval:
-        st.warning(f"The model wants to run **{tool.name}** with `{tool.input}`. This tool can do harm: allow it?")
+        st.warning(t("The model wants to run **{tool}** with `{input}`. This tool can do harm: allow it?",
+                     tool=tool.name, input=tool.input))
         allow, deny = st.columns(2)
-        if allow.button("Allow", key=f"allow-{tool.tool_use_id}"):
+        if allow.button(t("Allow"), key=f"allow-{tool.tool_use_id}"):
             stepper.approve(tool.tool_use_id, True)
             st.rerun()
-        if deny.button("Deny", key=f"deny-{tool.tool_use_id}"):
+        if deny.button(t("Deny"), key=f"deny-{tool.tool_use_id}"):
             stepper.approve(tool.tool_use_id, False)
             st.rerun()
 
@@ -146,10 +149,10 @@ def _upcoming(lab: LabSession) -> str | None:
 def _run_controls(lab: LabSession, selected: int) -> None:
     if not lab.run or not lab.run.turns:
         return
-    with st.popover(f"Re-run from turn {selected}"):
-        st.caption("Keeps the turns before it, then calls the model again, as a new run linked to this one.")
-        use_now = st.checkbox("Use the settings as edited on the left", value=True)
-        if st.button("Re-run from here", key="fork"):
+    with st.popover(t("Re-run from turn {n}", n=selected)):
+        st.caption(t("Keeps the turns before it, then calls the model again, as a new run linked to this one."))
+        use_now = st.checkbox(t("Use the settings as edited on the left"), value=True)
+        if st.button(t("Re-run from here"), key="fork"):
             lab.fork(selected, use_now)
             _save(lab)
             st.rerun()
@@ -176,15 +179,15 @@ def _totals(run) -> None:
     last = next((t for t in reversed(run.turns) if t.usage), None)
     billed = sum(t.usage.whole_input for t in run.turns if t.usage)
     cols = st.columns(4)
-    cols[0].metric("Turns", len(run.turns))
-    cols[1].metric("Context now (tokens)", f"{last.usage.whole_input:,}" if last else "—")
-    cols[2].metric("Input billed so far", f"{billed:,}")
-    cols[3].metric("Cost so far", f"${run.total_cost_usd:.4f}")
+    cols[0].metric(t("Turns"), len(run.turns))
+    cols[1].metric(t("Context now (tokens)"), f"{last.usage.whole_input:,}" if last else "—")
+    cols[2].metric(t("Input billed so far"), f"{billed:,}")
+    cols[3].metric(t("Cost so far"), f"${run.total_cost_usd:.4f}")
 
 
 def loop_code_panel(lab: LabSession) -> None:
     st.html(loop_code.CSS)
-    st.markdown("**The loop's code** (highlighted: the phase just run; ➜ the next one)")
+    st.markdown(t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"))
     st.markdown(loop_code.render_html(lab.last_phase, _upcoming(lab)), unsafe_allow_html=True)
 
 
@@ -201,8 +204,8 @@ def insights(run) -> None:
 def render(lab: LabSession) -> None:
     restore_from_url(lab)
     head, badge_col = st.columns([3, 2])
-    head.title("Playground")
-    mode = " · replay" if lab.replay else ""
+    head.title(t("Playground"))
+    mode = " · " + t("replay") if lab.replay else ""
     badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
     left, right = st.columns([5, 7], gap="medium")
     with right:

@@ -10,6 +10,7 @@ import streamlit as st
 from agent_core.loop import Stepper, fork_run
 from agent_core.model import Phase, Run, RunConfig, SimSettings, Limits
 from agent_core.tools.catalog import default_specs
+from lab_ui.i18n import t
 
 KEY = "agent_loop_lab"
 DEFAULT_TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
@@ -118,7 +119,7 @@ class LabSession:
     # -- actions (each records what it did, so the page can highlight the code) -------------
     def act(self, action: str) -> None:
         if self.replay:
-            self.message = ("warning", "This is a replay: it never calls the model. Use 'Re-run from this turn'.")
+            self.message = ("warning", t("This is a replay: it never calls the model. Use 'Re-run from this turn'."))
             return
         if action == "retry":
             # The key may have been fixed on the Settings page, or the injected fault removed: use them now.
@@ -150,9 +151,10 @@ class LabSession:
     def model_label(self) -> str:
         cfg = (self.run.config if self.run else self.config)
         if cfg.provider == "offline":
-            return "Simulated model (offline)"
-        where = f" at {cfg.base_url}" if cfg.provider == "compatible" else ""
-        return f"{cfg.model}{where}"
+            return t("Simulated model (offline)")
+        if cfg.provider == "compatible":
+            return t("{model} at {url}", model=cfg.model, url=cfg.base_url)
+        return cfg.model
 
 
 def get(name: str = "playground") -> LabSession:

@@ -11,13 +11,14 @@ from agent_core import accounting, context
 from agent_core.errors import describe_api_error
 from agent_core.model import Phase, RunConfig
 from agent_core.providers import LOCAL_PRESETS, ProviderError, make_client
+from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
-PROVIDERS = {"offline": "Offline (simulated model)", "anthropic": "Anthropic API",
-             "compatible": "Anthropic-compatible server"}
-CUSTOM = "Custom URL"
-SOURCES = {"session": "typed on this page, for this tab only", "secrets": ".streamlit/secrets.toml",
-           "environment": "the ANTHROPIC_API_KEY environment variable"}
+PROVIDERS = {"offline": mark("Offline (simulated model)"), "anthropic": mark("Anthropic API"),
+             "compatible": mark("Anthropic-compatible server")}
+CUSTOM = mark("Custom URL")  # an option value, shown through t()
+SOURCES = {"session": mark("typed on this page, for this tab only"), "secrets": ".streamlit/secrets.toml",
+           "environment": mark("the ANTHROPIC_API_KEY environment variable")}
 MAX_MODELS = 500  # a page of ids is plenty for a picker; a server listing more is not worth waiting for
 CHECK_TIMEOUT_S = 10.0
 _MODELS = "settings:models"  # session_state: (where the list came from, ModelList)
@@ -75,7 +76,7 @@ def model_list(config: RunConfig, api_key: str | None) -> ModelList:
         ids = fetch_model_ids(config, api_key)
         if ids:
             return ModelList(ids, True)
-        note = "the server lists no models"
+        note = t("the server lists no models")
     except (anthropic.APIError, ProviderError) as exc:
         note = describe_api_error(exc).message
     return ModelList(accounting.load_pricing().models, False, note)
@@ -86,12 +87,12 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
     try:
         count = len(fetch_model_ids(config, api_key))
     except anthropic.NotFoundError:
-        return ConnectionCheck("warning", "The server answered, but it has no model list (GET /v1/models: 404). "
-                                          "Type the model name yourself; the key and URL may still be fine.")
+        return ConnectionCheck("warning", t("The server answered, but it has no model list (GET /v1/models: 404). "
+                                            "Type the model name yourself; the key and URL may still be fine."))
     except (anthropic.APIError, ProviderError) as exc:
         error = describe_api_error(exc)
         return ConnectionCheck("error", error.message, error.body)
-    return ConnectionCheck("success", f"OK: the server answered and lists {count} model(s).")
+    return ConnectionCheck("success", t("OK: the server answered and lists {n} model(s).", n=count))
 
 
 def next_request(lab: LabSession) -> dict:
@@ -122,24 +123,24 @@ def render_spend(lab: LabSession) -> None:
     if status is None:
         return
     if not status.price_known:
-        st.caption("Next step: no price is known for this model (a local model costs nothing here).")
+        st.caption(t("Next step: no price is known for this model (a local model costs nothing here)."))
         return
-    cap = f"${status.cap_usd:.2f} cap" if status.cap_usd is not None else "no cap"
-    line = (f"Next step: up to **${status.next_cost_usd:.4f}** (input at its dearest rate plus max_tokens of "
-            f"output) · spent in this tab: **${status.spent_usd:.4f}** of {cap}")
+    cap = t("{cap} cap", cap=f"${status.cap_usd:.2f}") if status.cap_usd is not None else t("no cap")
+    line = t("Next step: up to **{cost}** (input at its dearest rate plus max_tokens of output) · spent in this tab: "
+             "**{spent}** of {cap}", cost=f"${status.next_cost_usd:.4f}", spent=f"${status.spent_usd:.4f}", cap=cap)
     (st.warning if status.over_cap else st.caption)(
-        line + (" · this step could pass the cap" if status.over_cap else ""))
+        line + (" · " + t("this step could pass the cap") if status.over_cap else ""))
 
 
 def _provider(cfg: RunConfig) -> None:
-    cfg.provider = st.radio("Provider", list(PROVIDERS), format_func=PROVIDERS.get, horizontal=True,
-                            index=list(PROVIDERS).index(cfg.provider), key="settings:provider")
+    cfg.provider = st.radio(t("Provider"), list(PROVIDERS), format_func={p: t(x) for p, x in PROVIDERS.items()}.get,
+                            horizontal=True, index=list(PROVIDERS).index(cfg.provider), key="settings:provider")
     if cfg.provider == "offline":
         cfg.base_url = None
-        st.caption("No key, no network, no cost: a simulated model that speaks the real Messages API over HTTP.")
+        st.caption(t("No key, no network, no cost: a simulated model that speaks the real Messages API over HTTP."))
     elif cfg.provider == "anthropic":
         cfg.base_url = None
-        st.caption("Real Claude at api.anthropic.com. Every step costs real money: set a spend cap below.")
+        st.caption(t("Real Claude at api.anthropic.com. Every step costs real money: set a spend cap below."))
     else:
         _compatible(cfg)
 
@@ -154,14 +155,16 @@ def _compatible(cfg: RunConfig) -> None:
     names = [*LOCAL_PRESETS, CUSTOM]
     start = cfg.base_url or next(iter(LOCAL_PRESETS.values()))[0]  # no URL yet: the first preset's
     current = next((n for n, (url, _) in LOCAL_PRESETS.items() if url == start), CUSTOM)
-    preset = st.selectbox("Server", names, index=names.index(current), key="settings:preset", on_change=_use_preset)
-    url = st.text_input("Base URL", value=start, key="settings:base_url",
-                        help="Where the server listens; the SDK adds /v1/messages itself.")
+    preset = st.selectbox(t("Server"), names, index=names.index(current), key="settings:preset", on_change=_use_preset,
+                          format_func={**{n: n for n in LOCAL_PRESETS}, CUSTOM: t(CUSTOM)}.get)
+    url = st.text_input(t("Base URL"), value=start, key="settings:base_url",
+                        help=t("Where the server listens; the SDK adds /v1/messages itself."))
     cfg.base_url = url.strip() or None
     if preset in LOCAL_PRESETS:
-        st.info(f"**{preset}** speaks the Anthropic format, with gaps: {LOCAL_PRESETS[preset][1]}.")
-    with st.expander("What each local server leaves out"):
-        st.table([{"server": n, "default URL": url, "gaps": gaps} for n, (url, gaps) in LOCAL_PRESETS.items()])
+        st.info(t("**{server}** speaks the Anthropic format, with gaps: {gaps}.", server=preset,
+                  gaps=LOCAL_PRESETS[preset][1]))
+    with st.expander(t("What each local server leaves out")):
+        st.table([{t("server"): n, t("default URL"): url, t("gaps"): gaps} for n, (url, gaps) in LOCAL_PRESETS.items()])
 
 
 def _use_key(lab: LabSession) -> None:
@@ -183,21 +186,21 @@ def _forget_results() -> None:
 
 
 def _key(lab: LabSession) -> None:
-    st.subheader("API key")
+    st.subheader(t("API key"))
     source = lab.key_source()
     if source:
-        st.success(f"A key is set (from: {source} — {SOURCES[source]}).")
+        st.success(t("A key is set (from: {source} — {where}).", source=source, where=t(SOURCES[source])))
     else:
-        st.info("No key is set. The offline model needs none; local servers usually accept any key.")
+        st.info(t("No key is set. The offline model needs none; local servers usually accept any key."))
     # clear_on_submit: the typed key leaves the widget (and the page) as soon as it is stored in the session.
     with st.form("settings:key-form", clear_on_submit=True, border=False):
-        st.text_input("Paste an API key for this tab only", type="password", key=_KEY_FIELD,
-                      placeholder="sk-ant-…", help="Kept in this browser tab's session only: never saved to disk, "
-                                                   "never logged, never shown again. Closing the tab forgets it.")
-        st.form_submit_button("Use this key", on_click=_use_key, args=(lab,))
+        st.text_input(t("Paste an API key for this tab only"), type="password", key=_KEY_FIELD,
+                      placeholder="sk-ant-…", help=t("Kept in this browser tab's session only: never saved to disk, "
+                                                     "never logged, never shown again. Closing the tab forgets it."))
+        st.form_submit_button(t("Use this key"), on_click=_use_key, args=(lab,))
     if lab.api_key:
-        st.button("Forget the key typed here", on_click=_forget_key, args=(lab,))
-    st.caption("Order: a key typed here, else ANTHROPIC_API_KEY in .streamlit/secrets.toml, else the environment.")
+        st.button(t("Forget the key typed here"), on_click=_forget_key, args=(lab,))
+    st.caption(t("Order: a key typed here, else ANTHROPIC_API_KEY in .streamlit/secrets.toml, else the environment."))
 
 
 def _where(lab: LabSession) -> tuple:
@@ -210,24 +213,25 @@ def _models(lab: LabSession) -> None:
     where = _where(lab)
     cached = st.session_state.get(_MODELS)
     if cached is None or cached[0] != where:
-        with st.spinner("Asking the server for its models…"):
+        with st.spinner(t("Asking the server for its models…")):
             cached = (where, model_list(cfg, lab.resolved_key()))
         st.session_state[_MODELS] = cached
     models = cached[1]
     options = models.ids if cfg.model in models.ids else [cfg.model, *models.ids]
-    cfg.model = st.selectbox("Model", options, index=options.index(cfg.model), accept_new_options=True,
-                             key=f"settings:model:{cfg.provider}", help="Pick one, or type a name the server knows.")
+    cfg.model = st.selectbox(t("Model"), options, index=options.index(cfg.model), accept_new_options=True,
+                             key=f"settings:model:{cfg.provider}", help=t("Pick one, or type a name the server knows."))
     if models.from_server:
-        st.caption(f"{len(models.ids)} model(s) from the server's GET /v1/models.")
+        st.caption(t("{n} model(s) from the server's GET /v1/models.", n=len(models.ids)))
     else:
-        st.caption(f"Models from the pricing file: the server's list was not available ({models.note})")
+        st.caption(t("Models from the pricing file: the server's list was not available ({reason})",
+                     reason=models.note))
 
 
 def _connection(lab: LabSession) -> None:
     test, reload = st.columns(2)
-    reload.button("Reload the model list", on_click=st.session_state.pop, args=(_MODELS, None), width="stretch")
-    if test.button("Test connection", type="primary", width="stretch"):
-        with st.spinner("Calling GET /v1/models…"):
+    reload.button(t("Reload the model list"), on_click=st.session_state.pop, args=(_MODELS, None), width="stretch")
+    if test.button(t("Test connection"), type="primary", width="stretch"):
+        with st.spinner(t("Calling GET /v1/models…")):
             st.session_state[_CHECK] = (_where(lab), check_connection(copy.deepcopy(lab.config), lab.resolved_key()))
     tested = st.session_state.get(_CHECK)
     if tested is None or tested[0] != _where(lab):
@@ -235,27 +239,27 @@ def _connection(lab: LabSession) -> None:
     result = tested[1]
     getattr(st, result.level)(result.message)
     if result.raw:
-        st.caption("The raw error JSON the server sent:")
+        st.caption(t("The raw error JSON the server sent:"))
         st.code(result.raw, language="json")
 
 
 def _spend(lab: LabSession) -> None:
-    st.subheader("Spend cap")
-    cap = st.number_input("Spend cap for this tab, USD (0 = no cap)", 0.0, 1000.0, step=0.10, format="%.2f",
+    st.subheader(t("Spend cap"))
+    cap = st.number_input(t("Spend cap for this tab, USD (0 = no cap)"), 0.0, 1000.0, step=0.10, format="%.2f",
                           value=float(lab.spend_cap_usd or 0.0), key="settings:cap")
     lab.spend_cap_usd = float(cap) or None
-    st.caption(f"Spent so far in this tab on real-model calls: **${lab.session_spend_usd:.4f}**. Before each step "
-               "the Playground shows what it may cost; the loop stops when the tab's spend reaches the cap. "
-               "The offline model costs nothing, so the cap never stops it.")
+    st.caption(t("Spent so far in this tab on real-model calls: **{spent}**. Before each step the Playground shows "
+                 "what it may cost; the loop stops when the tab's spend reaches the cap. The offline model costs "
+                 "nothing, so the cap never stops it.", spent=f"${lab.session_spend_usd:.4f}"))
 
 
 def render(lab: LabSession) -> None:
     """The whole Settings page for this tab."""
-    st.title("Settings")
-    st.caption("Everything here applies to this browser tab only, and to the next run (Reset in the Playground).")
+    st.title(t("Settings"))
+    st.caption(t("Everything here applies to this browser tab only, and to the next run (Reset in the Playground)."))
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.subheader("Model provider")
+        st.subheader(t("Model provider"))
         _provider(lab.config)
         _models(lab)
         _connection(lab)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from lab_ui import session
-from lab_ui.i18n import LANGUAGES
+from lab_ui.i18n import LANGUAGES, t
 
 
 def render() -> None:
@@ -12,4 +12,4 @@ def render() -> None:
     with st.sidebar:
         lab.language = st.selectbox(":material/translate: Language / Язык / Język", list(LANGUAGES), format_func=LANGUAGES.get,
                                     index=list(LANGUAGES).index(lab.language))
-        st.caption(f"Model: **{lab.model_label}**")
+        st.caption(t("Model: **{model}**", model=lab.model_label))

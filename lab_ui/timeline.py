@@ -5,8 +5,14 @@ import pandas as pd
 import streamlit as st
 
 from agent_core.model import Run
+from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.turn_view import badge
+
+
+# Column headers as the learner reads them (stop_reason is the API's own name and stays as it is).
+HEADERS = {"turn": mark("turn"), "tools": mark("tools"), "tokens in": mark("tokens in"),
+           "tokens out": mark("tokens out"), "cost $": mark("cost $")}
 
 
 def table(run: Run) -> pd.DataFrame:
@@ -33,16 +39,18 @@ def render(lab: LabSession) -> int:
     count = len(run.turns)
     current = lab.selected or count
     prev_col, pick_col, next_col = st.columns([3, 10, 3], vertical_alignment="center")
-    if prev_col.button("◀ Back", disabled=current <= 1, width="stretch"):
+    if prev_col.button(t("◀ Back"), disabled=current <= 1, width="stretch"):
         current -= 1
-    if next_col.button("Forward ▶", disabled=current >= count, width="stretch"):
+    if next_col.button(t("Forward ▶"), disabled=current >= count, width="stretch"):
         current += 1
     if count > 1:
-        current = pick_col.select_slider("Turn", options=list(range(1, count + 1)), value=current,
-                                         format_func=lambda i: f"Turn {i}", label_visibility="collapsed")
+        current = pick_col.select_slider(t("Turn"), options=list(range(1, count + 1)), value=current,
+                                         format_func={i: t("Turn {n}", n=i) for i in range(1, count + 1)}.get,
+                                         label_visibility="collapsed")
     else:
-        pick_col.caption("Turn 1")
+        pick_col.caption(t("Turn {n}", n=1))
     lab.selected = None if current == count else current
-    with st.expander(f"Timeline · {count} turn(s)", expanded=count <= 12):
-        st.dataframe(table(run), hide_index=True, height=min(38 * (count + 1) + 4, 300))
+    with st.expander(t("Timeline · {n} turn(s)", n=count), expanded=count <= 12):
+        st.dataframe(table(run).rename(columns={k: t(v) for k, v in HEADERS.items()}), hide_index=True,
+                     height=min(38 * (count + 1) + 4, 300))
     return current

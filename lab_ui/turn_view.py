@@ -8,6 +8,7 @@ import streamlit as st
 from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
+from lab_ui.i18n import t
 
 BADGES = {
     "tool_use": ("🔧", "blue"), "end_turn": ("✅", "green"), "max_tokens": ("✂️", "orange"),
@@ -19,9 +20,9 @@ BADGES = {
 def badge(stop_reason: str | None, error: bool = False) -> tuple[str, str, str]:
     """(icon, colour, label) for a stop_reason badge."""
     if error:
-        return "⚠️", "red", "API error"
+        return "⚠️", "red", t("API error")
     if stop_reason is None:
-        return "…", "gray", "in progress"
+        return "…", "gray", t("in progress")
     icon, colour = BADGES.get(stop_reason, ("❓", "red"))
     return icon, colour, stop_reason
 
@@ -36,8 +37,9 @@ def pretty_body(body: bytes) -> str:
 
 
 def _exchange(x: Exchange, n: int) -> None:
-    status = x.status if x.status is not None else "no response"
-    label = f"Attempt {n} · retry #{x.retry} · HTTP {status} · {x.duration_ms:.0f} ms"
+    status = x.status if x.status is not None else t("no response")
+    label = t("Attempt {n} · retry #{retry} · HTTP {status} · {ms} ms", n=n, retry=x.retry, status=status,
+              ms=f"{x.duration_ms:.0f}")
     if x.request_id:
         label += f" · {x.request_id}"
     with st.expander(label, expanded=False):
@@ -45,16 +47,16 @@ def _exchange(x: Exchange, n: int) -> None:
             st.error(x.error)
         st.markdown(f"**{x.method}** `{x.url}`")
         c1, c2 = st.columns(2)
-        c1.caption("Request headers (keys redacted)")
+        c1.caption(t("Request headers (keys redacted)"))
         c1.json(x.request_headers, expanded=False)
-        c2.caption("Response headers")
+        c2.caption(t("Response headers"))
         c2.json(x.response_headers, expanded=False)
 
 
 def _request(turn: Turn) -> None:
     body = turn.request or {}
-    st.caption(f"{len(body.get('messages', []))} messages · {len(body.get('tools', []))} tools · "
-               "the whole history is sent every turn")
+    st.caption(t("{messages} messages · {tools} tools · the whole history is sent every turn",
+                 messages=len(body.get("messages", [])), tools=len(body.get("tools", []))))
     st.json(body, expanded=2)
 
 
@@ -65,17 +67,17 @@ def _response(turn: Turn) -> None:
             st.code(pretty_body(turn.error.body.encode()), language="json")
         return
     if turn.response is None:
-        st.info("No response yet: click **Next phase** to call the model.")
+        st.info(t("No response yet: click **Next phase** to call the model."))
         return
     for block in turn.response.get("content", []):
         kind = block.get("type")
         if kind == "text":
-            st.markdown(f"> {block['text']}" if block.get("text") else "> *(empty text)*")
+            st.markdown(f"> {block['text']}" if block.get("text") else "> *" + t("(empty text)") + "*")
         elif kind == "tool_use":
             st.markdown(f"🔧 **tool_use** `{block['name']}` · id `{block['id']}`")
             st.json(block.get("input", {}))
         elif kind == "thinking":
-            st.caption("thinking (sent back unchanged, signature and all)")
+            st.caption(t("thinking (sent back unchanged, signature and all)"))
             st.markdown(f"*{block.get('thinking', '')}*")
         else:
             st.json(block)
@@ -84,23 +86,23 @@ def _response(turn: Turn) -> None:
 
 def _raw(turn: Turn) -> None:
     if not turn.exchanges:
-        st.info("Nothing has crossed the wire for this turn yet.")
+        st.info(t("Nothing has crossed the wire for this turn yet."))
         return
     final = turn.exchanges[-1]
-    st.caption("Raw request body, exactly as sent (pretty-printed)")
+    st.caption(t("Raw request body, exactly as sent (pretty-printed)"))
     st.code(pretty_body(final.request_body), language="json", height=320)
-    st.caption("Raw response body, exactly as received")
+    st.caption(t("Raw response body, exactly as received"))
     st.code(pretty_body(final.response_body), language="json", height=320)
 
 
 def _tools(turn: Turn) -> None:
     if not turn.tools:
-        st.info("This turn ran no tools.")
+        st.info(t("This turn ran no tools."))
         return
     for tool in turn.tools:
         head = f"`{tool.name}` · {tool.duration_ms:.0f} ms"
         if tool.approval:
-            head += f" · approval: {tool.approval}"
+            head += " · " + t("approval: {answer}", answer=tool.approval)
         st.markdown(head)
         st.json(tool.input if isinstance(tool.input, (dict, list)) else {"input": tool.input}, expanded=True)
         if tool.is_error:
@@ -108,7 +110,7 @@ def _tools(turn: Turn) -> None:
         elif tool.output:
             st.success(tool.output)
     if turn.tool_results_message:
-        st.caption("Sent back as ONE user message, tool_result blocks first:")
+        st.caption(t("Sent back as ONE user message, tool_result blocks first:"))
         st.json(turn.tool_results_message, expanded=False)
 
 
@@ -116,33 +118,33 @@ def _diff(run: Run, turn: Turn) -> None:
     previous = run.turns[turn.index - 2] if turn.index > 1 else None
     diff = request_diff(previous, turn)
     if previous is None:
-        st.info("Turn 1: the first request. From turn 2 on, this tab shows what was appended.")
+        st.info(t("Turn 1: the first request. From turn 2 on, this tab shows what was appended."))
         return
-    st.markdown(f"**Sent again unchanged:** system prompt, tools and the first {diff.resent_messages} message(s).  \n"
-                f"**Appended:** {len(diff.appended)} message(s). The server remembers nothing, so everything "
-                "before them was resent and billed again.")
+    st.markdown(t("**Sent again unchanged:** system prompt, tools and the first {resent} message(s).  \n"
+                  "**Appended:** {appended} message(s). The server remembers nothing, so everything "
+                  "before them was resent and billed again.", resent=diff.resent_messages, appended=len(diff.appended)))
     if diff.rewritten_history:
-        st.warning("Earlier messages changed too: the context policy rewrote the history.")
+        st.warning(t("Earlier messages changed too: the context policy rewrote the history."))
     for message in diff.appended:
         st.json(message, expanded=3)
-    with st.expander("Unified diff of the JSON"):
-        st.code(diff.unified or "(identical)", language="diff")
+    with st.expander(t("Unified diff of the JSON")):
+        st.code(diff.unified or t("(identical)"), language="diff")
 
 
 def openai_form(turn: Turn) -> None:
     """The turn as an OpenAI Chat Completions request and reply: the same loop under other names."""
     if turn.request is None:
-        st.info("This turn has no request yet.")
+        st.info(t("This turn has no request yet."))
         return
-    st.caption("The same turn in OpenAI's Chat Completions format: `tool_use` becomes `tool_calls`, each "
-               "`tool_result` becomes a `role: \"tool\"` message, `stop_reason` becomes `finish_reason`. "
-               "The loop is identical.")
+    st.caption(t("The same turn in OpenAI's Chat Completions format: `tool_use` becomes `tool_calls`, each "
+                 "`tool_result` becomes a `role: \"tool\"` message, `stop_reason` becomes `finish_reason`. "
+                 "The loop is identical."))
     left, right = st.columns(2)
-    left.caption("Request (POST /v1/chat/completions)")
+    left.caption(t("Request (POST /v1/chat/completions)"))
     left.json(to_openai_messages(turn.request), expanded=2)
-    right.caption("Reply (chat.completion)")
+    right.caption(t("Reply (chat.completion)"))
     if turn.response is None:
-        right.info("No reply for this turn.")
+        right.info(t("No reply for this turn."))
     else:
         right.json(to_openai_response(turn.response), expanded=2)
 
@@ -150,9 +152,9 @@ def openai_form(turn: Turn) -> None:
 def render(run: Run, turn: Turn) -> None:
     """All panels for one turn (only this turn renders full JSON, which keeps long runs fast)."""
     icon, colour, label = badge(turn.stop_reason, turn.error is not None)
-    st.markdown(f"### Turn {turn.index} :{colour}-badge[{icon} {label}]")
+    st.markdown(f"### {t('Turn {n}', n=turn.index)} :{colour}-badge[{icon} {label}]")
     if turn.decision:
-        st.info(f"**Loop's decision:** {turn.decision}")
+        st.info(t("**Loop's decision:** {decision}", decision=turn.decision))
     tabs = st.tabs(["Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff", "OpenAI form"])
     with tabs[0]:
         _request(turn)
@@ -162,7 +164,7 @@ def render(run: Run, turn: Turn) -> None:
         _raw(turn)
     with tabs[3]:
         if not turn.exchanges:
-            st.info("No HTTP attempt yet.")
+            st.info(t("No HTTP attempt yet."))
         for n, x in enumerate(turn.exchanges, 1):
             _exchange(x, n)
     with tabs[4]:

@@ -3,16 +3,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab_ui import session
-from lab_ui.i18n import translate
+from lab_ui.i18n import current_language, t
 from lab_ui.routing import page_frame
 
 page_frame()  # draws the shared frame only when Streamlit ran this page without app.py
-lang = session.get().language
 content = Path(__file__).resolve().parent.parent / "lab_ui" / "content"
-text = content / f"home.{lang}.md"
-st.title("🔁 Agent Loop Lab")
+text = content / f"home.{current_language()}.md"
+st.title("🔁 Agent Loop Lab")  # the name stays the same in every language
 st.markdown((text if text.exists() else content / "home.en.md").read_text(encoding="utf-8"))
 c1, c2 = st.columns(2)
-c1.page_link("pages/playground.py", label=translate(lang, "Open the Playground"), icon=":material/replay:")
-c2.page_link("pages/lessons.py", label=translate(lang, "Start the lessons"), icon=":material/school:")
+c1.page_link("pages/playground.py", label=t("Open the Playground"), icon=":material/replay:")
+c2.page_link("pages/lessons.py", label=t("Start the lessons"), icon=":material/school:")

@@ -1,0 +1,186 @@
+"""The UI follows the language switch: every string the code translates has a Russian and a Polish entry with the
+same placeholders, no entry is left over, every page opens in every language with its translated title, and the
+names the lessons refer to (step buttons, turn tabs, API terms) stay in English."""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agent_core.examples import load_example
+from agent_core.store import RunStore
+from lab_ui.controls import tool_from_editor
+from lab_ui.i18n import LANGUAGES, t, translate
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+LOCALES = ROOT / "lab_ui" / "locales"
+CONTENT = ROOT / "lab_ui" / "content"
+OTHER = [lang for lang in LANGUAGES if lang != "en"]
+STEP_BUTTONS = ["Next phase", "Next step", "Run to end", "Reset"]
+# Names the lessons use and API terms: where an English string holds one, its translations hold it too
+# ("Next step: up to $0.01" is a plain phrase; the button is named in bold).
+KEPT = ["**Next phase**", "**Next step**", "Run to end", "Reset", "Raw JSON", "HTTP attempts", "The loop's code",
+        "stop_reason", "tool_use", "tool_result", "finish_reason", "tool_calls", "max_tokens", "tool_choice",
+        "cache_control", "input_schema", "JSON Schema", "ANTHROPIC_API_KEY", "GET /v1/models"]
+PAGE_TITLES = {"pages/home.py": "🔁 Agent Loop Lab", "pages/playground.py": "Playground",
+               "pages/lessons.py": "Lessons", "pages/runs.py": "Runs", "pages/settings.py": "Settings"}
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")  # {name}; JSON examples like {"city": "Oslo"} are not placeholders
+
+
+def used_keys() -> dict[str, str]:
+    """Literal first arguments of t(...), mark(...) and translate(lang, ...) in lab_ui/ and pages/, with a location."""
+    found: dict[str, str] = {}
+    for path in sorted([*ROOT.glob("lab_ui/*.py"), *ROOT.glob("pages/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+            args = node.args[1:] if name == "translate" else node.args
+            literal = args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)
+            if name in ("t", "mark", "translate") and literal:
+                found.setdefault(args[0].value, f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def table(lang: str) -> dict[str, str]:
+    return json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+# -- the tables ---------------------------------------------------------------------------------------
+def test_the_code_translates_a_good_number_of_strings():
+    assert len(used_keys()) > 200  # guards the collector itself: a broken walk would make the checks below vacuous
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_every_used_key_has_an_entry_with_the_same_placeholders(lang):
+    entries = table(lang)
+    missing = [f"{where}: {key!r}" for key, where in used_keys().items() if not entries.get(key, "").strip()]
+    assert not missing, "no translation for:\n" + "\n".join(missing)
+    wrong = [key for key in used_keys() if placeholders(entries[key]) != placeholders(key)]
+    assert not wrong, f"placeholders differ from the English in: {wrong}"
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_every_entry_formats_with_its_placeholders(lang):
+    """A stray brace in a translation would raise at the moment a learner reaches that message."""
+    for key in table(lang):
+        values = {name: "x" for name in placeholders(key)}
+        if values:
+            translate(lang, key, **values)
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_no_entry_is_left_over(lang):
+    unused = sorted(set(table(lang)) - set(used_keys()))
+    assert not unused, f"{lang}.json has entries no code uses: {unused}"
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_names_the_lessons_use_and_api_terms_stay_in_english(lang):
+    entries = table(lang)
+    lost = [(term, key) for key, text in entries.items() for term in KEPT if term in key and term not in text]
+    assert not lost, lost
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_translations_are_not_left_in_english(lang):
+    """Longer texts are really translated (short ones such as "Model" or "Anthropic API" may rightly stay)."""
+    same = [key for key, text in table(lang).items() if text == key and len(key.split()) > 2]
+    assert not same, same
+
+
+def test_outside_a_streamlit_run_the_texts_are_english():
+    """Scripts and tests call lab_ui's helpers without a browser tab: they get English, not an error."""
+    assert t("Turn {n}", n=3) == "Turn 3"
+    with pytest.raises(ValueError, match="A tool name must be"):
+        tool_from_editor("bad name!", "d", '{"type": "object"}', "calculate", False)
+
+
+# -- the Home page content ----------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_home_content_exists_in_every_language_with_the_same_tour(lang):
+    text = (CONTENT / f"home.{lang}.md").read_text(encoding="utf-8")
+    english = (CONTENT / "home.en.md").read_text(encoding="utf-8")
+    steps = re.compile(r"^\d+\. ", re.MULTILINE)
+    assert len(steps.findall(text)) == len(steps.findall(english)) == 5
+    for name in ("Next phase", "Next step", "Raw JSON", "Diff", "Context & cost"):
+        assert f"**{name}**" in text, name
+    if lang != "en":
+        assert not set(text.split("\n")) & set(english.split("\n")) - {""}, "a line is still the English one"
+
+
+# -- the pages in every language ----------------------------------------------------------------------
+@pytest.fixture
+def app_env(tmp_path, monkeypatch):
+    """Own runs database (with two saved runs, so Compare has something to show) and no key from the environment."""
+    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with RunStore(tmp_path / "runs.db") as store:
+        for name in ("weather_and_calculator", "stubborn_runaway"):
+            store.save_run(load_example(name))
+
+
+def app_in(lang: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    # AppTest's first run draws the sidebar before any page is known, so the switch's widget id changes once;
+    # a second run settles it (a browser does not see this: there the first pick works).
+    at.run().run()
+    switch = next(s for s in at.sidebar.selectbox if s.label.endswith("Language / Язык / Język"))
+    switch.set_value(lang).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def open_page(at: AppTest, page: str) -> AppTest:
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang", OTHER)
+@pytest.mark.parametrize("page", PAGE_TITLES)
+def test_every_page_opens_with_its_translated_title(app_env, page, lang):
+    at = open_page(app_in(lang), page)
+    assert [x.value for x in at.title] == [translate(lang, PAGE_TITLES[page])]
+    if page != "pages/home.py":
+        assert translate(lang, PAGE_TITLES[page]) != PAGE_TITLES[page]
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_playground_keeps_the_step_buttons_in_english_and_runs_in_the_language(app_env, lang):
+    at = open_page(app_in(lang), "pages/playground.py")
+    assert [b.label for b in at.button if b.label in STEP_BUTTONS] == STEP_BUTTONS
+    next(b for b in at.button if b.label == "Run to end").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    stopped = translate(lang, "**Loop stopped** ({kind}): {message}", kind="end_turn", message="")
+    assert any(s.value.startswith(stopped) for s in at.success), [s.value for s in at.success]
+    assert any(translate(lang, "Simulated model (offline)") in m.value for m in at.markdown)
+    tabs = [tab.label for tab in at.tabs]
+    assert tabs[:7] == ["Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff", "OpenAI form"]
+    assert "Sequence" in tabs and "Context & cost" in tabs
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_runs_page_views_open_in_the_language(app_env, lang):
+    at = open_page(app_in(lang), "pages/runs.py")
+    for name in ("Compare", "Import & examples", "Saved runs"):
+        at.segmented_control(key="runs:view").set_value(name).run()
+        assert not at.exception, (name, [e.value for e in at.exception])
+    assert any(b.label == translate(lang, "Open as replay") for b in at.button)
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_settings_page_for_a_local_server_opens_in_the_language(app_env, lang):
+    at = open_page(app_in(lang), "pages/settings.py")
+    next(r for r in at.radio if r.label == translate(lang, "Provider")).set_value("compatible").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(s.label == translate(lang, "Server") for s in at.selectbox)
