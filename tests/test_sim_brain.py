@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from agent_core.model import SimSettings
-from agent_core.sim import language
+from agent_core.sim import arithmetic
 from agent_core.sim.brain import Draft, think
 
 WEATHER = {"name": "get_weather",
@@ -75,7 +75,7 @@ def fake_tools(name: str, tool_input: dict) -> tuple[str, bool]:
             return "ValueError: city 'Mscow' not found. Did you mean 'Moscow'?", True
         return f"ValueError: city {city!r} not found. Known cities: {', '.join(WEATHER_DATA)}.", True
     if name == "calculate":
-        value = language.evaluate(tool_input.get("expression", ""))
+        value = arithmetic.evaluate(tool_input.get("expression", ""))
         return (value, False) if value is not None else ("CalculationError: unexpected character", True)
     if name == "search_memory":
         return "Stored facts: Anna lives in Kraków, Poland. Her favourite food is pierogi.", False
@@ -176,7 +176,7 @@ def test_arithmetic_in_words_becomes_an_expression_the_calculator_accepts(task, 
     (name, tool_input), = calls(think(request(task, [WEATHER, CALC]), SimSettings()))
     assert name == "calculate"
     assert re.fullmatch(r"[0-9.+\-*/^()]+", tool_input["expression"])
-    assert language.evaluate(tool_input["expression"]) == value
+    assert arithmetic.evaluate(tool_input["expression"]) == value
 
 
 def test_file_names_and_memory_queries_are_extracted():

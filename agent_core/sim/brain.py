@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass
 
 from agent_core.model import SimSettings
-from agent_core.sim import gazetteer
+from agent_core.sim import arithmetic, gazetteer
 from agent_core.sim import language as lx
 from agent_core.sim.language import say
 from agent_core.sim.reader import LANG_NAMES, Attempt, Need, View, call_key, choose, fill, read, understand
@@ -306,7 +306,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
 
 def _without_tool(view: View, need: Need) -> str:
     off = view.choice_type == "none" and need.tool is not None
-    value = lx.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
+    value = arithmetic.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
     if value is not None and need.derived:
         return say("result.derived", view.lang, expr=need.value, out=value)  # a small difference needs no tool
     if value is not None:

@@ -1,4 +1,4 @@
-"""What the simulated model understands of text: languages, keywords, clauses, numbers and arithmetic in words, replies."""
+"""What the simulated model understands of text: languages, keywords, clauses, values, replies."""
 from __future__ import annotations
 
 import difflib
@@ -7,13 +7,11 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache, wraps
 from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).with_name("data")
-MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
 # The brain reads every earlier text again on every turn, so its readings of texts are cached, in this many
 # entries per function; longer texts are read afresh, so a few huge files cannot fill the memory.
 TEXT_CACHE_SIZE = 2048
@@ -28,9 +26,6 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")
 _NOT_TICKERS = {"OK", "AI", "API", "USA", "NYC", "EUR", "USD", "PLN", "CET", "UTC", "JSON", "HTTP", "URL", "IGNORE"}
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
-_ARITH = re.compile(r"\d+(?:[.,]\d+)?|\*\*|[-+*/^()×÷%]|[^\W\d_]+")
-_DATES = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")  # dates and times are not sums
-_CALC = re.compile(r"\d+(?:\.\d+)?|\*\*|[-+*/^()]")
 
 
 def text_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -169,9 +164,16 @@ def detect_language(text: str) -> str:
     return "en"
 
 
+@lru_cache(maxsize=None)
+def number_words() -> tuple[dict[str, int], dict[str, int]]:
+    """Number words ('two', 'шестнадцать', 'dwa') and scale words ('hundred', 'тысяча'), folded, with values."""
+    data = load("numbers")
+    return {fold(k): v for k, v in data["values"].items()}, {fold(k): v for k, v in data["scales"].items()}
+
+
 def _is_number_word(token: str) -> bool:
-    nums = _number_words()
-    return token.isdigit() or token in nums[0] or token in nums[1]
+    values, scales = number_words()
+    return token.isdigit() or token in values or token in scales
 
 
 def split_clauses(text: str) -> list[str]:
@@ -208,183 +210,6 @@ def same_stem(a: str, b: str) -> bool:
     """Crude stemming that works across the three languages: a shared start of up to 5 letters."""
     k = min(len(a), len(b), 5)
     return a == b or (k >= 3 and a[:k] == b[:k])
-
-
-# ---- numbers and arithmetic in words ---------------------------------------------------------------
-
-@lru_cache(maxsize=None)
-def _number_words() -> tuple[dict[str, int], dict[str, int], list[tuple[tuple[str, ...], str]]]:
-    data = load("numbers")
-    values = {fold(k): v for k, v in data["values"].items()}
-    scales = {fold(k): v for k, v in data["scales"].items()}
-    phrases = [(tuple(_ARITH.findall(fold(p))), symbol) for symbol, items in data["phrases"].items() for p in items]
-    return values, scales, sorted(phrases, key=lambda p: len(p[0]), reverse=True)
-
-
-def _merge_number_words(tokens: list[str]) -> list[str]:
-    values, scales, _ = _number_words()
-    out, total, current, inside = [], 0, 0, False
-    for token in tokens + [""]:
-        if token in values or (token in scales and inside):
-            if token in values:
-                current += values[token]
-            elif scales[token] == 100:
-                current = (current or 1) * 100
-            else:
-                total, current = total + (current or 1) * scales[token], 0
-            inside = True
-            continue
-        if inside:
-            out.append(str(total + current))
-            total, current, inside = 0, 0, False
-        if token:
-            out.append(token)
-    return out
-
-
-def _symbols(tokens: list[str]) -> list[str]:
-    """Replace operator phrases by symbols; words that are not arithmetic stay as they are (as 'w:word')."""
-    _, _, phrases = _number_words()
-    out, i = [], 0
-    while i < len(tokens):
-        for phrase, symbol in phrases:
-            if tuple(tokens[i:i + len(phrase)]) == phrase:
-                if symbol == "OF" and (not out or out[-1] != "PCT"):
-                    continue
-                out.append(symbol)
-                i += len(phrase)
-                break
-        else:
-            token = tokens[i]
-            out.append({"**": "^", "×": "*", "÷": "/", "%": "PCT"}.get(token, token))
-            i += 1
-    return out
-
-
-def _is_num(item: str) -> bool:
-    return bool(re.fullmatch(r"\d+(?:[.,]\d+)?", item))
-
-
-def _runs(items: list[str]) -> list[list[str]]:
-    runs, current = [], []
-    for k, item in enumerate(items):
-        if item == "*" and k and not _is_num(items[k - 1]) and items[k - 1] not in (")", "^2", "^3", "PCT"):
-            item = "x"  # 'x' only means times between numbers
-        arithmetic = _is_num(item) or item in ("+", "-", "*", "/", "^", "^2", "^3", "SQRT", "PCT", "OF", "(", ")")
-        if arithmetic:
-            current.append(item)
-        elif current:
-            runs.append(current)
-            current = []
-    return runs + ([current] if current else [])
-
-
-def _render(run: list[str]) -> str:
-    while run and run[0] in ("+", "*", "/", "^", "^2", "^3", "PCT", "OF", ")"):
-        run = run[1:]
-    while run and run[-1] in ("+", "-", "*", "/", "^", "SQRT", "OF", "("):
-        run = run[:-1]
-    out, roots, depth = [], [], 0
-    for k, item in enumerate(run):
-        if item == "SQRT":
-            roots.append(depth)
-            continue
-        if item == "PCT":
-            out.append("/100*" if k + 1 < len(run) and run[k + 1] == "OF" else "/100")
-            continue
-        if item == "OF":
-            continue
-        depth += {"(": 1, ")": -1}.get(item, 0)
-        out.append(item.replace(",", "."))
-        if (_is_num(item) or item == ")") and roots and roots[-1] == depth:
-            roots.pop()
-            out.append("^0.5")
-    return "".join(out)
-
-
-@text_cache
-def extract_expression(text: str) -> str | None:
-    """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
-    text = _DATES.sub(" ", text)
-    items = _symbols(_merge_number_words(_ARITH.findall(fold(text))))
-    best = None
-    for run in _runs(items):
-        numbers = sum(1 for item in run if _is_num(item))
-        operators = sum(1 for item in run if not _is_num(item) and item not in ("(", ")"))
-        if numbers and operators and (numbers >= 2 or any(i in run for i in ("SQRT", "^2", "^3", "PCT"))):
-            if best is None or numbers > best[0]:
-                best = (numbers, _render(run))
-    return best[1] if best and best[1] else None
-
-
-def evaluate(expression: str) -> str | None:
-    """Mental arithmetic with its own small parser (never eval); None when it cannot be done."""
-    tokens = _CALC.findall(expression.replace(" ", ""))
-    if "".join(tokens) != expression.replace(" ", ""):
-        return None
-    try:
-        value, rest = _sum(tokens)
-        return None if rest else format_number(value)
-    except (ValueError, TypeError, ZeroDivisionError, OverflowError, IndexError):
-        return None
-
-
-def _sum(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
-    value, tokens = _product(tokens)
-    while tokens and tokens[0] in "+-":
-        right, rest = _product(tokens[1:])
-        value, tokens = (value + right if tokens[0] == "+" else value - right), rest
-    return value, tokens
-
-
-def _product(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
-    value, tokens = _unary(tokens)
-    while tokens and tokens[0] in "*/":
-        right, rest = _unary(tokens[1:])
-        value, tokens = (value * right if tokens[0] == "*" else value / right), rest
-    return value, tokens
-
-
-def _unary(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
-    if tokens[0] == "-":
-        value, rest = _unary(tokens[1:])
-        return -value, rest
-    base, rest = _atom(tokens)
-    if rest and rest[0] in ("^", "**"):
-        power, rest = _unary(rest[1:])
-        if abs(power) > MAX_EXPONENT:
-            raise ValueError("exponent too large")
-        if isinstance(power, Fraction) and power.denominator == 1:
-            return base ** int(power), rest
-        return float(base) ** float(power), rest
-    return base, rest
-
-
-def _atom(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
-    if tokens[0] == "(":
-        value, rest = _sum(tokens[1:])
-        if not rest or rest[0] != ")":
-            raise ValueError("unbalanced parentheses")
-        return value, rest[1:]
-    return Fraction(tokens[0]), tokens[1:]
-
-
-def format_number(value: Fraction | float) -> str:
-    """Whole numbers exactly, others to 12 significant digits."""
-    if isinstance(value, complex):
-        raise ValueError("not a real number")
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return str(value.numerator)
-    number = float(value)
-    return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:.12g}"
-
-
-def tidy_expression(expression: str) -> str:
-    """The repairs a model makes after a calculator complains: x -> *, comma decimals, no '=', balanced ()."""
-    text = re.sub(r"(?<=\d)\s*[x×]\s*(?=\d)", "*", expression).replace("÷", "/").replace("**", "^")
-    text = re.sub(r"(?<=\d),(?=\d)", ".", text).replace("=", "").replace("?", "").strip()
-    text = text + ")" * max(0, text.count("(") - text.count(")"))
-    return text
 
 
 # ---- other values in text --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import gazetteer
+from agent_core.sim import arithmetic, gazetteer
 from agent_core.sim import language as lx
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
@@ -170,7 +170,7 @@ def _intent_hits(text: str) -> dict[str, int]:
     # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
     tokens = lx.words(text)
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
-    found["arithmetic"] += 2 if lx.extract_expression(text) else 0
+    found["arithmetic"] += 2 if arithmetic.extract_expression(text) else 0
     if lx.extract_paths(text):  # a file name backs the verb next to it: "delete notes.txt" stays a delete
         found["delete" if found["delete"] else "file"] += 1
     return {name: n for name, n in found.items() if n}
@@ -182,7 +182,7 @@ def _values(intent: str, clause: str) -> list[str | None]:
     if intent in ("file", "delete"):
         return lx.extract_paths(clause) or [None]
     if intent == "arithmetic":
-        return [lx.extract_expression(clause)]
+        return [arithmetic.extract_expression(clause)]
     if intent == "stock":
         return [lx.extract_ticker(clause)]
     if intent in ("memory", "search"):
@@ -350,7 +350,7 @@ def _extract(slot: str, text: str, need: Need, prop: dict) -> Any:
     if slot == "city":
         return next(iter(gazetteer.places(text)), None)
     if slot == "expression":
-        return lx.extract_expression(text)
+        return arithmetic.extract_expression(text)
     if slot == "path":
         return next(iter(lx.extract_paths(text)), None)
     if slot == "ticker":

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent_core.sim import arithmetic
 from agent_core.sim import language as lx
 from agent_core.sim.reader import Attempt
 
@@ -35,7 +36,7 @@ def _candidates(value: str, error: str) -> list[str]:
         near = lx.closest(value, [re.sub(r"\s*\(.*\)$", "", i) for i in items])
         found += [near] if near else []
     if re.search(r"\d", value) and any(w in error.lower() for w in _EXPRESSION_WORDS):
-        found.append(lx.tidy_expression(value))
+        found.append(arithmetic.tidy_expression(value))
     return [c for c in found if c and lx.fold(c) != lx.fold(value)]
 
 
