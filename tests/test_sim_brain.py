@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from agent_core.model import SimSettings
-from agent_core.sim import arithmetic
+from agent_core.sim import arithmetic, language
 from agent_core.sim.brain import Draft, think
 
 WEATHER = {"name": "get_weather",
@@ -459,3 +459,102 @@ def test_any_tool_output_keeps_the_conversation_well_formed(task, output, failed
         assert all(isinstance(tool_input, dict) for _, tool_input in calls(draft))
     if choice and choice["type"] == "none":
         assert drafts[0].stop_reason == "end_turn"
+
+
+# ---- regressions: issue 3 polish ------------------------------------------------------------------------------
+
+def tools_with_cairo(name: str, tool_input: dict) -> tuple[str, bool]:
+    """fake_tools plus Cairo, a real app.log line and the app's real calculator (which refuses huge powers)."""
+    from agent_core.tools.calculator import CalculationError, calculate
+
+    if name == "get_weather" and tool_input.get("city") == "Cairo":
+        return "Cairo: 23°C, sunny", False
+    if name == "read_file" and tool_input.get("path") == "app.log":
+        return "2026-11-28 09:14:02 ERROR payments  Provider returned 502", False
+    if name == "calculate":
+        try:
+            return calculate(tool_input.get("expression", "")), False
+        except CalculationError as error:
+            return f"CalculationError: {error}", True
+    return fake_tools(name, tool_input)
+
+
+def all_calls(drafts: list[Draft]) -> list[tuple[str, dict]]:
+    return [call for draft in drafts for call in calls(draft)]
+
+
+@pytest.mark.parametrize("task, tools, expected", [
+    ("How much warmer is it in Cairo than in Oslo right now? Give the difference in degrees Celsius.",
+     [WEATHER, CALC], [("get_weather", {"city": "Cairo"}), ("get_weather", {"city": "Oslo"}),
+                       ("calculate", {"expression": "23-4"})]),
+    ("Summarise app.log. Which errors are in the log?", [READ], [("read_file", {"path": "app.log"})]),
+    ("What's the weather where I live? Should I take an umbrella?", [MEMORY, WEATHER],
+     [("search_memory", {"query": "home city"}), ("get_weather", {"city": "Kraków"})]),
+    ("Oblicz, ile to jest 2 do potęgi 16.", [CALC], [("calculate", {"expression": "2^16"})]),
+])
+def test_two_clauses_that_resolve_to_the_same_call_make_it_once(task, tools, expected):
+    drafts = converse(request(task, tools), tools=tools_with_cairo)
+    assert all_calls(drafts) == expected
+    assert drafts[-1].stop_reason == "end_turn"
+    lines = text(drafts[-1]).split("\n")
+    assert len(lines) == len(set(lines))  # each result is quoted once
+
+
+def test_a_correction_that_lands_on_a_call_already_answered_reuses_it():
+    drafts = converse(request("What's the weather in Mscow and in Moscow?", [WEATHER]))
+    assert all_calls(drafts) == [("get_weather", {"city": "Mscow"}), ("get_weather", {"city": "Moscow"})]
+    assert drafts[-1].stop_reason == "end_turn" and text(drafts[-1]).count("-3°C") == 1
+
+
+@pytest.mark.parametrize("task", ["Oblicz, ile to jest 9^9^9.", "Ile to jest 9^9^9?", "Calculate: what is 9^9^9?",
+                                  "Посчитай, сколько будет 9^9^9."])
+def test_sensible_gives_up_on_a_refused_calculation_whatever_the_phrasing(task):
+    drafts = converse(request(task, [CALC]), tools=tools_with_cairo, turns=10)
+    assert drafts[-1].stop_reason == "end_turn" and len(drafts) <= 3
+    assert len(all_calls(drafts)) == 2 and "9^9^9" in text(drafts[-1])
+
+
+@pytest.mark.parametrize("task, question", [
+    ("What's my favourite food?", "What's my favourite food?"),
+    ("Какая моя любимая еда?", "Какая моя любимая еда?"),
+    ("Jakie jest moje ulubione jedzenie?", "Jakie jest moje ulubione jedzenie?"),
+])
+def test_workflow_data_from_memory_is_used_in_every_language(task, question):
+    line = '- search_memory({"query": "favourite food"}): Stored facts: Anna\'s favourite food is pierogi.'
+    draft = think(request(f"{question}\n\nData the program already gathered:\n{line}"), SimSettings())
+    assert draft.stop_reason == "end_turn" and "pierogi" in text(draft)
+    no_tool = [language.say("no_tool", lang, task="|").split("|")[0] for lang in ("en", "ru", "pl")]
+    assert not any(opening in text(draft) for opening in no_tool)
+
+
+@pytest.mark.parametrize("task, lang", [
+    ("Прочитай app.log и notes.txt", "ru"),
+    ("Przeczytaj app.log i notes.txt", "pl"),
+    ("Прочитай `docs/release-notes.md` через read_file", "ru"),
+    ("Read app.log and notes.txt", "en"),
+    ("Please call get_weather for Oslo", "en"),
+])
+def test_language_is_decided_by_the_words_not_by_file_or_tool_names(task, lang):
+    assert language.detect_language(task) == lang
+    opening = language.say("preface", lang, tasks="|").split("|")[0]  # "I'll ", "Для этого нужно ", "W tym celu muszę "
+    assert text(think(request(task, [READ, WEATHER]), SimSettings())).startswith(opening)
+
+
+@pytest.mark.parametrize("task, line", [
+    ("What's the weather in Oslo?", "Weather in Oslo: "),
+    ("Какая погода в Осло?", "Погода в Осло: "),
+    ("Jaka jest pogoda w Oslo?", "Pogoda w Oslo: "),
+])
+def test_a_query_tool_used_for_the_weather_names_the_city_once(task, line):
+    catch_all = {"name": "search_memory",
+                 "description": "Searches for anything: the web, news, the weather, facts, notes about the user.",
+                 "input_schema": {"type": "object", "required": ["query"],
+                                  "properties": {"query": {"type": "string", "description": "Keywords to look for."}}}}
+    drafts = converse(request(task, [catch_all]), tools=lambda name, tool_input: ("No stored facts match.", False))
+    assert text(drafts[-1]).startswith(line)
+
+
+def test_a_clause_that_only_names_the_intent_adds_no_second_line_without_a_tool():
+    for task, tools in (("Oblicz, ile to jest 9^9^9.", [WEATHER]), ("Summarise app.log. Which errors are in the log?", [])):
+        lines = text(think(request(task, tools), SimSettings())).split("\n")
+        assert len(lines) == 1 and ("9^9^9" in lines[0] or "app.log" in lines[0])

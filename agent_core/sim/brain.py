@@ -69,14 +69,30 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         choose(view, need)
         if need.tool is not None and need.derived is None:
             fill(view, need)
-    leftovers = _attach([n for n in needs if n.derived is None], view.episode)
+    _mark_twins([n for n in needs if n.derived is None])
+    leftovers = _attach([n for n in needs if n.derived is None and n.twin is None], view.episode)
     for need in needs:
         if need.derived is not None:
             _derive(view, need, needs)
-    extras = _attach([n for n in needs if n.derived is not None], leftovers)
+    _mark_twins(needs)
+    extras = _attach([n for n in needs if n.derived is not None and n.twin is None], leftovers)
+    answered = {**view.history, **{call_key(a.name, a.input): a for a in view.episode if a.status == "ok"}}
     for need in needs:
-        _decide(view, need, needs)
+        if need.twin is None:
+            _decide(view, need, needs, answered)
+    for need in needs:
+        if need.twin is not None:
+            need.state, need.result = "twin", need.twin.result
     return extras
+
+
+def _mark_twins(needs: list[Need]) -> None:
+    """Two clauses that come down to the same call ('Summarise app.log. Which errors are in the log?') make it once."""
+    first: dict[str, Need] = {}
+    for need in needs:
+        if need.twin is None and need.tool is not None and not need.missing and need.args:
+            original = first.setdefault(_key(need), need)
+            need.twin = original if original is not need else None
 
 
 def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
@@ -118,14 +134,18 @@ def _derive(view: View, need: Need, needs: list[Need]) -> None:
         fill(view, need)
 
 
-def _decide(view: View, need: Need, needs: list[Need]) -> None:
+def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attempt]) -> None:
     if need.result is not None:
         need.state = "done"
     elif need.attempts and need.tool is None:
         need.state = "gave_up"  # data the program gathered failed, and there is no tool to try again with
     elif need.attempts:
         retry = _retry(view, need)
+        reused = answered.get(call_key(need.tool.get("name", ""), retry)) if retry is not None else None
         need.state, need.call = ("call", retry) if retry is not None else ("gave_up", None)
+        if reused is not None:
+            need.state, need.result, need.call, need.say_before = "done", reused, None, ""
+            view.notes.append(f"The corrected call was already answered ({reused.name}); I reuse its result.")
     elif need.derived is not None and need.value is None:
         pending = any(needs[i].state in ("call", "wait", "") for i in need.derived)
         need.state = "wait" if pending else "skip"
@@ -136,10 +156,10 @@ def _decide(view: View, need: Need, needs: list[Need]) -> None:
                       for n in needs if n is not need)
         need.state = "wait" if feeding else "ask"
     else:
-        reused = view.history.get(_key(need))
+        reused = answered.get(_key(need))
         need.state, need.result, need.call = ("done", reused, None) if reused else ("call", None, need.args)
         if reused:
-            view.notes.append(f"{reused.name} already answered this earlier in the conversation; I reuse it.")
+            view.notes.append(f"{reused.name} already answered this call earlier; I reuse its result.")
     if need.state == "ask":
         view.notes.append(f"I cannot find a value for {', '.join(need.missing)}; I will ask instead of guessing.")
 
@@ -345,7 +365,14 @@ def _chat(view: View) -> str:
 
 
 def _final(view: View, needs: list[Need], extras: list[Attempt]) -> str:
-    lines = [line for line in map(lambda n: _need_line(view, n), needs) if line]
+    quoted: set[int] = set()
+    lines = []
+    for need in needs:
+        if need.state == "done" and id(need.result) in quoted:
+            continue  # one result that answered two needs is quoted once
+        quoted.add(id(need.result))
+        lines.append(_need_line(view, need))
+    lines = list(dict.fromkeys(line for line in lines if line))
     injection = view.injection
     for attempt in extras:
         if injection and injection.call and (attempt.name, attempt.input) == injection.call:

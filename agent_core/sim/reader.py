@@ -43,9 +43,10 @@ class Need:
     missing: list[str] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
     result: Attempt | None = None
-    state: str = ""  # done, call, ask, wait, gave_up, no_tool, skip
+    state: str = ""  # done, call, ask, wait, gave_up, no_tool, skip, twin
     call: dict | None = None
     say_before: str = ""
+    twin: Need | None = None  # an earlier need that makes the very same call; this one follows it
 
 
 @dataclass
@@ -235,6 +236,9 @@ def understand(view: View) -> list[Need]:
         if intent == "weather" and "memory" in found and not gazetteer.places(view.question + " " + view.system):
             needs.insert(len(needs) - 1, Need("memory", clause, _query(clause, "memory") or "home city"))
         previous = intent
+    valued = {n.intent for n in needs if n.value}
+    # "Oblicz, ile to jest 9^9^9": a clause that only names what another clause asks with a value adds nothing.
+    needs = [n for n in needs if n.value or n.intent not in valued]
     _add_comparison(view, needs)
     view.notes.append(f"The user writes in {LANG_NAMES[view.lang]}; needs: "
                       + (", ".join(f"{n.intent}({n.value or ''})" for n in needs) or "none") + ".")
