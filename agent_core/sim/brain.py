@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agent_core.model import SimSettings
 from agent_core.sim import arithmetic, gazetteer
@@ -15,6 +16,7 @@ MAX_ATTEMPTS = 3
 QUOTE_LIMIT = 600
 WEB_INTENTS = ("search", "weather", "stock")
 MERGED_TASKS = ("weather", "file", "delete", "stock")
+QUERY_INTENTS = ("memory", "search")
 
 
 @dataclass
@@ -117,9 +119,22 @@ def _serves(need: Need, attempt: Attempt) -> bool:
         return need.tool.get("name") == attempt.name
     # No tool in this request (workflow mode): data the program gathered still answers the need.
     values = {lx.fold(str(v)) for v in attempt.input.values()}
-    if need.value:
-        return lx.fold(need.value) in values
-    return bool(lx.hits(lx.words(attempt.name), lx.lexicon()["intents"].get(need.intent, [])))
+    if need.value and lx.fold(need.value) in values:
+        return True
+    # A query is the user's own words ("любимая еда"), the program's is its own ("favourite food"): the tool's
+    # name decides. Cities, files and sums must match by value: "Oslo" data does not answer a question on Paris.
+    if need.intent in QUERY_INTENTS:
+        return _name_intent(attempt.name) == need.intent
+    return not need.value and bool(lx.hits(lx.words(attempt.name), lx.lexicon()["intents"].get(need.intent, [])))
+
+
+@lru_cache(maxsize=256)
+def _name_intent(name: str) -> str | None:
+    """What a tool's name is mostly about: search_memory is memory (ties go to the earlier intent), lookup is search."""
+    tokens, intents = lx.words(name), lx.lexicon()["intents"]
+    counts = {intent: len(lx.hits(tokens, kws)) for intent, kws in intents.items()}
+    best = max(counts, key=lambda k: (counts[k], -list(intents).index(k)))
+    return best if counts[best] else None
 
 
 def _derive(view: View, need: Need, needs: list[Need]) -> None:
