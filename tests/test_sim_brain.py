@@ -533,6 +533,8 @@ def test_workflow_data_from_memory_is_used_in_every_language(task, question):
     ("Прочитай `docs/release-notes.md` через read_file", "ru"),
     ("Read app.log and notes.txt", "en"),
     ("Please call get_weather for Oslo", "en"),
+    ("What's the weather in Łódź?", "en"),
+    ("Pogoda we Wrocławiu?", "pl"),
 ])
 def test_language_is_decided_by_the_words_not_by_file_or_tool_names(task, lang):
     assert language.detect_language(task) == lang

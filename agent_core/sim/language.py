@@ -23,6 +23,9 @@ _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
 _POLISH_LETTERS = re.compile(r"[ąćęłńśźż]", re.IGNORECASE)
 _SENTENCES = re.compile(r"[?!;\n]+|\.(?=\s|$)|,\s+")
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(?![\w])")
+# What is not prose when deciding the language: code, URLs, file names, snake_case and camelCase names.
+_NOT_PROSE = re.compile(r"```.*?```|`[^`\n]*`|https?://\S+|" + _PATH.pattern + r"|\b\w*_\w*\b|\b[a-z]+[A-Z]\w*\b", re.S)
+_LETTER = re.compile(r"[^\W\d_]")
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")
 _NOT_TICKERS = {"OK", "AI", "API", "USA", "NYC", "EUR", "USD", "PLN", "CET", "UTC", "JSON", "HTTP", "URL", "IGNORE"}
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
@@ -156,12 +159,16 @@ def lexicon() -> dict:
 
 
 def detect_language(text: str) -> str:
-    """en, ru or pl, by alphabet, Polish letters and Polish function words."""
-    if len(_CYRILLIC.findall(text)) > len(_LATIN.findall(text)):
+    """en, ru or pl, by alphabet, Polish letters and Polish function words; names and code do not count."""
+    prose = _NOT_PROSE.sub(" ", text)
+    prose = prose if _LETTER.search(prose) else text
+    if len(_CYRILLIC.findall(prose)) > len(_LATIN.findall(prose)):
         return "ru"
-    if _POLISH_LETTERS.search(text) or len(hits(words(text), lexicon()["polish_markers"])) >= 2:
-        return "pl"
-    return "en"
+    tokens = words(prose)
+    polish = len(hits(tokens, lexicon()["polish_markers"]))
+    english = len(hits(tokens, lexicon()["english_markers"]))
+    # The function words decide; Polish letters only break a tie ("Łódź?"), since "in Łódź" is still English.
+    return "pl" if polish > english or (polish == english and _POLISH_LETTERS.search(prose)) else "en"
 
 
 @lru_cache(maxsize=None)
