@@ -324,8 +324,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     if injection and injection.source is need.result:
         out = out[:injection.span[0]] + out[injection.span[1]:]
     intent = "derived" if need.derived else need.intent
-    sent = [v for v in need.result.input.values() if isinstance(v, str)]
-    value = (need.value if need.derived or not sent else sent[0]) or ""
+    value = _result_value(need)
     if intent == "weather" and lx.fold(out).startswith(lx.fold(value) + ":"):
         out = out[len(value) + 1:]
     key = intent if intent in lx.load("phrases")["result"] else "tool"
@@ -337,6 +336,16 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         old, new = changed[0]
         line += " " + say("fixed", view.lang, old=lx.quote(str(old), view.lang), new=lx.quote(str(new), view.lang))
     return line
+
+
+def _result_value(need: Need) -> str:
+    """What a result line names: the value actually sent (a corrected city), else the need's own value."""
+    sent = need.result.input.get(need.main_param) if need.main_param else None
+    if isinstance(sent, str) and not need.derived:
+        return sent
+    if need.value:
+        return need.value  # a tool with no parameter for it ("query": "weather Oslo") still answered about Oslo
+    return next((v for v in need.result.input.values() if isinstance(v, str)), "")
 
 
 def _without_tool(view: View, need: Need) -> str:

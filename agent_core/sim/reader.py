@@ -47,6 +47,7 @@ class Need:
     call: dict | None = None
     say_before: str = ""
     twin: Need | None = None  # an earlier need that makes the very same call; this one follows it
+    main_param: str = ""  # the tool's parameter that carries the need's value (a city, a path), if it has one
 
 
 @dataclass
@@ -384,9 +385,10 @@ def fill(view: View, need: Need) -> None:
     outputs = [a.output for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
     sources = [need.clause, view.question, view.system, *outputs]
     main = lx.lexicon()["main_slot"].get(need.intent)
-    need.args, need.missing = {}, []
+    need.args, need.missing, need.main_param = {}, [], ""
     for pname, prop in (schema.get("properties") or {}).items():
         slot = _slot(pname, prop)
+        need.main_param = need.main_param or (pname if slot == main else "")
         value = need.value if slot == main and need.value else None
         for text in sources if value is None and slot else []:
             value = _extract(slot, text, need, prop)
