@@ -24,7 +24,7 @@ def spy(monkeypatch):
         calls.append({"ctx": ctx, "city": city, "days": days})
         return behaviour["run"](ctx, city=city, days=days)
 
-    monkeypatch.setitem(catalog.CATALOG, "spy", CatalogTool(ToolSpec("spy", "Spy.", SCHEMA), spy, "spy"))
+    monkeypatch.setitem(catalog._TOOLS, "spy", CatalogTool(ToolSpec("spy", "Spy.", SCHEMA), spy, "spy"))
     spy.calls, spy.behaviour = calls, behaviour
     return spy
 

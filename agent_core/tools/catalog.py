@@ -108,7 +108,8 @@ def _load_catalog() -> dict[str, CatalogTool]:
 
 
 # Keyed by implementation name (ToolSpec.impl_key); for every tool but get_weather_terse that is its name.
-CATALOG: Mapping[str, CatalogTool] = MappingProxyType(_load_catalog())  # read-only; specs are copied out
+_TOOLS: dict[str, CatalogTool] = _load_catalog()
+CATALOG: Mapping[str, CatalogTool] = MappingProxyType(_TOOLS)  # read-only for the app; specs are copied out
 
 
 def default_specs(names: list[str] | None = None) -> list[ToolSpec]:
