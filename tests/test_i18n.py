@@ -33,9 +33,9 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")  # {name}; JSON examples like {"city": "
 
 
 def used_keys() -> dict[str, str]:
-    """Literal first arguments of t(...), mark(...) and translate(lang, ...) in lab_ui/ and pages/, with a location."""
+    """Literal first arguments of t(...), mark(...) and translate(lang, ...) in app.py, lab_ui/ and pages/."""
     found: dict[str, str] = {}
-    for path in sorted([*ROOT.glob("lab_ui/*.py"), *ROOT.glob("pages/*.py")]):
+    for path in [ROOT / "app.py", *sorted(ROOT.glob("lab_ui/*.py")), *sorted(ROOT.glob("pages/*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
