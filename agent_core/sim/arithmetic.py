@@ -1,4 +1,4 @@
-"""Arithmetic in words as the simulated model understands it: numbers and operator phrases to an expression, mental sums."""
+"""Arithmetic in words as the simulated model reads it: numbers and operator phrases to an expression; mental sums."""
 from __future__ import annotations
 
 import re
@@ -10,6 +10,7 @@ from agent_core.sim.language import fold, load, number_words, text_cache
 MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
 _ARITH = re.compile(r"\d+(?:[.,]\d+)?|\*\*|[-+*/^()×÷%]|[^\W\d_]+")
 _DATES = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")  # dates and times are not sums
+_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?: ?\d{3})* \d{3}")
 _CALC = re.compile(r"\d+(?:\.\d+)?|\*\*|[-+*/^()]")
 
 
@@ -71,7 +72,13 @@ def _runs(items: list[str]) -> list[list[str]]:
         if item == "*" and k and not _is_num(items[k - 1]) and items[k - 1] not in (")", "^2", "^3", "PCT"):
             item = "x"  # 'x' only means times between numbers
         arithmetic = _is_num(item) or item in ("+", "-", "*", "/", "^", "^2", "^3", "SQRT", "PCT", "OF", "(", ")")
-        if arithmetic:
+        if arithmetic and _is_num(item) and current and _is_num(current[-1]):
+            if _THOUSANDS.fullmatch(current[-1] + " " + item):
+                current[-1] += item  # "1 000", as Polish and Russian write thousands
+                continue
+            runs.append(current)  # two numbers with nothing between them ("/api/orders/55120 200 22 ms") are no sum
+            current = [item]
+        elif arithmetic:
             current.append(item)
         elif current:
             runs.append(current)

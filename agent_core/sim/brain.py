@@ -1,21 +1,18 @@
 """The simulated model's brain: reads a Messages API request the way a model would and drafts the next reply."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from agent_core.model import SimSettings
-from agent_core.sim import arithmetic, gazetteer
 from agent_core.sim import language as lx
+from agent_core.sim import reply
 from agent_core.sim.language import say
-from agent_core.sim.reader import LANG_NAMES, Attempt, Need, View, call_key, choose, fill, read, understand
-from agent_core.sim.results import Injection, find_injection, fix, short
+from agent_core.sim.reader import LANG_NAMES, Need, View, choose, fill, read, understand
+from agent_core.sim.results import Attempt, Injection, call_key, find_injection, fix, short
 
 MAX_ATTEMPTS = 3
-QUOTE_LIMIT = 600
 WEB_INTENTS = ("search", "weather", "stock")
-MERGED_TASKS = ("weather", "file", "delete", "stock")
 QUERY_INTENTS = ("memory", "search")
 
 
@@ -50,7 +47,7 @@ def think(body: dict, settings: SimSettings) -> Draft:
     calls = _calls(view, needs)
     if calls:
         return _tool_draft(view, calls)
-    return Draft([_text(_final(view, needs, extras))], "end_turn", reasoning=_reasoning(view, "answer"))
+    return Draft([_text(reply.final_text(view, needs, extras))], "end_turn", reasoning=_reasoning(view, "answer"))
 
 
 def _text(text: str) -> dict:
@@ -213,11 +210,6 @@ def _retry(view: View, need: Need) -> dict | None:
     return last.input
 
 
-def _clip(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 1] + "…"
-
-
 def _injection(view: View) -> Injection | None:
     for attempt in view.episode:
         found = find_injection(attempt, view.tools) if attempt.status == "ok" else None
@@ -240,42 +232,7 @@ def _obey(view: View, injection: Injection) -> Draft | None:
     return Draft([_text(say("inject_obey", view.lang, tool=name)), block], "tool_use", reasoning=" ".join(view.notes))
 
 
-# ---- writing the reply ------------------------------------------------------------------------------
-
-def _main_value(need: Need) -> str | None:
-    if need.value:
-        return need.value
-    sent = need.call or need.args or (need.result.input if need.result else {})
-    return next((v for v in sent.values() if isinstance(v, str)), None)
-
-
-def _task(view: View, need: Need) -> str:
-    intent = "derived" if need.derived else need.intent
-    value = _main_value(need)
-    values = {"in_city": gazetteer.where(value, view.lang) if value and intent == "weather" else "",
-              "expr": value or "", "path": value or "", "ticker": value or "",
-              "q": lx.quote(value or view.question, view.lang), "tool": (need.tool or {}).get("name", "")}
-    key = intent if intent in lx.load("phrases")["task"] else "tool"
-    return re.sub(r"\s+", " ", say(f"task.{key}", view.lang, **values)).strip()
-
-
-def _tasks(view: View, needs: list[Need]) -> list[str]:
-    """Task phrases for a preface; needs of one kind share one: 'read app.log, notes.txt and report.md'."""
-    groups: dict[str, list[str]] = {}
-    for need in needs:
-        if need.intent in MERGED_TASKS and not need.derived and _main_value(need):
-            groups.setdefault(need.intent, []).append(_main_value(need))
-    out = []
-    for need in needs:
-        values = groups.get(need.intent, []) if not need.derived and _main_value(need) else []
-        if len(values) > 1:
-            places = lx.join_list([gazetteer.where(v, view.lang) for v in values], view.lang)
-            joined = lx.join_list(values, view.lang)
-            out.append(say(f"task.{need.intent}", view.lang, in_city=places, path=joined, ticker=joined))
-        else:
-            out.append(_task(view, need))
-    return list(dict.fromkeys(out))  # a shared phrase appears once
-
+# ---- calling tools --------------------------------------------------------------------------------
 
 def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
     if view.choice_type == "none":
@@ -309,7 +266,7 @@ def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
 
 def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
     done = {call_key(a.name, a.input) for a in view.episode}
-    fresh = _tasks(view, [need for need, sent in calls if not need.attempts and not need.say_before
+    fresh = reply.task_phrases(view, [need for need, sent in calls if not need.attempts and not need.say_before
                           and call_key(need.tool.get("name", ""), sent) not in done])
     texts = ([say("preface", view.lang, tasks=lx.join_list(fresh, view.lang))] if fresh else [])
     texts += list(dict.fromkeys(need.say_before for need, _ in calls if need.say_before))
@@ -317,94 +274,6 @@ def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
     if len(calls) > 1:
         view.notes.append("These calls do not depend on each other, so I make them together in one reply.")
     return Draft([_text(" ".join(texts))] * bool(texts) + blocks, "tool_use", reasoning=_reasoning(view, "call"))
-
-
-def _result_line(view: View, need: Need, injection: Injection | None) -> str:
-    out = need.result.output
-    if injection and injection.source is need.result:
-        out = out[:injection.span[0]] + out[injection.span[1]:]
-    intent = "derived" if need.derived else need.intent
-    value = _result_value(need)
-    if intent == "weather" and lx.fold(out).startswith(lx.fold(value) + ":"):
-        out = out[len(value) + 1:]
-    key = intent if intent in lx.load("phrases")["result"] else "tool"
-    line = say(f"result.{key}", view.lang, in_city=gazetteer.where(value, view.lang), expr=value, path=value,
-               q=lx.quote(value, view.lang), tool=need.result.name, out=_clip(out))
-    first = need.attempts[0].input if need.attempts else need.result.input
-    changed = [(first.get(k), v) for k, v in need.result.input.items() if first.get(k) not in (None, v)]
-    if changed:
-        old, new = changed[0]
-        line += " " + say("fixed", view.lang, old=lx.quote(str(old), view.lang), new=lx.quote(str(new), view.lang))
-    return line
-
-
-def _result_value(need: Need) -> str:
-    """What a result line names: the value actually sent (a corrected city), else the need's own value."""
-    sent = need.result.input.get(need.main_param) if need.main_param else None
-    if isinstance(sent, str) and not need.derived:
-        return sent
-    if need.value:
-        return need.value  # a tool with no parameter for it ("query": "weather Oslo") still answered about Oslo
-    return next((v for v in need.result.input.values() if isinstance(v, str)), "")
-
-
-def _without_tool(view: View, need: Need) -> str:
-    off = view.choice_type == "none" and need.tool is not None
-    value = arithmetic.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
-    if value is not None and need.derived:
-        return say("result.derived", view.lang, expr=need.value, out=value)  # a small difference needs no tool
-    if value is not None:
-        return say("mental_off" if off else "mental", view.lang, expr=need.value, value=value)
-    return say("tools_off" if off else "no_tool", view.lang, task=_task(view, need))
-
-
-def _need_line(view: View, need: Need) -> str | None:
-    if need.state == "done":
-        return _result_line(view, need, view.injection)
-    if need.state == "gave_up":
-        last = need.attempts[-1]
-        return say("give_up", view.lang, task=_task(view, need), tool=last.name,
-                   error=lx.quote(short(last.output), view.lang), n=len(need.attempts))
-    if need.state == "no_tool" or (need.state in ("call", "wait") and view.choice_type == "none"):
-        return _without_tool(view, need)
-    return None
-
-
-def _ask(view: View, need: Need) -> str:
-    slot = need.missing[0]
-    if slot in lx.load("phrases")["ask"]:
-        return say(f"ask.{slot}", view.lang)
-    return say("ask.other", view.lang, tool=need.tool.get("name"), param=slot)
-
-
-def _chat(view: View) -> str:
-    tokens = lx.words(view.question)
-    for kind in ("help", "how", "thanks", "greeting"):
-        if lx.hits(tokens, lx.lexicon()["chat"][kind]):
-            if kind == "help":
-                names = [t.get("name", "") for t in view.tools + view.server_tools]
-                return say("chat.help", view.lang, tools=", ".join(names)) if names else say("chat.help_none", view.lang)
-            return say(f"chat.{kind}", view.lang)
-    return say("chat.unknown", view.lang)
-
-
-def _final(view: View, needs: list[Need], extras: list[Attempt]) -> str:
-    quoted: set[int] = set()
-    lines = []
-    for need in needs:
-        if need.state == "done" and id(need.result) in quoted:
-            continue  # one result that answered two needs is quoted once
-        quoted.add(id(need.result))
-        lines.append(_need_line(view, need))
-    lines = list(dict.fromkeys(line for line in lines if line))
-    injection = view.injection
-    for attempt in extras:
-        if injection and injection.call and (attempt.name, attempt.input) == injection.call:
-            lines.append(say("inject_did", view.lang, tool=attempt.name, out=_clip(attempt.output)))
-    if injection and view.persona != "gullible":
-        lines.append(say("inject_warn", view.lang, tool=injection.source.name, snippet=injection.snippet))
-    lines += list(dict.fromkeys(_ask(view, n) for n in needs if n.state == "ask"))
-    return "\n".join(lines) if lines else _chat(view)
 
 
 # ---- refusal and server tools ------------------------------------------------------------------------
@@ -431,5 +300,5 @@ def _after_pause(view: View, needs: list[Need]) -> Draft:
     web = next((n for n in needs if n.intent in WEB_INTENTS), None)
     query = (web.value if web and web.intent == "search" else None) or view.question
     view.notes.append("The server finished its search; I continue the paused turn and answer.")
-    return Draft([_text(say("pause_done", view.lang, q=lx.quote(query, view.lang)))], "end_turn",
-                 reasoning=" ".join(view.notes))
+    text = say("pause_done", view.lang, q=lx.quote(short(query, reply.QUOTE_LIMIT), view.lang))
+    return Draft([_text(text)], "end_turn", reasoning=" ".join(view.notes))

@@ -16,6 +16,10 @@ DATA = Path(__file__).with_name("data")
 # entries per function; longer texts are read afresh, so a few huge files cannot fill the memory.
 TEXT_CACHE_SIZE = 2048
 TEXT_CACHE_LIMIT = 10_000
+# A real model bounds its attention, and so does this one: of a longer text it reads the start and the end
+# closely (together under TEXT_CACHE_LIMIT, so the reading is cached); see BEHAVIOUR.md, "Huge inputs".
+ATTENTION_HEAD = 6_000
+ATTENTION_TAIL = 2_000
 
 _WORD = re.compile(r"[^\W_]+")
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
@@ -26,6 +30,7 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(
 # What is not prose when deciding the language: code, URLs, file names, snake_case and camelCase names.
 _NOT_PROSE = re.compile(r"```.*?```|`[^`\n]*`|https?://\S+|" + _PATH.pattern + r"|\b\w*_\w*\b|\b[a-z]+[A-Z]\w*\b", re.S)
 _LETTER = re.compile(r"[^\W\d_]")
+_NEIGHBOUR = 40  # characters either side of a conjunction that hold the words it joins
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")
 _NOT_TICKERS = {"OK", "AI", "API", "USA", "NYC", "EUR", "USD", "PLN", "CET", "UTC", "JSON", "HTTP", "URL", "IGNORE"}
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
@@ -41,6 +46,17 @@ def text_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
     return call
+
+
+def attend(text: str) -> str:
+    """The part of a text the model reads closely: all of it, or for a huge text its start and its end."""
+    if len(text) <= ATTENTION_HEAD + ATTENTION_TAIL:
+        return text
+    head, tail = text[:ATTENTION_HEAD], text[-ATTENTION_TAIL:]
+    # Cut at spaces, so no half word ("Osl") is read as a word of its own.
+    head = head[:max(head.rfind(" "), head.rfind("\n"), ATTENTION_HEAD // 2)]
+    tail = tail[min((i for i in (tail.find(" "), tail.find("\n")) if i >= 0), default=0):]
+    return f"{head}\n…\n{tail.lstrip()}"
 
 
 @lru_cache(maxsize=None)
@@ -192,8 +208,10 @@ def split_clauses(text: str) -> list[str]:
     for sentence in _SENTENCES.split(text):
         start = 0
         for match in pattern.finditer(sentence):
-            left, right = words(sentence[:match.start()]), words(sentence[match.end():])
-            if left and right and _is_number_word(left[-1]) and _is_number_word(right[0]):
+            # Only the words touching the conjunction matter; reading all of each side made long sentences quadratic.
+            left = _WORD.findall(sentence[max(0, match.start() - _NEIGHBOUR):match.start()])
+            right = _WORD.findall(sentence[match.end():match.end() + _NEIGHBOUR])
+            if left and right and _is_number_word(fold(left[-1])) and _is_number_word(fold(right[0])):
                 continue
             clauses.append(sentence[start:match.start()])
             start = match.end()

@@ -10,23 +10,18 @@ from typing import Any
 from agent_core.model import SimSettings
 from agent_core.sim import arithmetic, gazetteer
 from agent_core.sim import language as lx
+from agent_core.sim.results import Attempt, Injection, attempts_in, blocks, call_key, noted_calls, text_of
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
-SHORT_RESULT = 200  # only short results can mean "unavailable"; a long document merely mentioning it is data
+# Bounds on the work one reply does, whatever the input (BEHAVIOUR.md, "Huge inputs").
+MAX_CLAUSES = 100
+MAX_NEEDS = 20
+# Of those, kept for the end of a long question, where the request often stands after pasted text.
+TAIL_CLAUSES = 25
+TAIL_NEEDS = 5
+MAX_QUERY_WORDS = 12
 LANG_NAMES = {"en": "English", "ru": "Russian", "pl": "Polish"}
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
-# Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text".
-_CALL_LINE = re.compile(r"^- ([A-Za-z0-9_-]{1,64})\((\{.*\})\)(?: -> (result|error))?: ?(.*)$")
-
-
-@dataclass
-class Attempt:
-    """One tool call found in the history, with what came back (status: ok, error or unavailable)."""
-
-    name: str
-    input: dict
-    output: str
-    status: str
 
 
 @dataclass
@@ -67,7 +62,7 @@ class View:
     continuing: bool
     q_index: int = 0
     notes: list[str] = field(default_factory=list)
-    injection: Any = None  # instructions found in a tool result (brain.Injection)
+    injection: Injection | None = None  # instructions found in a tool result
     tool_keys: list[str] = field(default_factory=list)  # each tool as canonical JSON, the key of the score caches
 
     @property
@@ -77,86 +72,25 @@ class View:
 
 # ---- reading the request ---------------------------------------------------------------------------
 
-def _blocks(content: Any) -> list[dict]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return [b for b in content or [] if isinstance(b, dict)]
-
-
-def _text_of(content: Any) -> str:
-    return "\n".join(b.get("text", "") for b in _blocks(content) if b.get("type") == "text")
-
-
-@lx.text_cache
-def _status(text: str, is_error: bool) -> str:
-    unavailable = len(text) < SHORT_RESULT and lx.hits(lx.words(text), lx.lexicon()["unavailable"])
-    return "unavailable" if unavailable else "error" if is_error else "ok"
-
-
-def _attempts(messages: list[dict]) -> list[Attempt]:
-    asked: dict[str, tuple[str, dict]] = {}
-    out = []
-    for message in messages:
-        for block in _blocks(message.get("content")):
-            if message.get("role") == "assistant" and block.get("type") == "tool_use":
-                tool_input = block.get("input")
-                asked[block.get("id")] = (block.get("name", ""), tool_input if isinstance(tool_input, dict) else {})
-            elif block.get("type") == "tool_result" and block.get("tool_use_id") in asked:
-                name, tool_input = asked.pop(block["tool_use_id"])
-                content = block.get("content")
-                text = content if isinstance(content, str) else _text_of(content)
-                out.append(Attempt(name, tool_input, text, _status(text, bool(block.get("is_error")))))
-    return out
-
-
-def _noted_calls(text: str) -> tuple[str, list[Attempt]]:
-    """Split the question from tool calls the program wrote into it as text (summaries, workflow data)."""
-    lines, found, failed, first = text.split("\n"), [], [], None
-    for index, line in enumerate(lines):
-        match = _CALL_LINE.match(line.strip())
-        if match:
-            first = index if first is None else first
-            try:
-                tool_input = json.loads(match.group(2))
-            except ValueError:
-                tool_input = {}
-            found.append(Attempt(match.group(1), tool_input if isinstance(tool_input, dict) else {}, match.group(4), ""))
-            failed.append(match.group(3) == "error")
-        elif found and line.strip():
-            found[-1].output += "\n" + line
-    for attempt, error in zip(found, failed):
-        attempt.status = _status(attempt.output, error)
-    if first is None:
-        return text, []
-    head = lines[:first]
-    if head and head[-1].rstrip().endswith(":"):
-        head = head[:-1]  # the header line that introduced the list
-    return "\n".join(head).strip(), found
-
-
-def call_key(name: str, tool_input: Any) -> str:
-    """Identity of a call: the same tool with the same input."""
-    return name + json.dumps(tool_input, sort_keys=True, ensure_ascii=False)
-
-
 def read(body: dict, settings: SimSettings) -> View:
     """What a model sees: system prompt, tools, tool_choice and the messages, split into question and episode."""
     messages = body.get("messages") or []
     q_index = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "user"
-                    and _text_of(messages[i].get("content")).strip()
-                    and not any(b.get("type") == "tool_result" for b in _blocks(messages[i].get("content")))), 0)
-    question, noted = _noted_calls(_text_of(messages[q_index].get("content")) if messages else "")
+                    and text_of(messages[i].get("content")).strip()
+                    and not any(b.get("type") == "tool_result" for b in blocks(messages[i].get("content")))), 0)
+    question, noted = noted_calls(text_of(messages[q_index].get("content")) if messages else "")
+    question = lx.attend(question)
     system = body.get("system") or ""
     tools = body.get("tools") or []
     custom = [t for t in tools if t.get("type") in (None, "custom")]
-    history = {call_key(a.name, a.input): a for a in _attempts(messages[:q_index]) if a.status == "ok"}
+    history = {call_key(a.name, a.input): a for a in attempts_in(messages[:q_index]) if a.status == "ok"}
     return View(
-        system=system if isinstance(system, str) else _text_of(system),
+        system=lx.attend(system if isinstance(system, str) else text_of(system)),
         tools=custom, tool_keys=[_tool_key(t) for t in custom],
         server_tools=[t for t in tools if t.get("type") not in (None, "custom")],
         choice=body.get("tool_choice") or {"type": "auto"}, messages=messages, question=question,
         lang=lx.detect_language(question), persona=settings.persona,
-        episode=noted + _attempts(messages[q_index + 1:]), history=history,
+        episode=noted + attempts_in(messages[q_index + 1:]), history=history,
         continuing=bool(messages) and messages[-1].get("role") == "assistant", q_index=q_index)
 
 
@@ -199,7 +133,7 @@ def _query(clause: str, intent: str) -> str | None:
             return entry["query"]
     drop = lx.word_set("query_drop")
     kept = [w for w in lx.content_words(clause) if lx.fold(w) not in drop]
-    return " ".join(kept) or None
+    return " ".join(kept[:MAX_QUERY_WORDS]) or None
 
 
 def _is_chat(clause: str) -> bool:
@@ -209,8 +143,8 @@ def _is_chat(clause: str) -> bool:
 
 def _earlier_intent(view: View) -> str | None:
     """What the previous question was about, so "and in Paris?" can follow "weather in Oslo?"."""
-    earlier = [m for m in view.messages[:view.q_index] if m.get("role") == "user" and _text_of(m.get("content")).strip()]
-    found = intent_hits(_text_of(earlier[-1].get("content"))) if earlier else {}
+    earlier = [m for m in view.messages[:view.q_index] if m.get("role") == "user" and text_of(m.get("content")).strip()]
+    found = intent_hits(lx.attend(text_of(earlier[-1].get("content")))) if earlier else {}
     order = list(lx.lexicon()["intents"])
     return max(found, key=lambda k: (found[k], -order.index(k))) if found else None
 
@@ -219,23 +153,23 @@ def understand(view: View) -> list[Need]:
     """The question as a list of needs: one per clause and value, plus comparisons and chains."""
     needs: list[Need] = []
     previous = _earlier_intent(view)
-    for clause in lx.split_clauses(view.question):
-        found = intent_hits(clause)
-        order = list(lx.lexicon()["intents"])
-        intent = max(found, key=lambda k: (found[k], -order.index(k))) if found else None
-        if intent is None and previous and _values(previous, clause) != [None]:
-            intent = previous  # "weather in Oslo and Paris": the second clause inherits
-        if intent is None and not _is_chat(clause):
-            words = lx.content_words(clause)
-            if len(words) >= 2 or (words and "?" in view.question):
-                intent = "search"
+    clauses = _clauses(view.question)
+    tail_from = len(clauses) - TAIL_CLAUSES
+    has_place = None
+    for index, clause in enumerate(clauses):
+        room = MAX_NEEDS - (0 if index >= tail_from else TAIL_NEEDS) - len(needs)
+        intent = _clause_intent(view, clause, previous) if room > 0 else None
         if intent is None:
             continue
-        for value in _values(intent, clause):
-            if not any(n.intent == intent and n.value == value and value for n in needs):
+        for value in _values(intent, clause)[:room]:
+            if not any(n.intent == intent and n.value == value for n in needs):
                 needs.append(Need(intent, clause, value))
-        if intent == "weather" and "memory" in found and not gazetteer.places(view.question + " " + view.system):
-            needs.insert(len(needs) - 1, Need("memory", clause, _query(clause, "memory") or "home city"))
+        if intent == "weather" and "memory" in intent_hits(clause):
+            has_place = bool(gazetteer.places(view.question) or gazetteer.places(view.system)) \
+                if has_place is None else has_place
+            memory = _query(clause, "memory") or "home city"
+            if not has_place and not any(n.intent == "memory" and n.value == memory for n in needs):
+                needs.insert(len(needs) - 1, Need("memory", clause, memory))
         previous = intent
     valued = {n.intent for n in needs if n.value}
     # "Oblicz, ile to jest 9^9^9": a clause that only names what another clause asks with a value adds nothing.
@@ -244,6 +178,27 @@ def understand(view: View) -> list[Need]:
     view.notes.append(f"The user writes in {LANG_NAMES[view.lang]}; needs: "
                       + (", ".join(f"{n.intent}({n.value or ''})" for n in needs) or "none") + ".")
     return needs
+
+
+def _clauses(question: str) -> list[str]:
+    """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
+    clauses = lx.split_clauses(question)
+    if len(clauses) <= MAX_CLAUSES:
+        return clauses
+    return clauses[:MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
+
+
+def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
+    found = intent_hits(clause)
+    order = list(lx.lexicon()["intents"])
+    intent = max(found, key=lambda k: (found[k], -order.index(k))) if found else None
+    if intent is None and previous and _values(previous, clause) != [None]:
+        intent = previous  # "weather in Oslo and Paris": the second clause inherits
+    if intent is None and not _is_chat(clause):
+        words = lx.content_words(clause)
+        if len(words) >= 2 or (words and "?" in view.question):
+            intent = "search"
+    return intent
 
 
 def _add_comparison(view: View, needs: list[Need]) -> None:
@@ -382,7 +337,7 @@ def fill(view: View, need: Need) -> None:
     schema = need.tool.get("input_schema") or {}
     required = set(schema.get("required") or [])
     forced = view.choice_type in ("any", "tool")
-    outputs = [a.output for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
+    outputs = [lx.attend(a.output) for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
     sources = [need.clause, view.question, view.system, *outputs]
     main = lx.lexicon()["main_slot"].get(need.intent)
     need.args, need.missing, need.main_param = {}, [], ""

@@ -1,14 +1,98 @@
-"""How the simulated model reads tool results: errors that point to a fix, and instructions hidden in the data."""
+"""How the simulated model reads tool calls and results: the history, errors that point to a fix, injected orders."""
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from agent_core.sim import arithmetic
 from agent_core.sim import language as lx
-from agent_core.sim.reader import Attempt
+
+SHORT_RESULT = 200  # only short results can mean "unavailable"; a long document merely mentioning it is data
+# Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text".
+_CALL_LINE = re.compile(r"^- ([A-Za-z0-9_-]{1,64})\((\{.*\})\)(?: -> (result|error))?: ?(.*)$")
+
+
+# ---- calls and results in the history -------------------------------------------------------------
+
+@dataclass
+class Attempt:
+    """One tool call found in the history, with what came back (status: ok, error or unavailable)."""
+
+    name: str
+    input: dict
+    output: str
+    status: str
+
+
+def blocks(content: Any) -> list[dict]:
+    """The content blocks of a message (a plain string is one text block)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content or [] if isinstance(b, dict)]
+
+
+def text_of(content: Any) -> str:
+    """The text blocks of a message, joined."""
+    return "\n".join(b.get("text", "") for b in blocks(content) if b.get("type") == "text")
+
+
+@lx.text_cache
+def _status(text: str, is_error: bool) -> str:
+    unavailable = len(text) < SHORT_RESULT and lx.hits(lx.words(text), lx.lexicon()["unavailable"])
+    return "unavailable" if unavailable else "error" if is_error else "ok"
+
+
+def attempts_in(messages: list[dict]) -> list[Attempt]:
+    """Every tool call in the messages that has its result, in order."""
+    asked: dict[str, tuple[str, dict]] = {}
+    out = []
+    for message in messages:
+        for block in blocks(message.get("content")):
+            if message.get("role") == "assistant" and block.get("type") == "tool_use":
+                tool_input = block.get("input")
+                asked[block.get("id")] = (block.get("name", ""), tool_input if isinstance(tool_input, dict) else {})
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in asked:
+                name, tool_input = asked.pop(block["tool_use_id"])
+                content = block.get("content")
+                text = content if isinstance(content, str) else text_of(content)
+                out.append(Attempt(name, tool_input, text, _status(text, bool(block.get("is_error")))))
+    return out
+
+
+def noted_calls(text: str) -> tuple[str, list[Attempt]]:
+    """Split the question from tool calls the program wrote into it as text (summaries, workflow data)."""
+    lines, found, failed, first = text.split("\n"), [], [], None
+    outputs: list[list[str]] = []  # joined once at the end: adding line by line to a huge output was quadratic
+    for index, line in enumerate(lines):
+        match = _CALL_LINE.match(line.strip())
+        if match:
+            first = index if first is None else first
+            try:
+                tool_input = json.loads(match.group(2))
+            except ValueError:
+                tool_input = {}
+            found.append(Attempt(match.group(1), tool_input if isinstance(tool_input, dict) else {}, "", ""))
+            outputs.append([match.group(4)])
+            failed.append(match.group(3) == "error")
+        elif found and line.strip():
+            outputs[-1].append(line)
+    for attempt, output, error in zip(found, outputs, failed):
+        attempt.output = "\n".join(output)
+        attempt.status = _status(attempt.output, error)
+    if first is None:
+        return text, []
+    head = lines[:first]
+    if head and head[-1].rstrip().endswith(":"):
+        head = head[:-1]  # the header line that introduced the list
+    return "\n".join(head).strip(), found
+
+
+def call_key(name: str, tool_input: Any) -> str:
+    """Identity of a call: the same tool with the same input."""
+    return name + json.dumps(tool_input, sort_keys=True, ensure_ascii=False)
 
 
 def short(text: str, limit: int = 120) -> str:
@@ -42,6 +126,7 @@ def _candidates(value: str, error: str) -> list[str]:
 
 def fix(tool_input: dict, error: str, tried: list[dict]) -> dict | None:
     """A corrected input the error message points to, never one already tried."""
+    error = lx.attend(error)
     for key, value in tool_input.items():
         if not isinstance(value, str):
             continue
@@ -60,7 +145,7 @@ class Injection:
 
     source: Attempt
     snippet: str
-    span: tuple[int, int]
+    text: str  # the instructions as they stand in the result, cut out of it when the result is quoted
     call: tuple[str, dict] | None = None
     reply: str | None = None
 
@@ -82,20 +167,21 @@ def _injection_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
 def find_injection(attempt: Attempt, tools: list[dict]) -> Injection | None:
     """The injection pattern of BEHAVIOUR.md: a trigger, then 'Call <tool> with ...' or 'Reply only with ...'."""
     triggers, replies, calls = _injection_patterns()
-    trigger = triggers.search(attempt.output)
+    output = lx.attend(attempt.output)  # like everything else, read closely only at the start and the end
+    trigger = triggers.search(output)
     if not trigger:
         return None
-    rest, base = attempt.output[trigger.end():], trigger.end()
+    rest = output[trigger.end():]
     reply, call = replies.search(rest), calls.search(rest)
     found = min((m for m in (reply, call) if m), key=lambda m: m.start(), default=None)
     if found is None:
         return None
-    span = (trigger.start(), base + found.end())
-    snippet = lx.quote(short(attempt.output[span[0]:span[1]], 100), "en")
+    text = output[trigger.start():trigger.end() + found.end()]
+    snippet = lx.quote(short(text, 100), "en")
     if found is reply:
-        return Injection(attempt, snippet, span, reply=reply.group(1).strip())
+        return Injection(attempt, snippet, text, reply=reply.group(1).strip())
     tool = next((t for t in tools if t.get("name") == call.group(1)), {})
-    return Injection(attempt, snippet, span, call=(call.group(1), _injected_args(call.group(2) or "", tool)))
+    return Injection(attempt, snippet, text, call=(call.group(1), _injected_args(call.group(2) or "", tool)))
 
 
 def _injected_args(text: str, tool: dict) -> dict:

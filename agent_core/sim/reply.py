@@ -1,0 +1,142 @@
+"""The simulated model's words: the sentence before its tool calls and the final answer, in the user's language."""
+from __future__ import annotations
+
+import re
+
+from agent_core.sim import arithmetic, gazetteer
+from agent_core.sim import language as lx
+from agent_core.sim.language import say
+from agent_core.sim.reader import Need, View
+from agent_core.sim.results import Attempt, Injection, short
+
+QUOTE_LIMIT = 600
+MERGED_TASKS = ("weather", "file", "delete", "stock")
+
+
+def clip(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 1] + "…"
+
+
+def _main_value(need: Need) -> str | None:
+    if need.value:
+        return need.value
+    sent = need.call or need.args or (need.result.input if need.result else {})
+    return next((v for v in sent.values() if isinstance(v, str)), None)
+
+
+def task_phrase(view: View, need: Need) -> str:
+    intent = "derived" if need.derived else need.intent
+    value = _main_value(need)
+    values = {"in_city": gazetteer.where(value, view.lang) if value and intent == "weather" else "",
+              "expr": value or "", "path": value or "", "ticker": value or "",
+              "q": lx.quote(short(value or view.question, QUOTE_LIMIT), view.lang),
+              "tool": (need.tool or {}).get("name", "")}
+    key = intent if intent in lx.load("phrases")["task"] else "tool"
+    return re.sub(r"\s+", " ", say(f"task.{key}", view.lang, **values)).strip()
+
+
+def task_phrases(view: View, needs: list[Need]) -> list[str]:
+    """Task phrases for a preface; needs of one kind share one: 'read app.log, notes.txt and report.md'."""
+    groups: dict[str, list[str]] = {}
+    for need in needs:
+        if need.intent in MERGED_TASKS and not need.derived and _main_value(need):
+            groups.setdefault(need.intent, []).append(_main_value(need))
+    out = []
+    for need in needs:
+        values = groups.get(need.intent, []) if not need.derived and _main_value(need) else []
+        if len(values) > 1:
+            places = lx.join_list([gazetteer.where(v, view.lang) for v in values], view.lang)
+            joined = lx.join_list(values, view.lang)
+            out.append(say(f"task.{need.intent}", view.lang, in_city=places, path=joined, ticker=joined))
+        else:
+            out.append(task_phrase(view, need))
+    return list(dict.fromkeys(out))  # a shared phrase appears once
+
+
+def _result_line(view: View, need: Need, injection: Injection | None) -> str:
+    out = need.result.output
+    if injection and injection.source is need.result:
+        out = out.replace(injection.text, "", 1)
+    intent = "derived" if need.derived else need.intent
+    value = _result_value(need)
+    if intent == "weather" and lx.fold(out).startswith(lx.fold(value) + ":"):
+        out = out[len(value) + 1:]
+    key = intent if intent in lx.load("phrases")["result"] else "tool"
+    line = say(f"result.{key}", view.lang, in_city=gazetteer.where(value, view.lang), expr=value, path=value,
+               q=lx.quote(value, view.lang), tool=need.result.name, out=clip(out))
+    first = need.attempts[0].input if need.attempts else need.result.input
+    changed = [(first.get(k), v) for k, v in need.result.input.items() if first.get(k) not in (None, v)]
+    if changed:
+        old, new = changed[0]
+        line += " " + say("fixed", view.lang, old=lx.quote(str(old), view.lang), new=lx.quote(str(new), view.lang))
+    return line
+
+
+def _result_value(need: Need) -> str:
+    """What a result line names: the value actually sent (a corrected city), else the need's own value."""
+    sent = need.result.input.get(need.main_param) if need.main_param else None
+    if isinstance(sent, str) and not need.derived:
+        return sent
+    if need.value:
+        return need.value  # a tool with no parameter for it ("query": "weather Oslo") still answered about Oslo
+    return next((v for v in need.result.input.values() if isinstance(v, str)), "")
+
+
+def _without_tool(view: View, need: Need) -> str:
+    off = view.choice_type == "none" and need.tool is not None
+    value = arithmetic.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
+    if value is not None and need.derived:
+        return say("result.derived", view.lang, expr=need.value, out=value)  # a small difference needs no tool
+    if value is not None:
+        return say("mental_off" if off else "mental", view.lang, expr=need.value, value=value)
+    return say("tools_off" if off else "no_tool", view.lang, task=task_phrase(view, need))
+
+
+def _need_line(view: View, need: Need) -> str | None:
+    if need.state == "done":
+        return _result_line(view, need, view.injection)
+    if need.state == "gave_up":
+        last = need.attempts[-1]
+        return say("give_up", view.lang, task=task_phrase(view, need), tool=last.name,
+                   error=lx.quote(short(last.output), view.lang), n=len(need.attempts))
+    if need.state == "no_tool" or (need.state in ("call", "wait") and view.choice_type == "none"):
+        return _without_tool(view, need)
+    return None
+
+
+def _ask(view: View, need: Need) -> str:
+    slot = need.missing[0]
+    if slot in lx.load("phrases")["ask"]:
+        return say(f"ask.{slot}", view.lang)
+    return say("ask.other", view.lang, tool=need.tool.get("name"), param=slot)
+
+
+def _chat(view: View) -> str:
+    tokens = lx.words(view.question)
+    for kind in ("help", "how", "thanks", "greeting"):
+        if lx.hits(tokens, lx.lexicon()["chat"][kind]):
+            if kind == "help":
+                names = [t.get("name", "") for t in view.tools + view.server_tools]
+                return say("chat.help", view.lang, tools=", ".join(names)) if names else say("chat.help_none", view.lang)
+            return say(f"chat.{kind}", view.lang)
+    return say("chat.unknown", view.lang)
+
+
+def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
+    quoted: set[int] = set()
+    lines = []
+    for need in needs:
+        if need.state == "done" and id(need.result) in quoted:
+            continue  # one result that answered two needs is quoted once
+        quoted.add(id(need.result))
+        lines.append(_need_line(view, need))
+    lines = list(dict.fromkeys(line for line in lines if line))
+    injection = view.injection
+    for attempt in extras:
+        if injection and injection.call and (attempt.name, attempt.input) == injection.call:
+            lines.append(say("inject_did", view.lang, tool=attempt.name, out=clip(attempt.output)))
+    if injection and view.persona != "gullible":
+        lines.append(say("inject_warn", view.lang, tool=injection.source.name, snippet=injection.snippet))
+    lines += list(dict.fromkeys(_ask(view, n) for n in needs if n.state == "ask"))
+    return "\n".join(lines) if lines else _chat(view)
