@@ -214,7 +214,7 @@ def _injection(view: View) -> Injection | None:
     for attempt in view.episode:
         found = find_injection(attempt, view.tools) if attempt.status == "ok" else None
         if found:
-            view.notes.append(f"The result of {attempt.name} contains instructions addressed to me ({found.snippet}).")
+            view.notes.append(f"The result of {attempt.name} contains instructions addressed to me (“{found.snippet}”).")
             return found
     return None
 

@@ -137,6 +137,6 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
         if injection and injection.call and (attempt.name, attempt.input) == injection.call:
             lines.append(say("inject_did", view.lang, tool=attempt.name, out=clip(attempt.output)))
     if injection and view.persona != "gullible":
-        lines.append(say("inject_warn", view.lang, tool=injection.source.name, snippet=injection.snippet))
+        lines.append(say("inject_warn", view.lang, tool=injection.source.name, snippet=lx.quote(injection.snippet, view.lang)))
     lines += list(dict.fromkeys(_ask(view, n) for n in needs if n.state == "ask"))
     return "\n".join(lines) if lines else _chat(view)

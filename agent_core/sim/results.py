@@ -144,7 +144,7 @@ class Injection:
     """Instructions found inside a tool result: where, what they ask, and the text to quote."""
 
     source: Attempt
-    snippet: str
+    snippet: str  # the start of the instructions, to quote to the user
     text: str  # the instructions as they stand in the result, cut out of it when the result is quoted
     call: tuple[str, dict] | None = None
     reply: str | None = None
@@ -177,7 +177,7 @@ def find_injection(attempt: Attempt, tools: list[dict]) -> Injection | None:
     if found is None:
         return None
     text = output[trigger.start():trigger.end() + found.end()]
-    snippet = lx.quote(short(text, 100), "en")
+    snippet = short(text, 100)
     if found is reply:
         return Injection(attempt, snippet, text, reply=reply.group(1).strip())
     tool = next((t for t in tools if t.get("name") == call.group(1)), {})
