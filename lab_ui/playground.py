@@ -194,11 +194,19 @@ def loop_code_panel(lab: LabSession) -> None:
 def insights(run) -> None:
     """Sequence diagram and the context-and-cost charts, below the turn."""
     if run and run.turns:
-        seq, money = st.tabs(["Sequence", "Context & cost"])
-        with seq:
-            st.mermaid_chart(sequence_diagram(run))
-        with money:
-            charts_panel.render(run)
+        # Lazy tabs: only the open one is computed and sent, so a click costs one diagram or six charts, not both.
+        answer, seq, money = st.tabs([t("Answer"), "Sequence", "Context & cost"], key="insights", on_change="rerun")
+        if answer.open:
+            with answer:
+                st.markdown(run.final_text or t("No answer yet: the model has not finished."))
+                if run.stop:
+                    st.caption(run.stop.message)
+        if seq.open:
+            with seq:
+                st.mermaid_chart(sequence_diagram(run))
+        if money.open:
+            with money:
+                charts_panel.render(run)
 
 
 def render(lab: LabSession) -> None:
