@@ -1,6 +1,8 @@
 """Plotly figures drawn from accounting.run_table: context, cost, growth, projection, prices and caching."""
 from __future__ import annotations
 
+from typing import Callable
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -8,23 +10,33 @@ from agent_core import accounting as acc
 from agent_core.model import Run
 from agent_core.tokens import COMPONENT_LABELS, COMPONENTS
 
+Label = Callable[[str], str]  # turns an English chart text (or template) into the reader's language; str by default
+
+
+def label_text(text: str) -> str:
+    """Mark an English constant as a chart text for the translation tables; a figure passes it through `label`."""
+    return text
+
+
 # Trace names: the legend the learner reads, and what the tests check.
-WINDOW_TRACE = "Context window"
-COST_TRACE = "Cost this turn"
-CUM_COST_TRACE = "Cumulative cost"
-CONTEXT_TRACE = "Context this turn (whole input)"
-BILLED_TRACE = "Input billed so far (all turns)"
-PROJ_TOKENS_ACTUAL = "Input billed so far (actual)"
-PROJ_TOKENS_AHEAD = "Input billed so far (projected)"
-PROJ_COST_ACTUAL = "Cost so far (actual)"
-PROJ_COST_AHEAD = "Cost so far (projected)"
-PRICE_PARTS = {"input_usd": "Input", "output_usd": "Output",
-               "cache_write_usd": "Cache writes", "cache_read_usd": "Cache reads"}
-CACHE_READ_TRACE = "Cache reads (tokens)"
-CACHE_WRITE_TRACE = "Cache writes (tokens)"
-SAVED_TRACE = "Money saved so far"
-THIS_RUN = " (this run)"
-TOO_SMALL = " (window too small)"
+WINDOW_TRACE = label_text("Context window")
+COST_TRACE = label_text("Cost this turn")
+CUM_COST_TRACE = label_text("Cumulative cost")
+CONTEXT_TRACE = label_text("Context this turn (whole input)")
+BILLED_TRACE = label_text("Input billed so far (all turns)")
+PROJ_TOKENS_ACTUAL = label_text("Input billed so far (actual)")
+PROJ_TOKENS_AHEAD = label_text("Input billed so far (projected)")
+PROJ_COST_ACTUAL = label_text("Cost so far (actual)")
+PROJ_COST_AHEAD = label_text("Cost so far (projected)")
+PRICE_PARTS = {"input_usd": label_text("Input"), "output_usd": label_text("Output"),
+               "cache_write_usd": label_text("Cache writes"), "cache_read_usd": label_text("Cache reads")}
+CACHE_READ_TRACE = label_text("Cache reads (tokens)")
+CACHE_WRITE_TRACE = label_text("Cache writes (tokens)")
+SAVED_TRACE = label_text("Money saved so far")
+THIS_RUN = label_text(" (this run)")
+TOO_SMALL = label_text(" (window too small)")
+# Texts other modules own that reach `label` here (the translation tables' scanner reads this as well).
+BORROWED_TEXTS = (*COMPONENT_LABELS.values(), acc.NOTE_SCALED, acc.NOTE_OFFLINE, acc.NO_PRICE_NOTE)
 
 # Below this share of the window a window line would flatten the bars into a strip, so we say it in words.
 WINDOW_LINE_MIN_SHARE = 0.2
@@ -34,12 +46,17 @@ _MONEY_HOVER = "%{y:$.6f}"
 
 
 def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
-    """An empty figure with the title, subtitle and axis titles every chart carries."""
+    """An empty figure with the title, subtitle and axis titles every chart carries (all already in the language)."""
     text = f"{title}<br><sup>{subtitle}</sup>" if subtitle else title
     fig = go.Figure()
     fig.update_layout(title={"text": text}, xaxis_title=x_title, yaxis_title=y_title,
                       legend={"orientation": "h", "y": -0.2}, margin={"t": 80})
     return fig
+
+
+def tokens_hover(label: Label = str, value: str = "%{y:,}") -> str:
+    """A hover template such as '%{y:,} tokens', with the word in the reader's language."""
+    return label("{value} tokens").format(value=value)
 
 
 def _turn_axis(fig: go.Figure) -> None:
@@ -52,120 +69,129 @@ def _money_axis2(title: str, **extra) -> dict:
             "showgrid": False, **extra}
 
 
-def _no_price(df: pd.DataFrame) -> str:
-    return "" if df.attrs.get("price_known", True) else f" ({acc.NO_PRICE_NOTE}: shown as $0)"
+def _no_price(df: pd.DataFrame, label: Label) -> str:
+    if df.attrs.get("price_known", True):
+        return ""
+    return " (" + label("{note}: shown as $0").format(note=label(acc.NO_PRICE_NOTE)) + ")"
 
 
-def context_by_component(df: pd.DataFrame, window: int | None) -> go.Figure:
+def context_by_component(df: pd.DataFrame, window: int | None, label: Label = str) -> go.Figure:
     """Stacked input tokens per turn by component, with the context window as a line or, when far above, in words."""
-    fig = _base("What fills the context, turn by turn", df.attrs.get("components_note", ""), "Turn", "Input tokens")
+    note = df.attrs.get("components_note", "")
+    fig = _base(label("What fills the context, turn by turn"), label(note) if note else "", label("Turn"),
+                label("Input tokens"))
+    hover = tokens_hover(label)
     for name in COMPONENTS:
         if name in df and df[name].sum() > 0:
-            fig.add_bar(x=df[acc.COL_TURN], y=df[name], name=COMPONENT_LABELS[name],
-                        marker_color=_PALETTE[name], hovertemplate="%{y:,} tokens")
+            fig.add_bar(x=df[acc.COL_TURN], y=df[name], name=label(COMPONENT_LABELS[name]),
+                        marker_color=_PALETTE[name], hovertemplate=hover)
     fig.update_layout(barmode="stack")
     _turn_axis(fig)
     if not window:
         return fig
     peak = int(df[acc.COL_WHOLE].max()) if len(df) else 0
     if peak >= window * WINDOW_LINE_MIN_SHARE:
-        fig.add_scatter(x=df[acc.COL_TURN], y=[window] * len(df), name=WINDOW_TRACE, mode="lines",
-                        line={"color": "#d62728", "dash": "dash"}, hovertemplate="%{y:,} tokens")
+        fig.add_scatter(x=df[acc.COL_TURN], y=[window] * len(df), name=label(WINDOW_TRACE), mode="lines",
+                        line={"color": "#d62728", "dash": "dash"}, hovertemplate=hover)
     else:
-        fig.add_annotation(text=f"{WINDOW_TRACE}: {window:,} tokens, far above; the largest turn used "
-                                f"{peak / window:.2%} of it", xref="paper", yref="paper", x=0, y=1.06,
-                           showarrow=False, xanchor="left")
+        text = label("Context window: {window} tokens, far above; the largest turn used {share} of it")
+        fig.add_annotation(text=text.format(window=f"{window:,}", share=f"{peak / window:.2%}"),
+                           xref="paper", yref="paper", x=0, y=1.06, showarrow=False, xanchor="left")
     return fig
 
 
-def cost_per_turn(df: pd.DataFrame) -> go.Figure:
+def cost_per_turn(df: pd.DataFrame, label: Label = str) -> go.Figure:
     """Bars of what each turn cost, with the running total on a second axis."""
-    fig = _base("Cost per turn and in total" + _no_price(df), "Each turn resends the whole history, so it costs more",
-                "Turn", "USD this turn")
-    fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_COST], name=COST_TRACE, hovertemplate=_MONEY_HOVER)
-    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_COST], name=CUM_COST_TRACE, mode="lines+markers",
+    fig = _base(label("Cost per turn and in total") + _no_price(df, label),
+                label("Each turn resends the whole history, so it costs more"), label("Turn"), label("USD this turn"))
+    fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_COST], name=label(COST_TRACE), hovertemplate=_MONEY_HOVER)
+    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_COST], name=label(CUM_COST_TRACE), mode="lines+markers",
                     yaxis="y2", hovertemplate=_MONEY_HOVER)
-    fig.update_layout(yaxis=_MONEY_AXIS, yaxis2=_money_axis2("USD so far"))
+    fig.update_layout(yaxis=_MONEY_AXIS, yaxis2=_money_axis2(label("USD so far")))
     _turn_axis(fig)
     return fig
 
 
-def peak_vs_billed(df: pd.DataFrame) -> go.Figure:
+def peak_vs_billed(df: pd.DataFrame, label: Label = str) -> go.Figure:
     """The context size of each turn next to the input billed so far: two different things."""
-    fig = _base("Context size now vs input billed so far",
-                "The window limits one turn's context; the bill adds up every turn's context",
-                "Turn", "Tokens")
-    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_WHOLE], name=CONTEXT_TRACE, mode="lines+markers",
-                    hovertemplate="%{y:,} tokens")
-    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_INPUT], name=BILLED_TRACE, mode="lines+markers",
-                    line={"dash": "dot"}, hovertemplate="%{y:,} tokens")
+    fig = _base(label("Context size now vs input billed so far"),
+                label("The window limits one turn's context; the bill adds up every turn's context"),
+                label("Turn"), label("Tokens"))
+    hover = tokens_hover(label)
+    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_WHOLE], name=label(CONTEXT_TRACE), mode="lines+markers",
+                    hovertemplate=hover)
+    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_INPUT], name=label(BILLED_TRACE), mode="lines+markers",
+                    line={"dash": "dot"}, hovertemplate=hover)
     fig.update_yaxes(rangemode="tozero")
     _turn_axis(fig)
     return fig
 
 
-def projection(df: pd.DataFrame, extra_turns: int) -> go.Figure:
+def projection(df: pd.DataFrame, extra_turns: int, label: Label = str) -> go.Figure:
     """Cumulative tokens and cost if the run went on: the actual part solid, the projection dashed."""
     table = acc.projection_table(df, extra_turns)
-    fig = _base(f"If the run went on for {extra_turns} more turns" + _no_price(df),
-                "Context grows a little each turn, so the totals grow with the square of the turns",
-                "Turn", "Input tokens billed so far")
+    fig = _base(label("If the run went on for {n} more turns").format(n=extra_turns) + _no_price(df, label),
+                label("Context grows a little each turn, so the totals grow with the square of the turns"),
+                label("Turn"), label("Input tokens billed so far"))
     actual = table[~table[acc.COL_PROJECTED]]
     # The projected lines start at the last actual turn so the two parts join up.
     ahead = table.iloc[len(actual) - 1:] if len(table) > len(actual) else table.iloc[0:0]
+    hover = tokens_hover(label, "%{y:,.0f}")
     for part, names, dash in ((actual, (PROJ_TOKENS_ACTUAL, PROJ_COST_ACTUAL), "solid"),
                               (ahead, (PROJ_TOKENS_AHEAD, PROJ_COST_AHEAD), "dash")):
-        fig.add_scatter(x=part[acc.COL_TURN], y=part[acc.COL_CUM_INPUT], name=names[0], mode="lines",
-                        line={"dash": dash, "color": "#636efa"}, hovertemplate="%{y:,.0f} tokens")
-        fig.add_scatter(x=part[acc.COL_TURN], y=part[acc.COL_CUM_COST], name=names[1], mode="lines", yaxis="y2",
-                        line={"dash": dash, "color": "#ef553b"}, hovertemplate=_MONEY_HOVER)
-    fig.update_layout(yaxis={"rangemode": "tozero"}, yaxis2=_money_axis2("USD so far"))
-    _window_warning(fig, table, df.attrs.get("context_window"))
+        fig.add_scatter(x=part[acc.COL_TURN], y=part[acc.COL_CUM_INPUT], name=label(names[0]), mode="lines",
+                        line={"dash": dash, "color": "#636efa"}, hovertemplate=hover)
+        fig.add_scatter(x=part[acc.COL_TURN], y=part[acc.COL_CUM_COST], name=label(names[1]), mode="lines",
+                        yaxis="y2", line={"dash": dash, "color": "#ef553b"}, hovertemplate=_MONEY_HOVER)
+    fig.update_layout(yaxis={"rangemode": "tozero"}, yaxis2=_money_axis2(label("USD so far")))
+    _window_warning(fig, table, df.attrs.get("context_window"), label)
     return fig
 
 
-def _window_warning(fig: go.Figure, table: pd.DataFrame, window: int | None) -> None:
+def _window_warning(fig: go.Figure, table: pd.DataFrame, window: int | None, label: Label) -> None:
     """Say where a projected context would no longer fit: the real run would stop there."""
     if not window:
         return
     over = table[table[acc.COL_PROJECTED] & (table[acc.COL_WHOLE] > window)]
     if len(over):
         turn = int(over[acc.COL_TURN].iloc[0])
+        text = label("Turn {n}: context over the {window}-token window, the run would stop")
         fig.add_vline(x=turn, line={"dash": "dot", "color": "#d62728"})
         fig.add_annotation(x=turn, y=1.02, yref="paper", showarrow=False,
-                           text=f"Turn {turn}: context over the {window:,}-token window, the run would stop")
+                           text=text.format(n=turn, window=f"{window:,}"))
 
 
-def price_comparison(run_or_df: Run | pd.DataFrame, pricing: acc.Pricing) -> go.Figure:
+def price_comparison(run_or_df: Run | pd.DataFrame, pricing: acc.Pricing, label: Label = str) -> go.Figure:
     """The same run priced under every model of the price list, as stacked bars per model."""
     df = acc.run_table(run_or_df, pricing) if isinstance(run_or_df, Run) else run_or_df
     table = acc.reprice(df, pricing)
     current = df.attrs.get("model")
-    labels = [m + (THIS_RUN if m == current else "") + ("" if fits else TOO_SMALL)
+    labels = [m + (label(THIS_RUN) if m == current else "") + ("" if fits else label(TOO_SMALL))
               for m, fits in zip(table["model"], table["fits_window"])]
-    fig = _base("This run's tokens priced under every model",
-                "Same token counts for each model; real tokenizers and hidden tool prompts differ a little",
-                "Model", "USD for the whole run")
+    fig = _base(label("This run's tokens priced under every model"),
+                label("Same token counts for each model; real tokenizers and hidden tool prompts differ a little"),
+                label("Model"), label("USD for the whole run"))
     for column, name in PRICE_PARTS.items():
-        if name in ("Input", "Output") or table[column].sum() > 0:
-            fig.add_bar(x=labels, y=table[column], name=name, hovertemplate=_MONEY_HOVER)
+        if column in ("input_usd", "output_usd") or table[column].sum() > 0:
+            fig.add_bar(x=labels, y=table[column], name=label(name), hovertemplate=_MONEY_HOVER)
     fig.update_layout(barmode="stack", yaxis=_MONEY_AXIS)
     return fig
 
 
-def cache_savings(df: pd.DataFrame, pricing: acc.Pricing, model: str) -> go.Figure:
+def cache_savings(df: pd.DataFrame, pricing: acc.Pricing, model: str, label: Label = str) -> go.Figure:
     """Tokens written to and read from the prompt cache per turn, and the money saved against no caching."""
     price = pricing.price_for(model)
     saved = acc.cache_saving(df, price).cumsum()
     total = float(saved.iloc[-1]) if len(saved) else 0.0
-    note = f" ({acc.NO_PRICE_NOTE} for {model})" if not price.known else f": ${total:.6f} saved so far"
-    fig = _base("Prompt caching" + note, "Reads cost a tenth of input; writes cost a bit more than input",
-                "Turn", "Tokens")
-    fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_CACHE_WRITE], name=CACHE_WRITE_TRACE, hovertemplate="%{y:,}")
-    fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_CACHE_READ], name=CACHE_READ_TRACE, hovertemplate="%{y:,}")
-    fig.add_scatter(x=df[acc.COL_TURN], y=saved, name=SAVED_TRACE, mode="lines+markers", yaxis="y2",
+    title = (label("Prompt caching: ${total} saved so far").format(total=f"{total:.6f}") if price.known else
+             label("Prompt caching ({note} for {model})").format(note=label(acc.NO_PRICE_NOTE), model=model))
+    fig = _base(title, label("Reads cost a tenth of input; writes cost a bit more than input"),
+                label("Turn"), label("Tokens"))
+    fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_CACHE_WRITE], name=label(CACHE_WRITE_TRACE), hovertemplate="%{y:,}")
+    fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_CACHE_READ], name=label(CACHE_READ_TRACE), hovertemplate="%{y:,}")
+    fig.add_scatter(x=df[acc.COL_TURN], y=saved, name=label(SAVED_TRACE), mode="lines+markers", yaxis="y2",
                     hovertemplate=_MONEY_HOVER)
     # A run that only writes the cache saves less than nothing, so this axis may go below zero.
-    fig.update_layout(yaxis2=_money_axis2("USD saved so far", rangemode="normal", zeroline=True))
+    fig.update_layout(yaxis2=_money_axis2(label("USD saved so far"), rangemode="normal", zeroline=True))
     _turn_axis(fig)
     return fig

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
+from agent_core.charts import Label, label_text, tokens_hover
 from agent_core.model import Run
 
 # Series names end in these, after the run's name: the legend the learner reads, and what the tests check.
-CONTEXT_SUFFIX = ": context (whole input)"
-COST_SUFFIX = ": cost so far"
-MESSAGES_SUFFIX = ": messages sent"
+CONTEXT_SUFFIX = label_text(": context (whole input)")
+COST_SUFFIX = label_text(": cost so far")
+MESSAGES_SUFFIX = label_text(": messages sent")
 _COLOURS = ("#636efa", "#ef553b")
 # B is drawn dotted over a wider A, so two runs that agree still show both lines.
 _LINES = ({"width": 4}, {"width": 2, "dash": "dot"})
@@ -112,44 +113,47 @@ def side_by_side(c: Comparison) -> list[dict]:
 
 
 # -- figures --------------------------------------------------------------------------------------
-def _figure(c: Comparison, title: str, subtitle: str, y_title: str) -> go.Figure:
+# Every figure takes `label` (str by default): the UI passes its translator, so agent_core stays language-free.
+def _figure(c: Comparison, title: str, subtitle: str, y_title: str, label: Label) -> go.Figure:
     fig = go.Figure()
-    fig.update_layout(title={"text": f"{title}<br><sup>{subtitle}</sup>"}, xaxis_title="Turn", yaxis_title=y_title,
-                      legend={"orientation": "h", "y": -0.2}, margin={"t": 80})
+    fig.update_layout(title={"text": f"{title}<br><sup>{subtitle}</sup>"}, xaxis_title=label("Turn"),
+                      yaxis_title=y_title, legend={"orientation": "h", "y": -0.2}, margin={"t": 80})
     fig.update_xaxes(tickmode="linear", dtick=1)
     fig.update_yaxes(rangemode="tozero")
     if c.fork_turn:
         fig.add_vline(x=c.fork_turn, line={"dash": "dot", "color": "#888"})
         fig.add_annotation(x=c.fork_turn, y=1.02, yref="paper", showarrow=False, xanchor="right",
-                           text=f"fork at turn {c.fork_turn} ")
+                           text=label("fork at turn {n}").format(n=c.fork_turn) + " ")
     return fig
 
 
-def context_figure(c: Comparison) -> go.Figure:
+def context_figure(c: Comparison, label: Label = str) -> go.Figure:
     """Each run's context per turn, overlaid: the line that climbs faster is the one resending more."""
-    fig = _figure(c, "Context per turn", "Whole input each request carried; every turn resends the history",
-                  "Input tokens")
+    fig = _figure(c, label("Context per turn"),
+                  label("Whole input each request carried; every turn resends the history"),
+                  label("Input tokens"), label)
     for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
-        fig.add_scatter(x=s.turns, y=s.context_tokens, name=s.name + CONTEXT_SUFFIX, mode="lines+markers",
-                        line={"color": colour, **line}, hovertemplate="%{y:,} tokens")
+        fig.add_scatter(x=s.turns, y=s.context_tokens, name=s.name + label(CONTEXT_SUFFIX), mode="lines+markers",
+                        line={"color": colour, **line}, hovertemplate=tokens_hover(label))
     return fig
 
 
-def cost_figure(c: Comparison) -> go.Figure:
+def cost_figure(c: Comparison, label: Label = str) -> go.Figure:
     """Each run's cost so far, overlaid."""
-    fig = _figure(c, "Cost so far", "What the run had cost after each turn", "USD so far")
+    fig = _figure(c, label("Cost so far"), label("What the run had cost after each turn"), label("USD so far"), label)
     for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
-        fig.add_scatter(x=s.turns, y=s.cumulative_cost, name=s.name + COST_SUFFIX, mode="lines+markers",
+        fig.add_scatter(x=s.turns, y=s.cumulative_cost, name=s.name + label(COST_SUFFIX), mode="lines+markers",
                         line={"color": colour, **line}, hovertemplate=_MONEY_HOVER)
     fig.update_yaxes(tickprefix="$", exponentformat="none")
     return fig
 
 
-def messages_figure(c: Comparison) -> go.Figure:
+def messages_figure(c: Comparison, label: Label = str) -> go.Figure:
     """How many messages each turn's request carried, side by side: the history both runs resend."""
-    fig = _figure(c, "Messages sent per turn", "The message list grows by the reply and the tool results each turn",
-                  "Messages in the request")
+    fig = _figure(c, label("Messages sent per turn"),
+                  label("The message list grows by the reply and the tool results each turn"),
+                  label("Messages in the request"), label)
     for s, colour in zip((c.a, c.b), _COLOURS):
-        fig.add_bar(x=s.turns, y=s.request_messages, name=s.name + MESSAGES_SUFFIX, marker_color=colour)
+        fig.add_bar(x=s.turns, y=s.request_messages, name=s.name + label(MESSAGES_SUFFIX), marker_color=colour)
     fig.update_layout(barmode="group")
     return fig

@@ -127,3 +127,54 @@ def test_figures_survive_an_empty_run():
                 charts.peak_vs_billed(empty), charts.projection(empty, 5),
                 charts.price_comparison(empty, PRICING), charts.cache_savings(empty, PRICING, SONNET)):
         assert fig.layout.title.text
+
+
+def _marked(text: str) -> str:
+    """A stand-in translator that makes every translated text recognisable."""
+    return f"«{text}»"
+
+
+def _texts(fig) -> list[str]:
+    """Every human-readable text of a figure: title, axis titles (right-hand one too), trace names, annotations."""
+    layout = fig.layout.to_plotly_json()
+    axes = [layout[axis]["title"]["text"] for axis in ("xaxis", "yaxis", "yaxis2") if axis in layout]
+    return [layout["title"]["text"], *axes, *[t.name for t in fig.data], *[a.text for a in fig.layout.annotations]]
+
+
+def test_label_translates_titles_axes_trace_names_and_annotations(df):
+    df.attrs["price_known"] = False  # the unknown-price note is translated inside the title too
+    figures = [charts.context_by_component(df, 200_000, label=_marked), charts.cost_per_turn(df, label=_marked),
+               charts.peak_vs_billed(df, label=_marked), charts.projection(df, 4, label=_marked),
+               charts.cache_savings(df, PRICING, SONNET, label=_marked)]
+    for fig in figures:
+        untranslated = [text for text in _texts(fig) if not text.startswith("«")]
+        assert not untranslated, (fig.layout.title.text, untranslated)
+    context, cost, _, ahead, cache = figures
+    assert "<sup>«" in context.layout.title.text  # the components note under the title
+    assert context.data[0].name == _marked(COMPONENT_LABELS["system"])
+    assert context.data[0].hovertemplate == _marked("{value} tokens").format(value="%{y:,}")
+    assert _marked(acc.NO_PRICE_NOTE) in cost.layout.title.text
+    # templates are translated first, then filled in with the run's numbers
+    assert ahead.layout.title.text.startswith("«If the run went on for 4 more turns»")
+    assert cache.layout.title.text.startswith("«Prompt caching: $0.004650 saved so far»")
+    assert context.layout.annotations[0].text.startswith("«Context window: 200,000 tokens, far above;")
+
+
+def test_label_reaches_the_price_bars_and_their_model_names(df):
+    fig = charts.price_comparison(df, PRICING, label=_marked)
+    assert [t.name for t in fig.data] == [_marked(n) for n in charts.PRICE_PARTS.values()]
+    assert list(fig.data[0].x)[PRICING.models.index(SONNET)] == SONNET + _marked(charts.THIS_RUN)
+    assert fig.layout.xaxis.title.text == _marked("Model")
+
+
+def test_charts_read_in_russian_with_the_ui_tables(df):
+    from lab_ui.i18n import translate
+
+    def russian(text: str) -> str:
+        return translate("ru", text)
+
+    fig = charts.cost_per_turn(df, label=russian)
+    assert [t.name for t in fig.data] == [russian(charts.COST_TRACE), russian(charts.CUM_COST_TRACE)]
+    assert fig.data[0].name != charts.COST_TRACE and fig.layout.xaxis.title.text == "Ход"
+    window = charts.context_by_component(df, 200_000, label=russian).layout.annotations[0].text
+    assert "200,000" in window and "0.65%" in window and "Окно контекста" in window
