@@ -83,10 +83,10 @@ def render(runs_db: RunStore) -> None:
     _totals(b, right.container(border=True))
     _shared(c, a, b)
     left, right = st.columns(2)
-    left.plotly_chart(compare.context_figure(c), key="compare-context")
-    right.plotly_chart(compare.cost_figure(c), key="compare-cost")
+    left.plotly_chart(compare.context_figure(c, label=t), key="compare-context")
+    right.plotly_chart(compare.cost_figure(c, label=t), key="compare-cost")
     left, right = st.columns(2)
-    left.plotly_chart(compare.messages_figure(c), key="compare-messages")
+    left.plotly_chart(compare.messages_figure(c, label=t), key="compare-messages")
     right.caption(t("Turn by turn"))
     right.dataframe(pd.DataFrame(compare.side_by_side(c)).rename(columns=header), hide_index=True)
     with st.expander(t("Unified diff of the final message lists"), expanded=True):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from agent_core import accounting, charts, compare
 from agent_core.examples import load_example
 from agent_core.store import RunStore
 from lab_ui.controls import tool_from_editor
@@ -21,6 +22,7 @@ APP = str(ROOT / "app.py")
 LOCALES = ROOT / "lab_ui" / "locales"
 CONTENT = ROOT / "lab_ui" / "content"
 OTHER = [lang for lang in LANGUAGES if lang != "en"]
+CHART_MODULES = [ROOT / "agent_core" / "charts.py", ROOT / "agent_core" / "compare.py"]
 STEP_BUTTONS = ["Next phase", "Next step", "Run to end", "Reset"]
 # Names the lessons use and API terms: where an English string holds one, its translations hold it too
 # ("Next step: up to $0.01" is a plain phrase; the button is named in bold).
@@ -33,7 +35,8 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")  # {name}; JSON examples like {"city": "
 
 
 def used_keys() -> dict[str, str]:
-    """Literal first arguments of t(...), mark(...) and translate(lang, ...) in app.py, lab_ui/ and pages/."""
+    """Literal first arguments of t(...), mark(...) and translate(lang, ...) in app.py, lab_ui/ and pages/, plus the
+    chart texts agent_core's figures pass through their `label` (see chart_keys)."""
     found: dict[str, str] = {}
     for path in [ROOT / "app.py", *sorted(ROOT.glob("lab_ui/*.py")), *sorted(ROOT.glob("pages/*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -44,6 +47,20 @@ def used_keys() -> dict[str, str]:
             literal = args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)
             if name in ("t", "mark", "translate") and literal:
                 found.setdefault(args[0].value, f"{path.relative_to(ROOT)}:{node.lineno}")
+    return {**chart_keys(), **found}
+
+
+def chart_keys() -> dict[str, str]:
+    """The chart texts: literal label(...) and label_text(...) arguments in the figure modules, and the texts the
+    figures borrow from other modules (component names, accounting notes)."""
+    found: dict[str, str] = {}
+    for path in CHART_MODULES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("label", "label_text") and \
+                    node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                found.setdefault(node.args[0].value, f"{path.relative_to(ROOT)}:{node.lineno}")
+    for text in charts.BORROWED_TEXTS:
+        found.setdefault(text, "agent_core/charts.py: BORROWED_TEXTS")
     return found
 
 
@@ -103,6 +120,32 @@ def test_outside_a_streamlit_run_the_texts_are_english():
     assert t("Turn {n}", n=3) == "Turn 3"
     with pytest.raises(ValueError, match="A tool name must be"):
         tool_from_editor("bad name!", "d", '{"type": "object"}', "calculate", False)
+
+
+def test_the_scanner_finds_every_text_the_charts_translate():
+    """Every figure, on every branch that adds a text, passes only texts the tables are checked for."""
+    from test_accounting import PRICING, SONNET, three_turn_run
+
+    seen: set[str] = set()
+
+    def label(text: str) -> str:
+        seen.add(text)
+        return text
+
+    df = accounting.run_table(three_turn_run(model="llama3.2"), PRICING)  # no price known: the notes show
+    df.attrs["context_window"] = 1500
+    figures = [charts.context_by_component(df, 200_000, label), charts.context_by_component(df, 2000, label),
+               charts.cost_per_turn(df, label), charts.peak_vs_billed(df, label), charts.projection(df, 30, label),
+               charts.price_comparison(three_turn_run(), PRICING, label),
+               charts.cache_savings(df, PRICING, SONNET, label), charts.cache_savings(df, PRICING, "mistral", label)]
+    a, b = load_example("weather_and_calculator"), load_example("stubborn_runaway")
+    b.parent_id, b.parent_turn = a.id, 1  # a fork, so the fork marker is drawn too
+    pair = compare.compare(a, b)
+    figures += [compare.context_figure(pair, label), compare.cost_figure(pair, label),
+                compare.messages_figure(pair, label)]
+    assert figures and len(seen) > 40
+    missing = sorted(seen - set(chart_keys()))
+    assert not missing, f"texts the charts translate but the scanner cannot see: {missing}"
 
 
 # -- the Home page content ----------------------------------------------------------------------------
