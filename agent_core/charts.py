@@ -174,7 +174,8 @@ def price_comparison(run_or_df: Run | pd.DataFrame, pricing: acc.Pricing, label:
     for column, name in PRICE_PARTS.items():
         if column in ("input_usd", "output_usd") or table[column].sum() > 0:
             fig.add_bar(x=labels, y=table[column], name=label(name), hovertemplate=_MONEY_HOVER)
-    fig.update_layout(barmode="stack", yaxis=_MONEY_AXIS)
+    # Rotated model names reach below the plot, where a bottom legend would hide some of them.
+    fig.update_layout(barmode="stack", yaxis=_MONEY_AXIS, legend={"orientation": "v", "x": 1.02, "y": 1})
     return fig
 
 
