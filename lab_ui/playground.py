@@ -215,7 +215,7 @@ def render(lab: LabSession) -> None:
     head.title(t("Playground"))
     mode = " · " + t("replay") if lab.replay else ""
     badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
-    left, right = st.columns([5, 7], gap="medium")
+    left, right = st.columns([9, 11], gap="small")
     with right:
         stepper_panel(lab)
     with left:

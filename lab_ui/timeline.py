@@ -10,6 +10,7 @@ from lab_ui.session import LabSession
 from lab_ui.turn_view import badge
 
 
+RECENT = 8  # turns drawn as a light table; the full timeline sits in an expander below it
 # Column headers as the learner reads them (stop_reason is the API's own name and stays as it is).
 HEADERS = {"turn": mark("turn"), "tools": mark("tools"), "tokens in": mark("tokens in"),
            "tokens out": mark("tokens out"), "cost $": mark("cost $")}
@@ -50,7 +51,25 @@ def render(lab: LabSession) -> int:
     else:
         pick_col.caption(t("Turn {n}", n=1))
     lab.selected = None if current == count else current
-    with st.expander(t("Timeline · {n} turn(s)", n=count), expanded=count <= 12):
-        st.dataframe(table(run).rename(columns={k: t(v) for k, v in HEADERS.items()}), hide_index=True,
-                     height=min(38 * (count + 1) + 4, 300))
+    st.markdown(recent_rows(run, current))
+    if count > RECENT:
+        with st.expander(t("Timeline · {n} turn(s)", n=count)):
+            st.dataframe(table(run).rename(columns={k: t(v) for k, v in HEADERS.items()}), hide_index=True,
+                         height=min(38 * (count + 1) + 4, 300))
     return current
+
+
+def recent_rows(run: Run, selected: int) -> str:
+    """The latest turns as a light Markdown table with coloured badges (cheaper to draw than a data grid)."""
+    head = [t(HEADERS["turn"]), "stop_reason", t(HEADERS["tools"]), t(HEADERS["tokens in"]),
+            t(HEADERS["tokens out"]), t(HEADERS["cost $"])]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for turn in run.turns[-RECENT:]:
+        icon, colour, label = badge(turn.stop_reason, turn.error is not None)
+        number = f"**▶ {turn.index}**" if turn.index == selected else str(turn.index)
+        tools = ", ".join(x.name + (" ⚠️" if x.is_error else "") for x in turn.tools) or "—"
+        used = turn.usage
+        lines.append(f"| {number} | :{colour}-badge[{icon} {label}] | {tools} | "
+                     f"{used.whole_input if used else ''} | {used.output_tokens if used else ''} | "
+                     f"{turn.cost_usd:.4f} |")
+    return "\n".join(lines)
