@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 import types
-from dataclasses import dataclass
 from pathlib import Path
 
 import anthropic
@@ -19,6 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import agent_core.sim
+from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core import errors
 from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
@@ -32,14 +32,6 @@ LAB_KEY = "agent_loop_lab:playground"
 
 
 # -- shared harness ------------------------------------------------------------------------------
-@dataclass
-class Draft:
-    """Stand-in for the brain's Draft (same fields)."""
-
-    content: list[dict]
-    stop_reason: str
-    stop_details: dict | None = None
-    reasoning: str = ""
 
 
 def _question(body: dict) -> str:

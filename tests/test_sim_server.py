@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core import tokens
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler, SimTransport, start_server
@@ -23,14 +24,6 @@ WRITE = {"name": "write_file", "description": "Write a file.",
 LONG = "The quick brown fox jumps over the lazy dog near the quiet river bank. " * 12
 
 
-@dataclass
-class Draft:
-    """Stand-in for the brain's Draft (same fields), so these tests pin the HTTP side alone."""
-
-    content: list[dict]
-    stop_reason: str
-    stop_details: dict | None = None
-    reasoning: str = ""
 
 
 def assistant(message) -> dict:
