@@ -27,37 +27,42 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(db_path: Path, extra_env: dict | None = None):
-    """`streamlit run app.py` on a free port with its own runs database; yields the base URL."""
+def running_app(db_path: Path, extra_env: dict | None = None, log_path: Path | None = None,
+                extra_args: tuple[str, ...] = ()):
+    """`streamlit run app.py` on a free port with its own runs database; yields the base URL.
+
+    The app's output goes to `log_path` (default test-artifacts/app-PORT.log): a file, not a pipe nobody
+    reads, so a chatty app never blocks. No ANTHROPIC_API_KEY is inherited unless extra_env sets one."""
     port = free_port()
-    env = {**os.environ, "AGENT_LOOP_LAB_DB": str(db_path), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
-           **(extra_env or {})}
-    env.pop("ANTHROPIC_API_KEY", None) if "ANTHROPIC_API_KEY" not in (extra_env or {}) else None
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    env |= {"AGENT_LOOP_LAB_DB": str(db_path), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(extra_env or {})}
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / f"app-{port}.log", "wb")  # a file, not a pipe nobody reads: a chatty app never blocks
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless", "true",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.3)
-        else:
-            raise RuntimeError("the app did not start within 60 s")
-        yield url
-    finally:
-        proc.terminate()
+    with open(log_path or ARTIFACTS / f"app-{port}.log", "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless",
+             "true", "--server.fileWatcherType", "none", *extra_args],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            _wait_healthy(url)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _wait_healthy(url: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"the app did not start within {seconds:g} s")
 
 
 @contextlib.contextmanager

@@ -8,12 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import secrets
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,7 +17,7 @@ from agent_core.export import export_json, to_openai_messages, to_openai_respons
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler, start_server
 from agent_core.store import RunStore
-from browser import ROOT, browser, free_port, needs_chromium, shot, wait_idle
+from browser import browser, needs_chromium, running_app, shot, wait_idle
 from test_errors_playground import app_env, click, lab_of, open_page, scripted_think  # noqa: F401
 from test_settings_page import everything_shown, use_compatible
 
@@ -79,35 +74,9 @@ def database_bytes(db: Path) -> dict[str, bytes]:
 
 
 # -- the real app in headless Chromium ------------------------------------------------------------------------
-@contextlib.contextmanager
 def app_logging_to(db: Path, log: Path):
-    """`streamlit run app.py` with debug logging into a file (the shared helper keeps no output)."""
-    port = free_port()
-    env = {**os.environ, "AGENT_LOOP_LAB_DB": str(db), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
-    env.pop("ANTHROPIC_API_KEY", None)
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless",
-             "true", "--server.fileWatcherType", "none", "--logger.level", "debug"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("the app did not start within 60 s") from None
-                    time.sleep(0.3)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    """`streamlit run app.py` with debug logging into a file the test then scans."""
+    return running_app(db, log_path=log, extra_args=("--logger.level", "debug"))
 
 
 def settings_with_key(page, server_url: str, key: str) -> None:
