@@ -17,16 +17,14 @@ from agent_core.model import SimSettings
 from agent_core.sim import SimHandler
 from agent_core.sim.brain import think
 
+import bench_sim  # run as a script, this folder is on sys.path
+
 SIZE = 1_000_000
 RUNS = 3
 TARGET_MS = 1000.0
 SANDBOX = Path(__file__).resolve().parents[1] / "agent_core" / "tools" / "sandboxes" / "default"
 TOOLS = [
-    {"name": "get_weather", "description": "Current weather for a city. Use it for weather questions only.",
-     "input_schema": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}},
-                      "required": ["city"]}},
-    {"name": "calculate", "description": "Evaluate an arithmetic expression with + - * / ^ and parentheses.",
-     "input_schema": {"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}},
+    *bench_sim.TOOLS,  # the same weather and calculator tools as the 50-turn benchmark
     {"name": "read_file", "description": "Reads one text file from the sandbox folder and returns its content.",
      "input_schema": {"type": "object", "properties": {"path": {"type": "string", "description": "File path"}},
                       "required": ["path"]}},
