@@ -5,8 +5,8 @@ import streamlit as st
 
 from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
-from agent_core.store import RunStore, StoreError
-from lab_ui import charts_panel, controls, loop_code, settings_view, timeline, turn_view
+from agent_core.store import StoreError
+from lab_ui import charts_panel, controls, loop_code, session, settings_view, timeline, turn_view
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
@@ -23,7 +23,7 @@ def _save(lab: LabSession) -> None:
         return
     try:
         if not lab.replay:
-            RunStore().save_run(lab.run)
+            session.run_store().save_run(lab.run)
     except StoreError as exc:
         st.warning(t("This run could not be saved: {error}. It is still here in this tab.", error=exc))
     _sync_url(lab)
@@ -47,7 +47,7 @@ def restore_from_url(lab: LabSession) -> None:
     run_id = st.query_params.get("run")
     if not run_id or (lab.run and lab.run.id == run_id):
         return
-    run = RunStore().load(run_id)
+    run = session.run_store().load(run_id)
     if run is None:
         st.warning(t("Run {run} is not in the runs database any more.", run=run_id))
         return

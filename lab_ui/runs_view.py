@@ -11,29 +11,19 @@ import streamlit as st
 from agent_core import export
 from agent_core.examples import list_examples, load_example, load_scenarios
 from agent_core.model import Run
-from agent_core.store import RunStore, RunSummary, StoreError, default_db_path
+from agent_core.store import RunStore, RunSummary, StoreError
 from lab_ui import compare as compare_view
-from lab_ui import turn_view
+from lab_ui import session, turn_view
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
 PLAYGROUND = "pages/playground.py"
 VIEWS = (mark("Saved runs"), mark("Compare"), mark("Import & examples"))
 # Session-state keys (not under agent_loop_lab:, which holds LabSessions only).
-STORE_KEY = "runs:store"
 FLASH_KEY = "runs:flash"
 PICKED_KEY = "runs:picked"
 IDS_KEY = "runs:ids"
 IMPORTED_KEY = "runs:imported"  # file_id -> (level, text): each uploaded file is imported once
-
-
-def store() -> RunStore:
-    """This browser session's RunStore: one connection per session, never shared between sessions."""
-    path = default_db_path()
-    held = st.session_state.get(STORE_KEY)
-    if held is None or held.path != path:
-        held = st.session_state[STORE_KEY] = RunStore(path)
-    return held
 
 
 def flash(level: str, text: str) -> None:
@@ -284,7 +274,7 @@ def render(lab: LabSession) -> None:
     st.caption(t("Every run of the Playground is saved here. Replay one, re-run it from any turn, compare two, or "
                  "move runs between computers as files."))
     try:
-        runs_db = store()
+        runs_db = session.run_store()
     except StoreError as exc:
         st.error(t("The runs database cannot be opened: {error}", error=exc))
         return

@@ -8,11 +8,13 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from agent_core.loop import Stepper, fork_run
+from agent_core.store import RunStore, default_db_path
 from agent_core.model import Phase, Run, RunConfig, SimSettings, Limits
 from agent_core.tools.catalog import default_specs
 from lab_ui.i18n import t
 
 KEY = "agent_loop_lab"
+STORE_KEY = "runs:store"
 DEFAULT_TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
 
 
@@ -163,3 +165,12 @@ def get(name: str = "playground") -> LabSession:
     if key not in st.session_state:
         st.session_state[key] = LabSession(_tab=None if name == "playground" else get())
     return st.session_state[key]
+
+
+def run_store() -> RunStore:
+    """This browser session's RunStore: one connection per session, never shared between sessions."""
+    path = default_db_path()
+    held = st.session_state.get(STORE_KEY)
+    if held is None or held.path != path:
+        held = st.session_state[STORE_KEY] = RunStore(path)
+    return held
