@@ -1,4 +1,5 @@
 """Agent Loop Lab: routes to the pages (nothing else lives here)."""
+
 import streamlit as st
 
 from lab_ui.i18n import t

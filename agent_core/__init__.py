@@ -1,9 +1,31 @@
 """Agent Loop Lab's core: the run model, the loop, tools, providers and the simulated model (no Streamlit here)."""
+
 from agent_core.model import (
-    ApiError, Exchange, Limits, Phase, Run, RunConfig, SimSettings, StopCause, ToolExecution, ToolSpec, Turn, Usage,
+    ApiError,
+    Exchange,
+    Limits,
+    Phase,
+    Run,
+    RunConfig,
+    SimSettings,
+    StopCause,
+    ToolExecution,
+    ToolSpec,
+    Turn,
+    Usage,
 )
 
 __all__ = [
-    "ApiError", "Exchange", "Limits", "Phase", "Run", "RunConfig", "SimSettings", "StopCause",
-    "ToolExecution", "ToolSpec", "Turn", "Usage",
+    "ApiError",
+    "Exchange",
+    "Limits",
+    "Phase",
+    "Run",
+    "RunConfig",
+    "SimSettings",
+    "StopCause",
+    "ToolExecution",
+    "ToolSpec",
+    "Turn",
+    "Usage",
 ]

@@ -1,4 +1,5 @@
 """Money and tokens per turn: the price list, turn costs, the input split by component, and the run table."""
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,20 @@ COL_CUM_COST = "cum_cost_usd"
 COL_WINDOW_SHARE = "window_share"  # whole_input / context window (NaN when the window is unknown)
 COL_PROJECTED = "projected"  # projection_table only: False for turns that happened
 TABLE_COLUMNS = (
-    COL_TURN, COL_MODEL, *COMPONENT_COLUMNS, COL_INPUT, COL_OUTPUT, COL_CACHE_WRITE, COL_CACHE_WRITE_1H,
-    COL_CACHE_READ, COL_WHOLE, COL_CUM_INPUT, COL_CUM_OUTPUT, COL_COST, COL_CUM_COST, COL_WINDOW_SHARE,
+    COL_TURN,
+    COL_MODEL,
+    *COMPONENT_COLUMNS,
+    COL_INPUT,
+    COL_OUTPUT,
+    COL_CACHE_WRITE,
+    COL_CACHE_WRITE_1H,
+    COL_CACHE_READ,
+    COL_WHOLE,
+    COL_CUM_INPUT,
+    COL_CUM_OUTPUT,
+    COL_COST,
+    COL_CUM_COST,
+    COL_WINDOW_SHARE,
 )
 _DERIVED = (COL_CUM_INPUT, COL_CUM_OUTPUT, COL_CUM_COST, COL_WINDOW_SHARE)
 # reprice() columns: the same run under every model of the price list.
@@ -196,12 +209,18 @@ def _kind(value: Any) -> str:
 # ---------------------------------------------------------------- costs of one turn
 
 
-def tokens_cost(price: ModelPrice, input_tokens: int, output_tokens: int, cache_write: int, cache_read: int,
-                cache_write_1h: int = 0) -> float:
+def tokens_cost(
+    price: ModelPrice, input_tokens: int, output_tokens: int, cache_write: int, cache_read: int, cache_write_1h: int = 0
+) -> float:
     """USD for a token mix; cache_write_1h is the part of cache_write billed at the 1-hour rate."""
     write_1h = min(cache_write_1h, cache_write)
-    micro = (input_tokens * price.input + output_tokens * price.output + (cache_write - write_1h) * price.cache_write_5m
-             + write_1h * price.cache_write_1h + cache_read * price.cache_read)
+    micro = (
+        input_tokens * price.input
+        + output_tokens * price.output
+        + (cache_write - write_1h) * price.cache_write_5m
+        + write_1h * price.cache_write_1h
+        + cache_read * price.cache_read
+    )
     return micro / PER_MILLION
 
 
@@ -209,8 +228,14 @@ def turn_cost(model: str, usage: Usage | None, pricing: Pricing, cache_write_1h:
     """USD for one API call; 0 with no usage or an unknown model (see Pricing.price_for)."""
     if usage is None:
         return 0.0
-    return tokens_cost(pricing.price_for(model), usage.input_tokens, usage.output_tokens,
-                       usage.cache_creation_input_tokens, usage.cache_read_input_tokens, cache_write_1h)
+    return tokens_cost(
+        pricing.price_for(model),
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.cache_creation_input_tokens,
+        usage.cache_read_input_tokens,
+        cache_write_1h,
+    )
 
 
 def cache_write_1h_tokens(response: dict | None) -> int:
@@ -280,10 +305,15 @@ def _turn_row(turn: Turn, run: Run, pricing: Pricing) -> dict[str, Any]:
         parts = {k: int(turn.components.get(k, 0)) for k in COMPONENT_COLUMNS}
     write_1h = cache_write_1h_tokens(turn.response)
     return {
-        COL_TURN: turn.index, COL_MODEL: model, **parts,
-        COL_INPUT: usage.input_tokens, COL_OUTPUT: usage.output_tokens,
-        COL_CACHE_WRITE: usage.cache_creation_input_tokens, COL_CACHE_WRITE_1H: write_1h,
-        COL_CACHE_READ: usage.cache_read_input_tokens, COL_WHOLE: usage.whole_input,
+        COL_TURN: turn.index,
+        COL_MODEL: model,
+        **parts,
+        COL_INPUT: usage.input_tokens,
+        COL_OUTPUT: usage.output_tokens,
+        COL_CACHE_WRITE: usage.cache_creation_input_tokens,
+        COL_CACHE_WRITE_1H: write_1h,
+        COL_CACHE_READ: usage.cache_read_input_tokens,
+        COL_WHOLE: usage.whole_input,
         COL_COST: turn_cost(model, turn.usage, pricing, write_1h),
     }
 
@@ -301,9 +331,15 @@ def run_table(run: Run, pricing: Pricing) -> pd.DataFrame:
     df[COL_WINDOW_SHARE] = df[COL_WHOLE] / window if window else np.nan
     df = df[list(TABLE_COLUMNS)]
     price = pricing.price_for(run.config.model)
-    df.attrs.update(model=run.config.model, price_known=price.known, context_window=window,
-                    input_price=price.input, output_price=price.output,
-                    provider=run.config.provider, components_note=components_note(run.config.provider))
+    df.attrs.update(
+        model=run.config.model,
+        price_known=price.known,
+        context_window=window,
+        input_price=price.input,
+        output_price=price.output,
+        provider=run.config.provider,
+        components_note=components_note(run.config.provider),
+    )
     return df
 
 
@@ -323,9 +359,12 @@ def reprice(df: pd.DataFrame, pricing: Pricing) -> pd.DataFrame:
     for model in pricing.models:
         p = pricing.prices[model]
         write_1h = min(sums[COL_CACHE_WRITE_1H], sums[COL_CACHE_WRITE])
-        parts = (sums[COL_INPUT] * p.input, sums[COL_OUTPUT] * p.output,
-                 (sums[COL_CACHE_WRITE] - write_1h) * p.cache_write_5m + write_1h * p.cache_write_1h,
-                 sums[COL_CACHE_READ] * p.cache_read)
+        parts = (
+            sums[COL_INPUT] * p.input,
+            sums[COL_OUTPUT] * p.output,
+            (sums[COL_CACHE_WRITE] - write_1h) * p.cache_write_5m + write_1h * p.cache_write_1h,
+            sums[COL_CACHE_READ] * p.cache_read,
+        )
         usd = [x / PER_MILLION for x in parts]
         fits = p.context_window is None or peak <= p.context_window
         rows.append([model, *usd, sum(usd), fits])
@@ -336,8 +375,11 @@ def cache_saving(df: pd.DataFrame, price: ModelPrice) -> pd.Series:
     """USD saved per turn by caching versus sending the same input uncached (write premiums count against it)."""
     write_1h = np.minimum(df[COL_CACHE_WRITE_1H], df[COL_CACHE_WRITE])
     write_5m = df[COL_CACHE_WRITE] - write_1h
-    micro = (df[COL_CACHE_READ] * (price.input - price.cache_read)
-             - write_5m * (price.cache_write_5m - price.input) - write_1h * (price.cache_write_1h - price.input))
+    micro = (
+        df[COL_CACHE_READ] * (price.input - price.cache_read)
+        - write_5m * (price.cache_write_5m - price.input)
+        - write_1h * (price.cache_write_1h - price.input)
+    )
     return (micro / PER_MILLION).astype(float)
 
 
@@ -373,10 +415,17 @@ def projection_table(df: pd.DataFrame, extra_turns: int) -> pd.DataFrame:
     future = np.arange(turns[-1] + 1, turns[-1] + 1 + max(extra_turns, 0), dtype=float)
     a, b = _linear_fit(turns, df[COL_WHOLE].to_numpy(dtype=float))
     whole = np.clip(a + b * future, 0, None)  # a shrinking context cannot go below zero
-    actual = pd.DataFrame({COL_TURN: df[COL_TURN].astype(int), COL_WHOLE: df[COL_WHOLE].astype(float),
-                           COL_COST: df[COL_COST].astype(float), COL_PROJECTED: False})
-    ahead = pd.DataFrame({COL_TURN: future.astype(int), COL_WHOLE: whole,
-                          COL_COST: _projected_costs(df, whole), COL_PROJECTED: True})
+    actual = pd.DataFrame(
+        {
+            COL_TURN: df[COL_TURN].astype(int),
+            COL_WHOLE: df[COL_WHOLE].astype(float),
+            COL_COST: df[COL_COST].astype(float),
+            COL_PROJECTED: False,
+        }
+    )
+    ahead = pd.DataFrame(
+        {COL_TURN: future.astype(int), COL_WHOLE: whole, COL_COST: _projected_costs(df, whole), COL_PROJECTED: True}
+    )
     out = pd.concat([actual, ahead], ignore_index=True) if len(ahead) else actual
     out[COL_CUM_INPUT] = out[COL_WHOLE].cumsum()
     out[COL_CUM_COST] = out[COL_COST].cumsum()

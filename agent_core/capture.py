@@ -1,4 +1,5 @@
 """Wire capture: an httpx2 transport wrapper that records every HTTP attempt (retries included) as an Exchange."""
+
 from __future__ import annotations
 
 import time
@@ -13,8 +14,9 @@ from agent_core.secrets import redact_headers, scrub_bytes
 class CapturingTransport(httpx2.BaseTransport):
     """Wraps any transport (real network or the simulated model) and reports each attempt."""
 
-    def __init__(self, inner: httpx2.BaseTransport, on_exchange: Callable[[Exchange], None],
-                 secrets: Iterable[str] = ()) -> None:
+    def __init__(
+        self, inner: httpx2.BaseTransport, on_exchange: Callable[[Exchange], None], secrets: Iterable[str] = ()
+    ) -> None:
         self._inner = inner
         self._on_exchange = on_exchange
         self._secrets = tuple(s for s in secrets if s)

@@ -1,7 +1,8 @@
 """Plotly figures drawn from accounting.run_table: context, cost, growth, projection, prices and caching."""
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -28,8 +29,12 @@ PROJ_TOKENS_ACTUAL = label_text("Input billed so far (actual)")
 PROJ_TOKENS_AHEAD = label_text("Input billed so far (projected)")
 PROJ_COST_ACTUAL = label_text("Cost so far (actual)")
 PROJ_COST_AHEAD = label_text("Cost so far (projected)")
-PRICE_PARTS = {"input_usd": label_text("Input"), "output_usd": label_text("Output"),
-               "cache_write_usd": label_text("Cache writes"), "cache_read_usd": label_text("Cache reads")}
+PRICE_PARTS = {
+    "input_usd": label_text("Input"),
+    "output_usd": label_text("Output"),
+    "cache_write_usd": label_text("Cache writes"),
+    "cache_read_usd": label_text("Cache reads"),
+}
 CACHE_READ_TRACE = label_text("Cache reads (tokens)")
 CACHE_WRITE_TRACE = label_text("Cache writes (tokens)")
 SAVED_TRACE = label_text("Money saved so far")
@@ -49,8 +54,13 @@ def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
     """An empty figure with the title, subtitle and axis titles every chart carries (all already in the language)."""
     text = f"{title}<br><sup>{subtitle}</sup>" if subtitle else title
     fig = go.Figure()
-    fig.update_layout(title={"text": text}, xaxis_title=x_title, yaxis_title=y_title,
-                      legend={"orientation": "h", "y": -0.2}, margin={"t": 80})
+    fig.update_layout(
+        title={"text": text},
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        legend={"orientation": "h", "y": -0.2},
+        margin={"t": 80},
+    )
     return fig
 
 
@@ -65,8 +75,15 @@ def _turn_axis(fig: go.Figure) -> None:
 
 def _money_axis2(title: str, **extra) -> dict:
     """A right-hand USD axis with round ticks of its own (overlaying axes otherwise copy the left tick count)."""
-    return {**_MONEY_AXIS, "title": title, "overlaying": "y", "side": "right", "tickmode": "auto",
-            "showgrid": False, **extra}
+    return {
+        **_MONEY_AXIS,
+        "title": title,
+        "overlaying": "y",
+        "side": "right",
+        "tickmode": "auto",
+        "showgrid": False,
+        **extra,
+    }
 
 
 def _no_price(df: pd.DataFrame, label: Label) -> str:
@@ -78,35 +95,64 @@ def _no_price(df: pd.DataFrame, label: Label) -> str:
 def context_by_component(df: pd.DataFrame, window: int | None, label: Label = str) -> go.Figure:
     """Stacked input tokens per turn by component, with the context window as a line or, when far above, in words."""
     note = df.attrs.get("components_note", "")
-    fig = _base(label("What fills the context, turn by turn"), label(note) if note else "", label("Turn"),
-                label("Input tokens"))
+    fig = _base(
+        label("What fills the context, turn by turn"), label(note) if note else "", label("Turn"), label("Input tokens")
+    )
     hover = tokens_hover(label)
     for name in COMPONENTS:
         if name in df and df[name].sum() > 0:
-            fig.add_bar(x=df[acc.COL_TURN], y=df[name], name=label(COMPONENT_LABELS[name]),
-                        marker_color=_PALETTE[name], hovertemplate=hover)
+            fig.add_bar(
+                x=df[acc.COL_TURN],
+                y=df[name],
+                name=label(COMPONENT_LABELS[name]),
+                marker_color=_PALETTE[name],
+                hovertemplate=hover,
+            )
     fig.update_layout(barmode="stack")
     _turn_axis(fig)
     if not window:
         return fig
     peak = int(df[acc.COL_WHOLE].max()) if len(df) else 0
     if peak >= window * WINDOW_LINE_MIN_SHARE:
-        fig.add_scatter(x=df[acc.COL_TURN], y=[window] * len(df), name=label(WINDOW_TRACE), mode="lines",
-                        line={"color": "#d62728", "dash": "dash"}, hovertemplate=hover)
+        fig.add_scatter(
+            x=df[acc.COL_TURN],
+            y=[window] * len(df),
+            name=label(WINDOW_TRACE),
+            mode="lines",
+            line={"color": "#d62728", "dash": "dash"},
+            hovertemplate=hover,
+        )
     else:
         text = label("Context window: {window} tokens, far above; the largest turn used {share} of it")
-        fig.add_annotation(text=text.format(window=f"{window:,}", share=f"{peak / window:.2%}"),
-                           xref="paper", yref="paper", x=0, y=1.06, showarrow=False, xanchor="left")
+        fig.add_annotation(
+            text=text.format(window=f"{window:,}", share=f"{peak / window:.2%}"),
+            xref="paper",
+            yref="paper",
+            x=0,
+            y=1.06,
+            showarrow=False,
+            xanchor="left",
+        )
     return fig
 
 
 def cost_per_turn(df: pd.DataFrame, label: Label = str) -> go.Figure:
     """Bars of what each turn cost, with the running total on a second axis."""
-    fig = _base(label("Cost per turn and in total") + _no_price(df, label),
-                label("Each turn resends the whole history, so it costs more"), label("Turn"), label("USD this turn"))
+    fig = _base(
+        label("Cost per turn and in total") + _no_price(df, label),
+        label("Each turn resends the whole history, so it costs more"),
+        label("Turn"),
+        label("USD this turn"),
+    )
     fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_COST], name=label(COST_TRACE), hovertemplate=_MONEY_HOVER)
-    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_COST], name=label(CUM_COST_TRACE), mode="lines+markers",
-                    yaxis="y2", hovertemplate=_MONEY_HOVER)
+    fig.add_scatter(
+        x=df[acc.COL_TURN],
+        y=df[acc.COL_CUM_COST],
+        name=label(CUM_COST_TRACE),
+        mode="lines+markers",
+        yaxis="y2",
+        hovertemplate=_MONEY_HOVER,
+    )
     fig.update_layout(yaxis=_MONEY_AXIS, yaxis2=_money_axis2(label("USD so far")))
     _turn_axis(fig)
     return fig
@@ -114,14 +160,24 @@ def cost_per_turn(df: pd.DataFrame, label: Label = str) -> go.Figure:
 
 def peak_vs_billed(df: pd.DataFrame, label: Label = str) -> go.Figure:
     """The context size of each turn next to the input billed so far: two different things."""
-    fig = _base(label("Context size now vs input billed so far"),
-                label("The window limits one turn's context; the bill adds up every turn's context"),
-                label("Turn"), label("Tokens"))
+    fig = _base(
+        label("Context size now vs input billed so far"),
+        label("The window limits one turn's context; the bill adds up every turn's context"),
+        label("Turn"),
+        label("Tokens"),
+    )
     hover = tokens_hover(label)
-    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_WHOLE], name=label(CONTEXT_TRACE), mode="lines+markers",
-                    hovertemplate=hover)
-    fig.add_scatter(x=df[acc.COL_TURN], y=df[acc.COL_CUM_INPUT], name=label(BILLED_TRACE), mode="lines+markers",
-                    line={"dash": "dot"}, hovertemplate=hover)
+    fig.add_scatter(
+        x=df[acc.COL_TURN], y=df[acc.COL_WHOLE], name=label(CONTEXT_TRACE), mode="lines+markers", hovertemplate=hover
+    )
+    fig.add_scatter(
+        x=df[acc.COL_TURN],
+        y=df[acc.COL_CUM_INPUT],
+        name=label(BILLED_TRACE),
+        mode="lines+markers",
+        line={"dash": "dot"},
+        hovertemplate=hover,
+    )
     fig.update_yaxes(rangemode="tozero")
     _turn_axis(fig)
     return fig
@@ -130,19 +186,37 @@ def peak_vs_billed(df: pd.DataFrame, label: Label = str) -> go.Figure:
 def projection(df: pd.DataFrame, extra_turns: int, label: Label = str) -> go.Figure:
     """Cumulative tokens and cost if the run went on: the actual part solid, the projection dashed."""
     table = acc.projection_table(df, extra_turns)
-    fig = _base(label("If the run went on for {n} more turns").format(n=extra_turns) + _no_price(df, label),
-                label("Context grows a little each turn, so the totals grow with the square of the turns"),
-                label("Turn"), label("Input tokens billed so far"))
+    fig = _base(
+        label("If the run went on for {n} more turns").format(n=extra_turns) + _no_price(df, label),
+        label("Context grows a little each turn, so the totals grow with the square of the turns"),
+        label("Turn"),
+        label("Input tokens billed so far"),
+    )
     actual = table[~table[acc.COL_PROJECTED]]
     # The projected lines start at the last actual turn so the two parts join up.
-    ahead = table.iloc[len(actual) - 1:] if len(table) > len(actual) else table.iloc[0:0]
+    ahead = table.iloc[len(actual) - 1 :] if len(table) > len(actual) else table.iloc[0:0]
     hover = tokens_hover(label, "%{y:,.0f}")
-    for part, names, dash in ((actual, (PROJ_TOKENS_ACTUAL, PROJ_COST_ACTUAL), "solid"),
-                              (ahead, (PROJ_TOKENS_AHEAD, PROJ_COST_AHEAD), "dash")):
-        fig.add_scatter(x=part[acc.COL_TURN], y=part[acc.COL_CUM_INPUT], name=label(names[0]), mode="lines",
-                        line={"dash": dash, "color": "#636efa"}, hovertemplate=hover)
-        fig.add_scatter(x=part[acc.COL_TURN], y=part[acc.COL_CUM_COST], name=label(names[1]), mode="lines",
-                        yaxis="y2", line={"dash": dash, "color": "#ef553b"}, hovertemplate=_MONEY_HOVER)
+    for part, names, dash in (
+        (actual, (PROJ_TOKENS_ACTUAL, PROJ_COST_ACTUAL), "solid"),
+        (ahead, (PROJ_TOKENS_AHEAD, PROJ_COST_AHEAD), "dash"),
+    ):
+        fig.add_scatter(
+            x=part[acc.COL_TURN],
+            y=part[acc.COL_CUM_INPUT],
+            name=label(names[0]),
+            mode="lines",
+            line={"dash": dash, "color": "#636efa"},
+            hovertemplate=hover,
+        )
+        fig.add_scatter(
+            x=part[acc.COL_TURN],
+            y=part[acc.COL_CUM_COST],
+            name=label(names[1]),
+            mode="lines",
+            yaxis="y2",
+            line={"dash": dash, "color": "#ef553b"},
+            hovertemplate=_MONEY_HOVER,
+        )
     fig.update_layout(yaxis={"rangemode": "tozero"}, yaxis2=_money_axis2(label("USD so far")))
     _window_warning(fig, table, df.attrs.get("context_window"), label)
     return fig
@@ -157,8 +231,9 @@ def _window_warning(fig: go.Figure, table: pd.DataFrame, window: int | None, lab
         turn = int(over[acc.COL_TURN].iloc[0])
         text = label("Turn {n}: context over the {window}-token window, the run would stop")
         fig.add_vline(x=turn, line={"dash": "dot", "color": "#d62728"})
-        fig.add_annotation(x=turn, y=1.02, yref="paper", showarrow=False,
-                           text=text.format(n=turn, window=f"{window:,}"))
+        fig.add_annotation(
+            x=turn, y=1.02, yref="paper", showarrow=False, text=text.format(n=turn, window=f"{window:,}")
+        )
 
 
 def price_comparison(run_or_df: Run | pd.DataFrame, pricing: acc.Pricing, label: Label = str) -> go.Figure:
@@ -166,11 +241,16 @@ def price_comparison(run_or_df: Run | pd.DataFrame, pricing: acc.Pricing, label:
     df = acc.run_table(run_or_df, pricing) if isinstance(run_or_df, Run) else run_or_df
     table = acc.reprice(df, pricing)
     current = df.attrs.get("model")
-    labels = [m + (label(THIS_RUN) if m == current else "") + ("" if fits else label(TOO_SMALL))
-              for m, fits in zip(table["model"], table["fits_window"])]
-    fig = _base(label("This run's tokens priced under every model"),
-                label("Same token counts for each model; real tokenizers and hidden tool prompts differ a little"),
-                label("Model"), label("USD for the whole run"))
+    labels = [
+        m + (label(THIS_RUN) if m == current else "") + ("" if fits else label(TOO_SMALL))
+        for m, fits in zip(table["model"], table["fits_window"])
+    ]
+    fig = _base(
+        label("This run's tokens priced under every model"),
+        label("Same token counts for each model; real tokenizers and hidden tool prompts differ a little"),
+        label("Model"),
+        label("USD for the whole run"),
+    )
     for column, name in PRICE_PARTS.items():
         if column in ("input_usd", "output_usd") or table[column].sum() > 0:
             fig.add_bar(x=labels, y=table[column], name=label(name), hovertemplate=_MONEY_HOVER)
@@ -184,14 +264,24 @@ def cache_savings(df: pd.DataFrame, pricing: acc.Pricing, model: str, label: Lab
     price = pricing.price_for(model)
     saved = acc.cache_saving(df, price).cumsum()
     total = float(saved.iloc[-1]) if len(saved) else 0.0
-    title = (label("Prompt caching: ${total} saved so far").format(total=f"{total:.6f}") if price.known else
-             label("Prompt caching ({note} for {model})").format(note=label(acc.NO_PRICE_NOTE), model=model))
-    fig = _base(title, label("Reads cost a tenth of input; writes cost a bit more than input"),
-                label("Turn"), label("Tokens"))
+    title = (
+        label("Prompt caching: ${total} saved so far").format(total=f"{total:.6f}")
+        if price.known
+        else label("Prompt caching ({note} for {model})").format(note=label(acc.NO_PRICE_NOTE), model=model)
+    )
+    fig = _base(
+        title, label("Reads cost a tenth of input; writes cost a bit more than input"), label("Turn"), label("Tokens")
+    )
     fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_CACHE_WRITE], name=label(CACHE_WRITE_TRACE), hovertemplate="%{y:,}")
     fig.add_bar(x=df[acc.COL_TURN], y=df[acc.COL_CACHE_READ], name=label(CACHE_READ_TRACE), hovertemplate="%{y:,}")
-    fig.add_scatter(x=df[acc.COL_TURN], y=saved, name=label(SAVED_TRACE), mode="lines+markers", yaxis="y2",
-                    hovertemplate=_MONEY_HOVER)
+    fig.add_scatter(
+        x=df[acc.COL_TURN],
+        y=saved,
+        name=label(SAVED_TRACE),
+        mode="lines+markers",
+        yaxis="y2",
+        hovertemplate=_MONEY_HOVER,
+    )
     # A run that only writes the cache saves less than nothing, so this axis may go below zero.
     fig.update_layout(yaxis2=_money_axis2(label("USD saved so far"), rangemode="normal", zeroline=True))
     _turn_axis(fig)

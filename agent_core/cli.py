@@ -1,4 +1,5 @@
 """Command line: run a task through the loop and print each turn, or serve the simulated model over HTTP."""
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--base-url")
     run.add_argument("--model")
     run.add_argument("--max-steps", type=int, default=10, help="0 means no limit (the hard ceiling still applies)")
-    run.add_argument("--tools", help="comma-separated catalog tools (default: get_weather,calculate,search_memory,read_file)")
+    run.add_argument(
+        "--tools", help="comma-separated catalog tools (default: get_weather,calculate,search_memory,read_file)"
+    )
     run.add_argument("--persona", default="sensible", help="offline model persona: sensible, stubborn, gullible")
     run.add_argument("--json", type=Path, help="write the whole run record (every exchange) to this file")
     serve = sub.add_parser("serve", help="serve the simulated model (Anthropic Messages API) over HTTP")
@@ -46,9 +49,14 @@ def print_turn(turn: Turn, out=sys.stdout) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     names = args.tools.split(",") if args.tools else None
-    config = RunConfig(task=args.task, provider=args.provider, base_url=args.base_url,
-                       tools=default_specs(names), limits=Limits(max_steps=args.max_steps or None),
-                       sim=SimSettings(persona=args.persona))
+    config = RunConfig(
+        task=args.task,
+        provider=args.provider,
+        base_url=args.base_url,
+        tools=default_specs(names),
+        limits=Limits(max_steps=args.max_steps or None),
+        sim=SimSettings(persona=args.persona),
+    )
     if args.model:
         config.model = args.model
     run = Run(config=config)

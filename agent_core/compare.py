@@ -1,4 +1,5 @@
 """Two runs side by side as plain data and plotly figures: per-turn context, cost and messages, and the history diff."""
+
 from __future__ import annotations
 
 import difflib
@@ -93,9 +94,13 @@ def fork_turn(a: Run, b: Run) -> int | None:
 
 def compare(a: Run, b: Run, names: tuple[str, str] = ("A", "B")) -> Comparison:
     """Everything the compare view shows about two runs."""
-    return Comparison(a=series(a, names[0]), b=series(b, names[1]),
-                      shared_messages=shared_prefix(a.messages, b.messages),
-                      diff=message_diff(a.messages, b.messages, names), fork_turn=fork_turn(a, b))
+    return Comparison(
+        a=series(a, names[0]),
+        b=series(b, names[1]),
+        shared_messages=shared_prefix(a.messages, b.messages),
+        diff=message_diff(a.messages, b.messages, names),
+        fork_turn=fork_turn(a, b),
+    )
 
 
 def side_by_side(c: Comparison) -> list[dict]:
@@ -116,25 +121,46 @@ def side_by_side(c: Comparison) -> list[dict]:
 # Every figure takes `label` (str by default): the UI passes its translator, so agent_core stays language-free.
 def _figure(c: Comparison, title: str, subtitle: str, y_title: str, label: Label) -> go.Figure:
     fig = go.Figure()
-    fig.update_layout(title={"text": f"{title}<br><sup>{subtitle}</sup>"}, xaxis_title=label("Turn"),
-                      yaxis_title=y_title, legend={"orientation": "h", "y": -0.2}, margin={"t": 80})
+    fig.update_layout(
+        title={"text": f"{title}<br><sup>{subtitle}</sup>"},
+        xaxis_title=label("Turn"),
+        yaxis_title=y_title,
+        legend={"orientation": "h", "y": -0.2},
+        margin={"t": 80},
+    )
     fig.update_xaxes(tickmode="linear", dtick=1)
     fig.update_yaxes(rangemode="tozero")
     if c.fork_turn:
         fig.add_vline(x=c.fork_turn, line={"dash": "dot", "color": "#888"})
-        fig.add_annotation(x=c.fork_turn, y=1.02, yref="paper", showarrow=False, xanchor="right",
-                           text=label("fork at turn {n}").format(n=c.fork_turn) + " ")
+        fig.add_annotation(
+            x=c.fork_turn,
+            y=1.02,
+            yref="paper",
+            showarrow=False,
+            xanchor="right",
+            text=label("fork at turn {n}").format(n=c.fork_turn) + " ",
+        )
     return fig
 
 
 def context_figure(c: Comparison, label: Label = str) -> go.Figure:
     """Each run's context per turn, overlaid: the line that climbs faster is the one resending more."""
-    fig = _figure(c, label("Context per turn"),
-                  label("Whole input each request carried; every turn resends the history"),
-                  label("Input tokens"), label)
+    fig = _figure(
+        c,
+        label("Context per turn"),
+        label("Whole input each request carried; every turn resends the history"),
+        label("Input tokens"),
+        label,
+    )
     for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
-        fig.add_scatter(x=s.turns, y=s.context_tokens, name=s.name + label(CONTEXT_SUFFIX), mode="lines+markers",
-                        line={"color": colour, **line}, hovertemplate=tokens_hover(label))
+        fig.add_scatter(
+            x=s.turns,
+            y=s.context_tokens,
+            name=s.name + label(CONTEXT_SUFFIX),
+            mode="lines+markers",
+            line={"color": colour, **line},
+            hovertemplate=tokens_hover(label),
+        )
     return fig
 
 
@@ -142,17 +168,27 @@ def cost_figure(c: Comparison, label: Label = str) -> go.Figure:
     """Each run's cost so far, overlaid."""
     fig = _figure(c, label("Cost so far"), label("What the run had cost after each turn"), label("USD so far"), label)
     for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
-        fig.add_scatter(x=s.turns, y=s.cumulative_cost, name=s.name + label(COST_SUFFIX), mode="lines+markers",
-                        line={"color": colour, **line}, hovertemplate=_MONEY_HOVER)
+        fig.add_scatter(
+            x=s.turns,
+            y=s.cumulative_cost,
+            name=s.name + label(COST_SUFFIX),
+            mode="lines+markers",
+            line={"color": colour, **line},
+            hovertemplate=_MONEY_HOVER,
+        )
     fig.update_yaxes(tickprefix="$", exponentformat="none")
     return fig
 
 
 def messages_figure(c: Comparison, label: Label = str) -> go.Figure:
     """How many messages each turn's request carried, side by side: the history both runs resend."""
-    fig = _figure(c, label("Messages sent per turn"),
-                  label("The message list grows by the reply and the tool results each turn"),
-                  label("Messages in the request"), label)
+    fig = _figure(
+        c,
+        label("Messages sent per turn"),
+        label("The message list grows by the reply and the tool results each turn"),
+        label("Messages in the request"),
+        label,
+    )
     for s, colour in zip((c.a, c.b), _COLOURS):
         fig.add_bar(x=s.turns, y=s.request_messages, name=s.name + label(MESSAGES_SUFFIX), marker_color=colour)
     fig.update_layout(barmode="group")

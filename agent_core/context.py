@@ -1,4 +1,5 @@
 """What goes into each request: the body built from config + history, and the context-management policies."""
+
 from __future__ import annotations
 
 import copy
@@ -18,8 +19,11 @@ def build_request(config: RunConfig, messages: list[dict], with_tools: bool = Tr
     """The exact Messages API body for the next call (a deep copy: later edits never change what was sent)."""
     body: dict = {"model": config.model, "max_tokens": config.max_tokens}
     if config.system:
-        body["system"] = ([{"type": "text", "text": config.system, "cache_control": cache_control()}]
-                          if config.cache_prompt else config.system)
+        body["system"] = (
+            [{"type": "text", "text": config.system, "cache_control": cache_control()}]
+            if config.cache_prompt
+            else config.system
+        )
     tools = [t.definition() for t in config.tools] if with_tools else []
     if tools:
         if config.cache_prompt:

@@ -1,4 +1,5 @@
 """Plain-words explanations of failed model calls (status errors, timeouts, refused connections)."""
+
 from __future__ import annotations
 
 import json
@@ -17,19 +18,23 @@ PLAIN = {
     404: "Not found (404): usually an unknown model name or a wrong base URL. Check both on the Settings page.",
     409: "Conflict (409): try again.",
     413: "The request is too large (413): the history or a tool result is too big. Start a shorter run, "
-         "or clear old tool results with a context policy.",
+    "or clear old tool results with a context policy.",
     429: "Rate limited (429): too many requests; wait a moment and retry this step.",
     500: "The server had an internal error (500). It is not your fault; retry this step.",
     504: "The server timed out (504); retry this step.",
     529: "The API is overloaded (529): too many requests everywhere right now; wait a moment and retry this step.",
 }
 TIMEOUT = "The request timed out: no answer from the server in time. Retry this step."
-REFUSED = ("Could not connect: nothing answered at the base URL (connection refused). Is the server running, "
-           "and is the base URL right?")
+REFUSED = (
+    "Could not connect: nothing answered at the base URL (connection refused). Is the server running, "
+    "and is the base URL right?"
+)
 DROPPED = "The server closed the connection without answering (connection dropped). Retry this step."
 UNREACHABLE = "Could not reach the server. Is it running, and is the base URL right?"
-NOT_UTF8 = ("The request holds text that is not valid Unicode (a lone surrogate: half of an emoji, such as \\ud83d), "
-            "so it cannot be sent as UTF-8. Nothing was sent; edit the task or the text that carried it.")
+NOT_UTF8 = (
+    "The request holds text that is not valid Unicode (a lone surrogate: half of an emoji, such as \\ud83d), "
+    "so it cannot be sent as UTF-8. Nothing was sent; edit the task or the text that carried it."
+)
 
 
 def describe_api_error(exc: Exception) -> ApiError:

@@ -1,4 +1,5 @@
 """Plain-data explanations of a run for any UI: the request diff between turns and the sequence diagram."""
+
 from __future__ import annotations
 
 import difflib
@@ -32,8 +33,9 @@ def request_diff(previous: Turn | None, current: Turn) -> RequestDiff:
     while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
         prefix += 1
     changed = sorted(k for k in set(before) | set(after) if k != "messages" and before.get(k) != after.get(k))
-    unified = "\n".join(difflib.unified_diff(_pretty(before), _pretty(after), "previous request",
-                                             "this request", n=2, lineterm=""))
+    unified = "\n".join(
+        difflib.unified_diff(_pretty(before), _pretty(after), "previous request", "this request", n=2, lineterm="")
+    )
     return RequestDiff(prefix, new[prefix:], changed if previous else [], prefix < len(old), unified)
 
 
@@ -50,9 +52,14 @@ def _call_label(turn: Turn) -> str:
 
 def sequence_diagram(run: Run, last_turns: int = 12) -> str:
     """Mermaid sequence diagram of the run so far: User, Agent, Model, Tools (older turns folded in a note)."""
-    lines = ["sequenceDiagram", "    participant U as User", "    participant A as Agent (your program)",
-             "    participant M as Model (API)", "    participant T as Tools",
-             f"    U->>A: {_short(run.config.task)}"]
+    lines = [
+        "sequenceDiagram",
+        "    participant U as User",
+        "    participant A as Agent (your program)",
+        "    participant M as Model (API)",
+        "    participant T as Tools",
+        f"    U->>A: {_short(run.config.task)}",
+    ]
     shown = run.turns[-last_turns:]
     if len(run.turns) > len(shown):
         lines.append(f"    Note over A,M: {len(run.turns) - len(shown)} earlier turns not drawn")

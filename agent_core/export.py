@@ -1,4 +1,5 @@
 """Runs as files: versioned JSON export/import, a runnable SDK script, and one turn in OpenAI's format."""
+
 from __future__ import annotations
 
 import base64
@@ -23,8 +24,14 @@ SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
 MAX_IMPORT_BYTES = 20_000_000
 _MAX_REPORTED_ERRORS = 3
 _MAX_MESSAGE_CHARS = 200
-FINISH_REASONS = {"tool_use": "tool_calls", "end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
-                  "model_context_window_exceeded": "length", "refusal": "content_filter"}
+FINISH_REASONS = {
+    "tool_use": "tool_calls",
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "refusal": "content_filter",
+}
 _OPENAI_TOOL_CHOICE = {"auto": "auto", "any": "required", "none": "none"}
 
 
@@ -42,8 +49,16 @@ def dumps(value: Any, indent: int | None = None) -> str:
     """JSON text of a run or any part of it, in Run.to_dict()'s encoding, with secrets scrubbed."""
     # The C encoder calls _encode_object only for dataclasses and bytes, and the scrub is one pass over the
     # text: far cheaper than asdict() plus a walk per string (the store calls this on every click).
-    return scrub_secrets(json.dumps(value, default=_encode_object, indent=indent, ensure_ascii=False,
-                                    allow_nan=False, separators=None if indent else (",", ":")))
+    return scrub_secrets(
+        json.dumps(
+            value,
+            default=_encode_object,
+            indent=indent,
+            ensure_ascii=False,
+            allow_nan=False,
+            separators=None if indent else (",", ":"),
+        )
+    )
 
 
 def _encode_object(value: Any) -> Any:
@@ -81,8 +96,10 @@ def _check_text(document: Any) -> None:
     try:
         json.dumps(document, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise RunImportError("The file holds a lone surrogate (half of an emoji, written as an escape like "
-                             f"\\ud83d) at character {exc.start} of its text; such text cannot be saved.") from None
+        raise RunImportError(
+            "The file holds a lone surrogate (half of an emoji, written as an escape like "
+            f"\\ud83d) at character {exc.start} of its text; such text cannot be saved."
+        ) from None
 
 
 def _parse(data: bytes | str, max_bytes: int) -> Any:
@@ -92,17 +109,21 @@ def _parse(data: bytes | str, max_bytes: int) -> Any:
         raise RunImportError(f"Expected the file's bytes, got {type(data).__name__}.")
     data = bytes(data)
     if len(data) > max_bytes:
-        raise RunImportError(f"The file is {len(data) / 1e6:.1f} MB; runs larger than {max_bytes / 1e6:.1f} MB "
-                             "are not imported.")
+        raise RunImportError(
+            f"The file is {len(data) / 1e6:.1f} MB; runs larger than {max_bytes / 1e6:.1f} MB are not imported."
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise RunImportError(f"The file is not UTF-8 text (byte {exc.start} cannot be decoded); "
-                             "a run export is a JSON file.") from None
+        raise RunImportError(
+            f"The file is not UTF-8 text (byte {exc.start} cannot be decoded); a run export is a JSON file."
+        ) from None
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise RunImportError(f"The file is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.") from None
+        raise RunImportError(
+            f"The file is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        ) from None
     except RecursionError:
         raise RunImportError("The file is not a run: its JSON is nested too deeply.") from None
     except ValueError as exc:  # e.g. NaN, or an integer with thousands of digits
@@ -115,7 +136,9 @@ def _reject_constant(name: str) -> Any:
 
 def _check_version(document: Any) -> None:
     if not isinstance(document, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(document), "a number")
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(document), "a number"
+        )
         raise RunImportError(f"The file holds {kind}, not a run export (an object with schema_version and run).")
     if "schema_version" not in document:
         raise RunImportError("The file has no schema_version: it is not an Agent Loop Lab run export.")
@@ -123,8 +146,10 @@ def _check_version(document: Any) -> None:
     if not isinstance(version, int) or isinstance(version, bool):
         raise RunImportError(f"schema_version must be a whole number, not {version!r}.")
     if version > SCHEMA_VERSION:
-        raise RunImportError(f"The file uses run format v{version}, written by a newer Agent Loop Lab; "
-                             f"this app reads v{SCHEMA_VERSION}. Update the app to open it.")
+        raise RunImportError(
+            f"The file uses run format v{version}, written by a newer Agent Loop Lab; "
+            f"this app reads v{SCHEMA_VERSION}. Update the app to open it."
+        )
     if version != SCHEMA_VERSION:
         raise RunImportError(f"The file uses the old run format v{version}; this app reads v{SCHEMA_VERSION}.")
 
@@ -138,8 +163,10 @@ def _validate(document: dict) -> None:
         raise RunImportError("The file is not a run: its JSON is nested too deeply.") from None
     if not errors:
         return
-    lines = [f"{json_path(e.absolute_path)}: {textwrap.shorten(e.message, _MAX_MESSAGE_CHARS, placeholder=' …')}"
-             for e in errors[:_MAX_REPORTED_ERRORS]]
+    lines = [
+        f"{json_path(e.absolute_path)}: {textwrap.shorten(e.message, _MAX_MESSAGE_CHARS, placeholder=' …')}"
+        for e in errors[:_MAX_REPORTED_ERRORS]
+    ]
     more = " (and more)" if len(errors) > _MAX_REPORTED_ERRORS else ""
     raise RunImportError("The file does not match the run format: " + "; ".join(lines) + more)
 
@@ -296,13 +323,18 @@ def _recorded_results(run: Run) -> dict[tuple[str, str], list[tuple[str, bool]]]
 
 def _script_comments(run: Run) -> str:
     cfg = run.config
-    lines = [f"Run {run.id}, recorded {time.strftime('%Y-%m-%d %H:%M', time.gmtime(run.created_at))} UTC, "
-             f"provider {cfg.provider}, model {cfg.model}.",
-             f"Recorded: {len(run.turns)} turn(s), stop: {run.stop.kind if run.stop else 'not finished'}.",
-             "Task:", *(f"  {line}" for line in (cfg.task.splitlines() or [""]))]
+    lines = [
+        f"Run {run.id}, recorded {time.strftime('%Y-%m-%d %H:%M', time.gmtime(run.created_at))} UTC, "
+        f"provider {cfg.provider}, model {cfg.model}.",
+        f"Recorded: {len(run.turns)} turn(s), stop: {run.stop.kind if run.stop else 'not finished'}.",
+        "Task:",
+        *(f"  {line}" for line in (cfg.task.splitlines() or [""])),
+    ]
     if cfg.context_policy != "none" or cfg.bugs or cfg.workflow_steps:
-        lines.append("Not reproduced here: context policy, deliberate bugs and workflow steps of the original "
-                     "run; this is the plain loop.")
+        lines.append(
+            "Not reproduced here: context policy, deliberate bugs and workflow steps of the original "
+            "run; this is the plain loop."
+        )
     lines.append("Other limits of the original run (tokens, cost, time, repeated calls) are not reproduced.")
     return "\n".join("# " + _comment_safe(scrub_tree(line)) for line in lines)
 
@@ -333,9 +365,17 @@ def to_openai_messages(request: dict) -> dict:
     if request.get("max_tokens") is not None:
         out["max_tokens"] = request["max_tokens"]
     if request.get("tools"):
-        out["tools"] = [{"type": "function", "function": {"name": t.get("name"), "description": t.get("description", ""),
-                                                          "parameters": t.get("input_schema", {})}}
-                        for t in request["tools"]]
+        out["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": t.get("name"),
+                    "description": t.get("description", ""),
+                    "parameters": t.get("input_schema", {}),
+                },
+            }
+            for t in request["tools"]
+        ]
     out.update(_openai_tool_choice(request.get("tool_choice")))
     if request.get("stop_sequences"):
         out["stop"] = list(request["stop_sequences"])
@@ -346,24 +386,32 @@ def to_openai_response(response: dict) -> dict:
     """One Messages API reply as an OpenAI chat.completion object."""
     message = _openai_assistant(response.get("content"))
     usage = response.get("usage") or {}
-    prompt = sum(int(usage.get(k) or 0) for k in
-                 ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+    prompt = sum(
+        int(usage.get(k) or 0) for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    )
     completion = int(usage.get("output_tokens") or 0)
     return {
         "id": response.get("id"),
         "object": "chat.completion",
         "model": response.get("model"),
-        "choices": [{"index": 0, "message": message,
-                     "finish_reason": FINISH_REASONS.get(response.get("stop_reason"), "stop")}],
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": FINISH_REASONS.get(response.get("stop_reason"), "stop")}
+        ],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
     }
 
 
 def _openai_assistant(content: Any) -> dict:
     blocks, text = _blocks(content), _text_of(content)
-    calls = [{"id": b.get("id"), "type": "function",
-              "function": {"name": b.get("name"), "arguments": json.dumps(b.get("input", {}), ensure_ascii=False)}}
-             for b in blocks if b.get("type") == "tool_use"]
+    calls = [
+        {
+            "id": b.get("id"),
+            "type": "function",
+            "function": {"name": b.get("name"), "arguments": json.dumps(b.get("input", {}), ensure_ascii=False)},
+        }
+        for b in blocks
+        if b.get("type") == "tool_use"
+    ]
     # OpenAI has no thinking blocks; they are left out.
     message: dict = {"role": "assistant", "content": text or (None if calls else "")}
     if calls:

@@ -1,4 +1,5 @@
 """The agent loop as a stepper: build request -> call model -> read stop_reason -> run tools -> append results."""
+
 from __future__ import annotations
 
 import copy
@@ -12,7 +13,7 @@ import httpx2
 from agent_core import accounting, context
 from agent_core.errors import describe_api_error
 from agent_core.guards import check_limits
-from agent_core.model import ApiError, Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
+from agent_core.model import Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.providers import ProviderError, make_client
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
@@ -46,9 +47,16 @@ def assistant_message(response: dict) -> dict:
 class Stepper:
     """Advances a Run one phase, one turn, or to the end; the Run itself holds all state."""
 
-    def __init__(self, run: Run, api_key: str | None = None, client: anthropic.Anthropic | None = None,
-                 pricing: accounting.Pricing | None = None, max_retries: int = 2,
-                 spend_cap_usd: float | None = None, transport: httpx2.BaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        run: Run,
+        api_key: str | None = None,
+        client: anthropic.Anthropic | None = None,
+        pricing: accounting.Pricing | None = None,
+        max_retries: int = 2,
+        spend_cap_usd: float | None = None,
+        transport: httpx2.BaseTransport | None = None,
+    ) -> None:
         self.run = run
         self._exchanges: list[Exchange] | None = None
         self.pricing = pricing or accounting.load_pricing()
@@ -64,8 +72,9 @@ class Stepper:
                 prior[tool.name] = prior.get(tool.name, 0) + 1
         sandbox = sandbox_path(cfg.sandbox) if cfg.sandbox else None
         client_tools = [t for t in cfg.tools if not t.server_type]  # server tools run at the API, not here
-        self.registry = ToolRegistry(client_tools, sandbox=sandbox, tool_timeout_s=cfg.limits.tool_timeout_s,
-                                     prior_calls=prior)
+        self.registry = ToolRegistry(
+            client_tools, sandbox=sandbox, tool_timeout_s=cfg.limits.tool_timeout_s, prior_calls=prior
+        )
 
     # -- public controls ------------------------------------------------------------------
     @property
@@ -151,8 +160,12 @@ class Stepper:
         turn.response = message.to_dict()
         turn.usage = Usage.from_api(turn.response.get("usage"))
         turn.components = accounting.turn_components(turn.request, turn.usage, self.run.config.provider)
-        turn.cost_usd = accounting.turn_cost(self.run.config.model, turn.usage, self.pricing,
-                                            cache_write_1h=accounting.cache_write_1h_tokens(turn.response))
+        turn.cost_usd = accounting.turn_cost(
+            self.run.config.model,
+            turn.usage,
+            self.pricing,
+            cache_write_1h=accounting.cache_write_1h_tokens(turn.response),
+        )
         turn.stop_reason = turn.response.get("stop_reason")
         self.run.phase = Phase.READ_STOP_REASON
 
@@ -166,9 +179,15 @@ class Stepper:
             return self._stop("end_turn" if reason == "end_turn" else str(reason), turn.decision)
         if reason == "tool_use":
             calls = turn.tool_calls
-            turn.tools = [ToolExecution(tool_use_id=c["id"], name=c["name"], input=c.get("input"),
-                                        approval="pending" if self.registry.needs_approval(c["name"]) else None)
-                          for c in calls]
+            turn.tools = [
+                ToolExecution(
+                    tool_use_id=c["id"],
+                    name=c["name"],
+                    input=c.get("input"),
+                    approval="pending" if self.registry.needs_approval(c["name"]) else None,
+                )
+                for c in calls
+            ]
             turn.decision = f"stop_reason is tool_use, so run {len(calls)} tool(s) and call again."
             run.phase = Phase.RUN_TOOLS
         elif reason == "pause_turn":
@@ -176,7 +195,11 @@ class Stepper:
             run.phase = Phase.BUILD_REQUEST
         elif reason in FINAL_STOP_REASONS:
             message = f"stop_reason is {reason}: {FINAL_STOP_REASONS[reason]}."
-            if reason == "max_tokens" and turn.tool_calls and (turn.response or {})["content"][-1]["type"] == "tool_use":
+            if (
+                reason == "max_tokens"
+                and turn.tool_calls
+                and (turn.response or {})["content"][-1]["type"] == "tool_use"
+            ):
                 message += " Its last tool call was cut off and cannot be run."
             if reason == "stop_sequence":
                 message += f" (sequence: {(turn.response or {}).get('stop_sequence')!r})"
@@ -232,16 +255,31 @@ class Stepper:
         lines = []
         for i, step in enumerate(self.run.config.workflow_steps, 1):
             outcome = self.registry.execute(step["tool"], step.get("input", {}))
-            turn.tools.append(ToolExecution(f"workflow_{i}", step["tool"], step.get("input", {}), outcome.output,
-                                            outcome.is_error, outcome.duration_ms))
+            turn.tools.append(
+                ToolExecution(
+                    f"workflow_{i}",
+                    step["tool"],
+                    step.get("input", {}),
+                    outcome.output,
+                    outcome.is_error,
+                    outcome.duration_ms,
+                )
+            )
             lines.append(f"- {step['tool']}({json.dumps(step.get('input', {}), ensure_ascii=False)}): {outcome.output}")
-        self.run.messages[0] = {"role": "user", "content": f"{self.run.config.task}\n\nData the program already "
-                                                           "gathered:\n" + "\n".join(lines)}
+        self.run.messages[0] = {
+            "role": "user",
+            "content": f"{self.run.config.task}\n\nData the program already gathered:\n" + "\n".join(lines),
+        }
 
     def _get_client(self) -> anthropic.Anthropic:
         if self._client is None:
-            self._client = make_client(self.run.config, self._record, api_key=self._api_key,
-                                       max_retries=self._max_retries, transport=self._transport)
+            self._client = make_client(
+                self.run.config,
+                self._record,
+                api_key=self._api_key,
+                max_retries=self._max_retries,
+                transport=self._transport,
+            )
         return self._client
 
     def _record(self, exchange: Exchange) -> None:
@@ -277,5 +315,11 @@ def fork_run(run: Run, from_turn: int) -> Run:
         raise ValueError(f"turn {from_turn} does not exist (the run has {len(run.turns)})")
     source = run.turns[from_turn - 1]
     messages = copy.deepcopy((source.request or {}).get("messages") or run.messages[:1])
-    return Run(config=copy.deepcopy(run.config), messages=messages, turns=copy.deepcopy(run.turns[: from_turn - 1]),
-               parent_id=run.id, parent_turn=from_turn, title=run.title)
+    return Run(
+        config=copy.deepcopy(run.config),
+        messages=messages,
+        turns=copy.deepcopy(run.turns[: from_turn - 1]),
+        parent_id=run.id,
+        parent_turn=from_turn,
+        title=run.title,
+    )

@@ -1,4 +1,5 @@
 """The run model: one Run holds Turns; every screen, export and test reads this."""
+
 from __future__ import annotations
 
 import base64
@@ -73,7 +74,7 @@ class Usage:
         return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
 
     @classmethod
-    def from_api(cls, data: dict | None) -> "Usage | None":
+    def from_api(cls, data: dict | None) -> Usage | None:
         if not data:
             return None
         return cls(**{f.name: int(data.get(f.name) or 0) for f in fields(cls)})
@@ -260,7 +261,7 @@ class Run:
         return {"schema_version": SCHEMA_VERSION, "run": _encode(asdict(self))}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Run":
+    def from_dict(cls, data: dict) -> Run:
         version = data.get("schema_version")
         if version != SCHEMA_VERSION:
             raise ValueError(f"unsupported run schema_version {version!r} (this app reads {SCHEMA_VERSION})")
@@ -297,8 +298,10 @@ def _build(cls: type, data: dict) -> Any:
 def _turn_from(data: dict) -> Turn:
     data = dict(data)
     data["exchanges"] = [
-        _build(Exchange, {**x, "request_body": _decode_bytes(x["request_body"]),
-                          "response_body": _decode_bytes(x["response_body"])})
+        _build(
+            Exchange,
+            {**x, "request_body": _decode_bytes(x["request_body"]), "response_body": _decode_bytes(x["response_body"])},
+        )
         for x in data.get("exchanges", [])
     ]
     data["tools"] = [_build(ToolExecution, x) for x in data.get("tools", [])]

@@ -1,4 +1,5 @@
 """Lesson progress on disk (exercises passed, questions answered), keyed by a learner id kept in the URL."""
+
 from __future__ import annotations
 
 import sqlite3

@@ -1,4 +1,5 @@
 """Builds the official anthropic SDK client for a run: offline simulated model, Anthropic, or a compatible server."""
+
 from __future__ import annotations
 
 import os
@@ -15,9 +16,15 @@ OFFLINE_BASE_URL = "http://simulated-model.invalid"
 PROVIDERS = ("offline", "anthropic", "compatible")
 # Presets for Anthropic-compatible local servers, with the gaps a learner should know about.
 LOCAL_PRESETS = {
-    "Ollama": ("http://localhost:11434", "drops is_error (the model sees only the text), ignores tool_choice, has no count_tokens"),
+    "Ollama": (
+        "http://localhost:11434",
+        "drops is_error (the model sees only the text), ignores tool_choice, has no count_tokens",
+    ),
     "LM Studio": ("http://localhost:1234", "tool_choice support depends on the model; no count_tokens"),
-    "llama.cpp": ("http://localhost:8080", "tool calling needs a model with a tool-call template (--jinja); no count_tokens"),
+    "llama.cpp": (
+        "http://localhost:8080",
+        "tool calling needs a model with a tool-call template (--jinja); no count_tokens",
+    ),
 }
 
 
@@ -50,8 +57,10 @@ def resolve_connection(config: RunConfig, api_key: str | None = None) -> Connect
     key = api_key or os.environ.get("ANTHROPIC_API_KEY") or None
     if provider == "anthropic":
         if not key:
-            raise ProviderError("No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, "
-                                "or paste it on the Settings page.")
+            raise ProviderError(
+                "No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, "
+                "or paste it on the Settings page."
+            )
         return Connection("anthropic", config.base_url or None, key)
     if provider == "compatible":
         if not config.base_url:
@@ -60,9 +69,14 @@ def resolve_connection(config: RunConfig, api_key: str | None = None) -> Connect
     raise ProviderError(f"Unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}.")
 
 
-def make_client(config: RunConfig, on_exchange: Callable[[Exchange], None], api_key: str | None = None,
-                max_retries: int = 2, timeout: float = 60.0,
-                transport: httpx2.BaseTransport | None = None) -> anthropic.Anthropic:
+def make_client(
+    config: RunConfig,
+    on_exchange: Callable[[Exchange], None],
+    api_key: str | None = None,
+    max_retries: int = 2,
+    timeout: float = 60.0,
+    transport: httpx2.BaseTransport | None = None,
+) -> anthropic.Anthropic:
     """An anthropic.Anthropic whose every HTTP attempt passes through the capture transport.
 
     `transport` replaces the network (tests script replies with httpx2.MockTransport)."""

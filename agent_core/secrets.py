@@ -1,4 +1,5 @@
 """One redaction helper for everything that leaves memory: captured exchanges, the runs DB, exports and scripts."""
+
 from __future__ import annotations
 
 import base64
@@ -17,10 +18,19 @@ SECRET_PATTERN = re.compile(
 )
 _SECRET_BYTES = re.compile(SECRET_PATTERN.pattern.encode("ascii"))
 # Header (or JSON key) names whose string value is a credential whatever it looks like.
-SECRET_NAMES = frozenset({
-    "authorization", "proxy-authorization", "x-api-key", "api-key", "api_key", "apikey",
-    "cookie", "set-cookie", "x-goog-api-key",
-})
+SECRET_NAMES = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "x-api-key",
+        "api-key",
+        "api_key",
+        "apikey",
+        "cookie",
+        "set-cookie",
+        "x-goog-api-key",
+    }
+)
 
 
 def scrub_secrets(text: str, secrets: Iterable[str] = ()) -> str:
@@ -44,8 +54,9 @@ def scrub_bytes(data: bytes, secrets: Iterable[str] = ()) -> bytes:
     return _SECRET_BYTES.sub(marker, data)
 
 
-def redact_headers(headers: Mapping[str, str] | Iterable[tuple[str, str]],
-                   secrets: Iterable[str] = ()) -> dict[str, str]:
+def redact_headers(
+    headers: Mapping[str, str] | Iterable[tuple[str, str]], secrets: Iterable[str] = ()
+) -> dict[str, str]:
     """Headers (a dict or httpx multi_items pairs) with credentials blanked and key-shaped values scrubbed."""
     known = _known(secrets)
     pairs = headers.items() if isinstance(headers, Mapping) else headers

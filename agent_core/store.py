@@ -1,4 +1,5 @@
 """Saved runs on disk: a small SQLite database, one row per run and one per turn, no keys ever."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from agent_core.model import SCHEMA_VERSION, Run, Turn
 from agent_core.export import dumps
+from agent_core.model import SCHEMA_VERSION, Run, Turn
 from agent_core.secrets import scrub_secrets
 
 APP_DIR = "agent-loop-lab"
@@ -117,7 +118,7 @@ class RunStore:
                 self._conn.close()
                 self._conn = None
 
-    def __enter__(self) -> "RunStore":
+    def __enter__(self) -> RunStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -128,16 +129,20 @@ class RunStore:
         """Write one turn and the run header in one transaction: a crash leaves the earlier turns intact."""
         with self._write() as conn:
             self._upsert_header(conn, run)
-            conn.execute("INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)",
-                         (run.id, turn.index, dumps(turn)))
+            conn.execute(
+                "INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)",
+                (run.id, turn.index, dumps(turn)),
+            )
 
     def save_run(self, run: Run) -> None:
         """Write the header and every turn in one transaction; turns no longer in the run are removed."""
         rows = [(run.id, t.index, dumps(t)) for t in run.turns]
         with self._write() as conn:
             self._upsert_header(conn, run)
-            conn.execute(f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(rows))})",
-                         (run.id, *(r[1] for r in rows)))
+            conn.execute(
+                f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(rows))})",
+                (run.id, *(r[1] for r in rows)),
+            )
             conn.executemany("INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)", rows)
 
     def delete(self, run_id: str) -> bool:
@@ -150,15 +155,18 @@ class RunStore:
     def load(self, run_id: str) -> Run | None:
         """The saved run, or None if there is no such id."""
         with self._read() as conn:
-            head = conn.execute("SELECT schema_version, config_json, run_json FROM runs WHERE id = ?",
-                                (run_id,)).fetchone()
+            head = conn.execute(
+                "SELECT schema_version, config_json, run_json FROM runs WHERE id = ?", (run_id,)
+            ).fetchone()
             if head is None:
                 return None
             turns = conn.execute("SELECT turn_json FROM turns WHERE run_id = ? ORDER BY idx", (run_id,)).fetchall()
         version, config_json, run_json = head
         if version != SCHEMA_VERSION:
-            raise StoreError(f"Saved run {run_id} uses run format v{version}; this app reads v{SCHEMA_VERSION}. "
-                             "Export it from the app version that saved it, or delete it.")
+            raise StoreError(
+                f"Saved run {run_id} uses run format v{version}; this app reads v{SCHEMA_VERSION}. "
+                "Export it from the app version that saved it, or delete it."
+            )
         try:
             data = json.loads(run_json)
             data["config"] = json.loads(config_json)
@@ -172,8 +180,10 @@ class RunStore:
         sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs"
         params: list = []
         if search.strip():
-            sql += " WHERE instr(casefold(id || ' ' || task || ' ' || title || ' ' || model || ' ' || " \
-                   "coalesce(stop_kind, '')), ?) > 0"
+            sql += (
+                " WHERE instr(casefold(id || ' ' || task || ' ' || title || ' ' || model || ' ' || "
+                "coalesce(stop_kind, '')), ?) > 0"
+            )
             params.append(search.strip().casefold())
         sql += " ORDER BY created_at DESC LIMIT ?"
         params.append(max(0, int(limit)))
@@ -182,8 +192,7 @@ class RunStore:
 
     def children(self, run_id: str) -> list[RunSummary]:
         """Runs forked from this one, in the order of the turn they branch at."""
-        sql = (f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE parent_id = ? "
-               "ORDER BY parent_turn, created_at")
+        sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE parent_id = ? ORDER BY parent_turn, created_at"
         with self._read() as conn:
             return [RunSummary(*row) for row in conn.execute(sql, (run_id,))]
 
@@ -229,17 +238,21 @@ class RunStore:
                 if isinstance(exc, sqlite3.DatabaseError):
                     raise StoreError(f"The runs database {self.path} cannot be written: {exc}") from exc
                 if isinstance(exc, UnicodeEncodeError):
-                    raise StoreError("The run holds text that cannot be stored as UTF-8 (a lone surrogate, such as "
-                                     "half of an emoji); it stays in this tab but was not saved.") from exc
+                    raise StoreError(
+                        "The run holds text that cannot be stored as UTF-8 (a lone surrogate, such as "
+                        "half of an emoji); it stays in this tab but was not saved."
+                    ) from exc
                 raise
 
     def _migrate(self) -> None:
         with self._write() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
-                raise StoreError(f"{self.path} was written by a newer Agent Loop Lab (database format v{version}; "
-                                 f"this version knows up to v{len(MIGRATIONS)}). Update the app, or set "
-                                 f"{ENV_DB} to another file.")
+                raise StoreError(
+                    f"{self.path} was written by a newer Agent Loop Lab (database format v{version}; "
+                    f"this version knows up to v{len(MIGRATIONS)}). Update the app, or set "
+                    f"{ENV_DB} to another file."
+                )
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 # executescript() would commit on its own; split so the version bump shares the transaction.
                 for statement in filter(str.strip, script.split(";")):
@@ -253,8 +266,10 @@ class RunStore:
         row = _header_row(run)
         names = ", ".join(row)
         updates = ", ".join(f"{k} = excluded.{k}" for k in row if k != "id")
-        conn.execute(f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) "
-                     f"ON CONFLICT(id) DO UPDATE SET {updates}", tuple(row.values()))
+        conn.execute(
+            f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) ON CONFLICT(id) DO UPDATE SET {updates}",
+            tuple(row.values()),
+        )
 
 
 def _casefold(value: object) -> str:
@@ -264,10 +279,20 @@ def _casefold(value: object) -> str:
 def _header_row(run: Run) -> dict:
     rest = {f.name: getattr(run, f.name) for f in fields(Run) if f.name not in ("config", "turns")}
     return {
-        "id": run.id, "created_at": run.created_at, "updated_at": time.time(),
-        "task": scrub_secrets(run.config.task), "provider": run.config.provider, "model": run.config.model,
-        "turns": len(run.turns), "tokens": run.total_tokens, "cost_usd": run.total_cost_usd,
-        "stop_kind": run.stop.kind if run.stop else None, "parent_id": run.parent_id,
-        "parent_turn": run.parent_turn, "title": scrub_secrets(run.title or ""),
-        "schema_version": SCHEMA_VERSION, "config_json": dumps(run.config), "run_json": dumps(rest),
+        "id": run.id,
+        "created_at": run.created_at,
+        "updated_at": time.time(),
+        "task": scrub_secrets(run.config.task),
+        "provider": run.config.provider,
+        "model": run.config.model,
+        "turns": len(run.turns),
+        "tokens": run.total_tokens,
+        "cost_usd": run.total_cost_usd,
+        "stop_kind": run.stop.kind if run.stop else None,
+        "parent_id": run.parent_id,
+        "parent_turn": run.parent_turn,
+        "title": scrub_secrets(run.title or ""),
+        "schema_version": SCHEMA_VERSION,
+        "config_json": dumps(run.config),
+        "run_json": dumps(rest),
     }

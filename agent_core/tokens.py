@@ -9,6 +9,7 @@ Rule of thumb, stated so learners can check it by hand:
 - a request that carries tools pays a hidden tool-use system prompt (size by model, see below).
 Real tokenizers differ; the simulated model reports exactly these numbers.
 """
+
 from __future__ import annotations
 
 import json

@@ -8,6 +8,7 @@ model's per-text caches, which a real run has warm too: each turn re-reads the t
 Each run starts after a full garbage collection: a finished run is freed only by the cycle collector, and left
 alone it would bill its clean-up to whichever run comes next (swinging single ratios between 0.8x and 1.5x).
 """
+
 from __future__ import annotations
 
 import gc
@@ -29,15 +30,22 @@ PAIRS = 7
 
 
 def config() -> RunConfig:
-    return RunConfig(task="What is the stock price of ACME?", tools=default_specs(["get_stock_price"]),
-                     limits=Limits(max_steps=TURNS), sim=SimSettings(persona="stubborn"))
+    return RunConfig(
+        task="What is the stock price of ACME?",
+        tools=default_specs(["get_stock_price"]),
+        limits=Limits(max_steps=TURNS),
+        sim=SimSettings(persona="stubborn"),
+    )
 
 
 def bare_loop() -> tuple[float, float]:
     """The loop a learner writes, with nothing recorded; (wall, cpu) seconds per turn."""
     cfg = config()
-    client = anthropic.Anthropic(api_key="offline", base_url="http://simulated-model.invalid",
-                                 http_client=httpx2.Client(transport=SimTransport(cfg.sim)))
+    client = anthropic.Anthropic(
+        api_key="offline",
+        base_url="http://simulated-model.invalid",
+        http_client=httpx2.Client(transport=SimTransport(cfg.sim)),
+    )
     registry = ToolRegistry(cfg.tools)
     messages = [{"role": "user", "content": cfg.task}]
     gc.collect()
@@ -53,8 +61,9 @@ def bare_loop() -> tuple[float, float]:
         for block in response.content:
             if block.type == "tool_use":
                 out = registry.execute(block.name, block.input)
-                results.append({"type": "tool_result", "tool_use_id": block.id, "content": out.output,
-                                "is_error": out.is_error})
+                results.append(
+                    {"type": "tool_result", "tool_use_id": block.id, "content": out.output, "is_error": out.is_error}
+                )
         messages.append({"role": "user", "content": results})
     assert turns == TURNS, turns  # the same work as the stepper, or the ratio means nothing
     return (time.perf_counter() - started) / TURNS, (time.process_time() - cpu) / TURNS
@@ -77,11 +86,15 @@ def main() -> None:
         bare = statistics.median(b[index] for b, _ in pairs)
         stepped = statistics.median(s[index] for _, s in pairs)
         ratio = statistics.median(s[index] / b[index] for b, s in pairs)
-        print(f"{label}: bare loop {bare * 1000:.2f} ms/turn, stepper {stepped * 1000:.2f} ms/turn, "
-              f"ratio {ratio:.2f}x (target <= 1.3x; pair ratios {min(s[index] / b[index] for b, s in pairs):.2f}"
-              f"-{max(s[index] / b[index] for b, s in pairs):.2f})")
-    print(f"({TURNS} turns offline, median of {PAIRS} alternating pairs; the stepper records every exchange, "
-          "usage, cost and decision)")
+        print(
+            f"{label}: bare loop {bare * 1000:.2f} ms/turn, stepper {stepped * 1000:.2f} ms/turn, "
+            f"ratio {ratio:.2f}x (target <= 1.3x; pair ratios {min(s[index] / b[index] for b, s in pairs):.2f}"
+            f"-{max(s[index] / b[index] for b, s in pairs):.2f})"
+        )
+    print(
+        f"({TURNS} turns offline, median of {PAIRS} alternating pairs; the stepper records every exchange, "
+        "usage, cost and decision)"
+    )
 
 
 if __name__ == "__main__":

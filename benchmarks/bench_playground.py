@@ -3,6 +3,7 @@
 Drives the real app in headless Chromium (Debian's chromium), offline, no simulated latency, at turn 1 and at
 turn 50 of a runaway run. Targets: 300 ms and 600 ms. Prints the figures; asserts nothing.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -25,8 +26,12 @@ REPEATS = 7  # the machine is often shared: enough clicks for a median that mean
 
 def runaway(turns: int) -> Run:
     """A stubborn run stopped after `turns` turns and reopened with no limit, so it can go on."""
-    config = RunConfig(task="What is the stock price of ACME?", tools=default_specs(["get_stock_price"]),
-                       limits=Limits(max_steps=turns), sim=SimSettings(persona="stubborn"))
+    config = RunConfig(
+        task="What is the stock price of ACME?",
+        tools=default_specs(["get_stock_price"]),
+        limits=Limits(max_steps=turns),
+        sim=SimSettings(persona="stubborn"),
+    )
     run = Run(config=config)
     if turns:
         Stepper(run).run_to_end()
@@ -63,8 +68,10 @@ def main() -> None:
             late = time_clicks(page, url, long.id, 49)
     print(f"click 'Next step' -> new turn visible, median of {REPEATS}:")
     for label, times, target in (("at turn 1: ", early, 300), ("at turn 50:", late, 600)):
-        print(f"  {label} {statistics.median(times):6.0f} ms  (target {target} ms)  fastest {min(times):.0f} ms  "
-              f"all: {[round(t) for t in times]}")
+        print(
+            f"  {label} {statistics.median(times):6.0f} ms  (target {target} ms)  fastest {min(times):.0f} ms  "
+            f"all: {[round(t) for t in times]}"
+        )
 
 
 if __name__ == "__main__":

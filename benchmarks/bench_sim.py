@@ -9,6 +9,7 @@ the brain scores each tool for each need, so more tools cost more). Uses the rea
 agent_core/sim/brain.py is present, otherwise a trivial stand-in (the figure then measures only the HTTP side:
 validation, shaping, usage and ids). Prints figures; asserts nothing.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,11 +25,24 @@ TURNS = 50
 REPEATS = 200
 TARGET_MS = 5.0
 TOOLS = [
-    {"name": "get_weather", "description": "Current weather for a city. Use it for weather questions only.",
-     "input_schema": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}},
-                      "required": ["city"]}},
-    {"name": "calculate", "description": "Evaluate an arithmetic expression with + - * / ^ and parentheses.",
-     "input_schema": {"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}},
+    {
+        "name": "get_weather",
+        "description": "Current weather for a city. Use it for weather questions only.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "City name"}},
+            "required": ["city"],
+        },
+    },
+    {
+        "name": "calculate",
+        "description": "Evaluate an arithmetic expression with + - * / ^ and parentheses.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"expression": {"type": "string"}},
+            "required": ["expression"],
+        },
+    },
 ]
 CITIES = ["Oslo", "Warsaw", "Moscow", "Rome", "Lisbon"]
 
@@ -41,8 +55,9 @@ def history(turns: int, station: int = 0) -> list[dict]:
         call = {"type": "tool_use", "id": f"toolu_{i:04d}", "name": "get_weather", "input": {"city": city}}
         messages.append({"role": "assistant", "content": [{"type": "text", "text": f"Checking {city}."}, call]})
         report = f"{city}: {i % 30}°C, light rain, station {station}"
-        messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": call["id"], "content": report}]})
+        messages.append(
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call["id"], "content": report}]}
+        )
     return messages
 
 
@@ -56,13 +71,18 @@ def catalog_tools() -> list[dict]:
 
 
 def request(turns: int, station: int, tools: list[dict]) -> bytes:
-    return json.dumps({"model": "claude-sonnet-4-6", "max_tokens": 1024, "tools": tools,
-                       "messages": history(turns, station)}).encode()
+    return json.dumps(
+        {"model": "claude-sonnet-4-6", "max_tokens": 1024, "tools": tools, "messages": history(turns, station)}
+    ).encode()
 
 
 def stand_in(body: dict, settings: SimSettings) -> SimpleNamespace:
-    return SimpleNamespace(content=[{"type": "text", "text": "All five cities checked."}], stop_reason="end_turn",
-                           stop_details=None, reasoning="")
+    return SimpleNamespace(
+        content=[{"type": "text", "text": "All five cities checked."}],
+        stop_reason="end_turn",
+        stop_details=None,
+        reasoning="",
+    )
 
 
 def brain_think():
@@ -96,9 +116,11 @@ def main() -> None:
     think = brain_think()
     runs = [("HTTP side only (stand-in brain)", stand_in)] + ([("with the real brain", think)] if think else [])
     tool_sets = [("2 tools", TOOLS), (f"{len(catalog_tools())} catalog tools", catalog_tools())]
-    print(f"bench_sim: {TURNS}-turn history, {TURNS * 2 + 1} messages, "
-          f"{len(request(TURNS, 0, TOOLS)) / 1024:.1f} KiB request with 2 tools; median of {REPEATS} requests "
-          "never sent before")
+    print(
+        f"bench_sim: {TURNS}-turn history, {TURNS * 2 + 1} messages, "
+        f"{len(request(TURNS, 0, TOOLS)) / 1024:.1f} KiB request with 2 tools; median of {REPEATS} requests "
+        "never sent before"
+    )
     station = 1
     for label, brain_fn in runs:
         for tools_label, tools in tool_sets:

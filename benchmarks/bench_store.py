@@ -4,6 +4,7 @@ Uses a stubborn runaway recorded with the real loop and the offline model. The p
 click, so save_run at turn 50 should stay well under the 600 ms click budget (target: 100 ms). The last figure shows
 why a page should keep one RunStore: closing the last connection checkpoints the WAL with an fsync. Prints figures only.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -23,8 +24,12 @@ REPEATS = 7
 
 def runaway(turns: int) -> Run:
     """A stubborn run that calls a failing tool until the step limit."""
-    config = RunConfig(task="What is the stock price of ACME?", tools=default_specs(["get_stock_price"]),
-                       limits=Limits(max_steps=turns), sim=SimSettings(persona="stubborn"))
+    config = RunConfig(
+        task="What is the stock price of ACME?",
+        tools=default_specs(["get_stock_price"]),
+        limits=Limits(max_steps=turns),
+        sim=SimSettings(persona="stubborn"),
+    )
     return Stepper(Run(config=config)).run_to_end()
 
 
@@ -54,7 +59,8 @@ def main() -> None:
             }
             store.close()  # now each fresh instance holds the last connection, as a page that does not cache one
             figures["RunStore(path).save_run, fresh instance each time"] = median_ms(
-                lambda: RunStore(store.path).save_run(run))
+                lambda: RunStore(store.path).save_run(run)
+            )
             print(f"turn {turns} ({len(data) / 1e6:.2f} MB exported), median of {REPEATS}:")
             for name, ms in figures.items():
                 print(f"  {name:<52} {ms:7.1f} ms")

@@ -1,4 +1,5 @@
 """Context & cost: the per-turn table and the charts that make the money pit visible."""
+
 from __future__ import annotations
 
 import streamlit as st
@@ -29,5 +30,10 @@ def render(run: Run, key: str = "charts") -> None:
     right.plotly_chart(charts.cache_savings(df, pricing, run.config.model, label=t), key=f"{key}-cache")
     with st.expander(t("Per-turn table")):
         st.dataframe(df, hide_index=True)
-        st.download_button(t("Download CSV"), accounting.table_csv(df), file_name=f"run-{run.id}-turns.csv",
-                           mime="text/csv", key=f"{key}-csv")
+        st.download_button(
+            t("Download CSV"),
+            accounting.table_csv(df),
+            file_name=f"run-{run.id}-turns.csv",
+            mime="text/csv",
+            key=f"{key}-csv",
+        )

@@ -1,4 +1,5 @@
 """Two saved runs side by side: totals, overlaid context, cost and message charts, and the diff of their histories."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -12,8 +13,11 @@ from lab_ui.i18n import mark, t
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
 PICKED_KEY = "runs:picked"  # the run picked in Saved runs (lab_ui.runs_view) is the first default
 # compare.side_by_side names its columns "turn" and "<A or B> <what>"; these are the headers the learner reads.
-HEADERS = {"messages": mark("{run} messages"), "context": mark("{run} context"),
-           "cost so far $": mark("{run} cost so far $")}
+HEADERS = {
+    "messages": mark("{run} messages"),
+    "context": mark("{run} context"),
+    "cost so far $": mark("{run} cost so far $"),
+}
 
 
 def _defaults(runs: list[RunSummary]) -> tuple[str, str]:
@@ -47,8 +51,10 @@ def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
 def _totals(run: Run, where) -> None:
     fork = " · " + t("fork of {run} at turn {n}", run=run.parent_id, n=run.parent_turn) if run.parent_id else ""
     stop = run.stop.kind if run.stop else t("not finished")
-    where.caption(f"**{' '.join((run.title or run.config.task).split())[:90]}**  \n{run.id} · {run.config.model} · "
-                  f"{run.config.provider}{fork} · " + t("stopped by `{cause}`", cause=stop))
+    where.caption(
+        f"**{' '.join((run.title or run.config.task).split())[:90]}**  \n{run.id} · {run.config.model} · "
+        f"{run.config.provider}{fork} · " + t("stopped by `{cause}`", cause=stop)
+    )
     cols = where.columns(3)
     cols[0].metric(t("Turns"), len(run.turns))
     cols[1].metric(t("Tokens"), f"{run.total_tokens:,}")
@@ -67,8 +73,9 @@ def render(runs_db: RunStore) -> None:
     """The compare view (needs at least two saved runs)."""
     runs = runs_db.list_runs()
     if len(runs) < 2:
-        st.info(t("Compare needs two saved runs: run the Playground twice, re-run one from a turn, or import an "
-                  "example."))
+        st.info(
+            t("Compare needs two saved runs: run the Playground twice, re-run one from a turn, or import an example.")
+        )
         return
     a_id, b_id = _pickers(runs)
     a, b = runs_db.load(a_id), runs_db.load(b_id)
@@ -91,17 +98,29 @@ def render(runs_db: RunStore) -> None:
     right.dataframe(pd.DataFrame(compare.side_by_side(c)).rename(columns=header), hide_index=True)
     with st.expander(t("Unified diff of the final message lists"), expanded=True):
         long = c.diff.count("\n") > 30  # a long diff scrolls in its own box; a short one takes its own height
-        st.code(c.diff or t("(the two message lists are identical)"), language="diff",
-                height=480 if long else "content")
+        st.code(
+            c.diff or t("(the two message lists are identical)"), language="diff", height=480 if long else "content"
+        )
 
 
 def _shared(c: compare.Comparison, a: Run, b: Run) -> None:
     count = c.shared_messages
-    where = t("A forks from B at turn {n}.", n=c.fork_turn) + " " if a.parent_id == b.id else (
-        t("B forks from A at turn {n}.", n=c.fork_turn) + " " if c.fork_turn else "")
+    where = (
+        t("A forks from B at turn {n}.", n=c.fork_turn) + " "
+        if a.parent_id == b.id
+        else (t("B forks from A at turn {n}.", n=c.fork_turn) + " " if c.fork_turn else "")
+    )
     if count == len(a.messages) == len(b.messages):
         st.success(where + t("Both final message lists are the same {n} message(s).", n=count))
         return
-    st.markdown(where + t("Final message lists: A has **{a}**, B has **{b}**; they share the first **{shared}** and "
-                          "differ from message **{first}** on.", a=len(a.messages), b=len(b.messages), shared=count,
-                          first=count + 1))
+    st.markdown(
+        where
+        + t(
+            "Final message lists: A has **{a}**, B has **{b}**; they share the first **{shared}** and "
+            "differ from message **{first}** on.",
+            a=len(a.messages),
+            b=len(b.messages),
+            shared=count,
+            first=count + 1,
+        )
+    )

@@ -1,4 +1,5 @@
 """The Playground's controls: task, provider and model, system prompt, tools and their editor, limits, extras."""
+
 from __future__ import annotations
 
 import copy
@@ -14,18 +15,31 @@ from agent_core.tools.catalog import CATALOG
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
-PROVIDER_LABELS = {"offline": mark("Offline (simulated model)"), "anthropic": mark("Anthropic API"),
-                   "compatible": mark("Anthropic-compatible URL")}
+PROVIDER_LABELS = {
+    "offline": mark("Offline (simulated model)"),
+    "anthropic": mark("Anthropic API"),
+    "compatible": mark("Anthropic-compatible URL"),
+}
 PERSONAS = ("sensible", "stubborn", "gullible")
 CONTEXT_POLICIES = ("none", "clear_tool_results", "summarize")
 BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_reply", "continue_on_unknown_stop")
-FAULTS = {"429 on turn 2": {"status": 429, "turn": 2, "retry_after": 0}, "529 on turn 1": {"status": 529, "turn": 1},
-          "500 on turn 2": {"status": 500, "turn": 2}, "401 always": {"status": 401, "attempts": 99},
-          "dropped connection on turn 1": {"kind": "drop", "turn": 1}}
+FAULTS = {
+    "429 on turn 2": {"status": 429, "turn": 2, "retry_after": 0},
+    "529 on turn 1": {"status": 529, "turn": 1},
+    "500 on turn 2": {"status": 500, "turn": 2},
+    "401 always": {"status": 401, "attempts": 99},
+    "dropped connection on turn 1": {"kind": "drop", "turn": 1},
+}
 # The faults above fire once, so the SDK's own retries get past them; these outlast the retries and stop the run.
-FAULTS |= {f"{status} on turn 2, every attempt": {"status": status, "turn": 2, "attempts": 99,
-                                                  **({"retry_after": 0} if status == 429 else {})}
-           for status in (400, 401, 403, 404, 413, 429, 500, 529)}
+FAULTS |= {
+    f"{status} on turn 2, every attempt": {
+        "status": status,
+        "turn": 2,
+        "attempts": 99,
+        **({"retry_after": 0} if status == 429 else {}),
+    }
+    for status in (400, 401, 403, 404, 413, 429, 500, 529)
+}
 FAULTS["dropped connection on turn 2, every attempt"] = {"kind": "drop", "turn": 2, "attempts": 99}
 # Deeper schemas overflow the recursive schema checks here, in the tool registry and on the server.
 MAX_SCHEMA_DEPTH = 32
@@ -40,8 +54,12 @@ def tool_from_editor(name: str, description: str, schema_text: str, impl: str, n
     if _depth(schema) > MAX_SCHEMA_DEPTH:
         raise ValueError(t("The schema is nested more than {n} levels deep; flatten it.", n=MAX_SCHEMA_DEPTH))
     if _SURROGATE.search(json.dumps(schema, ensure_ascii=False) + description):
-        raise ValueError(t("The schema or description holds a lone surrogate (half of an emoji, e.g. \\ud83d): "
-                           "it cannot be sent as UTF-8. Use the whole character."))
+        raise ValueError(
+            t(
+                "The schema or description holds a lone surrogate (half of an emoji, e.g. \\ud83d): "
+                "it cannot be sent as UTF-8. Use the whole character."
+            )
+        )
     try:
         jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as exc:
@@ -55,8 +73,14 @@ def _parse_schema(text: str) -> object:
     try:
         return json.loads(text, parse_constant=_not_json, parse_float=_finite)
     except json.JSONDecodeError as exc:
-        raise ValueError(t("The schema is not valid JSON: {error} at line {line}, column {column}.",
-                           error=exc.msg, line=exc.lineno, column=exc.colno)) from None
+        raise ValueError(
+            t(
+                "The schema is not valid JSON: {error} at line {line}, column {column}.",
+                error=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from None
     except RecursionError:
         raise ValueError(t("The schema is nested more than {n} levels deep; flatten it.", n=MAX_SCHEMA_DEPTH)) from None
     except ValueError as exc:  # NaN, Infinity, or a number too long to convert: the API would reject them too
@@ -86,8 +110,12 @@ def _depth(value: object) -> int:
 
 
 def _model_and_provider(cfg: RunConfig) -> None:
-    cfg.provider = st.selectbox(t("Provider"), list(PROVIDER_LABELS), index=list(PROVIDER_LABELS).index(cfg.provider),
-                                format_func={p: t(label) for p, label in PROVIDER_LABELS.items()}.get)
+    cfg.provider = st.selectbox(
+        t("Provider"),
+        list(PROVIDER_LABELS),
+        index=list(PROVIDER_LABELS).index(cfg.provider),
+        format_func={p: t(label) for p, label in PROVIDER_LABELS.items()}.get,
+    )
     models = list(load_pricing().models)
     if cfg.provider == "compatible":
         cfg.base_url = st.text_input(t("Base URL"), value=cfg.base_url or "http://localhost:11434")
@@ -100,8 +128,12 @@ def _model_and_provider(cfg: RunConfig) -> None:
 def _tool_picker(cfg: RunConfig) -> None:
     current = [t.name for t in cfg.tools]
     options = list(dict.fromkeys(list(CATALOG) + current))
-    chosen = st.multiselect(t("Tools"), options, default=current,
-                            help=t("What the model sees of a tool: only its name, description and JSON Schema."))
+    chosen = st.multiselect(
+        t("Tools"),
+        options,
+        default=current,
+        help=t("What the model sees of a tool: only its name, description and JSON Schema."),
+    )
     by_name = {t.name: t for t in cfg.tools}
     cfg.tools = [by_name.get(n) or copy.deepcopy(CATALOG[n].spec) for n in chosen]
 
@@ -116,8 +148,11 @@ def _tool_editor(cfg: RunConfig) -> None:
         name = st.text_input(t("Name"), value=spec.name)
         description = st.text_area(t("Description"), value=spec.description, height=110)
         schema = st.text_area("JSON Schema", value=json.dumps(spec.input_schema, indent=2), height=180)
-        impl = st.selectbox(t("Runs the Python function"), list(CATALOG),
-                            index=list(CATALOG).index(spec.impl_key) if spec.impl_key in CATALOG else 0)
+        impl = st.selectbox(
+            t("Runs the Python function"),
+            list(CATALOG),
+            index=list(CATALOG).index(spec.impl_key) if spec.impl_key in CATALOG else 0,
+        )
         approval = st.checkbox(t("Ask me before running it"), value=spec.needs_approval)
         if st.form_submit_button(t("Apply tool changes")):
             try:
@@ -129,31 +164,41 @@ def _tool_editor(cfg: RunConfig) -> None:
 
 def _limits(cfg: RunConfig) -> None:
     limits = cfg.limits
-    no_limit = st.checkbox(t("No step limit"), value=limits.max_steps is None,
-                           help=t("Even with no limit, the app stops at a hard ceiling of {n} steps.",
-                                  n=MAX_STEPS_CEILING))
+    no_limit = st.checkbox(
+        t("No step limit"),
+        value=limits.max_steps is None,
+        help=t("Even with no limit, the app stops at a hard ceiling of {n} steps.", n=MAX_STEPS_CEILING),
+    )
     if no_limit:
         limits.max_steps = None
-        st.caption(t("⚠️ No step limit: only the hard ceiling of {n} steps will stop a runaway loop.",
-                     n=MAX_STEPS_CEILING))
+        st.caption(
+            t("⚠️ No step limit: only the hard ceiling of {n} steps will stop a runaway loop.", n=MAX_STEPS_CEILING)
+        )
     else:
         limits.max_steps = int(st.number_input(t("Max steps"), 1, MAX_STEPS_CEILING, value=limits.max_steps or 10))
     tokens = st.number_input(t("Token budget (0 = none)"), 0, 10_000_000, value=limits.max_total_tokens or 0, step=1000)
     limits.max_total_tokens = int(tokens) or None
-    cost = st.number_input(t("Cost budget, USD (0 = none)"), 0.0, 100.0, value=float(limits.max_cost_usd or 0.0),
-                           step=0.01, format="%.4f")
+    cost = st.number_input(
+        t("Cost budget, USD (0 = none)"), 0.0, 100.0, value=float(limits.max_cost_usd or 0.0), step=0.01, format="%.4f"
+    )
     limits.max_cost_usd = float(cost) or None
-    repeat = st.number_input(t("Stop when the same call repeats N times (0 = off)"), 0, 50,
-                             value=limits.stop_on_repeated_call or 0)
+    repeat = st.number_input(
+        t("Stop when the same call repeats N times (0 = off)"), 0, 50, value=limits.stop_on_repeated_call or 0
+    )
     limits.stop_on_repeated_call = int(repeat) or None
-    errors = st.number_input(t("Error budget: stop after N tool errors (0 = off)"), 0, 100,
-                             value=limits.max_tool_errors or 0)
+    errors = st.number_input(
+        t("Error budget: stop after N tool errors (0 = off)"), 0, 100, value=limits.max_tool_errors or 0
+    )
     limits.max_tool_errors = int(errors) or None
 
 
 def _tool_choice(cfg: RunConfig) -> None:
-    options = {"auto": None, "any": {"type": "any"}, "none": {"type": "none"},
-               "auto, no parallel calls": {"type": "auto", "disable_parallel_tool_use": True}}
+    options = {
+        "auto": None,
+        "any": {"type": "any"},
+        "none": {"type": "none"},
+        "auto, no parallel calls": {"type": "auto", "disable_parallel_tool_use": True},
+    }
     options |= {f"tool: {t.name}": {"type": "tool", "name": t.name} for t in cfg.tools if not t.server_type}
     labels = list(options)
     current = next((k for k, v in options.items() if v == (cfg.tool_choice or None)), "auto")
@@ -161,11 +206,13 @@ def _tool_choice(cfg: RunConfig) -> None:
 
 
 def _context(cfg: RunConfig) -> None:
-    cfg.context_policy = st.selectbox(t("Context policy"), CONTEXT_POLICIES,
-                                      index=CONTEXT_POLICIES.index(cfg.context_policy))
+    cfg.context_policy = st.selectbox(
+        t("Context policy"), CONTEXT_POLICIES, index=CONTEXT_POLICIES.index(cfg.context_policy)
+    )
     if cfg.context_policy != "none":
-        cfg.keep_last_turns = int(st.number_input(t("Keep the last N turns as they are"), 0, 50,
-                                                  value=cfg.keep_last_turns))
+        cfg.keep_last_turns = int(
+            st.number_input(t("Keep the last N turns as they are"), 0, 50, value=cfg.keep_last_turns)
+        )
 
 
 def workflow_from_text(text: str, tool_names: list[str]) -> list[dict]:
@@ -175,22 +222,38 @@ def workflow_from_text(text: str, tool_names: list[str]) -> list[dict]:
     try:
         steps = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(t("Workflow steps are not valid JSON: {error} at line {line}, column {column}.",
-                           error=exc.msg, line=exc.lineno, column=exc.colno)) from None
+        raise ValueError(
+            t(
+                "Workflow steps are not valid JSON: {error} at line {line}, column {column}.",
+                error=exc.msg,
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from None
     if not isinstance(steps, list) or not all(isinstance(x, dict) and isinstance(x.get("tool"), str) for x in steps):
         raise ValueError(t('Workflow steps must be a list like [{"tool": "get_weather", "input": {"city": "Oslo"}}].'))
     unknown = [x["tool"] for x in steps if x["tool"] not in tool_names]
     if unknown:
-        raise ValueError(t("Workflow step names a tool that is not picked: {tool}. Picked: {picked}.",
-                           tool=unknown[0], picked=", ".join(tool_names)))
+        raise ValueError(
+            t(
+                "Workflow step names a tool that is not picked: {tool}. Picked: {picked}.",
+                tool=unknown[0],
+                picked=", ".join(tool_names),
+            )
+        )
     return [{"tool": x["tool"], "input": x.get("input", {})} for x in steps]
 
 
 def _workflow(cfg: RunConfig) -> None:
-    text = st.text_area(t("Workflow steps (JSON; empty = agent mode)"), height=100,
-                        value=json.dumps(cfg.workflow_steps, ensure_ascii=False) if cfg.workflow_steps else "",
-                        help=t('The program runs these tools itself, then asks the model ONCE, e.g. '
-                               '[{"tool": "get_weather", "input": {"city": "Oslo"}}]'))
+    text = st.text_area(
+        t("Workflow steps (JSON; empty = agent mode)"),
+        height=100,
+        value=json.dumps(cfg.workflow_steps, ensure_ascii=False) if cfg.workflow_steps else "",
+        help=t(
+            "The program runs these tools itself, then asks the model ONCE, e.g. "
+            '[{"tool": "get_weather", "input": {"city": "Oslo"}}]'
+        ),
+    )
     try:
         cfg.workflow_steps = workflow_from_text(text, [t.name for t in cfg.tools])
     except ValueError as exc:
@@ -220,11 +283,16 @@ def _extras(cfg: RunConfig) -> None:
     if cfg.provider == "offline":
         sim = cfg.sim
         sim.persona = st.selectbox(t("Simulated persona"), PERSONAS, index=PERSONAS.index(sim.persona))
-        window = st.number_input(t("Simulated context window (0 = the model's)"), 0, 1_000_000,
-                                 value=sim.context_window or 0, step=500)
+        window = st.number_input(
+            t("Simulated context window (0 = the model's)"), 0, 1_000_000, value=sim.context_window or 0, step=500
+        )
         sim.context_window = int(window) or None
-        picked = st.multiselect(t("Inject faults"), list(FAULTS), format_func={k: fault_label(k) for k in FAULTS}.get,
-                                default=[k for k, v in FAULTS.items() if v in sim.faults])
+        picked = st.multiselect(
+            t("Inject faults"),
+            list(FAULTS),
+            format_func={k: fault_label(k) for k in FAULTS}.get,
+            default=[k for k, v in FAULTS.items() if v in sim.faults],
+        )
         sim.faults = [copy.deepcopy(FAULTS[k]) for k in picked]  # never share the module's dicts between tabs
 
 

@@ -1,8 +1,9 @@
 """UI strings in English, Russian and Polish, read from lab_ui/locales/*.json (content lives in data files)."""
+
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -10,7 +11,7 @@ LANGUAGES = {"en": "English", "ru": "Русский", "pl": "Polski"}
 _DIR = Path(__file__).parent / "locales"
 
 
-@lru_cache(maxsize=None)
+@cache
 def strings(lang: str) -> MappingProxyType:
     """The (read-only) string table of one language; missing keys fall back to English."""
     path = _DIR / f"{lang}.json"

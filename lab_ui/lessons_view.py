@@ -1,4 +1,5 @@
 """The Lessons page: the narrative in steps beside a playground preconfigured by the lesson's scenario."""
+
 from __future__ import annotations
 
 import uuid
@@ -56,8 +57,13 @@ def _narrative(lesson: Lesson, lang: str) -> None:
     key = f"step:{lesson.id}"
     current = min(st.session_state.get(key, 0), len(steps) - 1)
     st.caption(lesson.summary[lang])
-    picked = st.segmented_control(t("Step"), list(range(len(steps))), default=current,
-                                  format_func=lambda i: str(i + 1), key=f"seg:{lesson.id}:{lang}")
+    picked = st.segmented_control(
+        t("Step"),
+        list(range(len(steps))),
+        default=current,
+        format_func=lambda i: str(i + 1),
+        key=f"seg:{lesson.id}:{lang}",
+    )
     current = current if picked is None else picked
     st.session_state[key] = current
     step = steps[current]
@@ -67,14 +73,12 @@ def _narrative(lesson: Lesson, lang: str) -> None:
     if back.button(t("◀ Previous step"), disabled=current == 0, width="stretch"):
         st.session_state[key] = current - 1
         st.rerun()
-    if forward.button(t("Next step of the lesson ▶"), disabled=current >= len(steps) - 1,
-                      width="stretch"):
+    if forward.button(t("Next step of the lesson ▶"), disabled=current >= len(steps) - 1, width="stretch"):
         st.session_state[key] = current + 1
         st.rerun()
 
 
-def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store: ProgressStore,
-               learner: str) -> None:
+def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store: ProgressStore, learner: str) -> None:
     st.markdown(f"#### {t('Try this')}")
     for ex in lesson.exercises:
         passed = f"exercise:{ex.id}" in done
@@ -104,8 +108,13 @@ def _questions(lesson: Lesson, lang: str, done: set[str], store: ProgressStore, 
         answered = f"question:{q.id}" in done
         with st.expander(("✅ " if answered else "❔ ") + q.question[lang]):
             options = [o.text[lang] for o in q.options]
-            choice = st.radio(t("Your answer"), range(len(options)), index=None,
-                              format_func=lambda i: options[i], key=f"q:{lesson.id}:{q.id}:{lang}")
+            choice = st.radio(
+                t("Your answer"),
+                range(len(options)),
+                index=None,
+                format_func=lambda i: options[i],
+                key=f"q:{lesson.id}:{q.id}:{lang}",
+            )
             if choice is None:
                 continue
             if q.options[choice].correct:

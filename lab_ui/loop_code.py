@@ -1,4 +1,5 @@
 """The loop as a learner would write it (~25 lines), with the lines of a phase highlighted, Python Tutor style."""
+
 from __future__ import annotations
 
 import html
@@ -37,9 +38,11 @@ def render_html(done: str | None, upcoming: str | None) -> str:
         if upcoming in tags and not arrow_drawn:
             marker, arrow_drawn = "➜", True
             classes += " lab-next"
-        rows.append(f'<div class="{classes}"><span class="lab-no">{number:>2}</span>'
-                    f'<span class="lab-arrow">{marker}</span><span>{html.escape(text) or "&nbsp;"}</span></div>')
-    return ('<div class="lab-code">' + "".join(rows) + "</div>")
+        rows.append(
+            f'<div class="{classes}"><span class="lab-no">{number:>2}</span>'
+            f'<span class="lab-arrow">{marker}</span><span>{html.escape(text) or "&nbsp;"}</span></div>'
+        )
+    return '<div class="lab-code">' + "".join(rows) + "</div>"
 
 
 CSS = """

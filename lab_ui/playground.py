@@ -1,4 +1,5 @@
 """The Playground page: step the real loop, one phase or one turn per click, and look at everything it did."""
+
 from __future__ import annotations
 
 import streamlit as st
@@ -11,9 +12,12 @@ from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
 PHASE_WORDS = {
-    Phase.BUILD_REQUEST: mark("build the request"), Phase.CALL_MODEL: mark("call the model"),
-    Phase.READ_STOP_REASON: mark("read stop_reason"), Phase.RUN_TOOLS: mark("run the tools"),
-    Phase.APPEND_RESULTS: mark("append the results"), Phase.DONE: mark("done"),
+    Phase.BUILD_REQUEST: mark("build the request"),
+    Phase.CALL_MODEL: mark("call the model"),
+    Phase.READ_STOP_REASON: mark("read stop_reason"),
+    Phase.RUN_TOOLS: mark("run the tools"),
+    Phase.APPEND_RESULTS: mark("append the results"),
+    Phase.DONE: mark("done"),
 }
 
 
@@ -33,8 +37,11 @@ def _sync_url(lab: LabSession) -> None:
     """Keep ?run=ID&turn=N (and mode=replay for a replay) in step with what is shown, so a reload reopens it."""
     if lab.run is None:
         return
-    wanted = {"run": lab.run.id, "turn": str(lab.selected) if lab.selected else None,
-              "mode": "replay" if lab.replay else None}
+    wanted = {
+        "run": lab.run.id,
+        "turn": str(lab.selected) if lab.selected else None,
+        "mode": "replay" if lab.replay else None,
+    }
     for name, value in wanted.items():
         if value is None and name in st.query_params:
             del st.query_params[name]
@@ -93,14 +100,20 @@ def _status(lab: LabSession) -> None:
         st.info(t("Press **Next phase** to build the first request, or **Next step** to run a whole turn."))
         return
     if lab.replay:
-        st.info(t("**Replay** of a saved run: nothing here calls the model. To go on live, pick a turn and use "
-                  "**Re-run from turn N** below."))
+        st.info(
+            t(
+                "**Replay** of a saved run: nothing here calls the model. To go on live, pick a turn and use "
+                "**Re-run from turn N** below."
+            )
+        )
     stepper = lab.stepper() if not lab.replay else None
     if run.stop and run.stop.kind == "api_error":
         st.error(t("Stopped by an API error: {message}", message=run.stop.message))
         _raw_error(run)
-        if st.button(t("Retry this step"), help=t("Sends the same request again, with the key and the injected "
-                                                  "faults as they are set now.")):
+        if st.button(
+            t("Retry this step"),
+            help=t("Sends the same request again, with the key and the injected faults as they are set now."),
+        ):
             _act(lab, "retry")
             _save(lab)
             st.rerun()
@@ -110,16 +123,26 @@ def _status(lab: LabSession) -> None:
     elif stepper and stepper.awaiting_approval:
         _approvals(lab)
     else:
-        st.caption(t("Next phase: **{phase}** · turn {n}", phase=t(PHASE_WORDS[run.phase]),
-                     n=len(run.turns) + (run.phase == Phase.BUILD_REQUEST)))
+        st.caption(
+            t(
+                "Next phase: **{phase}** · turn {n}",
+                phase=t(PHASE_WORDS[run.phase]),
+                n=len(run.turns) + (run.phase == Phase.BUILD_REQUEST),
+            )
+        )
 
 
 def _raw_error(run) -> None:
     turn = run.turns[-1] if run.turns else None
     if turn is None or turn.error is None:
         return
-    st.caption(t("{n} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
-                 "each one is under **HTTP attempts** below.", n=len(turn.exchanges)))
+    st.caption(
+        t(
+            "{n} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
+            "each one is under **HTTP attempts** below.",
+            n=len(turn.exchanges),
+        )
+    )
     if turn.error.body:
         with st.expander(t("The raw error JSON the server sent")):
             st.code(turn_view.pretty_body(turn.error.body.encode()), language="json")
@@ -128,8 +151,13 @@ def _raw_error(run) -> None:
 def _approvals(lab: LabSession) -> None:
     stepper = lab.stepper()
     for tool in stepper.awaiting_approval:
-        st.warning(t("The model wants to run **{tool}** with `{input}`. This tool can do harm: allow it?",
-                     tool=tool.name, input=tool.input))
+        st.warning(
+            t(
+                "The model wants to run **{tool}** with `{input}`. This tool can do harm: allow it?",
+                tool=tool.name,
+                input=tool.input,
+            )
+        )
         allow, deny = st.columns(2)
         if allow.button(t("Allow"), key=f"allow-{tool.tool_use_id}"):
             stepper.approve(tool.tool_use_id, True)

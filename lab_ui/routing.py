@@ -1,4 +1,5 @@
 """Keeps app.py the router, even on a fresh server whose first visitor opens a page URL directly."""
+
 from __future__ import annotations
 
 import streamlit as st

@@ -1,4 +1,5 @@
 """One browser session's state: the draft config, the run, the stepper and the selected turn (never shared)."""
+
 from __future__ import annotations
 
 import copy
@@ -8,8 +9,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from agent_core.loop import Stepper, fork_run
+from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings
 from agent_core.store import RunStore, default_db_path
-from agent_core.model import Phase, Run, RunConfig, SimSettings, Limits
 from agent_core.tools.catalog import default_specs
 from lab_ui.i18n import t
 
@@ -112,9 +113,13 @@ class LabSession:
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
         if run.stop and run.stop.kind == "spend_cap" and tab.spend_cap_usd is not None:
             # check_limits saw this run's figures; the learner needs the session's.
-            old, run.stop.message = run.stop.message, (
-                f"the session spend cap ${tab.spend_cap_usd:.2f} is reached: this tab has spent "
-                f"${tab.session_spend_usd:.4f} on real-model calls. Raise the cap on the Settings page to go on")
+            old, run.stop.message = (
+                run.stop.message,
+                (
+                    f"the session spend cap ${tab.spend_cap_usd:.2f} is reached: this tab has spent "
+                    f"${tab.session_spend_usd:.4f} on real-model calls. Raise the cap on the Settings page to go on"
+                ),
+            )
             if run.turns:
                 run.turns[-1].decision = run.turns[-1].decision.replace(old, run.stop.message)
 
@@ -151,7 +156,7 @@ class LabSession:
 
     @property
     def model_label(self) -> str:
-        cfg = (self.run.config if self.run else self.config)
+        cfg = self.run.config if self.run else self.config
         if cfg.provider == "offline":
             return t("Simulated model (offline)")
         if cfg.provider == "compatible":

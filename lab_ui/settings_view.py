@@ -1,4 +1,5 @@
 """The Settings page: provider, base URL, the API key (this tab only), the model list, a connection test, the spend cap."""
+
 from __future__ import annotations
 
 import copy
@@ -14,11 +15,17 @@ from agent_core.providers import LOCAL_PRESETS, ProviderError, make_client
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
-PROVIDERS = {"offline": mark("Offline (simulated model)"), "anthropic": mark("Anthropic API"),
-             "compatible": mark("Anthropic-compatible server")}
+PROVIDERS = {
+    "offline": mark("Offline (simulated model)"),
+    "anthropic": mark("Anthropic API"),
+    "compatible": mark("Anthropic-compatible server"),
+}
 CUSTOM = mark("Custom URL")  # an option value, shown through t()
-SOURCES = {"session": mark("typed on this page, for this tab only"), "secrets": ".streamlit/secrets.toml",
-           "environment": mark("the ANTHROPIC_API_KEY environment variable")}
+SOURCES = {
+    "session": mark("typed on this page, for this tab only"),
+    "secrets": ".streamlit/secrets.toml",
+    "environment": mark("the ANTHROPIC_API_KEY environment variable"),
+}
 MAX_MODELS = 500  # a page of ids is plenty for a picker; a server listing more is not worth waiting for
 CHECK_TIMEOUT_S = 10.0
 _MODELS = "settings:models"  # session_state: (where the list came from, ModelList)
@@ -87,8 +94,13 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
     try:
         count = len(fetch_model_ids(config, api_key))
     except anthropic.NotFoundError:
-        return ConnectionCheck("warning", t("The server answered, but it has no model list (GET /v1/models: 404). "
-                                            "Type the model name yourself; the key and URL may still be fine."))
+        return ConnectionCheck(
+            "warning",
+            t(
+                "The server answered, but it has no model list (GET /v1/models: 404). "
+                "Type the model name yourself; the key and URL may still be fine."
+            ),
+        )
     except (anthropic.APIError, ProviderError) as exc:
         error = describe_api_error(exc)
         return ConnectionCheck("error", error.message, error.body)
@@ -126,15 +138,27 @@ def render_spend(lab: LabSession) -> None:
         st.caption(t("Next step: no price is known for this model (a local model costs nothing here)."))
         return
     cap = t("{cap} cap", cap=f"${status.cap_usd:.2f}") if status.cap_usd is not None else t("no cap")
-    line = t("Next step: up to **{cost}** (input at its dearest rate plus max_tokens of output) · spent in this tab: "
-             "**{spent}** of {cap}", cost=f"${status.next_cost_usd:.4f}", spent=f"${status.spent_usd:.4f}", cap=cap)
+    line = t(
+        "Next step: up to **{cost}** (input at its dearest rate plus max_tokens of output) · spent in this tab: "
+        "**{spent}** of {cap}",
+        cost=f"${status.next_cost_usd:.4f}",
+        spent=f"${status.spent_usd:.4f}",
+        cap=cap,
+    )
     (st.warning if status.over_cap else st.caption)(
-        line + (" · " + t("this step could pass the cap") if status.over_cap else ""))
+        line + (" · " + t("this step could pass the cap") if status.over_cap else "")
+    )
 
 
 def _provider(cfg: RunConfig) -> None:
-    cfg.provider = st.radio(t("Provider"), list(PROVIDERS), format_func={p: t(x) for p, x in PROVIDERS.items()}.get,
-                            horizontal=True, index=list(PROVIDERS).index(cfg.provider), key="settings:provider")
+    cfg.provider = st.radio(
+        t("Provider"),
+        list(PROVIDERS),
+        format_func={p: t(x) for p, x in PROVIDERS.items()}.get,
+        horizontal=True,
+        index=list(PROVIDERS).index(cfg.provider),
+        key="settings:provider",
+    )
     if cfg.provider == "offline":
         cfg.base_url = None
         st.caption(t("No key, no network, no cost: a simulated model that speaks the real Messages API over HTTP."))
@@ -155,14 +179,29 @@ def _compatible(cfg: RunConfig) -> None:
     names = [*LOCAL_PRESETS, CUSTOM]
     start = cfg.base_url or next(iter(LOCAL_PRESETS.values()))[0]  # no URL yet: the first preset's
     current = next((n for n, (url, _) in LOCAL_PRESETS.items() if url == start), CUSTOM)
-    preset = st.selectbox(t("Server"), names, index=names.index(current), key="settings:preset", on_change=_use_preset,
-                          format_func={**{n: n for n in LOCAL_PRESETS}, CUSTOM: t(CUSTOM)}.get)
-    url = st.text_input(t("Base URL"), value=start, key="settings:base_url",
-                        help=t("Where the server listens; the SDK adds /v1/messages itself."))
+    preset = st.selectbox(
+        t("Server"),
+        names,
+        index=names.index(current),
+        key="settings:preset",
+        on_change=_use_preset,
+        format_func={**{n: n for n in LOCAL_PRESETS}, CUSTOM: t(CUSTOM)}.get,
+    )
+    url = st.text_input(
+        t("Base URL"),
+        value=start,
+        key="settings:base_url",
+        help=t("Where the server listens; the SDK adds /v1/messages itself."),
+    )
     cfg.base_url = url.strip() or None
     if preset in LOCAL_PRESETS:
-        st.info(t("**{server}** speaks the Anthropic format, with gaps: {gaps}.", server=preset,
-                  gaps=LOCAL_PRESETS[preset][1]))
+        st.info(
+            t(
+                "**{server}** speaks the Anthropic format, with gaps: {gaps}.",
+                server=preset,
+                gaps=LOCAL_PRESETS[preset][1],
+            )
+        )
     with st.expander(t("What each local server leaves out")):
         st.table([{t("server"): n, t("default URL"): url, t("gaps"): gaps} for n, (url, gaps) in LOCAL_PRESETS.items()])
 
@@ -194,9 +233,16 @@ def _key(lab: LabSession) -> None:
         st.info(t("No key is set. The offline model needs none; local servers usually accept any key."))
     # clear_on_submit: the typed key leaves the widget (and the page) as soon as it is stored in the session.
     with st.form("settings:key-form", clear_on_submit=True, border=False):
-        st.text_input(t("Paste an API key for this tab only"), type="password", key=_KEY_FIELD,
-                      placeholder="sk-ant-…", help=t("Kept in this browser tab's session only: never saved to disk, "
-                                                     "never logged, never shown again. Closing the tab forgets it."))
+        st.text_input(
+            t("Paste an API key for this tab only"),
+            type="password",
+            key=_KEY_FIELD,
+            placeholder="sk-ant-…",
+            help=t(
+                "Kept in this browser tab's session only: never saved to disk, "
+                "never logged, never shown again. Closing the tab forgets it."
+            ),
+        )
         st.form_submit_button(t("Use this key"), on_click=_use_key, args=(lab,))
     if lab.api_key:
         st.button(t("Forget the key typed here"), on_click=_forget_key, args=(lab,))
@@ -218,13 +264,20 @@ def _models(lab: LabSession) -> None:
         st.session_state[_MODELS] = cached
     models = cached[1]
     options = models.ids if cfg.model in models.ids else [cfg.model, *models.ids]
-    cfg.model = st.selectbox(t("Model"), options, index=options.index(cfg.model), accept_new_options=True,
-                             key=f"settings:model:{cfg.provider}", help=t("Pick one, or type a name the server knows."))
+    cfg.model = st.selectbox(
+        t("Model"),
+        options,
+        index=options.index(cfg.model),
+        accept_new_options=True,
+        key=f"settings:model:{cfg.provider}",
+        help=t("Pick one, or type a name the server knows."),
+    )
     if models.from_server:
         st.caption(t("{n} model(s) from the server's GET /v1/models.", n=len(models.ids)))
     else:
-        st.caption(t("Models from the pricing file: the server's list was not available ({reason})",
-                     reason=models.note))
+        st.caption(
+            t("Models from the pricing file: the server's list was not available ({reason})", reason=models.note)
+        )
 
 
 def _connection(lab: LabSession) -> None:
@@ -245,12 +298,24 @@ def _connection(lab: LabSession) -> None:
 
 def _spend(lab: LabSession) -> None:
     st.subheader(t("Spend cap"))
-    cap = st.number_input(t("Spend cap for this tab, USD (0 = no cap)"), 0.0, 1000.0, step=0.10, format="%.2f",
-                          value=float(lab.spend_cap_usd or 0.0), key="settings:cap")
+    cap = st.number_input(
+        t("Spend cap for this tab, USD (0 = no cap)"),
+        0.0,
+        1000.0,
+        step=0.10,
+        format="%.2f",
+        value=float(lab.spend_cap_usd or 0.0),
+        key="settings:cap",
+    )
     lab.spend_cap_usd = float(cap) or None
-    st.caption(t("Spent so far in this tab on real-model calls: **{spent}**. Before each step the Playground shows "
-                 "what it may cost; the loop stops when the tab's spend reaches the cap. The offline model costs "
-                 "nothing, so the cap never stops it.", spent=f"${lab.session_spend_usd:.4f}"))
+    st.caption(
+        t(
+            "Spent so far in this tab on real-model calls: **{spent}**. Before each step the Playground shows "
+            "what it may cost; the loop stops when the tab's spend reaches the cap. The offline model costs "
+            "nothing, so the cap never stops it.",
+            spent=f"${lab.session_spend_usd:.4f}",
+        )
+    )
 
 
 def render(lab: LabSession) -> None:

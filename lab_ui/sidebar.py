@@ -1,4 +1,5 @@
 """What every page shows in the sidebar: the language switch and which model is running."""
+
 from __future__ import annotations
 
 import streamlit as st
@@ -10,6 +11,10 @@ from lab_ui.i18n import LANGUAGES, t
 def render() -> None:
     lab = session.get()
     with st.sidebar:
-        lab.language = st.selectbox(":material/translate: Language / Язык / Język", list(LANGUAGES), format_func=LANGUAGES.get,
-                                    index=list(LANGUAGES).index(lab.language))
+        lab.language = st.selectbox(
+            ":material/translate: Language / Язык / Język",
+            list(LANGUAGES),
+            format_func=LANGUAGES.get,
+            index=list(LANGUAGES).index(lab.language),
+        )
         st.caption(t("Model: **{model}**", model=lab.model_label))

@@ -1,4 +1,5 @@
 """The timeline: one row per turn with its stop_reason badge, tools, tokens and cost; back and forward over it."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -9,25 +10,31 @@ from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.turn_view import badge
 
-
 RECENT = 8  # turns drawn as a light table; the full timeline sits in an expander below it
 # Column headers as the learner reads them (stop_reason is the API's own name and stays as it is).
-HEADERS = {"turn": mark("turn"), "tools": mark("tools"), "tokens in": mark("tokens in"),
-           "tokens out": mark("tokens out"), "cost $": mark("cost $")}
+HEADERS = {
+    "turn": mark("turn"),
+    "tools": mark("tools"),
+    "tokens in": mark("tokens in"),
+    "tokens out": mark("tokens out"),
+    "cost $": mark("cost $"),
+}
 
 
 def table(run: Run) -> pd.DataFrame:
     rows = []
     for turn in run.turns:
         icon, _, label = badge(turn.stop_reason, turn.error is not None)
-        rows.append({
-            "turn": turn.index,
-            "stop_reason": f"{icon} {label}",
-            "tools": ", ".join(t.name + (" ⚠️" if t.is_error else "") for t in turn.tools) or "—",
-            "tokens in": turn.usage.whole_input if turn.usage else None,
-            "tokens out": turn.usage.output_tokens if turn.usage else None,
-            "cost $": round(turn.cost_usd, 6),
-        })
+        rows.append(
+            {
+                "turn": turn.index,
+                "stop_reason": f"{icon} {label}",
+                "tools": ", ".join(t.name + (" ⚠️" if t.is_error else "") for t in turn.tools) or "—",
+                "tokens in": turn.usage.whole_input if turn.usage else None,
+                "tokens out": turn.usage.output_tokens if turn.usage else None,
+                "cost $": round(turn.cost_usd, 6),
+            }
+        )
     table = pd.DataFrame(rows)
     if not table.empty:  # whole numbers, blank while a turn is still in progress
         table = table.astype({"tokens in": "Int64", "tokens out": "Int64"})
@@ -45,31 +52,46 @@ def render(lab: LabSession) -> int:
     if next_col.button(t("Forward ▶"), disabled=current >= count, width="stretch"):
         current += 1
     if count > 1:
-        current = pick_col.select_slider(t("Turn"), options=list(range(1, count + 1)), value=current,
-                                         format_func={i: t("Turn {n}", n=i) for i in range(1, count + 1)}.get,
-                                         label_visibility="collapsed")
+        current = pick_col.select_slider(
+            t("Turn"),
+            options=list(range(1, count + 1)),
+            value=current,
+            format_func={i: t("Turn {n}", n=i) for i in range(1, count + 1)}.get,
+            label_visibility="collapsed",
+        )
     else:
         pick_col.caption(t("Turn {n}", n=1))
     lab.selected = None if current == count else current
     st.markdown(recent_rows(run, current))
     if count > RECENT:
         with st.expander(t("Timeline · {n} turn(s)", n=count)):
-            st.dataframe(table(run).rename(columns={k: t(v) for k, v in HEADERS.items()}), hide_index=True,
-                         height=min(38 * (count + 1) + 4, 300))
+            st.dataframe(
+                table(run).rename(columns={k: t(v) for k, v in HEADERS.items()}),
+                hide_index=True,
+                height=min(38 * (count + 1) + 4, 300),
+            )
     return current
 
 
 def recent_rows(run: Run, selected: int) -> str:
     """The latest turns as a light Markdown table with coloured badges (cheaper to draw than a data grid)."""
-    head = [t(HEADERS["turn"]), "stop_reason", t(HEADERS["tools"]), t(HEADERS["tokens in"]),
-            t(HEADERS["tokens out"]), t(HEADERS["cost $"])]
+    head = [
+        t(HEADERS["turn"]),
+        "stop_reason",
+        t(HEADERS["tools"]),
+        t(HEADERS["tokens in"]),
+        t(HEADERS["tokens out"]),
+        t(HEADERS["cost $"]),
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for turn in run.turns[-RECENT:]:
         icon, colour, label = badge(turn.stop_reason, turn.error is not None)
         number = f"**▶ {turn.index}**" if turn.index == selected else str(turn.index)
         tools = ", ".join(x.name + (" ⚠️" if x.is_error else "") for x in turn.tools) or "—"
         used = turn.usage
-        lines.append(f"| {number} | :{colour}-badge[{icon} {label}] | {tools} | "
-                     f"{used.whole_input if used else ''} | {used.output_tokens if used else ''} | "
-                     f"{turn.cost_usd:.4f} |")
+        lines.append(
+            f"| {number} | :{colour}-badge[{icon} {label}] | {tools} | "
+            f"{used.whole_input if used else ''} | {used.output_tokens if used else ''} | "
+            f"{turn.cost_usd:.4f} |"
+        )
     return "\n".join(lines)

@@ -1,4 +1,5 @@
 """The selected turn: request and response (pretty and raw), HTTP attempts, tools, decision and diff."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,12 @@ from agent_core.model import Exchange, Run, Turn
 from lab_ui.i18n import t
 
 BADGES = {
-    "tool_use": ("🔧", "blue"), "end_turn": ("✅", "green"), "max_tokens": ("✂️", "orange"),
-    "stop_sequence": ("⏹️", "orange"), "pause_turn": ("⏸️", "violet"), "refusal": ("⛔", "red"),
+    "tool_use": ("🔧", "blue"),
+    "end_turn": ("✅", "green"),
+    "max_tokens": ("✂️", "orange"),
+    "stop_sequence": ("⏹️", "orange"),
+    "pause_turn": ("⏸️", "violet"),
+    "refusal": ("⛔", "red"),
     "model_context_window_exceeded": ("🧱", "red"),
 }
 
@@ -38,8 +43,13 @@ def pretty_body(body: bytes) -> str:
 
 def _exchange(x: Exchange, n: int) -> None:
     status = x.status if x.status is not None else t("no response")
-    label = t("Attempt {n} · retry #{retry} · HTTP {status} · {ms} ms", n=n, retry=x.retry, status=status,
-              ms=f"{x.duration_ms:.0f}")
+    label = t(
+        "Attempt {n} · retry #{retry} · HTTP {status} · {ms} ms",
+        n=n,
+        retry=x.retry,
+        status=status,
+        ms=f"{x.duration_ms:.0f}",
+    )
     if x.request_id:
         label += f" · {x.request_id}"
     with st.expander(label, expanded=False):
@@ -55,8 +65,13 @@ def _exchange(x: Exchange, n: int) -> None:
 
 def _request(turn: Turn) -> None:
     body = turn.request or {}
-    st.caption(t("{messages} messages · {tools} tools · the whole history is sent every turn",
-                 messages=len(body.get("messages", [])), tools=len(body.get("tools", []))))
+    st.caption(
+        t(
+            "{messages} messages · {tools} tools · the whole history is sent every turn",
+            messages=len(body.get("messages", [])),
+            tools=len(body.get("tools", [])),
+        )
+    )
     st.json(body, expanded=2)
 
 
@@ -120,9 +135,15 @@ def _diff(run: Run, turn: Turn) -> None:
     if previous is None:
         st.info(t("Turn 1: the first request. From turn 2 on, this tab shows what was appended."))
         return
-    st.markdown(t("**Sent again unchanged:** system prompt, tools and the first {resent} message(s).  \n"
-                  "**Appended:** {appended} message(s). The server remembers nothing, so everything "
-                  "before them was resent and billed again.", resent=diff.resent_messages, appended=len(diff.appended)))
+    st.markdown(
+        t(
+            "**Sent again unchanged:** system prompt, tools and the first {resent} message(s).  \n"
+            "**Appended:** {appended} message(s). The server remembers nothing, so everything "
+            "before them was resent and billed again.",
+            resent=diff.resent_messages,
+            appended=len(diff.appended),
+        )
+    )
     if diff.rewritten_history:
         st.warning(t("Earlier messages changed too: the context policy rewrote the history."))
     for message in diff.appended:
@@ -136,9 +157,13 @@ def openai_form(turn: Turn) -> None:
     if turn.request is None:
         st.info(t("This turn has no request yet."))
         return
-    st.caption(t("The same turn in OpenAI's Chat Completions format: `tool_use` becomes `tool_calls`, each "
-                 "`tool_result` becomes a `role: \"tool\"` message, `stop_reason` becomes `finish_reason`. "
-                 "The loop is identical."))
+    st.caption(
+        t(
+            "The same turn in OpenAI's Chat Completions format: `tool_use` becomes `tool_calls`, each "
+            '`tool_result` becomes a `role: "tool"` message, `stop_reason` becomes `finish_reason`. '
+            "The loop is identical."
+        )
+    )
     left, right = st.columns(2)
     left.caption(t("Request (POST /v1/chat/completions)"))
     left.json(to_openai_messages(turn.request), expanded=2)

@@ -1,4 +1,5 @@
 """Home: what Agent Loop Lab is, and a 30-second tour (the text lives in lab_ui/content/home.*.md)."""
+
 from pathlib import Path
 
 import streamlit as st

@@ -1,4 +1,5 @@
 """Lessons page: a thin shell over lab_ui.lessons_view."""
+
 from lab_ui import lessons_view
 from lab_ui.routing import page_frame
 

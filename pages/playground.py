@@ -1,4 +1,5 @@
 """Playground page: a thin shell over lab_ui.playground."""
+
 from lab_ui import playground, session
 from lab_ui.routing import page_frame
 

@@ -1,4 +1,5 @@
 """Runs page: a thin shell over lab_ui.runs_view."""
+
 from lab_ui import runs_view, session
 from lab_ui.routing import page_frame
 

@@ -1,4 +1,5 @@
 """Settings page: a thin shell over lab_ui.settings_view."""
+
 from lab_ui.routing import page_frame
 
 page_frame()  # draws the shared frame only when Streamlit ran this page without app.py

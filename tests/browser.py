@@ -1,4 +1,5 @@
 """Browser-test helpers: start the app with `streamlit run` on a free port and drive Debian's Chromium headless."""
+
 from __future__ import annotations
 
 import contextlib
@@ -27,8 +28,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(db_path: Path, extra_env: dict | None = None, log_path: Path | None = None,
-                extra_args: tuple[str, ...] = ()):
+def running_app(
+    db_path: Path, extra_env: dict | None = None, log_path: Path | None = None, extra_args: tuple[str, ...] = ()
+):
     """`streamlit run app.py` on a free port with its own runs database; yields the base URL.
 
     The app's output goes to `log_path` (default test-artifacts/app-PORT.log): a file, not a pipe nobody
@@ -40,9 +42,25 @@ def running_app(db_path: Path, extra_env: dict | None = None, log_path: Path | N
     url = f"http://127.0.0.1:{port}"
     with open(log_path or ARTIFACTS / f"app-{port}.log", "wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless",
-             "true", "--server.fileWatcherType", "none", *extra_args],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "app.py",
+                "--server.port",
+                str(port),
+                "--server.headless",
+                "true",
+                "--server.fileWatcherType",
+                "none",
+                *extra_args,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             _wait_healthy(url)
             yield url

@@ -1,4 +1,5 @@
 """A scripted model for loop tests: replies are enqueued, requests are recorded (an httpx2 MockTransport)."""
+
 from __future__ import annotations
 
 import itertools
@@ -18,9 +19,17 @@ def tool_use(name: str, tool_input: dict, id_: str | None = None) -> dict:
 
 
 def message(*content: dict, stop_reason: str = "end_turn", usage: dict | None = None, **extra) -> dict:
-    return {"id": f"msg_{next(_ids):04d}", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
-            "content": list(content), "stop_reason": stop_reason, "stop_sequence": None,
-            "usage": usage or {"input_tokens": 100, "output_tokens": 20}, **extra}
+    return {
+        "id": f"msg_{next(_ids):04d}",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-6",
+        "content": list(content),
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": usage or {"input_tokens": 100, "output_tokens": 20},
+        **extra,
+    }
 
 
 class Script(httpx2.MockTransport):

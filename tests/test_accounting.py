@@ -1,4 +1,5 @@
 """Accounting: the price list, turn costs, the component split and the run table, checked against hand arithmetic."""
+
 from __future__ import annotations
 
 import io
@@ -19,8 +20,11 @@ from agent_core.model import ApiError, Run, RunConfig, Turn, Usage
 PRICING = acc.load_pricing()
 SONNET = "claude-sonnet-4-6"  # 3 / 15 / 3.75 / 0.30 per million
 HAIKU = "claude-haiku-4-5"  # 1 / 5 / 1.25 / 0.10 per million
-TOOL = {"name": "calculator", "description": "Evaluate arithmetic.",
-        "input_schema": {"type": "object", "properties": {"expression": {"type": "string"}}}}
+TOOL = {
+    "name": "calculator",
+    "description": "Evaluate arithmetic.",
+    "input_schema": {"type": "object", "properties": {"expression": {"type": "string"}}},
+}
 # (input, output, cache_creation, cache_read) per turn: turn 1 writes the cache, turns 2 and 3 read it.
 USAGES = [(50, 40, 1000, 0), (120, 60, 0, 1000), (300, 80, 0, 1000)]
 
@@ -35,15 +39,32 @@ def three_turn_run(model: str = SONNET, provider: str = "anthropic") -> Run:
     run = Run(RunConfig(task="What is 2+2, then times 3?", model=model, provider=provider))
     messages = list(run.messages)
     for i, (inp, out, write, read) in enumerate(USAGES, start=1):
-        reply = {"role": "assistant", "content": [
-            {"type": "text", "text": f"Step {i}."},
-            {"type": "tool_use", "id": f"toolu_{i}", "name": "calculator", "input": {"expression": "2+2"}}]}
-        usage = Usage(input_tokens=inp, output_tokens=out, cache_creation_input_tokens=write,
-                      cache_read_input_tokens=read)
-        run.turns.append(Turn(index=i, request=_request(model, list(messages)), usage=usage, stop_reason="tool_use",
-                              response={**reply, "stop_reason": "tool_use", "usage": {}}))
-        messages += [reply, {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "4" * (10 * i)}]}]
+        reply = {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": f"Step {i}."},
+                {"type": "tool_use", "id": f"toolu_{i}", "name": "calculator", "input": {"expression": "2+2"}},
+            ],
+        }
+        usage = Usage(
+            input_tokens=inp, output_tokens=out, cache_creation_input_tokens=write, cache_read_input_tokens=read
+        )
+        run.turns.append(
+            Turn(
+                index=i,
+                request=_request(model, list(messages)),
+                usage=usage,
+                stop_reason="tool_use",
+                response={**reply, "stop_reason": "tool_use", "usage": {}},
+            )
+        )
+        messages += [
+            reply,
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "4" * (10 * i)}],
+            },
+        ]
     run.turns.append(Turn(index=4, request=_request(model, messages), error=ApiError("status", "overloaded", 529)))
     return run
 
@@ -52,10 +73,15 @@ def three_turn_run(model: str = SONNET, provider: str = "anthropic") -> Run:
 
 
 def test_shipped_price_list_matches_the_facts_sheet():
-    expected = {"claude-opus-4-5": (5, 25, 6.25, 0.50), "claude-opus-4-8": (5, 25, 6.25, 0.50),
-                "claude-sonnet-4-6": (3, 15, 3.75, 0.30), "claude-haiku-4-5": (1, 5, 1.25, 0.10),
-                "claude-opus-5-5": (4, 20, 5, 0.20), "claude-sonnet-5-5": (2, 10, 2.50, 0.10),
-                "claude-haiku-5-5": (0.10, 0.50, 0.125, 0.01)}
+    expected = {
+        "claude-opus-4-5": (5, 25, 6.25, 0.50),
+        "claude-opus-4-8": (5, 25, 6.25, 0.50),
+        "claude-sonnet-4-6": (3, 15, 3.75, 0.30),
+        "claude-haiku-4-5": (1, 5, 1.25, 0.10),
+        "claude-opus-5-5": (4, 20, 5, 0.20),
+        "claude-sonnet-5-5": (2, 10, 2.50, 0.10),
+        "claude-haiku-5-5": (0.10, 0.50, 0.125, 0.01),
+    }
     for model, (inp, out, write, read) in expected.items():
         p = PRICING.get(model)
         assert (p.input, p.output, p.cache_write_5m, p.cache_read) == (inp, out, write, read)
@@ -93,16 +119,23 @@ def test_bad_json_is_reported_with_line_and_column(tmp_path):
         acc.load_pricing(path)
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("input", "abc", "pricing.json: model 'claude-haiku-4-5': field 'input' must be a non-negative number, got 'abc'"),
-    ("cache_read", -0.1, "field 'cache_read' must be a non-negative number, got -0.1"),
-    ("output", True, "field 'output' must be a non-negative number, got True"),
-    ("context_window", 0, "field 'context_window' must be a positive whole number of tokens, got 0"),
-    ("max_output", 64000.5, "field 'max_output' must be a positive whole number of tokens, got 64000.5"),
-    ("as_of", "last week", "field 'as_of' must be a date like 2026-11-30, got 'last week'"),
-    ("source", "", "field 'source' must be non-empty text"),
-    ("cache_wirte_1h", 2, "unknown field 'cache_wirte_1h'"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        (
+            "input",
+            "abc",
+            "pricing.json: model 'claude-haiku-4-5': field 'input' must be a non-negative number, got 'abc'",
+        ),
+        ("cache_read", -0.1, "field 'cache_read' must be a non-negative number, got -0.1"),
+        ("output", True, "field 'output' must be a non-negative number, got True"),
+        ("context_window", 0, "field 'context_window' must be a positive whole number of tokens, got 0"),
+        ("max_output", 64000.5, "field 'max_output' must be a positive whole number of tokens, got 64000.5"),
+        ("as_of", "last week", "field 'as_of' must be a date like 2026-11-30, got 'last week'"),
+        ("source", "", "field 'source' must be non-empty text"),
+        ("cache_wirte_1h", 2, "unknown field 'cache_wirte_1h'"),
+    ],
+)
 def test_a_bad_field_names_the_file_the_model_and_the_field(tmp_path, field, value, message):
     data = _shipped()
     data["models"]["claude-haiku-4-5"][field] = value
@@ -156,8 +189,12 @@ def test_one_hour_writes_are_read_from_the_raw_usage():
 
 
 def test_estimate_next_cost_by_hand():
-    body = {"model": SONNET, "max_tokens": 1000, "system": "s" * 40,
-            "messages": [{"role": "user", "content": "u" * 40}]}
+    body = {
+        "model": SONNET,
+        "max_tokens": 1000,
+        "system": "s" * 40,
+        "messages": [{"role": "user", "content": "u" * 40}],
+    }
     # input: system 40/4 = 10; user 4 framing + 40/4 = 14; no tools: 24 tokens
     assert tokens.count_request(body) == 24
     # (24*3 + 1000*15) / 1e6
@@ -172,8 +209,11 @@ def test_estimate_next_cost_by_hand():
 
 @given(st.integers(0, 24), st.integers(0, 24), st.integers(0, 1000))
 def test_the_estimate_bounds_any_real_split_of_the_same_input(write, read, output):
-    body = {"model": SONNET, "system": [{"type": "text", "text": "s" * 40, "cache_control": {"type": "ephemeral"}}],
-            "messages": [{"role": "user", "content": "u" * 40}]}
+    body = {
+        "model": SONNET,
+        "system": [{"type": "text", "text": "s" * 40, "cache_control": {"type": "ephemeral"}}],
+        "messages": [{"role": "user", "content": "u" * 40}],
+    }
     write = min(write, 24)
     read = min(read, 24 - write)
     usage = Usage(24 - write - read, output, write, read)
@@ -273,8 +313,9 @@ def test_reprice_puts_the_same_tokens_under_every_model():
     assert table.loc[SONNET, "total_usd"] == pytest.approx(0.00846)
     assert table.loc[HAIKU, "total_usd"] == pytest.approx(0.00282)
     # Haiku 4.5 by part: input 470*1, output 180*5, writes 1000*1.25, reads 2000*0.10
-    assert table.loc[HAIKU, ["input_usd", "output_usd", "cache_write_usd", "cache_read_usd"]].tolist() == \
-        pytest.approx([0.00047, 0.0009, 0.00125, 0.0002])
+    assert table.loc[HAIKU, ["input_usd", "output_usd", "cache_write_usd", "cache_read_usd"]].tolist() == pytest.approx(
+        [0.00047, 0.0009, 0.00125, 0.0002]
+    )
     assert table["fits_window"].all()
 
 

@@ -1,19 +1,26 @@
 """After a 5-turn offline run the Playground shows the stacked context chart and the cost chart."""
+
 import pytest
+from browser import browser, needs_chromium, running_app, shot, wait_idle
 
 from agent_core.loop import run_task
 from agent_core.model import Limits, RunConfig, SimSettings
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
-from browser import browser, needs_chromium, running_app, shot, wait_idle
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 
 def test_context_and_cost_charts_after_five_turns(tmp_path):
     db = tmp_path / "runs.db"
-    run = run_task(RunConfig(task="What is the share price of ACME right now?", tools=default_specs(["get_stock_price"]),
-                             limits=Limits(max_steps=5), sim=SimSettings(persona="stubborn")))
+    run = run_task(
+        RunConfig(
+            task="What is the share price of ACME right now?",
+            tools=default_specs(["get_stock_price"]),
+            limits=Limits(max_steps=5),
+            sim=SimSettings(persona="stubborn"),
+        )
+    )
     assert len(run.turns) == 5
     RunStore(db).save_run(run)
     with running_app(db) as url, browser() as b:

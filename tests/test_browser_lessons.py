@@ -1,8 +1,8 @@
 """A learner in headless Chromium: break the loop, watch the ceiling stop it, add a guard, pass the exercise."""
+
 import re
 
 import pytest
-
 from browser import browser, needs_chromium, running_app, shot, wait_idle
 
 pytestmark = [pytest.mark.browser, needs_chromium]

@@ -1,7 +1,7 @@
 """The Playground in headless Chromium: step a two-tool run to its end, read the raw JSON, go back to turn 1."""
-import pytest
 
-from browser import needs_chromium, running_app, browser, shot, wait_idle
+import pytest
+from browser import browser, needs_chromium, running_app, shot, wait_idle
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"

@@ -1,10 +1,10 @@
 """Runs in headless Chromium: a reload keeps the run and the selected turn; the Runs page replays, re-runs, compares."""
+
 import json
 import re
 from pathlib import Path
 
 import pytest
-
 from browser import browser, needs_chromium, running_app, shot, wait_idle
 
 pytestmark = [pytest.mark.browser, needs_chromium]

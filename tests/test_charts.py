@@ -1,4 +1,5 @@
 """Charts: every figure carries titles, the expected named series and the run's own numbers."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -74,8 +75,12 @@ def test_peak_vs_billed_tells_context_from_the_bill(df):
 def test_projection_is_solid_then_dashed_and_quadratic(df):
     df[acc.COL_WHOLE] = [1000, 1500, 2000]
     fig = charts.projection(df, 4)
-    assert _names(fig) == [charts.PROJ_TOKENS_ACTUAL, charts.PROJ_COST_ACTUAL,
-                           charts.PROJ_TOKENS_AHEAD, charts.PROJ_COST_AHEAD] and _titled(fig)
+    assert _names(fig) == [
+        charts.PROJ_TOKENS_ACTUAL,
+        charts.PROJ_COST_ACTUAL,
+        charts.PROJ_TOKENS_AHEAD,
+        charts.PROJ_COST_AHEAD,
+    ] and _titled(fig)
     actual, ahead = _trace(fig, charts.PROJ_TOKENS_ACTUAL), _trace(fig, charts.PROJ_TOKENS_AHEAD)
     assert len(actual.x) == 3 and len(ahead.x) == 5  # the projection starts at the last actual turn
     assert actual.line.dash == "solid" and ahead.line.dash == "dash"
@@ -123,9 +128,14 @@ def test_cache_savings_shows_reads_writes_and_money(df):
 
 def test_figures_survive_an_empty_run():
     empty = acc.run_table(Run(RunConfig(task="hi")), PRICING)
-    for fig in (charts.context_by_component(empty, 200_000), charts.cost_per_turn(empty),
-                charts.peak_vs_billed(empty), charts.projection(empty, 5),
-                charts.price_comparison(empty, PRICING), charts.cache_savings(empty, PRICING, SONNET)):
+    for fig in (
+        charts.context_by_component(empty, 200_000),
+        charts.cost_per_turn(empty),
+        charts.peak_vs_billed(empty),
+        charts.projection(empty, 5),
+        charts.price_comparison(empty, PRICING),
+        charts.cache_savings(empty, PRICING, SONNET),
+    ):
         assert fig.layout.title.text
 
 
@@ -143,9 +153,13 @@ def _texts(fig) -> list[str]:
 
 def test_label_translates_titles_axes_trace_names_and_annotations(df):
     df.attrs["price_known"] = False  # the unknown-price note is translated inside the title too
-    figures = [charts.context_by_component(df, 200_000, label=_marked), charts.cost_per_turn(df, label=_marked),
-               charts.peak_vs_billed(df, label=_marked), charts.projection(df, 4, label=_marked),
-               charts.cache_savings(df, PRICING, SONNET, label=_marked)]
+    figures = [
+        charts.context_by_component(df, 200_000, label=_marked),
+        charts.cost_per_turn(df, label=_marked),
+        charts.peak_vs_billed(df, label=_marked),
+        charts.projection(df, 4, label=_marked),
+        charts.cache_savings(df, PRICING, SONNET, label=_marked),
+    ]
     for fig in figures:
         untranslated = [text for text in _texts(fig) if not text.startswith("«")]
         assert not untranslated, (fig.layout.title.text, untranslated)

@@ -1,4 +1,5 @@
 """The command line: a two-tool task through the loop, printed turn by turn, with the whole record in --json."""
+
 import json
 import os
 import subprocess
@@ -11,8 +12,20 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_cli_run_prints_turns_and_writes_every_exchange(tmp_path):
     out = tmp_path / "run.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "agent_core", "run", "What's the weather in Oslo, and what is 2 to the power of 16?",
-         "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "agent_core",
+            "run",
+            "What's the weather in Oslo, and what is 2 to the power of 16?",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
     assert "Turn 1: stop_reason=tool_use" in text and "Turn 2: stop_reason=end_turn" in text
@@ -28,7 +41,13 @@ def test_cli_run_prints_turns_and_writes_every_exchange(tmp_path):
 
 def test_cli_reports_a_missing_key_plainly():
     env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
-    proc = subprocess.run([sys.executable, "-m", "agent_core", "run", "hi", "--provider", "anthropic"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent_core", "run", "hi", "--provider", "anthropic"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert proc.returncode == 1
     assert "No API key" in proc.stdout and "Traceback" not in proc.stderr

@@ -5,6 +5,7 @@ Each failure must show a plain message and the raw error JSON, keep the earlier 
 a fixed brain) so these tests pin the Playground's error handling, not the brain's wording. The helpers at the
 top are shared by the other Playground test files of this issue.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,17 +16,17 @@ from pathlib import Path
 import anthropic
 import httpx2
 import pytest
+from browser import free_port
 from streamlit.testing.v1 import AppTest
 
 import agent_core.sim
-from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core import errors
 from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import faults, start_server
+from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
-from browser import free_port
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 LAB_KEY = "agent_loop_lab:playground"
@@ -139,8 +140,9 @@ def test_status_error_shows_plain_words_and_raw_json_keeps_turn_1_and_retry_fini
     assert run.stop.kind == "end_turn", run.stop
     assert run.turns[0].tools[0].output == "65536" and "65536" in run.final_text
     assert run.turns[1].exchanges[-1].status == 200
-    assert [x.status for x in run.turns[1].exchanges[:-1]] == [status] * attempts, \
+    assert [x.status for x in run.turns[1].exchanges[:-1]] == [status] * attempts, (
         "the failed attempts stay visible next to the one that worked"
+    )
     assert "end_turn" in texts(at.success)
 
 

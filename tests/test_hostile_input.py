@@ -4,6 +4,7 @@ request validation, a 1 MB task, odd Unicode in the task, and a dangerous tool c
 (The calculator has its own property tests in test_calculator.py; run import's arbitrary-bytes and damaged-field
 cases are in test_export.py. These add what those do not cover.)
 """
+
 from __future__ import annotations
 
 import json
@@ -11,22 +12,38 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
 
 from agent_core.export import RunImportError, export_json, import_json
-from agent_core.model import Run, RunConfig, SimSettings
+from agent_core.model import Run, SimSettings
 from agent_core.sim import SimHandler
 from agent_core.store import RunStore
 from agent_core.tools import ToolRegistry
 from lab_ui.controls import tool_from_editor
-from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
 
 # Text with every kind of character, lone surrogates (only expressible in JSON as \ud800 escapes) included.
 ANY_TEXT = st.text(alphabet=st.characters(codec=None) | st.characters(categories=["Cs"]), max_size=60)
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | ANY_TEXT
-JSON_VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(ANY_TEXT, inner, max_size=4), max_leaves=20)
-ODD = ["\u200f", "\u202e", "\u202c", "\u200d", "\u200b", "\ufeff", "\ud83d", "\udc69", "\U0001F469\u200d\U0001F467",
-       "\u0301", "\x00", "\u0645\u0631\u062d\u0628\u0627", "\u041f\u043e\u0433\u043e\u0434\u0430", "\ufffd", "\n\r\t"]
+JSON_VALUES = st.recursive(
+    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4), max_leaves=20
+)
+ODD = [
+    "\u200f",
+    "\u202e",
+    "\u202c",
+    "\u200d",
+    "\u200b",
+    "\ufeff",
+    "\ud83d",
+    "\udc69",
+    "\U0001f469\u200d\U0001f467",
+    "\u0301",
+    "\x00",
+    "\u0645\u0631\u062d\u0628\u0627",
+    "\u041f\u043e\u0433\u043e\u0434\u0430",
+    "\ufffd",
+    "\n\r\t",
+]
 ODD_TEXT = st.lists(st.sampled_from(ODD) | st.text(max_size=5), max_size=12).map("".join)
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -39,13 +56,26 @@ def _nested(depth: int) -> str:
 SCHEMA_TEXTS = st.one_of(
     ANY_TEXT,
     JSON_VALUES.map(json.dumps),
-    st.fixed_dictionaries({"type": st.just("object")}, optional={
-        "properties": st.dictionaries(ANY_TEXT, JSON_VALUES, max_size=3), "required": st.lists(ANY_TEXT, max_size=3),
-        "additionalProperties": JSON_VALUES, "pattern": ANY_TEXT, "$ref": ANY_TEXT}).map(json.dumps),
+    st.fixed_dictionaries(
+        {"type": st.just("object")},
+        optional={
+            "properties": st.dictionaries(ANY_TEXT, JSON_VALUES, max_size=3),
+            "required": st.lists(ANY_TEXT, max_size=3),
+            "additionalProperties": JSON_VALUES,
+            "pattern": ANY_TEXT,
+            "$ref": ANY_TEXT,
+        },
+    ).map(json.dumps),
     st.integers(0, 600).map(_nested),
     st.integers(1, 100_000).map(lambda n: "[" * n),
-    st.sampled_from(['{"type": "object", "minimum": NaN}', '{"type": "object", "x": 1e999}',
-                     '{"type": "object", "x": ' + "9" * 5000 + "}", '{"type": "object", "\\ud800": 1}']),
+    st.sampled_from(
+        [
+            '{"type": "object", "minimum": NaN}',
+            '{"type": "object", "x": 1e999}',
+            '{"type": "object", "x": ' + "9" * 5000 + "}",
+            '{"type": "object", "\\ud800": 1}',
+        ]
+    ),
 )
 
 
@@ -62,10 +92,16 @@ def test_the_tool_editor_raises_only_value_error_and_what_it_accepts_can_be_sent
     ToolRegistry([spec]).execute(spec.name, {})
 
 
-@pytest.mark.parametrize("text, words", [
-    ("[" * 100_000, "nested"), (_nested(40), "nested"), ('{"type": "object", "minimum": NaN}', "NaN"),
-    ('{"type": "object", "x": 1e999}', "too large"), ('{"type": "object", "\\ud83d": 1}', "lone surrogate"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[" * 100_000, "nested"),
+        (_nested(40), "nested"),
+        ('{"type": "object", "minimum": NaN}', "NaN"),
+        ('{"type": "object", "x": 1e999}', "too large"),
+        ('{"type": "object", "\\ud83d": 1}', "lone surrogate"),
+    ],
+)
 def test_the_tool_editor_explains_its_refusals(text, words):
     with pytest.raises(ValueError, match=words):
         tool_from_editor("tool", "A tool.", text, "calculate", False)
@@ -120,26 +156,61 @@ def test_odd_unicode_in_an_imported_run_is_refused_clearly_or_saved_and_loaded_u
 BLOCKS = st.one_of(
     st.fixed_dictionaries({"type": st.just("text"), "text": ANY_TEXT}),
     st.fixed_dictionaries({"type": st.just("tool_use"), "id": ANY_TEXT, "name": ANY_TEXT, "input": JSON_VALUES}),
-    st.fixed_dictionaries({"type": st.just("tool_result"), "tool_use_id": ANY_TEXT,
-                           "content": ANY_TEXT | JSON_VALUES, "is_error": JSON_VALUES}),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("tool_result"),
+            "tool_use_id": ANY_TEXT,
+            "content": ANY_TEXT | JSON_VALUES,
+            "is_error": JSON_VALUES,
+        }
+    ),
     JSON_VALUES,
 )
-MESSAGES = st.lists(st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "system", ""]) | ANY_TEXT,
-                                           "content": ANY_TEXT | st.lists(BLOCKS, max_size=3) | JSON_VALUES}),
-                    max_size=4)
-TOOLS = st.lists(st.fixed_dictionaries({"name": ANY_TEXT | st.just("get_weather"), "description": ANY_TEXT,
-                                        "input_schema": JSON_VALUES | st.just({"type": "object"})}), max_size=2)
+MESSAGES = st.lists(
+    st.fixed_dictionaries(
+        {
+            "role": st.sampled_from(["user", "assistant", "system", ""]) | ANY_TEXT,
+            "content": ANY_TEXT | st.lists(BLOCKS, max_size=3) | JSON_VALUES,
+        }
+    ),
+    max_size=4,
+)
+TOOLS = st.lists(
+    st.fixed_dictionaries(
+        {
+            "name": ANY_TEXT | st.just("get_weather"),
+            "description": ANY_TEXT,
+            "input_schema": JSON_VALUES | st.just({"type": "object"}),
+        }
+    ),
+    max_size=2,
+)
 REQUESTS = st.fixed_dictionaries(
-    {"model": st.just("claude-sonnet-4-6") | ANY_TEXT, "max_tokens": st.integers(-5, 300_000) | JSON_VALUES,
-     "messages": MESSAGES},
-    optional={"system": ANY_TEXT | JSON_VALUES, "tools": TOOLS | JSON_VALUES, "stream": st.booleans() | JSON_VALUES,
-              "tool_choice": st.sampled_from([{"type": "auto"}, {"type": "any"}, {"type": "none"}]) | JSON_VALUES,
-              "stop_sequences": st.lists(ANY_TEXT, max_size=2) | JSON_VALUES, "thinking": JSON_VALUES,
-              "metadata": JSON_VALUES, "temperature": JSON_VALUES})
-BODIES = st.one_of(st.binary(max_size=300), ANY_TEXT.map(lambda t: t.encode("utf-8", "surrogatepass")),
-                   JSON_VALUES.map(lambda v: json.dumps(v).encode()), REQUESTS.map(lambda r: json.dumps(r).encode()))
-HEADERS = st.dictionaries(st.sampled_from(["anthropic-version", "x-stainless-retry-count", "content-type"]),
-                          st.text(max_size=20), max_size=3)
+    {
+        "model": st.just("claude-sonnet-4-6") | ANY_TEXT,
+        "max_tokens": st.integers(-5, 300_000) | JSON_VALUES,
+        "messages": MESSAGES,
+    },
+    optional={
+        "system": ANY_TEXT | JSON_VALUES,
+        "tools": TOOLS | JSON_VALUES,
+        "stream": st.booleans() | JSON_VALUES,
+        "tool_choice": st.sampled_from([{"type": "auto"}, {"type": "any"}, {"type": "none"}]) | JSON_VALUES,
+        "stop_sequences": st.lists(ANY_TEXT, max_size=2) | JSON_VALUES,
+        "thinking": JSON_VALUES,
+        "metadata": JSON_VALUES,
+        "temperature": JSON_VALUES,
+    },
+)
+BODIES = st.one_of(
+    st.binary(max_size=300),
+    ANY_TEXT.map(lambda t: t.encode("utf-8", "surrogatepass")),
+    JSON_VALUES.map(lambda v: json.dumps(v).encode()),
+    REQUESTS.map(lambda r: json.dumps(r).encode()),
+)
+HEADERS = st.dictionaries(
+    st.sampled_from(["anthropic-version", "x-stainless-retry-count", "content-type"]), st.text(max_size=20), max_size=3
+)
 
 
 @FAST
@@ -169,7 +240,7 @@ def _run_task_in_playground(task: str, db) -> Run:
 
 
 def test_a_one_megabyte_task_completes_or_stops_with_a_clear_message(app_env):
-    task = ("A long pasted report about the quiet river bank and the brown fox that jumps over it. " * 12_000)
+    task = "A long pasted report about the quiet river bank and the brown fox that jumps over it. " * 12_000
     task = task[:1_000_000]
     at = open_page()
     next(t for t in at.text_area if t.label == "Task").set_value(task).run()
@@ -182,11 +253,14 @@ def test_a_one_megabyte_task_completes_or_stops_with_a_clear_message(app_env):
     assert RunStore(app_env).load(run.id) == run
 
 
-@pytest.mark.parametrize("task", [
-    "\u202eWhat is 2 to the power of 16?\u202c \u200f",
-    "\U0001F469\u200d\U0001F469\u200d\U0001F467 weather in Oslo and 2^16 \u200b\ufeff",
-    "\u0645\u0627 \u0647\u0648 \u0637\u0642\u0633 \u0623\u0648\u0633\u0644\u0648\u061f Oslo 2^16",
-])
+@pytest.mark.parametrize(
+    "task",
+    [
+        "\u202eWhat is 2 to the power of 16?\u202c \u200f",
+        "\U0001f469\u200d\U0001f469\u200d\U0001f467 weather in Oslo and 2^16 \u200b\ufeff",
+        "\u0645\u0627 \u0647\u0648 \u0637\u0642\u0633 \u0623\u0648\u0633\u0644\u0648\u061f Oslo 2^16",
+    ],
+)
 def test_odd_unicode_in_the_task_never_crashes_and_saved_runs_load_back_equal(task, app_env):
     run = _run_task_in_playground(task, app_env)
     assert run.messages[0]["content"] == task

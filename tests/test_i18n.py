@@ -1,6 +1,7 @@
 """The UI follows the language switch: every string the code translates has a Russian and a Polish entry with the
 same placeholders, no entry is left over, every page opens in every language with its translated title, and the
 names the lessons refer to (step buttons, turn tabs, API terms) stay in English."""
+
 from __future__ import annotations
 
 import ast
@@ -26,11 +27,34 @@ CHART_MODULES = [ROOT / "agent_core" / "charts.py", ROOT / "agent_core" / "compa
 STEP_BUTTONS = ["Next phase", "Next step", "Run to end", "Reset"]
 # Names the lessons use and API terms: where an English string holds one, its translations hold it too
 # ("Next step: up to $0.01" is a plain phrase; the button is named in bold).
-KEPT = ["**Next phase**", "**Next step**", "Run to end", "Reset", "Raw JSON", "HTTP attempts", "The loop's code",
-        "stop_reason", "tool_use", "tool_result", "finish_reason", "tool_calls", "max_tokens", "tool_choice",
-        "cache_control", "input_schema", "JSON Schema", "ANTHROPIC_API_KEY", "GET /v1/models"]
-PAGE_TITLES = {"pages/home.py": "🔁 Agent Loop Lab", "pages/playground.py": "Playground",
-               "pages/lessons.py": "Lessons", "pages/runs.py": "Runs", "pages/settings.py": "Settings"}
+KEPT = [
+    "**Next phase**",
+    "**Next step**",
+    "Run to end",
+    "Reset",
+    "Raw JSON",
+    "HTTP attempts",
+    "The loop's code",
+    "stop_reason",
+    "tool_use",
+    "tool_result",
+    "finish_reason",
+    "tool_calls",
+    "max_tokens",
+    "tool_choice",
+    "cache_control",
+    "input_schema",
+    "JSON Schema",
+    "ANTHROPIC_API_KEY",
+    "GET /v1/models",
+]
+PAGE_TITLES = {
+    "pages/home.py": "🔁 Agent Loop Lab",
+    "pages/playground.py": "Playground",
+    "pages/lessons.py": "Lessons",
+    "pages/runs.py": "Runs",
+    "pages/settings.py": "Settings",
+}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")  # {name}; JSON examples like {"city": "Oslo"} are not placeholders
 
 
@@ -56,8 +80,13 @@ def chart_keys() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in CHART_MODULES:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("label", "label_text") and \
-                    node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) in ("label", "label_text")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
                 found.setdefault(node.args[0].value, f"{path.relative_to(ROOT)}:{node.lineno}")
     for text in charts.BORROWED_TEXTS:
         found.setdefault(text, "agent_core/charts.py: BORROWED_TEXTS")
@@ -134,15 +163,24 @@ def test_the_scanner_finds_every_text_the_charts_translate():
 
     df = accounting.run_table(three_turn_run(model="llama3.2"), PRICING)  # no price known: the notes show
     df.attrs["context_window"] = 1500
-    figures = [charts.context_by_component(df, 200_000, label), charts.context_by_component(df, 2000, label),
-               charts.cost_per_turn(df, label), charts.peak_vs_billed(df, label), charts.projection(df, 30, label),
-               charts.price_comparison(three_turn_run(), PRICING, label),
-               charts.cache_savings(df, PRICING, SONNET, label), charts.cache_savings(df, PRICING, "mistral", label)]
+    figures = [
+        charts.context_by_component(df, 200_000, label),
+        charts.context_by_component(df, 2000, label),
+        charts.cost_per_turn(df, label),
+        charts.peak_vs_billed(df, label),
+        charts.projection(df, 30, label),
+        charts.price_comparison(three_turn_run(), PRICING, label),
+        charts.cache_savings(df, PRICING, SONNET, label),
+        charts.cache_savings(df, PRICING, "mistral", label),
+    ]
     a, b = load_example("weather_and_calculator"), load_example("stubborn_runaway")
     b.parent_id, b.parent_turn = a.id, 1  # a fork, so the fork marker is drawn too
     pair = compare.compare(a, b)
-    figures += [compare.context_figure(pair, label), compare.cost_figure(pair, label),
-                compare.messages_figure(pair, label)]
+    figures += [
+        compare.context_figure(pair, label),
+        compare.cost_figure(pair, label),
+        compare.messages_figure(pair, label),
+    ]
     assert figures and len(seen) > 40
     missing = sorted(seen - set(chart_keys()))
     assert not missing, f"texts the charts translate but the scanner cannot see: {missing}"

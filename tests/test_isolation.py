@@ -1,5 +1,6 @@
 """Two learners at once share nothing: runs, selected turn, key, config and lesson workspaces stay per session,
 and no session can change what the modules (or st.cache_resource) hand to the next one."""
+
 from __future__ import annotations
 
 import copy
@@ -10,17 +11,17 @@ import sys
 import types
 
 import pytest
+from browser import browser, needs_chromium, running_app, wait_idle
+from test_errors_playground import app_env, click, lab_of, open_page, pick_faults, scripted_model, texts  # noqa: F401
+from test_secrets_canary import model_server, settings_with_key  # noqa: F401
 
 import agent_core
 import lab_ui
 from agent_core.tools import lookups
 from lab_ui import lessons_view
 from lab_ui.session import LabSession, default_config
-from browser import browser, needs_chromium, running_app, wait_idle
-from test_errors_playground import app_env, click, lab_of, open_page, pick_faults, scripted_model, texts  # noqa: F401
-from test_secrets_canary import settings_with_key, model_server  # noqa: F401
 
-KEY_A = "sk-ant-" "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
+KEY_A = "sk-ant-isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
 TASK_A = "What is 2 to the power of 16? (learner A)"
 TASK_B = "Please calculate 2^16 for learner B"
 
@@ -92,8 +93,10 @@ def _shared_values() -> dict[str, object]:
             continue
         for attr, value in vars(module).items():
             mutable = isinstance(value, (dict, list, set, bytearray)) or (
-                dataclasses.is_dataclass(value) and not isinstance(value, type)
-                and not value.__dataclass_params__.frozen)
+                dataclasses.is_dataclass(value)
+                and not isinstance(value, type)
+                and not value.__dataclass_params__.frozen
+            )
             if mutable and not attr.startswith("__"):
                 found[f"{name}.{attr}"] = value
     found["lessons (st.cache_resource)"] = lessons_view._lessons()

@@ -1,4 +1,5 @@
 """Every lesson loads, runs offline to its expected outcome, and reaches each exercise goal only with the change."""
+
 from __future__ import annotations
 
 import functools
@@ -8,8 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.lessons import (LANGUAGES, LESSONS_ROOT, GoalResult, Lesson, LessonError, check_goal, deep_merge,
-                                load_lesson, load_lessons, parse_steps)
+from agent_core.lessons import (
+    LANGUAGES,
+    LESSONS_ROOT,
+    GoalResult,
+    Lesson,
+    LessonError,
+    check_goal,
+    deep_merge,
+    load_lesson,
+    load_lessons,
+    parse_steps,
+)
 from agent_core.lessons.scenario import catalog_spec
 from agent_core.lessons.validate import FOLDER
 from agent_core.model import ApiError, Exchange, Limits, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
@@ -28,15 +39,16 @@ def _exercise_params() -> list:
     return params
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _lesson(folder: Path) -> Lesson:
     return load_lesson(folder)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _run(folder: Path, lang: str, patch_json: str = "{}") -> Run:
     """One offline run per (lesson, language, patch): several tests read the same run."""
     from agent_core.loop import run_task  # the loader tests below do not need the loop
+
     return run_task(_lesson(folder).scenario_config(lang, json.loads(patch_json)))
 
 
@@ -46,6 +58,7 @@ def _explain(result: GoalResult, run: Run) -> str:
 
 
 # ---------------------------------------------------------------- the real lessons
+
 
 def test_the_lessons_folder_holds_lessons_sorted_by_order():
     lessons = load_lessons()
@@ -110,6 +123,7 @@ def test_exercise_goal_needs_the_change(folder: Path, exercise_id: str, lang: st
 
 # ---------------------------------------------------------------- the loader reports broken lessons
 
+
 def _copy(tmp_path: Path, folder: Path | None = None) -> Path:
     source = folder or FOLDERS[0]
     target = tmp_path / "lessons" / source.name
@@ -136,25 +150,41 @@ def test_a_typo_in_a_goal_is_reported_by_file_and_field(tmp_path: Path):
     assert f"lessons/{folder.name}/lesson.json: exercises[0].goal: unknown key 'stopp'" in _problems(folder)
 
 
-@pytest.mark.parametrize(("change", "field", "words"), [
-    (lambda d: d["title"].pop("pl"), "title.pl", "missing or empty"),
-    (lambda d: d["summary"].update(ru="  "), "summary.ru", "missing or empty"),
-    (lambda d: d["scenario"].update(tools=["get_wether"]), "scenario.tools[0]", "unknown catalog tool 'get_wether'"),
-    (lambda d: d["scenario"].update(limitz={}), "scenario", "unknown key 'limitz'"),
-    (lambda d: d["scenario"].update(limits={"max_step": 3}), "scenario.limits", "unknown key 'max_step'"),
-    (lambda d: d["scenario"].update(sim={"persona": "grumpy"}), "scenario.sim.persona", "unknown value 'grumpy'"),
-    (lambda d: d["expected"].update(stop="finished"), "expected.stop", "must be a stop kind"),
-    (lambda d: d["expected"].update(config={"limits.max_stepz": {"max": 3}}), "expected.config",
-     "unknown config path 'limits.max_stepz'"),
-    (lambda d: d["questions"][0]["options"][1].update(correct=True), "questions[0].options",
-     "exactly one option must be correct, found 2"),
-    (lambda d: d["questions"][0].pop("explanation"), "questions[0]", "missing key 'explanation'"),
-    (lambda d: d["questions"][1].update(id=d["questions"][0]["id"]), "questions", "duplicate id"),
-    (lambda d: d["exercises"][0]["change"].update(persona="stubborn"), "exercises[0].change",
-     "unknown key 'persona'"),
-    (lambda d: d.update(id="another-slug"), "id", "must match the folder name"),
-    (lambda d: d.update(order=99), "order", "must match the folder number"),
-])
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        (lambda d: d["title"].pop("pl"), "title.pl", "missing or empty"),
+        (lambda d: d["summary"].update(ru="  "), "summary.ru", "missing or empty"),
+        (
+            lambda d: d["scenario"].update(tools=["get_wether"]),
+            "scenario.tools[0]",
+            "unknown catalog tool 'get_wether'",
+        ),
+        (lambda d: d["scenario"].update(limitz={}), "scenario", "unknown key 'limitz'"),
+        (lambda d: d["scenario"].update(limits={"max_step": 3}), "scenario.limits", "unknown key 'max_step'"),
+        (lambda d: d["scenario"].update(sim={"persona": "grumpy"}), "scenario.sim.persona", "unknown value 'grumpy'"),
+        (lambda d: d["expected"].update(stop="finished"), "expected.stop", "must be a stop kind"),
+        (
+            lambda d: d["expected"].update(config={"limits.max_stepz": {"max": 3}}),
+            "expected.config",
+            "unknown config path 'limits.max_stepz'",
+        ),
+        (
+            lambda d: d["questions"][0]["options"][1].update(correct=True),
+            "questions[0].options",
+            "exactly one option must be correct, found 2",
+        ),
+        (lambda d: d["questions"][0].pop("explanation"), "questions[0]", "missing key 'explanation'"),
+        (lambda d: d["questions"][1].update(id=d["questions"][0]["id"]), "questions", "duplicate id"),
+        (
+            lambda d: d["exercises"][0]["change"].update(persona="stubborn"),
+            "exercises[0].change",
+            "unknown key 'persona'",
+        ),
+        (lambda d: d.update(id="another-slug"), "id", "must match the folder name"),
+        (lambda d: d.update(order=99), "order", "must match the folder number"),
+    ],
+)
 def test_each_kind_of_mistake_is_named(tmp_path: Path, change, field: str, words: str):
     folder = _copy(tmp_path)
     _edit(folder, change)
@@ -193,6 +223,7 @@ def test_load_lessons_reports_every_broken_folder_and_duplicate_ids(tmp_path: Pa
 
 # ---------------------------------------------------------------- parsing, patching, building
 
+
 def test_steps_split_on_level_two_headings_outside_code_fences():
     steps, stray = parse_steps("# Title\n\n## First\nSee:\n```\n## not a heading\n```\n\n## Second\nDone.\n")
     assert stray == []
@@ -206,8 +237,11 @@ def test_text_before_the_first_step_is_reported():
 
 
 def test_deep_merge_merges_objects_and_replaces_lists_and_tool_choice():
-    base = {"limits": {"max_steps": 10, "max_cost_usd": 1.0}, "tools": ["a", "b"],
-            "tool_choice": {"type": "tool", "name": "a"}}
+    base = {
+        "limits": {"max_steps": 10, "max_cost_usd": 1.0},
+        "tools": ["a", "b"],
+        "tool_choice": {"type": "tool", "name": "a"},
+    }
     merged = deep_merge(base, {"limits": {"max_steps": 5}, "tools": ["a"], "tool_choice": {"type": "auto"}})
     assert merged == {"limits": {"max_steps": 5, "max_cost_usd": 1.0}, "tools": ["a"], "tool_choice": {"type": "auto"}}
     assert base["limits"]["max_steps"] == 10
@@ -215,11 +249,19 @@ def test_deep_merge_merges_objects_and_replaces_lists_and_tool_choice():
 
 def test_scenario_config_resolves_language_patch_and_partial_tool_specs():
     lesson = _lesson(FOLDERS[0])
-    lesson = Lesson(**{**lesson.__dict__, "scenario": {
-        "task": {"en": "Weather?", "ru": "Погода?", "pl": "Pogoda?"},
-        "tools": [{"name": "get_weather", "description": {"en": "Weather.", "ru": "Погода.", "pl": "Pogoda."}},
-                  {"name": "lookup", "impl": "get_weather"}],
-        "limits": {"max_steps": 3, "max_cost_usd": 0.5}}})
+    lesson = Lesson(
+        **{
+            **lesson.__dict__,
+            "scenario": {
+                "task": {"en": "Weather?", "ru": "Погода?", "pl": "Pogoda?"},
+                "tools": [
+                    {"name": "get_weather", "description": {"en": "Weather.", "ru": "Погода.", "pl": "Pogoda."}},
+                    {"name": "lookup", "impl": "get_weather"},
+                ],
+                "limits": {"max_steps": 3, "max_cost_usd": 0.5},
+            },
+        }
+    )
     config = lesson.scenario_config("pl", {"limits": {"max_steps": 7}})
     assert config.task == "Pogoda?" and config.language == "pl"
     assert (config.limits.max_steps, config.limits.max_cost_usd) == (7, 0.5)
@@ -237,19 +279,35 @@ def test_a_typo_in_a_patch_from_the_page_is_an_error_not_silently_dropped():
         lesson.scenario_config("en", {"limits": {"max_step": 3}, "sim": {"persona": "grumpy"}})
     assert caught.value.problems == [
         "patch: limits: unknown key 'max_step'",
-        "patch: sim.persona: unknown value 'grumpy'; expected one of sensible, stubborn, gullible"]
+        "patch: sim.persona: unknown value 'grumpy'; expected one of sensible, stubborn, gullible",
+    ]
 
 
 # ---------------------------------------------------------------- goals against hand-made runs
 
-def _turn(index: int, stop_reason: str, calls=(), text: str = "", tools=(), whole_input: int = 100,
-          cache_read: int = 0, statuses=(200,)) -> Turn:
+
+def _turn(
+    index: int,
+    stop_reason: str,
+    calls=(),
+    text: str = "",
+    tools=(),
+    whole_input: int = 100,
+    cache_read: int = 0,
+    statuses=(200,),
+) -> Turn:
     content = ([{"type": "text", "text": text}] if text else []) + [
-        {"type": "tool_use", "id": f"toolu_{index}{n}", "name": name, "input": {}} for n, name in enumerate(calls)]
-    return Turn(index=index, response={"content": content, "stop_reason": stop_reason}, stop_reason=stop_reason,
-                tools=list(tools), usage=Usage(input_tokens=whole_input - cache_read, output_tokens=10,
-                                                cache_read_input_tokens=cache_read),
-                exchanges=[Exchange("POST", "u", {}, b"", status=s) for s in statuses], cost_usd=0.01)
+        {"type": "tool_use", "id": f"toolu_{index}{n}", "name": name, "input": {}} for n, name in enumerate(calls)
+    ]
+    return Turn(
+        index=index,
+        response={"content": content, "stop_reason": stop_reason},
+        stop_reason=stop_reason,
+        tools=list(tools),
+        usage=Usage(input_tokens=whole_input - cache_read, output_tokens=10, cache_read_input_tokens=cache_read),
+        exchanges=[Exchange("POST", "u", {}, b"", status=s) for s in statuses],
+        cost_usd=0.01,
+    )
 
 
 def _tool(name: str, is_error: bool = False, approval: str | None = None) -> ToolExecution:
@@ -258,41 +316,66 @@ def _tool(name: str, is_error: bool = False, approval: str | None = None) -> Too
 
 def _recovering_run(stop: str = "end_turn") -> Run:
     run = Run(RunConfig(task="Weather in Mscow?", language="ru", limits=Limits(max_steps=None)))
-    run.turns = [_turn(1, "tool_use", ["get_weather"], tools=[_tool("get_weather", is_error=True)]),
-                 _turn(2, "tool_use", ["get_weather", "calculate"],
-                       tools=[_tool("get_weather"), _tool("calculate")], whole_input=300),
-                 _turn(3, "end_turn", text="В Москве −3 °C, снег.", whole_input=250, cache_read=80,
-                       statuses=(529, 200))]
+    run.turns = [
+        _turn(1, "tool_use", ["get_weather"], tools=[_tool("get_weather", is_error=True)]),
+        _turn(
+            2,
+            "tool_use",
+            ["get_weather", "calculate"],
+            tools=[_tool("get_weather"), _tool("calculate")],
+            whole_input=300,
+        ),
+        _turn(3, "end_turn", text="В Москве −3 °C, снег.", whole_input=250, cache_read=80, statuses=(529, 200)),
+    ]
     run.stop = StopCause(stop, "...")
     return run
 
 
 def test_goals_read_the_run_record():
     run = _recovering_run()
-    goal = {"stop": ["end_turn", "max_tokens"], "stop_reason_seen": ["tool_use", "end_turn"], "min_turns": 3,
-            "max_turns": 3, "tools_called": ["get_weather", "calculate"], "tools_not_called": ["read_file"],
-            "tool_error_seen": True, "recovered_after_error": True, "parallel_calls": True,
-            "final_text_contains": [["Moscow", "москв"], "снег"], "final_text_not_contains": ["Oslo"],
-            "max_cost_usd": 0.05, "min_cost_usd": 0.02, "max_total_tokens": 700, "cache_read": True,
-            "api_error_status": 529, "context_drop": True, "approval_denied": False,
-            "config": {"limits.max_steps": {"set": False}, "language": {"equals": "ru"},
-                       "sim.persona": {"not_equals": "stubborn"}}}
+    goal = {
+        "stop": ["end_turn", "max_tokens"],
+        "stop_reason_seen": ["tool_use", "end_turn"],
+        "min_turns": 3,
+        "max_turns": 3,
+        "tools_called": ["get_weather", "calculate"],
+        "tools_not_called": ["read_file"],
+        "tool_error_seen": True,
+        "recovered_after_error": True,
+        "parallel_calls": True,
+        "final_text_contains": [["Moscow", "москв"], "снег"],
+        "final_text_not_contains": ["Oslo"],
+        "max_cost_usd": 0.05,
+        "min_cost_usd": 0.02,
+        "max_total_tokens": 700,
+        "cache_read": True,
+        "api_error_status": 529,
+        "context_drop": True,
+        "approval_denied": False,
+        "config": {
+            "limits.max_steps": {"set": False},
+            "language": {"equals": "ru"},
+            "sim.persona": {"not_equals": "stubborn"},
+        },
+    }
     result = check_goal(goal, run)
     assert result == GoalResult(passed=True, reasons=[])
 
 
-@pytest.mark.parametrize(("goal", "reason"), [
-    ({"stop": "step_limit"}, "stopped with 'end_turn'"),
-    ({"max_turns": 2}, "the number of turns is 3"),
-    ({"tools_called": ["read_file"]}, "read_file was never called"),
-    ({"tools_not_called": ["calculate"]}, "calculate was called"),
-    ({"final_text_contains": {"en": ["snow"], "ru": ["дождь"], "pl": ["śnieg"]}},
-     "does not contain 'дождь'"),
-    ({"final_text_not_contains": ["СНЕГ"]}, "contains 'снег'"),
-    ({"config": {"limits.max_steps": {"max": 8}}}, "config limits.max_steps is None"),
-    ({"api_error_status": 400}, "no HTTP attempt answered 400"),
-    ({"cache_read": False}, "cache_read: expected False, got True"),
-])
+@pytest.mark.parametrize(
+    ("goal", "reason"),
+    [
+        ({"stop": "step_limit"}, "stopped with 'end_turn'"),
+        ({"max_turns": 2}, "the number of turns is 3"),
+        ({"tools_called": ["read_file"]}, "read_file was never called"),
+        ({"tools_not_called": ["calculate"]}, "calculate was called"),
+        ({"final_text_contains": {"en": ["snow"], "ru": ["дождь"], "pl": ["śnieg"]}}, "does not contain 'дождь'"),
+        ({"final_text_not_contains": ["СНЕГ"]}, "contains 'снег'"),
+        ({"config": {"limits.max_steps": {"max": 8}}}, "config limits.max_steps is None"),
+        ({"api_error_status": 400}, "no HTTP attempt answered 400"),
+        ({"cache_read": False}, "cache_read: expected False, got True"),
+    ],
+)
 def test_a_missed_goal_says_what_is_missing(goal: dict, reason: str):
     result = check_goal(goal, _recovering_run())
     assert not result.passed

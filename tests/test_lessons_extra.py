@@ -1,4 +1,5 @@
 """What lessons 8-14 tell the learner to look at is really in the runs (beyond each lesson's goals)."""
+
 from __future__ import annotations
 
 import functools
@@ -14,12 +15,12 @@ from agent_core.model import Run
 from agent_core.tools.catalog import sandbox_path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _lesson(folder: str) -> Lesson:
     return load_lesson(LESSONS_ROOT / folder)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _run(folder: str, lang: str = "en", patch_json: str = "{}") -> Run:
     return run_task(_lesson(folder).scenario_config(lang, json.loads(patch_json)))
 
@@ -55,8 +56,9 @@ def test_without_memory_the_agent_asks_for_the_city(lang: str):
 def test_clearing_replaces_the_old_log_in_the_last_request():
     log_line = (sandbox_path("default") / "app.log").read_text(encoding="utf-8").splitlines()[0]
     untouched = json.dumps(_run("11-context-management").turns[-1].request, ensure_ascii=False)
-    cleared = json.dumps(_exercise_run("11-context-management", "clear-old-results").turns[-1].request,
-                         ensure_ascii=False)
+    cleared = json.dumps(
+        _exercise_run("11-context-management", "clear-old-results").turns[-1].request, ensure_ascii=False
+    )
     assert log_line in untouched and CLEARED not in untouched
     assert log_line not in cleared and CLEARED in cleared
 

@@ -1,12 +1,13 @@
 """The stepper against a scripted model: phases, stop reasons, limits, tool errors, retries and redaction."""
+
 import json
 
 import pytest
+from scripted import Script, message, text, tool_use
 
 from agent_core.loop import Stepper, fork_run, iter_turns
 from agent_core.model import Limits, Phase, Run, RunConfig, ToolSpec
 from agent_core.tools.catalog import default_specs
-from scripted import Script, message, text, tool_use
 
 WEATHER = default_specs(["get_weather", "calculate"])
 ERR_529 = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_x"}
@@ -20,8 +21,10 @@ def stepper(script: Script, tools=WEATHER, **config) -> Stepper:
 
 
 def test_phases_run_in_order_and_the_turn_records_everything():
-    script = Script(message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
-                    message(text("It is 4°C in Oslo."), stop_reason="end_turn"))
+    script = Script(
+        message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
+        message(text("It is 4°C in Oslo."), stop_reason="end_turn"),
+    )
     s = stepper(script)
     assert [s.next_phase() for _ in range(5)] == list(Phase.ORDER)
     turn = s.run.turns[0]
@@ -41,9 +44,15 @@ def test_phases_run_in_order_and_the_turn_records_everything():
 
 
 def test_parallel_calls_go_back_in_one_user_message_results_first():
-    script = Script(message(text("Checking both."), tool_use("get_weather", {"city": "Oslo"}),
-                            tool_use("calculate", {"expression": "2^16"}), stop_reason="tool_use"),
-                    message(text("4°C and 65536."), stop_reason="end_turn"))
+    script = Script(
+        message(
+            text("Checking both."),
+            tool_use("get_weather", {"city": "Oslo"}),
+            tool_use("calculate", {"expression": "2^16"}),
+            stop_reason="tool_use",
+        ),
+        message(text("4°C and 65536."), stop_reason="end_turn"),
+    )
     s = stepper(script)
     s.run_to_end()
     results = script.requests[1]["messages"][2]
@@ -53,10 +62,13 @@ def test_parallel_calls_go_back_in_one_user_message_results_first():
     assert s.run.turns[0].decision.startswith("stop_reason is tool_use, so run 2 tool(s)")
 
 
-@pytest.mark.parametrize("reason", ["end_turn", "max_tokens", "stop_sequence", "refusal",
-                                    "model_context_window_exceeded"])
+@pytest.mark.parametrize(
+    "reason", ["end_turn", "max_tokens", "stop_sequence", "refusal", "model_context_window_exceeded"]
+)
 def test_final_stop_reasons_stop_the_loop(reason):
-    extra = {"stop_details": {"type": "refusal", "category": "cyber", "explanation": "no"}} if reason == "refusal" else {}
+    extra = (
+        {"stop_details": {"type": "refusal", "category": "cyber", "explanation": "no"}} if reason == "refusal" else {}
+    )
     s = stepper(Script(message(text("partial"), stop_reason=reason, **extra)))
     s.run_to_end()
     assert s.run.stop.kind == reason and s.run.done and len(s.run.turns) == 1
@@ -83,16 +95,21 @@ def test_unknown_stop_reason_stops_with_a_message_and_the_bug_loops_on():
     s = stepper(Script(message(text("?"), stop_reason="future_reason")))
     s.run_to_end()
     assert s.run.stop.kind == "unknown_stop_reason" and "does not know" in s.run.stop.message
-    buggy = stepper(Script(*[message(text("?"), stop_reason="future_reason") for _ in range(3)]),
-                    limits=Limits(max_steps=3), bugs=["continue_on_unknown_stop"])
+    buggy = stepper(
+        Script(*[message(text("?"), stop_reason="future_reason") for _ in range(3)]),
+        limits=Limits(max_steps=3),
+        bugs=["continue_on_unknown_stop"],
+    )
     buggy.run_to_end()
     assert buggy.run.stop.kind == "step_limit" and len(buggy.run.turns) == 3
 
 
 def test_thinking_blocks_go_back_unchanged():
     thinking = {"type": "thinking", "thinking": "Need weather.", "signature": "c2lnbmF0dXJl"}
-    script = Script(message(thinking, tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
-                    message(text("ok"), stop_reason="end_turn"))
+    script = Script(
+        message(thinking, tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
+        message(text("ok"), stop_reason="end_turn"),
+    )
     stepper(script, thinking_budget=1024).run_to_end()
     assert script.requests[0]["thinking"] == {"type": "enabled", "budget_tokens": 1024}
     assert script.requests[1]["messages"][1]["content"][0] == thinking
@@ -108,8 +125,11 @@ def test_529_then_200_is_two_exchanges_in_one_turn():
 
 
 def test_an_api_error_keeps_the_run_and_retry_this_step_works():
-    script = Script(message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
-                    (529, ERR_529, {"retry-after-ms": "1"}), (529, ERR_529, {"retry-after-ms": "1"}))
+    script = Script(
+        message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
+        (529, ERR_529, {"retry-after-ms": "1"}),
+        (529, ERR_529, {"retry-after-ms": "1"}),
+    )
     s = stepper(script, max_retries=1)
     s.run_to_end()
     assert s.run.stop.kind == "api_error" and "overloaded" in s.run.stop.message.lower()
@@ -123,7 +143,7 @@ def test_an_api_error_keeps_the_run_and_retry_this_step_works():
 
 
 def test_key_is_redacted_from_exchanges_and_the_saved_run():
-    canary = "sk-ant-" "canary-0123456789abcdef"  # split: no key-shaped literal in the repository
+    canary = "sk-ant-canary-0123456789abcdef"  # split: no key-shaped literal in the repository
     script = Script(message(text("hi"), stop_reason="end_turn"))
     run = Run(RunConfig(task="hi", provider="compatible", base_url="http://localhost:9"))
     s = Stepper(run, api_key=canary, transport=script)
@@ -133,11 +153,14 @@ def test_key_is_redacted_from_exchanges_and_the_saved_run():
     assert canary not in json.dumps(s.run.to_dict())
 
 
-@pytest.mark.parametrize("call,expected", [
-    (("no_such_tool", {}), "Unknown tool"),
-    (("get_weather", {"town": "Oslo"}), "city"),                    # schema violation
-    (("get_weather", {"city": "Atlantis"}), "Atlantis"),              # the function raises
-])
+@pytest.mark.parametrize(
+    "call,expected",
+    [
+        (("no_such_tool", {}), "Unknown tool"),
+        (("get_weather", {"town": "Oslo"}), "city"),  # schema violation
+        (("get_weather", {"city": "Atlantis"}), "Atlantis"),  # the function raises
+    ],
+)
 def test_tool_errors_become_is_error_results_and_the_loop_goes_on(call, expected):
     script = Script(message(tool_use(*call), stop_reason="tool_use"), message(text("Sorry."), stop_reason="end_turn"))
     s = stepper(script)
@@ -149,27 +172,40 @@ def test_tool_errors_become_is_error_results_and_the_loop_goes_on(call, expected
 
 def test_a_slow_tool_times_out_as_an_error_result():
     slow = default_specs(["slow_report"])
-    script = Script(message(tool_use("slow_report", {"topic": "x"}), stop_reason="tool_use"),
-                    message(text("It timed out."), stop_reason="end_turn"))
+    script = Script(
+        message(tool_use("slow_report", {"topic": "x"}), stop_reason="tool_use"),
+        message(text("It timed out."), stop_reason="end_turn"),
+    )
     s = stepper(script, tools=slow, limits=Limits(tool_timeout_s=0.2))
     s.run_to_end()
     assert s.run.turns[0].tools[0].is_error and "Timeout" in s.run.turns[0].tools[0].output
 
 
 def _stubborn(n: int) -> Script:
-    return Script(*[message(tool_use("get_stock_price", {"symbol": "ACME"}), stop_reason="tool_use",
-                            usage={"input_tokens": 1000, "output_tokens": 50}) for _ in range(n)])
+    return Script(
+        *[
+            message(
+                tool_use("get_stock_price", {"symbol": "ACME"}),
+                stop_reason="tool_use",
+                usage={"input_tokens": 1000, "output_tokens": 50},
+            )
+            for _ in range(n)
+        ]
+    )
 
 
-@pytest.mark.parametrize("limits,kind", [
-    (Limits(max_steps=3), "step_limit"),
-    (Limits(max_steps=None), "step_limit"),
-    (Limits(max_total_tokens=2500), "token_budget"),
-    (Limits(max_cost_usd=0.005), "cost_budget"),
-    (Limits(stop_on_repeated_call=3), "repeated_call"),
-    (Limits(max_tool_errors=2), "error_budget"),
-    (Limits(timeout_s=0.0), "timeout"),
-])
+@pytest.mark.parametrize(
+    "limits,kind",
+    [
+        (Limits(max_steps=3), "step_limit"),
+        (Limits(max_steps=None), "step_limit"),
+        (Limits(max_total_tokens=2500), "token_budget"),
+        (Limits(max_cost_usd=0.005), "cost_budget"),
+        (Limits(stop_on_repeated_call=3), "repeated_call"),
+        (Limits(max_tool_errors=2), "error_budget"),
+        (Limits(timeout_s=0.0), "timeout"),
+    ],
+)
 def test_each_limit_is_recorded_as_the_stop_cause(limits, kind):
     s = stepper(_stubborn(120), tools=default_specs(["get_stock_price"]), limits=limits)
     s.run_to_end()
@@ -180,10 +216,16 @@ def test_each_limit_is_recorded_as_the_stop_cause(limits, kind):
 
 
 def test_dangerous_tool_waits_for_approval_and_a_denial_is_an_error_result():
-    spec = ToolSpec("delete_file", "Delete a file.", {"type": "object", "properties": {"path": {"type": "string"}}},
-                    needs_approval=True)
-    script = Script(message(tool_use("delete_file", {"path": "important.txt"}), stop_reason="tool_use"),
-                    message(text("Not deleted."), stop_reason="end_turn"))
+    spec = ToolSpec(
+        "delete_file",
+        "Delete a file.",
+        {"type": "object", "properties": {"path": {"type": "string"}}},
+        needs_approval=True,
+    )
+    script = Script(
+        message(tool_use("delete_file", {"path": "important.txt"}), stop_reason="tool_use"),
+        message(text("Not deleted."), stop_reason="end_turn"),
+    )
     s = stepper(script, tools=[spec])
     s.run_to_end()
     assert s.run.phase == Phase.RUN_TOOLS and [t.name for t in s.awaiting_approval] == ["delete_file"]
@@ -195,8 +237,14 @@ def test_dangerous_tool_waits_for_approval_and_a_denial_is_an_error_result():
 
 @pytest.mark.parametrize("bug", ["text_before_tool_result", "drop_one_tool_result"])
 def test_protocol_bugs_send_what_a_buggy_program_would(bug):
-    script = Script(message(tool_use("get_weather", {"city": "Oslo"}), tool_use("calculate", {"expression": "1+1"}),
-                            stop_reason="tool_use"), message(text("x"), stop_reason="end_turn"))
+    script = Script(
+        message(
+            tool_use("get_weather", {"city": "Oslo"}),
+            tool_use("calculate", {"expression": "1+1"}),
+            stop_reason="tool_use",
+        ),
+        message(text("x"), stop_reason="end_turn"),
+    )
     stepper(script, bugs=[bug]).run_to_end()
     content = script.requests[1]["messages"][2]["content"]
     if bug == "text_before_tool_result":
@@ -212,8 +260,10 @@ def test_forgetting_the_reply_resends_the_same_request():
 
 
 def test_iter_turns_yields_each_finished_turn_and_fork_links_runs():
-    script = Script(message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
-                    message(text("done"), stop_reason="end_turn"))
+    script = Script(
+        message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
+        message(text("done"), stop_reason="end_turn"),
+    )
     run = Run(RunConfig(task="Weather in Oslo?", tools=WEATHER))
     turns = list(iter_turns(run, transport=script))
     assert [t.index for t in turns] == [1, 2]
@@ -223,9 +273,11 @@ def test_iter_turns_yields_each_finished_turn_and_fork_links_runs():
 
 
 def test_run_json_round_trip_keeps_everything():
-    script = Script((529, ERR_529, {"retry-after-ms": "1"}),
-                    message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
-                    message(text("done"), stop_reason="end_turn"))
+    script = Script(
+        (529, ERR_529, {"retry-after-ms": "1"}),
+        message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
+        message(text("done"), stop_reason="end_turn"),
+    )
     run = stepper(script).run_to_end()
     again = Run.from_dict(json.loads(json.dumps(run.to_dict())))
     assert again == run
@@ -234,8 +286,10 @@ def test_run_json_round_trip_keeps_everything():
 
 
 def test_next_step_after_a_phase_finishes_only_the_current_turn():
-    script = Script(message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
-                    message(text("done"), stop_reason="end_turn"))
+    script = Script(
+        message(tool_use("get_weather", {"city": "Oslo"}), stop_reason="tool_use"),
+        message(text("done"), stop_reason="end_turn"),
+    )
     s = stepper(script)
     s.next_phase()
     s.next_phase()

@@ -1,4 +1,5 @@
 """AppTest smoke tests: every page renders without an exception, and the Playground steps a real offline run."""
+
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,11 @@ def test_playground_steps_phases_then_runs_to_end():
     at = app()
     at.switch_page("pages/playground.py").run()
     assert [b.label for b in at.button if b.label in ("Next phase", "Next step", "Run to end", "Reset")] == [
-        "Next phase", "Next step", "Run to end", "Reset"]
+        "Next phase",
+        "Next step",
+        "Run to end",
+        "Reset",
+    ]
     _click(at, "Next phase")
     assert any("call the model" in c.value for c in at.caption)
     _click(at, "Run to end")

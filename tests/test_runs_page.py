@@ -1,4 +1,5 @@
 """The Runs page: list, search, delete, import, replay without model calls, re-run from a turn, compare, export."""
+
 from __future__ import annotations
 
 import json
@@ -159,8 +160,10 @@ def test_deleting_the_run_open_in_the_playground_closes_it_there(db):
 BAD_FILES = {
     "not JSON": (b"this is not json {", "not valid JSON"),
     "not UTF-8": (b"\xff\xfe\x00garbage", "not UTF-8"),
-    "wrong shape": (json.dumps({"schema_version": 1, "run": {"turns": "many"}}).encode(),
-                    "does not match the run format"),
+    "wrong shape": (
+        json.dumps({"schema_version": 1, "run": {"turns": "many"}}).encode(),
+        "does not match the run format",
+    ),
     "newer format": (json.dumps({"schema_version": 99, "run": {}}).encode(), "newer Agent Loop Lab"),
 }
 
@@ -187,8 +190,9 @@ def test_an_oversized_file_is_refused_with_its_size(db, monkeypatch):
     monkeypatch.setattr(export, "MAX_IMPORT_BYTES", 1000)
     at = runs_page()
     view(at, "Import & examples")
-    at.file_uploader(key="runs:upload").upload("big.json", export.export_json(load_example("stubborn_runaway")),
-                                                "application/json").run()
+    at.file_uploader(key="runs:upload").upload(
+        "big.json", export.export_json(load_example("stubborn_runaway")), "application/json"
+    ).run()
     ok(at)
     assert "big.json** was not imported" in texts(at.error) and "are not imported" in texts(at.error)
     assert db.list_runs() == []
@@ -323,8 +327,13 @@ def test_compare_shows_both_runs_their_charts_and_the_message_diff(db):
 def test_compare_defaults_to_the_picked_fork_and_its_parent(db):
     parent = saved_example(db)
     saved_example(db, "stubborn_runaway")
-    child = Run(config=parent.config, messages=parent.turns[1].request["messages"], turns=parent.turns[:1],
-                parent_id=parent.id, parent_turn=2)
+    child = Run(
+        config=parent.config,
+        messages=parent.turns[1].request["messages"],
+        turns=parent.turns[:1],
+        parent_id=parent.id,
+        parent_turn=2,
+    )
     db.save_run(child)
     at = runs_page()
     at.selectbox(key="runs:picked").set_value(child.id).run()
@@ -391,10 +400,16 @@ def test_series_holds_each_turns_context_cost_so_far_and_message_count():
 
 def test_compare_figures_overlay_both_runs_with_named_series_and_mark_the_fork():
     msgs = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "x"}]
-    a = _run([_turn(1, 1, 100, 0.001), _turn(2, 3, 300, 0.003), _turn(3, 5, 500, 0.005)],
-             msgs + [{"role": "user", "content": "r"}])
-    b = _run([_turn(1, 1, 100, 0.001), _turn(2, 3, 320, 0.004)], msgs + [{"role": "user", "content": "s"}],
-             parent_id=a.id, parent_turn=2)
+    a = _run(
+        [_turn(1, 1, 100, 0.001), _turn(2, 3, 300, 0.003), _turn(3, 5, 500, 0.005)],
+        msgs + [{"role": "user", "content": "r"}],
+    )
+    b = _run(
+        [_turn(1, 1, 100, 0.001), _turn(2, 3, 320, 0.004)],
+        msgs + [{"role": "user", "content": "s"}],
+        parent_id=a.id,
+        parent_turn=2,
+    )
     c = compare.compare(a, b)
     assert c.fork_turn == 2 and c.shared_messages == 2
     fig = compare.context_figure(c)

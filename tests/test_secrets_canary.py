@@ -4,6 +4,7 @@ Scanned: every byte the app's server sent to the browser (websocket frames), the
 of the raw views, the app's own log output (at debug level), the runs database file, and every export of the run.
 The model server records the Authorization header it received, which proves the canary was really used.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -12,14 +13,14 @@ import secrets
 from pathlib import Path
 
 import pytest
+from browser import browser, needs_chromium, running_app, shot, wait_idle
+from test_errors_playground import app_env, click, lab_of, open_page, scripted_think  # noqa: F401
+from test_settings_page import everything_shown, use_compatible
 
 from agent_core.export import export_json, to_openai_messages, to_openai_response, to_python_script
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler, start_server
 from agent_core.store import RunStore
-from browser import browser, needs_chromium, running_app, shot, wait_idle
-from test_errors_playground import app_env, click, lab_of, open_page, scripted_think  # noqa: F401
-from test_settings_page import everything_shown, use_compatible
 
 
 class RecordingHandler(SimHandler):
@@ -64,7 +65,8 @@ def exports_of(db: Path) -> dict[str, bytes]:
         out[f"{run.id}.py"] = to_python_script(run).encode()
         for turn in run.turns:
             out[f"{run.id} turn {turn.index} OpenAI"] = repr(
-                (to_openai_messages(turn.request or {}), to_openai_response(turn.response or {}))).encode()
+                (to_openai_messages(turn.request or {}), to_openai_response(turn.response or {}))
+            ).encode()
     assert out, "the session saved at least one run"
     return out
 
@@ -127,8 +129,12 @@ def test_a_canary_key_used_for_a_whole_browser_session_is_found_nowhere(tmp_path
     frames: list[bytes] = []
     with app_logging_to(db, log) as url, browser() as b:
         page = b.new_page(viewport={"width": 1500, "height": 1100})
-        page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda data: frames.append(data if isinstance(data, bytes) else data.encode())))
+        page.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framereceived", lambda data: frames.append(data if isinstance(data, bytes) else data.encode())
+            ),
+        )
         page.goto(f"{url}/settings")
         page.get_by_text("Provider").first.wait_for(timeout=30_000)
         settings_with_key(page, server_url, key)
@@ -142,8 +148,13 @@ def test_a_canary_key_used_for_a_whole_browser_session_is_found_nowhere(tmp_path
             html[f"page {name}"] = page.content().encode()
         assert "A key is set (from: session" in html["page Settings"].decode(), "the same session all along"
     assert f"Bearer {key}" in handler.credentials, "the canary really went to the model server"
-    places = {**html, "websocket frames to the browser": b"".join(frames), "streamlit log": log.read_bytes(),
-              **database_bytes(db), **exports_of(db)}
+    places = {
+        **html,
+        "websocket frames to the browser": b"".join(frames),
+        "streamlit log": log.read_bytes(),
+        **database_bytes(db),
+        **exports_of(db),
+    }
     assert len(frames) > 10 and log.stat().st_size > 0
     assert not leaks(key, places), f"the key leaked into: {leaks(key, places)}"
 
@@ -170,7 +181,13 @@ def test_a_canary_that_is_not_key_shaped_is_found_nowhere_either(app_env, model_
         at.switch_page(page).run()
         shown[page] = everything_shown(at).encode()
     captured = capsys.readouterr()
-    places = {**shown, "log records": caplog.text.encode(), "stdout": captured.out.encode(),
-              "stderr": captured.err.encode(), **database_bytes(app_env), **exports_of(app_env)}
+    places = {
+        **shown,
+        "log records": caplog.text.encode(),
+        "stdout": captured.out.encode(),
+        "stderr": captured.err.encode(),
+        **database_bytes(app_env),
+        **exports_of(app_env),
+    }
     assert f"Bearer {key}" in handler.credentials
     assert not leaks(key, places), f"the key leaked into: {leaks(key, places)}"

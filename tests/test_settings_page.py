@@ -1,5 +1,6 @@
 """The Settings page: provider and base URL, a session-only key shown only by its source, the server's model list,
 the connection test, and the spend cap that the Playground compares with the whole tab's spend."""
+
 from __future__ import annotations
 
 import json
@@ -7,14 +8,14 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from browser import free_port
+from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
 
 from agent_core import accounting, errors
 from agent_core.model import SimSettings
 from agent_core.providers import LOCAL_PRESETS
 from agent_core.sim import start_server
 from agent_core.sim.handler import MODEL_IDS
-from browser import free_port
-from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
 
 SETTINGS = "pages/settings.py"
 PRICING = accounting.load_pricing()
@@ -46,8 +47,13 @@ def sim_server():
 @pytest.fixture
 def refusing_server():
     """A server that answers every request with a 401 error envelope."""
-    body = json.dumps({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"},
-                       "request_id": "req_401"}).encode()
+    body = json.dumps(
+        {
+            "type": "error",
+            "error": {"type": "authentication_error", "message": "invalid x-api-key"},
+            "request_id": "req_401",
+        }
+    ).encode()
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -141,7 +147,7 @@ def test_anthropic_without_a_key_says_where_to_put_one(app_env):
 
 
 def test_a_typed_key_is_kept_for_the_session_and_never_shown_back(app_env):
-    key = "sk-ant-" "settings-test-0123456789abcdef"  # split: no key-shaped literal in the repository
+    key = "sk-ant-settings-test-0123456789abcdef"  # split: no key-shaped literal in the repository
     at = open_page(SETTINGS)
     at.text_input(key="settings:key").input(key)
     click(at, "Use this key")
@@ -155,11 +161,11 @@ def test_a_typed_key_is_kept_for_the_session_and_never_shown_back(app_env):
 
 
 def test_the_key_source_is_named_for_the_environment_and_for_secrets(app_env, monkeypatch):
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-" "from-the-environment-0000")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-from-the-environment-0000")
     at = open_page(SETTINGS)
     assert "A key is set (from: environment" in texts(at.success)
-    assert "sk-ant-" "from-the-environment" not in everything_shown(at)
-    at.secrets["ANTHROPIC_API_KEY"] = "sk-ant-" "from-secrets-1111"  # split: no key-shaped literal in the repository
+    assert "sk-ant-from-the-environment" not in everything_shown(at)
+    at.secrets["ANTHROPIC_API_KEY"] = "sk-ant-from-secrets-1111"  # split: no key-shaped literal in the repository
     at.run()
     assert "A key is set (from: secrets" in texts(at.success), "secrets.toml wins over the environment"
     assert "sk-ant-from-secrets" not in everything_shown(at)

@@ -1,4 +1,5 @@
 """The simulated model's HTTP side, driven by the official SDK over a live loopback server and in-process."""
+
 from __future__ import annotations
 
 import json
@@ -10,20 +11,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core import tokens
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler, SimTransport, start_server
+from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core.sim.validate import sign_thinking
 
 MODEL = "claude-sonnet-4-6"
-WEATHER = {"name": "get_weather", "description": "Current weather in a city.",
-           "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
-WRITE = {"name": "write_file", "description": "Write a file.",
-         "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}}
+WEATHER = {
+    "name": "get_weather",
+    "description": "Current weather in a city.",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+WRITE = {
+    "name": "write_file",
+    "description": "Write a file.",
+    "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
+}
 LONG = "The quick brown fox jumps over the lazy dog near the quiet river bank. " * 12
-
-
 
 
 def assistant(message) -> dict:
@@ -54,8 +59,11 @@ def scripted(body: dict, settings: SimSettings) -> Draft:
         call = {"type": "tool_use", "id": None, "name": "write_file", "input": {"path": "notes.txt", "content": LONG}}
         return Draft([call], "tool_use")
     if verb == "refuse":
-        return Draft([{"type": "text", "text": "I can't help with that."}], "refusal",
-                     {"type": "refusal", "category": "cyber", "explanation": "Malware request."})
+        return Draft(
+            [{"type": "text", "text": "I can't help with that."}],
+            "refusal",
+            {"type": "refusal", "category": "cyber", "explanation": "Malware request."},
+        )
     if verb == "pause":
         return Draft([{"type": "text", "text": "Still searching."}], "pause_turn")
     if verb == "long":
@@ -108,14 +116,16 @@ def create(client, text, **kw):
 def test_end_turn_reply_has_real_shape(make, mode):
     client_for, _, _ = make(mode)
     raw = client_for().messages.with_raw_response.create(
-        model="claude-opus-4-8", max_tokens=100, messages=[{"role": "user", "content": "say Hi there"}])
+        model="claude-opus-4-8", max_tokens=100, messages=[{"role": "user", "content": "say Hi there"}]
+    )
     message = raw.parse()
     assert message.stop_reason == "end_turn" and message.content[0].text == "Hi there"
     assert message.id.startswith("msg_") and message.model == "claude-opus-4-8"
     assert raw.headers["request-id"].startswith("req_") and raw.request_id == raw.headers["request-id"]
     assert message.usage.service_tier == "standard"
     assert message.usage.input_tokens == tokens.count_request(
-        {"model": "claude-opus-4-8", "messages": [{"role": "user", "content": "say Hi there"}]})
+        {"model": "claude-opus-4-8", "messages": [{"role": "user", "content": "say Hi there"}]}
+    )
     assert message.usage.output_tokens == tokens.estimate_text("Hi there")
 
 
@@ -127,8 +137,16 @@ def test_tool_use_round_trip_quotes_the_result(make, mode):
     assert first.stop_reason == "tool_use" and [c.input["city"] for c in calls] == ["Moscow", "Kraków"]
     assert all(c.id.startswith("toolu_") for c in calls) and calls[0].id != calls[1].id
     results = [{"type": "tool_result", "tool_use_id": c.id, "content": f"{c.input['city']}: 3°C"} for c in calls]
-    second = client.messages.create(model=MODEL, max_tokens=512, tools=[WEATHER], messages=[
-        {"role": "user", "content": "weather Moscow,Kraków"}, assistant(first), {"role": "user", "content": results}])
+    second = client.messages.create(
+        model=MODEL,
+        max_tokens=512,
+        tools=[WEATHER],
+        messages=[
+            {"role": "user", "content": "weather Moscow,Kraków"},
+            assistant(first),
+            {"role": "user", "content": results},
+        ],
+    )
     assert second.stop_reason == "end_turn"
     assert "Moscow: 3°C" in second.content[0].text and "Kraków: 3°C" in second.content[0].text
 
@@ -193,8 +211,12 @@ def test_real_window_by_family(make):
     client = make("transport")[0]()
     big = "hello " + "x" * 1_000_000  # 250K tokens: over 4.x's 200K, inside 5.x's 1M
     assert create(client, big).stop_reason == "model_context_window_exceeded"
-    assert client.messages.create(model="claude-sonnet-5-5", max_tokens=50, messages=[
-        {"role": "user", "content": big}]).stop_reason == "end_turn"
+    assert (
+        client.messages.create(
+            model="claude-sonnet-5-5", max_tokens=50, messages=[{"role": "user", "content": big}]
+        ).stop_reason
+        == "end_turn"
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -211,8 +233,11 @@ def test_thinking_round_trip(make, mode):
     first = client.messages.create(messages=[{"role": "user", "content": "weather Oslo"}], **request)
     assert first.content[0].type == "thinking" and first.content[0].thinking == "Cities: Oslo."
     call = first.content[-1]
-    history = [{"role": "user", "content": "weather Oslo"}, assistant(first),
-               {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": "sunny"}]}]
+    history = [
+        {"role": "user", "content": "weather Oslo"},
+        assistant(first),
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": "sunny"}]},
+    ]
     assert client.messages.create(messages=history, **request).stop_reason == "end_turn"
     history[1]["content"][0]["thinking"] = "Cities: Bergen."
     with pytest.raises(anthropic.BadRequestError) as err:
@@ -224,7 +249,9 @@ def test_settings_thinking_adds_signed_block(make):
     message = create(make("transport", thinking=True, seed=7)[0](), "say Hi")
     block = message.content[0]
     assert block.type == "thinking" and block.signature == sign_thinking(block.thinking, 7)
-    assert create(make("transport", thinking=True)[0](), "say Hi", thinking={"type": "disabled"}).content[0].type == "text"
+    assert (
+        create(make("transport", thinking=True)[0](), "say Hi", thinking={"type": "disabled"}).content[0].type == "text"
+    )
 
 
 def _attempts(handler: SimHandler) -> list[tuple[int, int | None]]:
@@ -234,8 +261,9 @@ def _attempts(handler: SimHandler) -> list[tuple[int, int | None]]:
 @pytest.mark.parametrize("mode", MODES)
 def test_429_with_retry_after_then_success(make, mode):
     client_for, handler, _ = make(mode, faults=[{"status": 429, "retry_after": 0.01}])
-    raw = client_for().messages.with_raw_response.create(model=MODEL, max_tokens=50,
-                                                         messages=[{"role": "user", "content": "say ok"}])
+    raw = client_for().messages.with_raw_response.create(
+        model=MODEL, max_tokens=50, messages=[{"role": "user", "content": "say ok"}]
+    )
     assert raw.parse().content[0].text == "ok" and raw.retries_taken == 1
     assert _attempts(handler) == [(0, 429), (1, 200)]
     with pytest.raises(anthropic.RateLimitError) as err:
@@ -271,13 +299,16 @@ def test_drop_then_success(make, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("status,exc,kind", [
-    (401, anthropic.AuthenticationError, "authentication_error"),
-    (403, anthropic.PermissionDeniedError, "permission_error"),
-    (404, anthropic.NotFoundError, "not_found_error"),
-    (413, anthropic.ContentTooLargeError, "request_too_large"),
-    (400, anthropic.BadRequestError, "invalid_request_error"),
-])
+@pytest.mark.parametrize(
+    "status,exc,kind",
+    [
+        (401, anthropic.AuthenticationError, "authentication_error"),
+        (403, anthropic.PermissionDeniedError, "permission_error"),
+        (404, anthropic.NotFoundError, "not_found_error"),
+        (413, anthropic.ContentTooLargeError, "request_too_large"),
+        (400, anthropic.BadRequestError, "invalid_request_error"),
+    ],
+)
 def test_status_faults_raise_sdk_exceptions(make, mode, status, exc, kind):
     client_for, handler, _ = make(mode, faults=[{"status": status}])
     with pytest.raises(exc) as err:
@@ -290,8 +321,11 @@ def test_fault_only_on_its_turn(make):
     client = make("transport", faults=[{"status": 401, "turn": 2}])[0]()
     first = create(client, "weather Oslo", tools=[WEATHER])
     assert first.stop_reason == "tool_use"
-    history = [{"role": "user", "content": "weather Oslo"}, assistant(first), {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": first.content[-1].id, "content": "sunny"}]}]
+    history = [
+        {"role": "user", "content": "weather Oslo"},
+        assistant(first),
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": first.content[-1].id, "content": "sunny"}]},
+    ]
     with pytest.raises(anthropic.AuthenticationError):
         client.messages.create(model=MODEL, max_tokens=50, tools=[WEATHER], messages=history)
 
@@ -324,8 +358,12 @@ STREAM_CASES = [
 def test_stream_gives_same_final_message(make, mode, case):
     client = make(mode)[0]()
     case = dict(case)
-    kwargs = dict(model=MODEL, max_tokens=case.pop("max_tokens", 512),
-                  messages=[{"role": "user", "content": case.pop("text")}], **case)
+    kwargs = dict(
+        model=MODEL,
+        max_tokens=case.pop("max_tokens", 512),
+        messages=[{"role": "user", "content": case.pop("text")}],
+        **case,
+    )
     plain = client.messages.create(**kwargs)
     with client.messages.stream(**kwargs) as stream:
         final = stream.get_final_message()
@@ -334,8 +372,14 @@ def test_stream_gives_same_final_message(make, mode, case):
 
 def test_sse_event_sequence():
     handler = SimHandler(SimSettings(), think=scripted)
-    body = {"model": MODEL, "max_tokens": 2000, "stream": True, "tools": [WEATHER],
-            "thinking": {"type": "enabled", "budget_tokens": 1024}, "messages": [{"role": "user", "content": "weather Oslo"}]}
+    body = {
+        "model": MODEL,
+        "max_tokens": 2000,
+        "stream": True,
+        "tools": [WEATHER],
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "messages": [{"role": "user", "content": "weather Oslo"}],
+    }
     reply = handler.handle("POST", "/v1/messages", {}, json.dumps(body).encode())
     assert reply.status == 200 and reply.headers["content-type"].startswith("text/event-stream")
     events = [json.loads(c.decode().split("data: ", 1)[1]) for c in reply.chunks]
@@ -351,27 +395,39 @@ def test_sse_event_sequence():
 @pytest.mark.parametrize("mode", MODES)
 def test_count_tokens_equals_usage_input(make, mode):
     client = make(mode)[0]()
-    kwargs = dict(model=MODEL, system="Be brief.", tools=[WEATHER], messages=[{"role": "user", "content": "say Привет"}])
+    kwargs = dict(
+        model=MODEL, system="Be brief.", tools=[WEATHER], messages=[{"role": "user", "content": "say Привет"}]
+    )
     counted = client.messages.count_tokens(**kwargs)
     assert counted.input_tokens == client.messages.create(max_tokens=50, **kwargs).usage.input_tokens
     assert counted.input_tokens == tokens.count_request(kwargs)
 
 
 def test_same_request_same_bytes_and_seed_changes_ids():
-    body = json.dumps({"model": MODEL, "max_tokens": 99, "tools": [WEATHER],
-                       "messages": [{"role": "user", "content": "weather Oslo"}]}).encode()
-    replies = [SimHandler(SimSettings(seed=s), think=scripted).handle("POST", "/v1/messages", {}, body)
-               for s in (3, 3, 4)]
+    body = json.dumps(
+        {
+            "model": MODEL,
+            "max_tokens": 99,
+            "tools": [WEATHER],
+            "messages": [{"role": "user", "content": "weather Oslo"}],
+        }
+    ).encode()
+    replies = [
+        SimHandler(SimSettings(seed=s), think=scripted).handle("POST", "/v1/messages", {}, body) for s in (3, 3, 4)
+    ]
     assert replies[0].body == replies[1].body and replies[0].headers == replies[1].headers
     first, other = json.loads(replies[0].body), json.loads(replies[2].body)
     assert first["id"] != other["id"] and first["content"][1]["id"] != other["content"][1]["id"]
 
 
-@pytest.mark.parametrize("headers", [
-    {"x-api-key": "sk-old", "anthropic-version": "2023-06-01"},
-    {"authorization": "Bearer sk-new", "anthropic-version": "2026-10-21"},
-    {},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"x-api-key": "sk-old", "anthropic-version": "2023-06-01"},
+        {"authorization": "Bearer sk-new", "anthropic-version": "2026-10-21"},
+        {},
+    ],
+)
 def test_both_auth_styles_and_none_accepted(make, headers):
     _, _, url = make("server")
     body = {"model": MODEL, "max_tokens": 20, "messages": [{"role": "user", "content": "say yes"}]}
@@ -379,16 +435,24 @@ def test_both_auth_styles_and_none_accepted(make, headers):
     assert response.status_code == 200 and response.json()["content"][0]["text"] == "yes"
 
 
-@pytest.mark.parametrize("method,path,body,status", [
-    ("POST", "/v1/messages", {"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}, 200),
-    ("POST", "/v1/messages", {"model": MODEL}, 400),
-    ("POST", "/v1/messages/count_tokens", {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}, 200),
-    ("GET", "/v1/models", None, 200),
-    ("GET", "/v1/models/claude-haiku-4-5", None, 200),
-    ("GET", "/v1/models/claude-nope-1", None, 404),
-    ("GET", "/v1/nothing", None, 404),
-    ("DELETE", "/v1/messages", None, 404),
-])
+@pytest.mark.parametrize(
+    "method,path,body,status",
+    [
+        (
+            "POST",
+            "/v1/messages",
+            {"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]},
+            200,
+        ),
+        ("POST", "/v1/messages", {"model": MODEL}, 400),
+        ("POST", "/v1/messages/count_tokens", {"model": MODEL, "messages": [{"role": "user", "content": "hi"}]}, 200),
+        ("GET", "/v1/models", None, 200),
+        ("GET", "/v1/models/claude-haiku-4-5", None, 200),
+        ("GET", "/v1/models/claude-nope-1", None, 404),
+        ("GET", "/v1/nothing", None, 404),
+        ("DELETE", "/v1/messages", None, 404),
+    ],
+)
 def test_request_id_on_every_response(make, method, path, body, status):
     _, _, url = make("server")
     response = httpx2.request(method, url + path, json=body)
@@ -401,8 +465,9 @@ def test_request_id_on_every_response(make, method, path, body, status):
 
 def test_rate_limit_header_and_envelope_on_429(make):
     _, _, url = make("server", faults=[{"status": 429}])
-    response = httpx2.post(f"{url}/v1/messages", json={"model": MODEL, "max_tokens": 5,
-                                                        "messages": [{"role": "user", "content": "hi"}]})
+    response = httpx2.post(
+        f"{url}/v1/messages", json={"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+    )
     assert response.status_code == 429 and response.headers["retry-after"] == "1"
     assert response.json()["error"]["type"] == "rate_limit_error"
 
@@ -410,8 +475,14 @@ def test_rate_limit_header_and_envelope_on_429(make):
 @pytest.mark.parametrize("mode", MODES)
 def test_models_list(make, mode):
     models = {m.id: m for m in make(mode)[0]().models.list()}
-    for wanted in ("claude-sonnet-4-6", "claude-opus-4-8", "claude-haiku-4-5", "claude-sonnet-5-5",
-                   "claude-opus-5-5", "claude-haiku-5-5"):
+    for wanted in (
+        "claude-sonnet-4-6",
+        "claude-opus-4-8",
+        "claude-haiku-4-5",
+        "claude-sonnet-5-5",
+        "claude-opus-5-5",
+        "claude-haiku-5-5",
+    ):
         assert wanted in models
     assert models["claude-opus-4-8"].display_name == "Claude Opus 4.8"
     assert models["claude-sonnet-5-5"].max_input_tokens == 1_000_000
@@ -424,14 +495,19 @@ def test_prompt_cache_written_then_read(make):
     tools = [{**WEATHER, "cache_control": {"type": "ephemeral", "ttl": "1h"}}]
     kwargs = dict(model=MODEL, max_tokens=100, system=system, tools=tools)
     first = client.messages.create(messages=[{"role": "user", "content": "weather Oslo"}], **kwargs)
-    tool_part = tokens.count_request({"model": MODEL, "tools": [WEATHER | {"cache_control": tools[0]["cache_control"]}]})
+    tool_part = tokens.count_request(
+        {"model": MODEL, "tools": [WEATHER | {"cache_control": tools[0]["cache_control"]}]}
+    )
     whole_prefix = tokens.count_request({"model": MODEL, "tools": tools, "system": system})
     usage = first.usage
     assert usage.cache_creation.ephemeral_1h_input_tokens == tool_part
     assert usage.cache_creation.ephemeral_5m_input_tokens == whole_prefix - tool_part
     assert usage.cache_creation_input_tokens == whole_prefix and usage.cache_read_input_tokens == 0
-    history = [{"role": "user", "content": "weather Oslo"}, assistant(first), {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": first.content[-1].id, "content": "sunny"}]}]
+    history = [
+        {"role": "user", "content": "weather Oslo"},
+        assistant(first),
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": first.content[-1].id, "content": "sunny"}]},
+    ]
     second = client.messages.create(messages=history, **kwargs).usage
     assert second.cache_read_input_tokens == whole_prefix and second.cache_creation_input_tokens == 0
     assert second.input_tokens + whole_prefix == tokens.count_request({**kwargs, "messages": history})
@@ -445,8 +521,13 @@ def test_sdk_tool_runner_without_threads(make):
         """Current weather in a city."""
         return f"{city}: 7°C"
 
-    runner = client_for().beta.messages.tool_runner(model=MODEL, max_tokens=500, tools=[get_weather], thread=False,
-                                                    messages=[{"role": "user", "content": "weather Oslo"}])
+    runner = client_for().beta.messages.tool_runner(
+        model=MODEL,
+        max_tokens=500,
+        tools=[get_weather],
+        thread=False,
+        messages=[{"role": "user", "content": "weather Oslo"}],
+    )
     final = runner.until_done()
     assert final.stop_reason == "end_turn" and "Oslo: 7°C" in final.content[0].text
     assert len(_attempts(handler)) == 2
@@ -456,22 +537,30 @@ def test_brain_failure_is_a_500_envelope():
     def broken(body, settings):
         raise KeyError("lexicon")
 
-    reply = SimHandler(SimSettings(), think=broken).handle("POST", "/v1/messages", {}, json.dumps(
-        {"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}).encode())
+    reply = SimHandler(SimSettings(), think=broken).handle(
+        "POST",
+        "/v1/messages",
+        {},
+        json.dumps({"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}).encode(),
+    )
     error = json.loads(reply.body)
     assert reply.status == 500 and error["error"]["type"] == "api_error" and "KeyError" in error["error"]["message"]
     assert error["request_id"] == reply.headers["request-id"]
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=120),
-       budget=st.integers(min_value=1, max_value=40))
+@given(
+    text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=120),
+    budget=st.integers(min_value=1, max_value=40),
+)
 def test_max_tokens_cut_is_a_prefix_within_budget(text, budget):
     body = {"model": MODEL, "max_tokens": budget, "messages": [{"role": "user", "content": "say " + text}]}
-    reply = json.loads(SimHandler(SimSettings(), think=scripted).handle(
-        "POST", "/v1/messages", {}, json.dumps(body).encode()).body)
+    reply = json.loads(
+        SimHandler(SimSettings(), think=scripted).handle("POST", "/v1/messages", {}, json.dumps(body).encode()).body
+    )
     spoken = "".join(b["text"] for b in reply["content"])
     assert text.startswith(spoken) and tokens.estimate_text(spoken) <= budget
     assert (reply["stop_reason"] == "max_tokens") == (tokens.estimate_text(text) > budget)
-    assert reply["usage"]["output_tokens"] == (budget if reply["stop_reason"] == "max_tokens"
-                                               else max(1, tokens.estimate_text(text)))
+    assert reply["usage"]["output_tokens"] == (
+        budget if reply["stop_reason"] == "max_tokens" else max(1, tokens.estimate_text(text))
+    )

@@ -1,4 +1,5 @@
 """Requests the real Messages API rejects get the same 400 invalid_request_error from the simulated model."""
+
 from __future__ import annotations
 
 import copy
@@ -20,8 +21,12 @@ RESULT_A = {"type": "tool_result", "tool_use_id": "toolu_a", "content": "4°C"}
 RESULT_B = {"type": "tool_result", "tool_use_id": "toolu_b", "content": "19°C"}
 ASK = {"role": "user", "content": "Weather in Oslo and Rome?"}
 CALLS = {"role": "assistant", "content": [{"type": "text", "text": "Checking."}, CALL_A, CALL_B]}
-GOOD = {"model": MODEL, "max_tokens": 100, "tools": [TOOL],
-        "messages": [ASK, CALLS, {"role": "user", "content": [RESULT_A, RESULT_B]}]}
+GOOD = {
+    "model": MODEL,
+    "max_tokens": 100,
+    "tools": [TOOL],
+    "messages": [ASK, CALLS, {"role": "user", "content": [RESULT_A, RESULT_B]}],
+}
 
 
 def never_called(body, settings):
@@ -33,7 +38,11 @@ class _Draft:
 
     def __init__(self, text: str) -> None:
         self.content, self.stop_reason, self.stop_details, self.reasoning = (
-            [{"type": "text", "text": text}], "end_turn", None, "ok")
+            [{"type": "text", "text": text}],
+            "end_turn",
+            None,
+            "ok",
+        )
 
 
 def ok_brain(body, settings):
@@ -62,39 +71,73 @@ CASES = {
     "messages missing": (variant(messages=None), "messages: Field required"),
     "messages empty": (variant(messages=[]), "at least one message is required"),
     "messages not a list": (variant(messages={"role": "user"}), "messages: Input should be a valid list"),
-    "first message assistant": (with_messages({"role": "assistant", "content": "Hi"}, ASK),
-                                'first message must use the "user" role'),
-    "system role in messages": (with_messages(ASK, {"role": "system", "content": "x"}),
-                                "messages.1.role: Input should be 'user' or 'assistant'"),
-    "missing tool_result": (with_messages(ASK, CALLS, {"role": "user", "content": [RESULT_A]}),
-                            "`tool_use` ids were found without `tool_result` blocks immediately after: toolu_b"),
-    "no user message after tool_use": (with_messages(ASK, CALLS, {"role": "user", "content": "thanks"}),
-                                       "immediately after: toolu_a, toolu_b"),
-    "text before tool_result": (with_messages(ASK, CALLS, {"role": "user", "content": [
-        {"type": "text", "text": "Here you go"}, RESULT_A, RESULT_B]}), "`tool_result` blocks must come first"),
-    "tool_result id unknown": (with_messages(ASK, CALLS, {"role": "user", "content": [
-        RESULT_A, RESULT_B, {**RESULT_A, "tool_use_id": "toolu_zzz"}]}),
-        "unexpected `tool_use_id` found in `tool_result` blocks: toolu_zzz"),
-    "tool_result without tool_use": (with_messages({"role": "user", "content": [RESULT_A]}),
-                                     "unexpected `tool_use_id`"),
+    "first message assistant": (
+        with_messages({"role": "assistant", "content": "Hi"}, ASK),
+        'first message must use the "user" role',
+    ),
+    "system role in messages": (
+        with_messages(ASK, {"role": "system", "content": "x"}),
+        "messages.1.role: Input should be 'user' or 'assistant'",
+    ),
+    "missing tool_result": (
+        with_messages(ASK, CALLS, {"role": "user", "content": [RESULT_A]}),
+        "`tool_use` ids were found without `tool_result` blocks immediately after: toolu_b",
+    ),
+    "no user message after tool_use": (
+        with_messages(ASK, CALLS, {"role": "user", "content": "thanks"}),
+        "immediately after: toolu_a, toolu_b",
+    ),
+    "text before tool_result": (
+        with_messages(
+            ASK, CALLS, {"role": "user", "content": [{"type": "text", "text": "Here you go"}, RESULT_A, RESULT_B]}
+        ),
+        "`tool_result` blocks must come first",
+    ),
+    "tool_result id unknown": (
+        with_messages(
+            ASK, CALLS, {"role": "user", "content": [RESULT_A, RESULT_B, {**RESULT_A, "tool_use_id": "toolu_zzz"}]}
+        ),
+        "unexpected `tool_use_id` found in `tool_result` blocks: toolu_zzz",
+    ),
+    "tool_result without tool_use": (
+        with_messages({"role": "user", "content": [RESULT_A]}),
+        "unexpected `tool_use_id`",
+    ),
     "bad tool name": (variant(tools=[{**TOOL, "name": "get weather"}]), "tools.0.name: String should match pattern"),
     "tool name too long": (variant(tools=[{**TOOL, "name": "x" * 65}]), "tools.0.name"),
-    "input_schema missing": (variant(tools=[{"name": "t", "description": "d"}]), "tools.0.input_schema: Field required"),
-    "input_schema not object": (variant(tools=[{**TOOL, "input_schema": {"type": "string"}}]),
-                                "tools.0.input_schema.type: Input should be 'object'"),
+    "input_schema missing": (
+        variant(tools=[{"name": "t", "description": "d"}]),
+        "tools.0.input_schema: Field required",
+    ),
+    "input_schema not object": (
+        variant(tools=[{**TOOL, "input_schema": {"type": "string"}}]),
+        "tools.0.input_schema.type: Input should be 'object'",
+    ),
     "duplicate tool names": (variant(tools=[TOOL, TOOL]), "Tool names must be unique"),
-    "tool_choice unknown tool": (variant(tool_choice={"type": "tool", "name": "get_time"}),
-                                 "tool_choice.name: tool 'get_time' not found"),
+    "tool_choice unknown tool": (
+        variant(tool_choice={"type": "tool", "name": "get_time"}),
+        "tool_choice.name: tool 'get_time' not found",
+    ),
     "tool_choice bad type": (variant(tool_choice={"type": "sometimes"}), "tool_choice.type"),
-    "empty text block": (with_messages({"role": "user", "content": [{"type": "text", "text": ""}]}),
-                         "text content blocks must be non-empty"),
+    "empty text block": (
+        with_messages({"role": "user", "content": [{"type": "text", "text": ""}]}),
+        "text content blocks must be non-empty",
+    ),
     "thinking budget too small": (variant(thinking={"type": "enabled", "budget_tokens": 10}), "budget_tokens"),
-    "thinking budget above max_tokens": (variant(max_tokens=2000, thinking={"type": "enabled", "budget_tokens": 4000}),
-                                         "`max_tokens` must be greater than `thinking.budget_tokens`"),
+    "thinking budget above max_tokens": (
+        variant(max_tokens=2000, thinking={"type": "enabled", "budget_tokens": 4000}),
+        "`max_tokens` must be greater than `thinking.budget_tokens`",
+    ),
     "threads beta (server-side history)": (variant(thread={"type": "create"}), "thread=False"),
-    "too many cache breakpoints": (with_messages({"role": "user", "content": [
-        {"type": "text", "text": str(i), "cache_control": {"type": "ephemeral"}} for i in range(5)]}),
-        "A maximum of 4 blocks with cache_control"),
+    "too many cache breakpoints": (
+        with_messages(
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": str(i), "cache_control": {"type": "ephemeral"}} for i in range(5)],
+            }
+        ),
+        "A maximum of 4 blocks with cache_control",
+    ),
 }
 
 
@@ -109,8 +152,10 @@ def live():
 
 def clients(url: str, handler: SimHandler) -> list[anthropic.Anthropic]:
     http = httpx2.Client(transport=SimTransport(handler.settings, handler))
-    return [anthropic.Anthropic(api_key="k", base_url=url, max_retries=0),
-            anthropic.Anthropic(api_key="k", base_url="http://simulated.invalid", http_client=http, max_retries=0)]
+    return [
+        anthropic.Anthropic(api_key="k", base_url=url, max_retries=0),
+        anthropic.Anthropic(api_key="k", base_url="http://simulated.invalid", http_client=http, max_retries=0),
+    ]
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -126,11 +171,14 @@ def test_invalid_request_gives_400_with_message(live, name):
         assert envelope["request_id"] == err.value.response.headers["request-id"]
 
 
-@pytest.mark.parametrize("raw,expected", [
-    (b"{not json", "not valid JSON"),
-    (b"[1, 2]", "must be a JSON object"),
-    ("\"text\"".encode(), "must be a JSON object"),
-])
+@pytest.mark.parametrize(
+    "raw,expected",
+    [
+        (b"{not json", "not valid JSON"),
+        (b"[1, 2]", "must be a JSON object"),
+        (b'"text"', "must be a JSON object"),
+    ],
+)
 def test_body_not_a_json_object(live, raw, expected):
     url, _ = live
     response = httpx2.post(f"{url}/v1/messages", content=raw, headers={"content-type": "application/json"})
@@ -138,8 +186,7 @@ def test_body_not_a_json_object(live, raw, expected):
 
 
 def _reply(body: dict, brain=ok_brain, seed: int = 0):
-    return SimHandler(SimSettings(seed=seed), think=brain).handle("POST", "/v1/messages", {},
-                                                                  json.dumps(body).encode())
+    return SimHandler(SimSettings(seed=seed), think=brain).handle("POST", "/v1/messages", {}, json.dumps(body).encode())
 
 
 def test_valid_history_passes():
@@ -179,7 +226,8 @@ def test_count_tokens_validates_without_max_tokens(live):
 def test_sampling_fields_depend_on_api_version(version, status):
     headers = {"anthropic-version": version} if version else {}
     reply = SimHandler(SimSettings(), think=ok_brain).handle(
-        "POST", "/v1/messages", headers, json.dumps(variant(temperature=0.2)).encode())
+        "POST", "/v1/messages", headers, json.dumps(variant(temperature=0.2)).encode()
+    )
     assert reply.status == status
     if status == 400:
         assert b"temperature: Extra inputs are not permitted" in reply.body

@@ -1,4 +1,5 @@
 """The runs database: what a learner saves comes back unchanged, survives restarts, and never holds a key."""
+
 from __future__ import annotations
 
 import json
@@ -9,13 +10,26 @@ import pytest
 
 from agent_core import store as store_module
 from agent_core.model import (
-    ApiError, Exchange, Limits, Phase, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage,
+    ApiError,
+    Exchange,
+    Limits,
+    Phase,
+    Run,
+    RunConfig,
+    StopCause,
+    ToolExecution,
+    ToolSpec,
+    Turn,
+    Usage,
 )
 from agent_core.store import RunStore, RunSummary, StoreError
 
-CANARY = "sk-ant-" "api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
-WEATHER = ToolSpec("get_weather", "Current weather for a city.",
-                   {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+CANARY = "sk-ant-api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
+WEATHER = ToolSpec(
+    "get_weather",
+    "Current weather for a city.",
+    {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
 
 
 def make_turn(index: int, city: str = "Paris", headers: dict | None = None) -> Turn:
@@ -23,18 +37,34 @@ def make_turn(index: int, city: str = "Paris", headers: dict | None = None) -> T
     return Turn(
         index=index,
         request={"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": city}]},
-        response={"id": f"msg_{index}", "content": [{"type": "tool_use", "id": f"toolu_{index}", "name": "get_weather",
-                                                     "input": {"city": city}}], "stop_reason": "tool_use"},
-        exchanges=[Exchange("POST", "http://simulated.invalid/v1/messages", headers or {"content-type": "application/json"},
-                            body, 200, {"request-id": f"req_{index}"}, b"\x89PNG\x00\xff binary", 12.5, 0)],
+        response={
+            "id": f"msg_{index}",
+            "content": [{"type": "tool_use", "id": f"toolu_{index}", "name": "get_weather", "input": {"city": city}}],
+            "stop_reason": "tool_use",
+        },
+        exchanges=[
+            Exchange(
+                "POST",
+                "http://simulated.invalid/v1/messages",
+                headers or {"content-type": "application/json"},
+                body,
+                200,
+                {"request-id": f"req_{index}"},
+                b"\x89PNG\x00\xff binary",
+                12.5,
+                0,
+            )
+        ],
         tools=[ToolExecution(f"toolu_{index}", "get_weather", {"city": city}, "18°C, sunny", False, 1.5)],
         usage=Usage(100 * index, 20, 0, 5),
         components={"system": 10, "user_text": 90},
         cost_usd=0.001 * index,
         stop_reason="tool_use",
         decision="stop_reason is tool_use, so run 1 tool(s) and call again.",
-        tool_results_message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{index}",
-                                                           "content": "18°C, sunny"}]},
+        tool_results_message={
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": f"toolu_{index}", "content": "18°C, sunny"}],
+        },
     )
 
 
@@ -130,7 +160,13 @@ def test_list_runs_newest_first_with_summary_columns(db):
     top = rows[0]
     assert isinstance(top, RunSummary)
     assert (top.task, top.title, top.turns, top.stop_kind, top.model, top.provider) == (
-        "Second task", "Nice title", 3, "end_turn", "claude-sonnet-4-6", "offline")
+        "Second task",
+        "Nice title",
+        3,
+        "end_turn",
+        "claude-sonnet-4-6",
+        "offline",
+    )
     assert top.tokens == newer.total_tokens
     assert top.cost_usd == pytest.approx(newer.total_cost_usd)
     assert top.label == "Nice title"
@@ -212,8 +248,9 @@ def test_an_old_database_is_migrated_in_place(tmp_path, monkeypatch):
     run = make_run()
     RunStore(path).save_run(run)
     # A later release appends a migration; opening the old file must apply it and keep the data.
-    monkeypatch.setattr(store_module, "MIGRATIONS",
-                        (*store_module.MIGRATIONS, "ALTER TABLE runs ADD COLUMN starred INTEGER"))
+    monkeypatch.setattr(
+        store_module, "MIGRATIONS", (*store_module.MIGRATIONS, "ALTER TABLE runs ADD COLUMN starred INTEGER")
+    )
     upgraded = RunStore(path)
     assert upgraded.schema_version() == len(store_module.MIGRATIONS)
     assert upgraded.load(run.id) == run

@@ -1,4 +1,5 @@
 """The tool catalog: well-formed specs, and what the demo tools answer (weather, memory, lookups, failures)."""
+
 import re
 
 import pytest
@@ -57,14 +58,26 @@ def test_there_are_about_forty_distinct_cities():
     assert len(city_names()) >= 40 and len(outputs) == len(city_names())
 
 
-@pytest.mark.parametrize("spelling,city", [
-    ("oslo", "Oslo"), ("OSLO", "Oslo"), ("Осло", "Oslo"),
-    ("Warszawa", "Warsaw"), ("Warszawie", "Warsaw"), ("Варшава", "Warsaw"),
-    ("Москва", "Moscow"), ("Moskwa", "Moscow"),
-    ("krakow", "Kraków"), ("Kraków", "Kraków"), ("Краков", "Kraków"),
-    ("St. Petersburg", "Saint Petersburg"), ("Санкт-Петербург", "Saint Petersburg"),
-    ("Nowy Jork", "New York"), ("Oslo, Norway", "Oslo"),
-])
+@pytest.mark.parametrize(
+    "spelling,city",
+    [
+        ("oslo", "Oslo"),
+        ("OSLO", "Oslo"),
+        ("Осло", "Oslo"),
+        ("Warszawa", "Warsaw"),
+        ("Warszawie", "Warsaw"),
+        ("Варшава", "Warsaw"),
+        ("Москва", "Moscow"),
+        ("Moskwa", "Moscow"),
+        ("krakow", "Kraków"),
+        ("Kraków", "Kraków"),
+        ("Краков", "Kraków"),
+        ("St. Petersburg", "Saint Petersburg"),
+        ("Санкт-Петербург", "Saint Petersburg"),
+        ("Nowy Jork", "New York"),
+        ("Oslo, Norway", "Oslo"),
+    ],
+)
 def test_weather_accepts_other_spellings_and_languages(spelling, city):
     assert run("get_weather", city=spelling).output == run("get_weather", city=city).output
 
@@ -97,16 +110,27 @@ def test_the_terse_variant_looks_the_same_but_only_says_failed():
 
 
 # -- memory -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("query", ["home city", "where do I live", "gdzie mieszkam", "Gdzie mieszka?", "где я живу",
-                                   "город"])
+@pytest.mark.parametrize(
+    "query", ["home city", "where do I live", "gdzie mieszkam", "Gdzie mieszka?", "где я живу", "город"]
+)
 def test_memory_finds_the_home_city_in_three_languages(query):
     outcome = run("search_memory", query=query)
     assert not outcome.is_error and "- home: Anna lives in Kraków" in outcome.output
 
 
-@pytest.mark.parametrize("query,topic", [("favourite food", "food"), ("ulubione jedzenie", "food"),
-                                         ("любимая еда", "food"), ("upcoming trip", "trip"), ("podróż", "trip"),
-                                         ("поездка", "trip"), ("cat", "pets"), ("what is my name", "name")])
+@pytest.mark.parametrize(
+    "query,topic",
+    [
+        ("favourite food", "food"),
+        ("ulubione jedzenie", "food"),
+        ("любимая еда", "food"),
+        ("upcoming trip", "trip"),
+        ("podróż", "trip"),
+        ("поездка", "trip"),
+        ("cat", "pets"),
+        ("what is my name", "name"),
+    ],
+)
 def test_memory_matches_by_topic(query, topic):
     assert f"- {topic}: " in run("search_memory", query=query).output
 

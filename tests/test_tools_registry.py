@@ -1,17 +1,23 @@
 """The tool registry: lookup by name, schema validation before the call, errors as results, timeouts, call counts."""
+
 import threading
 import urllib.request
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_core.model import ToolSpec
 from agent_core.tools import catalog
 from agent_core.tools.catalog import CatalogTool, default_specs
 from agent_core.tools.registry import ToolOutcome, ToolRegistry
 
-SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
-          "required": ["city"], "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
 
 
 @pytest.fixture
@@ -39,14 +45,17 @@ def test_valid_input_runs_the_function(spy):
     assert outcome.duration_ms >= 0 and len(spy.calls) == 1
 
 
-@pytest.mark.parametrize("tool_input,reason", [
-    ({}, "'city' is a required property"),
-    ({"city": 5}, "5 is not of type 'string'"),
-    ({"city": "Oslo", "days": 0}, "at 'days'"),
-    ({"city": "Oslo", "town": "x"}, "'town' was unexpected"),
-    (["Oslo"], "is not of type 'object'"),
-    ("Oslo", "is not of type 'object'"),
-])
+@pytest.mark.parametrize(
+    "tool_input,reason",
+    [
+        ({}, "'city' is a required property"),
+        ({"city": 5}, "5 is not of type 'string'"),
+        ({"city": "Oslo", "days": 0}, "at 'days'"),
+        ({"city": "Oslo", "town": "x"}, "'town' was unexpected"),
+        (["Oslo"], "is not of type 'object'"),
+        ("Oslo", "is not of type 'object'"),
+    ],
+)
 def test_invalid_input_is_refused_before_the_function_runs(spy, tool_input, reason):
     outcome = registry().execute("spy", tool_input)
     assert outcome.is_error and spy.calls == []
@@ -91,7 +100,9 @@ def test_a_slow_tool_times_out_and_is_told_to_stop(spy):
 
 
 def test_catalog_slow_report_outlasts_the_timeout():
-    outcome = ToolRegistry(default_specs(["slow_report"]), tool_timeout_s=0.2).execute("slow_report", {"topic": "sales"})
+    outcome = ToolRegistry(default_specs(["slow_report"]), tool_timeout_s=0.2).execute(
+        "slow_report", {"topic": "sales"}
+    )
     assert outcome.is_error and outcome.output.startswith("Timeout: slow_report took longer than 0.2 s")
     assert catalog.SLOW_REPORT_SECONDS > 5.0  # longer than the default timeout, so the lesson sees it fire
 
@@ -170,12 +181,15 @@ def test_the_unavailable_tool_always_fails_the_same_way():
     assert {o.output for o in outcomes} == {"Error: data unavailable for ACME right now. Try again later."}
 
 
-_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3),
-                     max_leaves=8)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3),
+    max_leaves=8,
+)
 _NAMES = st.sampled_from(list(catalog.CATALOG) + ["", "nope", "get_wether"]) | st.text(max_size=20)
-_TEXT_INPUT = st.fixed_dictionaries({}, optional={k: st.text(max_size=40) for k in
-                                                  ("city", "units", "expression", "query", "path", "symbol", "topic")})
+_TEXT_INPUT = st.fixed_dictionaries(
+    {}, optional={k: st.text(max_size=40) for k in ("city", "units", "expression", "query", "path", "symbol", "topic")}
+)
 
 
 @settings(max_examples=150, deadline=None)

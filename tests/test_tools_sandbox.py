@@ -1,4 +1,5 @@
 """File tools stay inside the sandbox: no traversal, absolute paths or escaping links; deletes never touch the repo."""
+
 import os
 from pathlib import Path
 
@@ -36,8 +37,17 @@ def test_read_file_reads_relative_paths(box):
     assert registry.execute("read_file", {"path": "./docs/../a.txt"}).is_error  # '..' refused even when harmless
 
 
-@pytest.mark.parametrize("path", ["../secret.txt", "docs/../../secret.txt", "..\\secret.txt", "/etc/passwd",
-                                  "C:/Windows/win.ini", "\\\\server\\share"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../secret.txt",
+        "docs/../../secret.txt",
+        "..\\secret.txt",
+        "/etc/passwd",
+        "C:/Windows/win.ini",
+        "\\\\server\\share",
+    ],
+)
 def test_read_file_refuses_paths_that_leave_the_sandbox(box, path):
     outcome = tools(box).execute("read_file", {"path": path})
     assert outcome.is_error and outcome.output.startswith("PermissionError: ")
@@ -66,8 +76,9 @@ def test_a_symlink_inside_the_sandbox_is_fine(box):
 
 def test_a_missing_file_lists_the_available_ones(box):
     outcome = tools(box).execute("read_file", {"path": "nope.txt"})
-    assert outcome.is_error and outcome.output == ("FileNotFoundError: no file 'nope.txt' in the sandbox. "
-                                                   "Available files: a.txt, docs/b.md.")
+    assert outcome.is_error and outcome.output == (
+        "FileNotFoundError: no file 'nope.txt' in the sandbox. Available files: a.txt, docs/b.md."
+    )
 
 
 def test_a_folder_is_not_a_file(box):

@@ -1,4 +1,5 @@
 """Example recordings shipped for classes: real runs of the loop against the offline model, as JSON exports."""
+
 from __future__ import annotations
 
 import tomllib

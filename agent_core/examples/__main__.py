@@ -1,4 +1,5 @@
 """`python -m agent_core.examples [names...]`: record the example runs with the real loop and the offline model."""
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         run = record(name, scenarios[name])
         path = EXAMPLES_DIR / f"{name}.json"
         path.write_bytes(export_json(run) + b"\n")
-        print(f"{path.name}: {len(run.turns)} turn(s), stop {run.stop.kind}, {run.total_tokens} tokens, "
-              f"final: {run.final_text[:70]!r}")
+        print(
+            f"{path.name}: {len(run.turns)} turn(s), stop {run.stop.kind}, {run.total_tokens} tokens, "
+            f"final: {run.final_text[:70]!r}"
+        )
     return 0
 
 

@@ -3,6 +3,7 @@
 The format is documented in lessons/README.md. Public API: load_lessons, load_lesson, Lesson,
 Step, Exercise, Question, Option, check_goal, GoalResult, LessonError, LANGUAGES.
 """
+
 from __future__ import annotations
 
 import json
@@ -10,15 +11,40 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, GoalResult, check_goal, config_value
-from agent_core.lessons.scenario import (LANGUAGES, LessonError, build_config, deep_merge, pick, resolve_scenario,
-                                         resolve_tool)
+from agent_core.lessons.scenario import (
+    LANGUAGES,
+    LessonError,
+    build_config,
+    deep_merge,
+    pick,
+    resolve_scenario,
+    resolve_tool,
+)
 from agent_core.lessons.validate import FOLDER, Checker, check_lesson, check_patch
 from agent_core.model import RunConfig
 
 __all__ = [
-    "LANGUAGES", "LESSONS_ROOT", "GOAL_CHECKS", "STOP_KINDS", "STOP_REASONS", "Exercise", "GoalResult", "Lesson",
-    "LessonError", "Option", "Question", "Step", "build_config", "check_goal", "config_value", "deep_merge",
-    "load_lesson", "load_lessons", "parse_steps", "pick", "resolve_tool",
+    "LANGUAGES",
+    "LESSONS_ROOT",
+    "GOAL_CHECKS",
+    "STOP_KINDS",
+    "STOP_REASONS",
+    "Exercise",
+    "GoalResult",
+    "Lesson",
+    "LessonError",
+    "Option",
+    "Question",
+    "Step",
+    "build_config",
+    "check_goal",
+    "config_value",
+    "deep_merge",
+    "load_lesson",
+    "load_lessons",
+    "parse_steps",
+    "pick",
+    "resolve_tool",
 ]
 
 LESSONS_ROOT = Path(__file__).resolve().parents[2] / "lessons"
@@ -128,13 +154,28 @@ def _read_steps(folder: Path, lang: str, problems: list[str]) -> list[Step]:
 
 
 def _lesson_from(data: dict, folder: Path, steps: dict[str, list[Step]]) -> Lesson:
-    questions = [Question(id=q["id"], question=q["question"], explanation=q["explanation"],
-                          options=[Option(text=o["text"], correct=o["correct"]) for o in q["options"]])
-                 for q in data["questions"]]
-    return Lesson(id=data["id"], order=data["order"], curriculum=data["curriculum"], title=data["title"],
-                  summary=data["summary"], scenario=data["scenario"], expected=data.get("expected", {}),
-                  exercises=[Exercise(**e) for e in data.get("exercises", [])], questions=questions,
-                  path=folder, steps=steps)
+    questions = [
+        Question(
+            id=q["id"],
+            question=q["question"],
+            explanation=q["explanation"],
+            options=[Option(text=o["text"], correct=o["correct"]) for o in q["options"]],
+        )
+        for q in data["questions"]
+    ]
+    return Lesson(
+        id=data["id"],
+        order=data["order"],
+        curriculum=data["curriculum"],
+        title=data["title"],
+        summary=data["summary"],
+        scenario=data["scenario"],
+        expected=data.get("expected", {}),
+        exercises=[Exercise(**e) for e in data.get("exercises", [])],
+        questions=questions,
+        path=folder,
+        steps=steps,
+    )
 
 
 def parse_steps(markdown: str) -> tuple[list[Step], list[str]]:
@@ -186,8 +227,9 @@ def load_lessons(root: str | Path | None = None) -> list[Lesson]:
             problems.extend(err.problems)
     for attr in ("id", "order"):
         values = [getattr(x, attr) for x in lessons]
-        problems.extend(f"{root.name}: two lessons share {attr} {v!r}" for v in sorted(set(values), key=str)
-                        if values.count(v) > 1)
+        problems.extend(
+            f"{root.name}: two lessons share {attr} {v!r}" for v in sorted(set(values), key=str) if values.count(v) > 1
+        )
     if problems:
         raise LessonError(problems)
     return sorted(lessons, key=lambda x: x.order)

@@ -1,19 +1,41 @@
 """Goals: checks on a finished Run that prove a lesson or an exercise reached its outcome."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from agent_core.lessons.scenario import LessonError, as_list as _as_list, pick
+from agent_core.lessons.scenario import LessonError, pick
+from agent_core.lessons.scenario import as_list as _as_list
 from agent_core.model import Run, RunConfig
 
 STOP_KINDS = (
-    "end_turn", "max_tokens", "stop_sequence", "refusal", "model_context_window_exceeded",
-    "unknown_stop_reason", "step_limit", "token_budget", "cost_budget", "timeout",
-    "repeated_call", "error_budget", "api_error", "spend_cap", "workflow_done",
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "refusal",
+    "model_context_window_exceeded",
+    "unknown_stop_reason",
+    "step_limit",
+    "token_budget",
+    "cost_budget",
+    "timeout",
+    "repeated_call",
+    "error_budget",
+    "api_error",
+    "spend_cap",
+    "workflow_done",
 )
-STOP_REASONS = ("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal",
-                "model_context_window_exceeded")
+STOP_REASONS = (
+    "end_turn",
+    "tool_use",
+    "max_tokens",
+    "stop_sequence",
+    "pause_turn",
+    "refusal",
+    "model_context_window_exceeded",
+)
 
 
 @dataclass
@@ -33,7 +55,7 @@ def _tools_called(run: Run) -> set[str]:
 def _recovered(run: Run) -> bool:
     calls = [x for t in run.turns for x in t.tools]
     for i, call in enumerate(calls):
-        if call.is_error and any(c.name == call.name and not c.is_error for c in calls[i + 1:]):
+        if call.is_error and any(c.name == call.name and not c.is_error for c in calls[i + 1 :]):
             return bool(run.stop and run.stop.kind == "end_turn")
     return False
 
@@ -55,14 +77,16 @@ def _text_items(value: Any, lang: str) -> list[list[str]]:
 
 def _contains(run: Run, value: Any) -> list[str]:
     text = run.final_text.lower()
-    return [f"the final text does not contain {' / '.join(g)!r}"
-            for g in _text_items(value, run.config.language) if not any(s in text for s in g)]
+    return [
+        f"the final text does not contain {' / '.join(g)!r}"
+        for g in _text_items(value, run.config.language)
+        if not any(s in text for s in g)
+    ]
 
 
 def _not_contains(run: Run, value: Any) -> list[str]:
     text = run.final_text.lower()
-    return [f"the final text contains {s!r}"
-            for g in _text_items(value, run.config.language) for s in g if s in text]
+    return [f"the final text contains {s!r}" for g in _text_items(value, run.config.language) for s in g if s in text]
 
 
 def config_value(config: RunConfig, path: str) -> Any:
@@ -99,6 +123,7 @@ def _flag(name: str, probe: Callable[[Run], bool]) -> Callable[[Run, Any], list[
     def check(run: Run, want: Any) -> list[str]:
         got = probe(run)
         return [] if got == bool(want) else [f"{name}: expected {bool(want)}, got {got}"]
+
     return check
 
 
@@ -117,6 +142,7 @@ def _bound(label: str, probe: Callable[[Run], float], upper: bool) -> Callable[[
         got = probe(run)
         ok = got <= want if upper else got >= want
         return [] if ok else [f"{label} is {got:g}, goal {'at most' if upper else 'at least'} {want:g}"]
+
     return check
 
 
@@ -149,13 +175,13 @@ GOAL_CHECKS: dict[str, Callable[[Run, Any], list[str]]] = {
     "max_cost_usd": _bound("the cost in USD", lambda r: r.total_cost_usd, upper=True),
     "min_cost_usd": _bound("the cost in USD", lambda r: r.total_cost_usd, upper=False),
     "max_total_tokens": _bound("the total tokens", lambda r: r.total_tokens, upper=True),
-    "cache_read": _flag("cache_read", lambda r: any(t.usage and t.usage.cache_read_input_tokens > 0
-                                                    for t in r.turns)),
+    "cache_read": _flag("cache_read", lambda r: any(t.usage and t.usage.cache_read_input_tokens > 0 for t in r.turns)),
     "api_error_status": _status,
     "context_drop": _flag("context_drop", _context_drop),
     "config": _config,
-    "approval_denied": _flag("approval_denied", lambda r: any(x.approval == "denied"
-                                                              for t in r.turns for x in t.tools)),
+    "approval_denied": _flag(
+        "approval_denied", lambda r: any(x.approval == "denied" for t in r.turns for x in t.tools)
+    ),
 }
 
 
@@ -166,5 +192,3 @@ def check_goal(goal: dict, run: Run) -> GoalResult:
         raise LessonError([f"goal: unknown key {k!r}" for k in unknown])
     reasons = [r for key, value in goal.items() for r in GOAL_CHECKS[key](run, value)]
     return GoalResult(passed=not reasons, reasons=reasons)
-
-

@@ -1,4 +1,5 @@
 """Lesson scenarios as RunConfigs: languages, catalog tools and deep-merge patches."""
+
 from __future__ import annotations
 
 import copy
@@ -43,6 +44,7 @@ def tools_catalog():
     """The tools catalog module."""
     # Imported late: the tools package must not be needed just to read lesson texts.
     from agent_core.tools import catalog
+
     return catalog
 
 

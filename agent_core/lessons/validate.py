@@ -1,14 +1,25 @@
 """Validation of lesson.json: every problem is reported as 'file: field: what is wrong'."""
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
-from agent_core.lessons.scenario import (LANGUAGES, LessonError, as_list as _as_list, build_config, catalog_spec,
-                                         deep_merge, tools_catalog)
+from agent_core.lessons.scenario import (
+    LANGUAGES,
+    LessonError,
+    build_config,
+    catalog_spec,
+    deep_merge,
+    tools_catalog,
+)
+from agent_core.lessons.scenario import (
+    as_list as _as_list,
+)
 from agent_core.model import Limits, RunConfig, SimSettings, ToolSpec
 
 PERSONAS = ("sensible", "stubborn", "gullible")
@@ -142,7 +153,8 @@ def _goal_texts_ok(value: Any) -> bool:
     if isinstance(value, dict):
         return set(value) == set(LANGUAGES) and all(_goal_texts_ok(v) for v in value.values())
     return isinstance(value, list) and all(
-        isinstance(i, str) or (isinstance(i, list) and i and all(isinstance(s, str) for s in i)) for i in value)
+        isinstance(i, str) or (isinstance(i, list) and i and all(isinstance(s, str) for s in i)) for i in value
+    )
 
 
 def _check_config_goal(check: Checker, value: Any, where: str) -> None:
@@ -167,9 +179,14 @@ _GOAL_VALUES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "min_turns": (_is_int, "an integer"),
     "recovered_after_error": (lambda v: isinstance(v, bool), "true or false"),
 }
-for _key, _same in (("tools_not_called", "tools_called"), ("final_text_not_contains", "final_text_contains"),
-                    ("min_cost_usd", "max_cost_usd"), ("max_turns", "min_turns"), ("max_total_tokens", "min_turns"),
-                    ("api_error_status", "min_turns")):
+for _key, _same in (
+    ("tools_not_called", "tools_called"),
+    ("final_text_not_contains", "final_text_contains"),
+    ("min_cost_usd", "max_cost_usd"),
+    ("max_turns", "min_turns"),
+    ("max_total_tokens", "min_turns"),
+    ("api_error_status", "min_turns"),
+):
     _GOAL_VALUES[_key] = _GOAL_VALUES[_same]
 for _key in ("tool_error_seen", "parallel_calls", "cache_read", "context_drop", "approval_denied"):
     _GOAL_VALUES[_key] = _GOAL_VALUES["recovered_after_error"]

@@ -1,9 +1,10 @@
 """Arithmetic in words as the simulated model reads it: numbers and operator phrases to an expression; mental sums."""
+
 from __future__ import annotations
 
 import re
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from agent_core.sim.language import fold, load, number_words, text_cache
 
@@ -14,11 +15,12 @@ _THOUSANDS = re.compile(r"[1-9]\d{0,2}(?: ?\d{3})* \d{3}")
 _CALC = re.compile(r"\d+(?:\.\d+)?|\*\*|[-+*/^()]")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _operator_phrases() -> list[tuple[tuple[str, ...], str]]:
     # Longest first, so "to the power of" wins over "power".
-    phrases = [(tuple(_ARITH.findall(fold(p))), symbol) for symbol, items in load("numbers")["phrases"].items()
-               for p in items]
+    phrases = [
+        (tuple(_ARITH.findall(fold(p))), symbol) for symbol, items in load("numbers")["phrases"].items() for p in items
+    ]
     return sorted(phrases, key=lambda p: len(p[0]), reverse=True)
 
 
@@ -49,7 +51,7 @@ def _symbols(tokens: list[str]) -> list[str]:
     out, i = [], 0
     while i < len(tokens):
         for phrase, symbol in phrases:
-            if tuple(tokens[i:i + len(phrase)]) == phrase:
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
                 if symbol == "OF" and (not out or out[-1] != "PCT"):
                     continue
                 out.append(symbol)

@@ -1,4 +1,5 @@
 """The simulated model's brain: reads a Messages API request the way a model would and drafts the next reply."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -55,12 +56,15 @@ def _text(text: str) -> dict:
 
 
 def _reasoning(view: View, end: str) -> str:
-    closing = {"answer": f"Everything I can do is done; I answer in {LANG_NAMES[view.lang]} and quote the results.",
-               "call": "I call the tools now and wait for the results."}[end]
+    closing = {
+        "answer": f"Everything I can do is done; I answer in {LANG_NAMES[view.lang]} and quote the results.",
+        "call": "I call the tools now and wait for the results.",
+    }[end]
     return " ".join([*view.notes, closing])
 
 
 # ---- following the episode: which need each call served, what to do next --------------------------
+
 
 def plan(view: View, needs: list[Need]) -> list[Attempt]:
     """Choose tools and arguments, match the calls already made, and decide each need's next step."""
@@ -99,9 +103,11 @@ def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
     left = []
     for attempt in attempts:
         open_needs = [n for n in needs if n.result is None and _serves(n, attempt)]
-        need = (next((n for n in open_needs if n.args == attempt.input), None)
-                or next((n for n in open_needs if n.attempts and n.attempts[-1].status != "ok"), None)
-                or next((n for n in open_needs if not n.attempts), None))
+        need = (
+            next((n for n in open_needs if n.args == attempt.input), None)
+            or next((n for n in open_needs if n.attempts and n.attempts[-1].status != "ok"), None)
+            or next((n for n in open_needs if not n.attempts), None)
+        )
         if need is None:
             left.append(attempt)
             continue
@@ -164,8 +170,11 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
     elif need.tool is None:
         need.state = "no_tool"
     elif need.missing:
-        feeding = any(n.intent == "memory" and n.tool is not None and n.result is None and n.state != "gave_up"
-                      for n in needs if n is not need)
+        feeding = any(
+            n.intent == "memory" and n.tool is not None and n.result is None and n.state != "gave_up"
+            for n in needs
+            if n is not need
+        )
         need.state = "wait" if feeding else "ask"
     else:
         reused = answered.get(_key(need))
@@ -198,8 +207,9 @@ def _retry(view: View, need: Need) -> dict | None:
     fixed = fix(last.input, last.output, [a.input for a in need.attempts])
     if fixed is not None:
         changed = ", ".join(str(v) for k, v in fixed.items() if last.input.get(k) != v)
-        need.say_before = say("retry_fix", view.lang, tool=name, error=lx.quote(short(last.output), view.lang),
-                              value=changed)
+        need.say_before = say(
+            "retry_fix", view.lang, tool=name, error=lx.quote(short(last.output), view.lang), value=changed
+        )
         view.notes.append(f"{name} failed with {short(last.output)!r}; the message lets me correct it to {changed}.")
         return fixed
     if len(need.attempts) >= 2 and need.attempts[-2].input == last.input:
@@ -214,7 +224,9 @@ def _injection(view: View) -> Injection | None:
     for attempt in view.episode:
         found = find_injection(attempt, view.tools) if attempt.status == "ok" else None
         if found:
-            view.notes.append(f"The result of {attempt.name} contains instructions addressed to me (“{found.snippet}”).")
+            view.notes.append(
+                f"The result of {attempt.name} contains instructions addressed to me (“{found.snippet}”)."
+            )
             return found
     return None
 
@@ -233,6 +245,7 @@ def _obey(view: View, injection: Injection) -> Draft | None:
 
 
 # ---- calling tools --------------------------------------------------------------------------------
+
 
 def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
     if view.choice_type == "none":
@@ -266,9 +279,15 @@ def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
 
 def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
     done = {call_key(a.name, a.input) for a in view.episode}
-    fresh = reply.task_phrases(view, [need for need, sent in calls if not need.attempts and not need.say_before
-                          and call_key(need.tool.get("name", ""), sent) not in done])
-    texts = ([say("preface", view.lang, tasks=lx.join_list(fresh, view.lang))] if fresh else [])
+    fresh = reply.task_phrases(
+        view,
+        [
+            need
+            for need, sent in calls
+            if not need.attempts and not need.say_before and call_key(need.tool.get("name", ""), sent) not in done
+        ],
+    )
+    texts = [say("preface", view.lang, tasks=lx.join_list(fresh, view.lang))] if fresh else []
     texts += list(dict.fromkeys(need.say_before for need, _ in calls if need.say_before))
     blocks = [{"type": "tool_use", "id": None, "name": need.tool.get("name"), "input": sent} for need, sent in calls]
     if len(calls) > 1:
@@ -278,6 +297,7 @@ def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
 
 # ---- refusal and server tools ------------------------------------------------------------------------
 
+
 def _harm(question: str) -> str | None:
     tokens = lx.words(question)
     return next((kind for kind, items in lx.lexicon()["harm"].items() if lx.hits(tokens, items)), None)
@@ -286,14 +306,22 @@ def _harm(question: str) -> str | None:
 def _refuse(view: View, category: str) -> Draft:
     explanation = lx.load("phrases")["refusal_explanation"][category]
     view.notes.append(f"This asks for something harmful ({category}); I decline.")
-    return Draft([_text(say("refusal", view.lang))], "refusal",
-                 {"type": "refusal", "category": category, "explanation": explanation}, " ".join(view.notes))
+    return Draft(
+        [_text(say("refusal", view.lang))],
+        "refusal",
+        {"type": "refusal", "category": category, "explanation": explanation},
+        " ".join(view.notes),
+    )
 
 
 def _should_pause(view: View, needs: list[Need]) -> bool:
-    fresh = not any(m.get("role") == "assistant" for m in view.messages[view.q_index + 1:])
-    return (bool(view.server_tools) and fresh and view.choice_type != "none"
-            and any(n.intent in WEB_INTENTS and n.tool is None for n in needs))
+    fresh = not any(m.get("role") == "assistant" for m in view.messages[view.q_index + 1 :])
+    return (
+        bool(view.server_tools)
+        and fresh
+        and view.choice_type != "none"
+        and any(n.intent in WEB_INTENTS and n.tool is None for n in needs)
+    )
 
 
 def _after_pause(view: View, needs: list[Need]) -> Draft:

@@ -1,4 +1,5 @@
 """Fault injection for the simulated model: stateless, decided from the request's turn and retry count."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping

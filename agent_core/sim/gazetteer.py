@@ -1,17 +1,31 @@
 """The simulated model's knowledge of cities: English, Russian and Polish names with their inflected forms."""
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from agent_core.sim.language import fold, load, text_cache
 
 # A capitalised word after a place preposition: how the model guesses at a city it does not know ("in Mscow").
-_PLACE = re.compile(r"(?:\b(?i:in|at|for)|(?<!\w)(?i:в|во|w|we))\s+"
-                    r"([A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'’-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'’-]+)?)")
-_NOT_PLACES = {"celsius", "fahrenheit", "english", "russian", "polish", "цельсия", "фаренгейта", "celsjusza",
-               "fahrenheita", "python", "json"}
+_PLACE = re.compile(
+    r"(?:\b(?i:in|at|for)|(?<!\w)(?i:в|во|w|we))\s+"
+    r"([A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'’-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'’-]+)?)"
+)
+_NOT_PLACES = {
+    "celsius",
+    "fahrenheit",
+    "english",
+    "russian",
+    "polish",
+    "цельсия",
+    "фаренгейта",
+    "celsjusza",
+    "fahrenheita",
+    "python",
+    "json",
+}
 
 
 @dataclass(frozen=True)
@@ -27,7 +41,7 @@ class City:
         return dict(self.in_phrase).get(lang) or f"in {self.name}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cities() -> tuple[City, ...]:
     out = []
     for entry in load("cities")["cities"]:
@@ -36,7 +50,7 @@ def _cities() -> tuple[City, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _patterns() -> tuple[tuple[str, re.Pattern, City], ...]:
     pairs = [(fold(form), city) for city in _cities() for form in city.forms]
     # Longest first, so "Nowym Jorku" wins over a shorter form inside it.
@@ -76,7 +90,7 @@ def _places(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for _, name in sorted(found, key=lambda f: f[0])))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _by_form() -> dict[str, City]:
     by_form: dict[str, City] = {}
     for city in _cities():

@@ -1,4 +1,5 @@
 """The simulated model's HTTP side: routes a request, validates it, asks the brain, and shapes a real-looking reply."""
+
 from __future__ import annotations
 
 import hashlib
@@ -15,9 +16,18 @@ from agent_core.sim import faults, stream, validate
 
 # Models the simulated /v1/models lists, newest first; windows and output caps follow the family (see facts sheet).
 MODEL_IDS = (
-    "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5", "claude-opus-5", "claude-sonnet-5",
-    "claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-5",
-    "claude-sonnet-4-5", "claude-haiku-4-5",
+    "claude-opus-5-5",
+    "claude-sonnet-5-5",
+    "claude-haiku-5-5",
+    "claude-opus-5",
+    "claude-sonnet-5",
+    "claude-opus-4-8",
+    "claude-opus-4-7",
+    "claude-opus-4-6",
+    "claude-sonnet-4-6",
+    "claude-opus-4-5",
+    "claude-sonnet-4-5",
+    "claude-haiku-4-5",
 )
 # Release dates are not part of our facts; the API documents the epoch for "unknown".
 UNKNOWN_DATE = "1970-01-01T00:00:00Z"
@@ -77,9 +87,14 @@ def model_info(model_id: str) -> dict:
     line, major, minor = match.group(1), match.group(2), match.group(3)
     version = f"{major}.{minor}" if minor else major
     return {
-        "type": "model", "id": model_id, "display_name": f"Claude {line.capitalize()} {version}",
-        "created_at": UNKNOWN_DATE, "lifecycle": "active", "line": line,
-        "max_input_tokens": context_window(model_id, SimSettings()), "max_tokens": max_output(model_id),
+        "type": "model",
+        "id": model_id,
+        "display_name": f"Claude {line.capitalize()} {version}",
+        "created_at": UNKNOWN_DATE,
+        "lifecycle": "active",
+        "line": line,
+        "max_input_tokens": context_window(model_id, SimSettings()),
+        "max_tokens": max_output(model_id),
     }
 
 
@@ -89,8 +104,9 @@ def _hex(*parts: Any) -> str:
 
 def canonical(body: dict) -> str:
     """The request as canonical JSON; `stream` is left out so both modes get the same ids."""
-    return json.dumps({k: v for k, v in body.items() if k != "stream"}, sort_keys=True,
-                      ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(
+        {k: v for k, v in body.items() if k != "stream"}, sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    )
 
 
 def _json_reply(status: int, data: dict, headers: dict[str, str] | None = None) -> SimReply:
@@ -124,8 +140,9 @@ class SimHandler:
         except ApiFailure as failure:
             reply = _error_reply(failure, request_id)
         except Exception as exc:  # a sim bug must reach the client as an API error, not a hung socket
-            reply = _error_reply(ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"),
-                                 request_id)
+            reply = _error_reply(
+                ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"), request_id
+            )
         reply.headers["request-id"] = request_id
         reply.delay_s += self.settings.latency_ms / 1000
         self.seen.append(Seen(method.upper(), route, retry, None if reply.drop else reply.status))
@@ -138,15 +155,19 @@ class SimHandler:
             return self._count(raw)
         if (method, route) == ("GET", "/v1/models"):
             data = [model_info(m) for m in MODEL_IDS]
-            return _json_reply(200, {"data": data, "has_more": False, "first_id": data[0]["id"],
-                                     "last_id": data[-1]["id"]})
+            return _json_reply(
+                200, {"data": data, "has_more": False, "first_id": data[0]["id"], "last_id": data[-1]["id"]}
+            )
         if method == "GET" and route.startswith("/v1/models/"):
             model_id = route.rsplit("/", 1)[1]
             if model_id not in MODEL_IDS:
                 raise ApiFailure(404, f"model: {model_id}")
             return _json_reply(200, model_info(model_id))
-        raise ApiFailure(404, f"Not found: {method} {route} (the simulated model serves POST /v1/messages, "
-                              "POST /v1/messages/count_tokens and GET /v1/models)")
+        raise ApiFailure(
+            404,
+            f"Not found: {method} {route} (the simulated model serves POST /v1/messages, "
+            "POST /v1/messages/count_tokens and GET /v1/models)",
+        )
 
     def _parse(self, raw: bytes) -> Any:
         try:
@@ -174,16 +195,29 @@ class SimHandler:
             extra = {} if plan.retry_after is None else {"retry-after": f"{plan.retry_after:g}"}
             raise ApiFailure(plan.status, plan.message, extra, plan.delay_s)
         model = body.get("model") if isinstance(body, dict) else None
-        self._validate(validate.check_create, body, max_output=max_output(model if isinstance(model, str) else ""),
-                       api_version=headers.get("anthropic-version", ""))
+        self._validate(
+            validate.check_create,
+            body,
+            max_output=max_output(model if isinstance(model, str) else ""),
+            api_version=headers.get("anthropic-version", ""),
+        )
         key = canonical(body)
-        message = shape_message(body, self._draft(body), self.settings, context_window(body["model"], self.settings),
-                                ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, key, kind, i)}",
-                                unknown_stop_reason=plan.unknown_stop_reason)
+        message = shape_message(
+            body,
+            self._draft(body),
+            self.settings,
+            context_window(body["model"], self.settings),
+            ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, key, kind, i)}",
+            unknown_stop_reason=plan.unknown_stop_reason,
+        )
         if body.get("stream"):
             chunks = stream.sse_events(message)
-            return SimReply(200, {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"},
-                            chunks=chunks, delay_s=plan.delay_s)
+            return SimReply(
+                200,
+                {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"},
+                chunks=chunks,
+                delay_s=plan.delay_s,
+            )
         reply = _json_reply(200, message)
         reply.delay_s = plan.delay_s
         return reply
@@ -238,7 +272,7 @@ def cut_text(text: str, budget: int) -> str:
 def _cut_input(value: Any, budget: int) -> dict:
     # Whole top-level fields only: what a client parsing the partial JSON stream would also end up with.
     kept: dict = {}
-    for key, item in (value.items() if isinstance(value, dict) else []):
+    for key, item in value.items() if isinstance(value, dict) else []:
         if tokens.estimate_json({**kept, key: item}) > budget:
             break
         kept[key] = item
@@ -291,8 +325,14 @@ def _draft_blocks(draft: Any, ids: Callable[[str, int], str]) -> list[dict]:
             if block.get("text"):
                 blocks.append({"type": "text", "text": block["text"]})
         elif block.get("type") == "tool_use":
-            blocks.append({"type": "tool_use", "id": ids("toolu", tool_index), "name": block["name"],
-                           "input": block.get("input") or {}})
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": ids("toolu", tool_index),
+                    "name": block["name"],
+                    "input": block.get("input") or {},
+                }
+            )
             tool_index += 1
         else:
             blocks.append(dict(block))
@@ -317,19 +357,22 @@ def _cache_prefixes(body: dict):
     tools = body.get("tools") or []
     for i, tool in enumerate(tools):
         if isinstance(tool.get("cache_control"), dict):
-            yield {**base, "tools": tools[:i + 1]}, tool["cache_control"]
+            yield {**base, "tools": tools[: i + 1]}, tool["cache_control"]
     base["tools"] = tools
     system = body.get("system")
     for i, block in enumerate(system if isinstance(system, list) else []):
         if isinstance(block.get("cache_control"), dict):
-            yield {**base, "system": system[:i + 1]}, block["cache_control"]
+            yield {**base, "system": system[: i + 1]}, block["cache_control"]
     base["system"] = system
     messages = body.get("messages") or []
     for m, message in enumerate(messages):
         content = message.get("content")
         for b, block in enumerate(content if isinstance(content, list) else []):
             if isinstance(block, dict) and isinstance(block.get("cache_control"), dict):
-                yield {**base, "messages": messages[:m] + [{**message, "content": content[:b + 1]}]}, block["cache_control"]
+                yield (
+                    {**base, "messages": messages[:m] + [{**message, "content": content[: b + 1]}]},
+                    block["cache_control"],
+                )
 
 
 def cached_tokens(body: dict) -> tuple[int, int]:
@@ -355,8 +398,10 @@ def usage_for(body: dict, output_tokens: int, total: int | None = None) -> dict:
         "input_tokens": total - five - hour,
         "cache_creation_input_tokens": written,
         "cache_read_input_tokens": five + hour if read_phase else 0,
-        "cache_creation": {"ephemeral_5m_input_tokens": 0 if read_phase else five,
-                           "ephemeral_1h_input_tokens": 0 if read_phase else hour},
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": 0 if read_phase else five,
+            "ephemeral_1h_input_tokens": 0 if read_phase else hour,
+        },
         "output_tokens": output_tokens,
         "service_tier": "standard",
     }
@@ -367,8 +412,14 @@ def _unknown_stop_blocks(blocks: list[dict]) -> list[dict]:
     return [{"type": "text", "text": cut_text(text, UNKNOWN_STOP_TEXT_TOKENS) or text[:1]}]
 
 
-def shape_message(body: dict, draft: Any, settings: SimSettings, window: int,
-                  ids: Callable[[str, int], str], unknown_stop_reason: bool = False) -> dict:
+def shape_message(
+    body: dict,
+    draft: Any,
+    settings: SimSettings,
+    window: int,
+    ids: Callable[[str, int], str],
+    unknown_stop_reason: bool = False,
+) -> dict:
     """Turn the brain's draft into the reply: stop sequences, thinking, token limits, usage."""
     blocks = _draft_blocks(draft, ids)
     stop_reason, stop_sequence, details = draft.stop_reason, None, getattr(draft, "stop_details", None)
@@ -397,7 +448,13 @@ def shape_message(body: dict, draft: Any, settings: SimSettings, window: int,
             block["signature"] = validate.sign_thinking(block["thinking"], settings.seed)
     produced = max(1, sum(output_cost(b) for b in blocks))
     return {
-        "id": ids("msg", 0), "type": "message", "role": "assistant", "model": body["model"], "content": blocks,
-        "stop_reason": stop_reason, "stop_sequence": stop_sequence, "stop_details": details,
+        "id": ids("msg", 0),
+        "type": "message",
+        "role": "assistant",
+        "model": body["model"],
+        "content": blocks,
+        "stop_reason": stop_reason,
+        "stop_sequence": stop_sequence,
+        "stop_details": details,
         "usage": usage_for(body, body["max_tokens"] if stop_reason == "max_tokens" else produced, total),
     }

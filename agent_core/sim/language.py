@@ -1,4 +1,5 @@
 """What the simulated model understands of text: languages, keywords, clauses, values, replies."""
+
 from __future__ import annotations
 
 import difflib
@@ -7,7 +8,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache, wraps
+from functools import cache, lru_cache, wraps
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +55,12 @@ def attend(text: str) -> str:
         return text
     head, tail = text[:ATTENTION_HEAD], text[-ATTENTION_TAIL:]
     # Cut at spaces, so no half word ("Osl") is read as a word of its own.
-    head = head[:max(head.rfind(" "), head.rfind("\n"), ATTENTION_HEAD // 2)]
-    tail = tail[min((i for i in (tail.find(" "), tail.find("\n")) if i >= 0), default=0):]
+    head = head[: max(head.rfind(" "), head.rfind("\n"), ATTENTION_HEAD // 2)]
+    tail = tail[min((i for i in (tail.find(" "), tail.find("\n")) if i >= 0), default=0) :]
     return f"{head}\n…\n{tail.lstrip()}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict:
     """One data file from agent_core/sim/data, parsed once."""
     return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
@@ -100,7 +101,7 @@ def _token_hit(token: str, key: str, exact: bool) -> bool:
     return token == key or (not exact and len(key) >= 4 and token.startswith(key))
 
 
-@lru_cache(maxsize=None)
+@cache
 def keywords(items: tuple[str, ...]) -> tuple[Keyword, ...]:
     """Compile a word list: '=word' matches whole words only, see lexicon.json."""
     out = []
@@ -113,7 +114,7 @@ def keywords(items: tuple[str, ...]) -> tuple[Keyword, ...]:
 
 
 def _at(tokens: list[str], start: int, key: Keyword) -> bool:
-    window = tokens[start:start + len(key.tokens)]
+    window = tokens[start : start + len(key.tokens)]
     return len(window) == len(key.tokens) and all(_token_hit(t, k, key.exact) for t, k in zip(window, key.tokens))
 
 
@@ -141,8 +142,12 @@ def _index(items: tuple[str, ...]) -> _Index:
         whole.setdefault(word, []).append(i)
         if not key.exact and len(word) >= 4:
             starts.setdefault(word[:4], []).append((i, word))
-    return _Index(tuple(k.text for k in compiled), {k: tuple(v) for k, v in whole.items()},
-                  {k: tuple(v) for k, v in starts.items()}, tuple(phrases))
+    return _Index(
+        tuple(k.text for k in compiled),
+        {k: tuple(v) for k, v in whole.items()},
+        {k: tuple(v) for k, v in starts.items()},
+        tuple(phrases),
+    )
 
 
 def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
@@ -157,8 +162,9 @@ def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
         prefixes = {t[:4] for t in unique}  # a cheap first filter: most phrases share no 4-letter start with the text
         for i, key in index.phrases:
             first = key.tokens[0]
-            if first[:4] in prefixes and any(_token_hit(t, first, key.exact) and _at(tokens, n, key)
-                                             for n, t in enumerate(tokens)):
+            if first[:4] in prefixes and any(
+                _token_hit(t, first, key.exact) and _at(tokens, n, key) for n, t in enumerate(tokens)
+            ):
                 found.add(i)
     return [index.texts[i] for i in sorted(found)]
 
@@ -187,7 +193,7 @@ def detect_language(text: str) -> str:
     return "pl" if polish > english or (polish == english and _POLISH_LETTERS.search(prose)) else "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def number_words() -> tuple[dict[str, int], dict[str, int]]:
     """Number words ('two', 'шестнадцать', 'dwa') and scale words ('hundred', 'тысяча'), folded, with values."""
     data = load("numbers")
@@ -209,11 +215,11 @@ def split_clauses(text: str) -> list[str]:
         start = 0
         for match in pattern.finditer(sentence):
             # Only the words touching the conjunction matter; reading all of each side made long sentences quadratic.
-            left = _WORD.findall(sentence[max(0, match.start() - _NEIGHBOUR):match.start()])
-            right = _WORD.findall(sentence[match.end():match.end() + _NEIGHBOUR])
+            left = _WORD.findall(sentence[max(0, match.start() - _NEIGHBOUR) : match.start()])
+            right = _WORD.findall(sentence[match.end() : match.end() + _NEIGHBOUR])
             if left and right and _is_number_word(fold(left[-1])) and _is_number_word(fold(right[0])):
                 continue
-            clauses.append(sentence[start:match.start()])
+            clauses.append(sentence[start : match.start()])
             start = match.end()
         clauses.append(sentence[start:])
     return [c.strip() for c in clauses if c.strip()]
@@ -225,7 +231,7 @@ def content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if fold(w) not in stop and len(w) > 1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def word_set(name: str) -> frozenset[str]:
     """A lexicon word list as a set of folded words."""
     return frozenset(words(" ".join(lexicon()[name])))
@@ -238,6 +244,7 @@ def same_stem(a: str, b: str) -> bool:
 
 
 # ---- other values in text --------------------------------------------------------------------------
+
 
 def extract_paths(text: str) -> list[str]:
     """File names with an extension, in order: 'app.log', 'docs/notes.txt'."""
@@ -257,7 +264,9 @@ def first_number(text: str) -> float | None:
 
 def temperature(text: str) -> str | None:
     """The first temperature in a weather report ('4°C' -> '4')."""
-    match = re.search(r"(-?\d+(?:\.\d+)?)\s*°", text) or re.search(r"(-?\d+(?:\.\d+)?)\s*(?:degrees|градус|stopn)", text)
+    match = re.search(r"(-?\d+(?:\.\d+)?)\s*°", text) or re.search(
+        r"(-?\d+(?:\.\d+)?)\s*(?:degrees|градус|stopn)", text
+    )
     return match.group(1) if match else None
 
 
@@ -269,6 +278,7 @@ def closest(value: str, options: list[str]) -> str | None:
 
 
 # ---- what the model says ----------------------------------------------------------------------------
+
 
 def say(key: str, lang: str, **values: object) -> str:
     """A reply template from phrases.json ('task.weather'), filled in, in the given language."""

@@ -1,4 +1,5 @@
 """How the simulated model reads a request: the history, what the question needs, which tool and which arguments."""
+
 from __future__ import annotations
 
 import json
@@ -72,12 +73,20 @@ class View:
 
 # ---- reading the request ---------------------------------------------------------------------------
 
+
 def read(body: dict, settings: SimSettings) -> View:
     """What a model sees: system prompt, tools, tool_choice and the messages, split into question and episode."""
     messages = body.get("messages") or []
-    q_index = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "user"
-                    and text_of(messages[i].get("content")).strip()
-                    and not any(b.get("type") == "tool_result" for b in blocks(messages[i].get("content")))), 0)
+    q_index = next(
+        (
+            i
+            for i in range(len(messages) - 1, -1, -1)
+            if messages[i].get("role") == "user"
+            and text_of(messages[i].get("content")).strip()
+            and not any(b.get("type") == "tool_result" for b in blocks(messages[i].get("content")))
+        ),
+        0,
+    )
     question, noted = noted_calls(text_of(messages[q_index].get("content")) if messages else "")
     question = lx.attend(question)
     system = body.get("system") or ""
@@ -86,15 +95,23 @@ def read(body: dict, settings: SimSettings) -> View:
     history = {call_key(a.name, a.input): a for a in attempts_in(messages[:q_index]) if a.status == "ok"}
     return View(
         system=lx.attend(system if isinstance(system, str) else text_of(system)),
-        tools=custom, tool_keys=[_tool_key(t) for t in custom],
+        tools=custom,
+        tool_keys=[_tool_key(t) for t in custom],
         server_tools=[t for t in tools if t.get("type") not in (None, "custom")],
-        choice=body.get("tool_choice") or {"type": "auto"}, messages=messages, question=question,
-        lang=lx.detect_language(question), persona=settings.persona,
-        episode=noted + attempts_in(messages[q_index + 1:]), history=history,
-        continuing=bool(messages) and messages[-1].get("role") == "assistant", q_index=q_index)
+        choice=body.get("tool_choice") or {"type": "auto"},
+        messages=messages,
+        question=question,
+        lang=lx.detect_language(question),
+        persona=settings.persona,
+        episode=noted + attempts_in(messages[q_index + 1 :]),
+        history=history,
+        continuing=bool(messages) and messages[-1].get("role") == "assistant",
+        q_index=q_index,
+    )
 
 
 # ---- understanding the question ---------------------------------------------------------------------
+
 
 def intent_hits(text: str) -> dict[str, int]:
     """Keyword hits per intent in a piece of the request (arithmetic and file names count too)."""
@@ -143,7 +160,9 @@ def _is_chat(clause: str) -> bool:
 
 def _earlier_intent(view: View) -> str | None:
     """What the previous question was about, so "and in Paris?" can follow "weather in Oslo?"."""
-    earlier = [m for m in view.messages[:view.q_index] if m.get("role") == "user" and text_of(m.get("content")).strip()]
+    earlier = [
+        m for m in view.messages[: view.q_index] if m.get("role") == "user" and text_of(m.get("content")).strip()
+    ]
     found = intent_hits(lx.attend(text_of(earlier[-1].get("content")))) if earlier else {}
     order = list(lx.lexicon()["intents"])
     return max(found, key=lambda k: (found[k], -order.index(k))) if found else None
@@ -165,8 +184,11 @@ def understand(view: View) -> list[Need]:
             if not any(n.intent == intent and n.value == value for n in needs):
                 needs.append(Need(intent, clause, value))
         if intent == "weather" and "memory" in intent_hits(clause):
-            has_place = bool(gazetteer.places(view.question) or gazetteer.places(view.system)) \
-                if has_place is None else has_place
+            has_place = (
+                bool(gazetteer.places(view.question) or gazetteer.places(view.system))
+                if has_place is None
+                else has_place
+            )
             memory = _query(clause, "memory") or "home city"
             if not has_place and not any(n.intent == "memory" and n.value == memory for n in needs):
                 needs.insert(len(needs) - 1, Need("memory", clause, memory))
@@ -175,8 +197,11 @@ def understand(view: View) -> list[Need]:
     # "Oblicz, ile to jest 9^9^9": a clause that only names what another clause asks with a value adds nothing.
     needs = [n for n in needs if n.value or n.intent not in valued]
     _add_comparison(view, needs)
-    view.notes.append(f"The user writes in {LANG_NAMES[view.lang]}; needs: "
-                      + (", ".join(f"{n.intent}({n.value or ''})" for n in needs) or "none") + ".")
+    view.notes.append(
+        f"The user writes in {LANG_NAMES[view.lang]}; needs: "
+        + (", ".join(f"{n.intent}({n.value or ''})" for n in needs) or "none")
+        + "."
+    )
     return needs
 
 
@@ -185,7 +210,7 @@ def _clauses(question: str) -> list[str]:
     clauses = lx.split_clauses(question)
     if len(clauses) <= MAX_CLAUSES:
         return clauses
-    return clauses[:MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
+    return clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
 
 
 def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
@@ -215,6 +240,7 @@ def _add_comparison(view: View, needs: list[Need]) -> None:
 
 # ---- choosing tools and arguments --------------------------------------------------------------------
 
+
 def _negation_cut(tokens: list[str]) -> int:
     """Where a 'do not use it for ...' part starts; everything after it argues against the tool."""
     found = lx.first_hit(tokens, lx.lexicon()["negations"])
@@ -232,7 +258,7 @@ def _parts_of(tool_json: str) -> dict[str, list[str]]:
         cut = _negation_cut(plain)
         parts["pos"] += plain[:cut]
         parts["neg"] += plain[cut:]
-        parts["overlap"] += full[:_negation_cut(full)]
+        parts["overlap"] += full[: _negation_cut(full)]
     for pname, prop in ((tool.get("input_schema") or {}).get("properties") or {}).items():
         parts["params"] += lx.words(pname) + lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))
     return parts

@@ -1,4 +1,5 @@
 """The simulated model's words: the sentence before its tool calls and the final answer, in the user's language."""
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ MERGED_TASKS = ("weather", "file", "delete", "stock")
 
 def clip(text: str) -> str:
     text = text.strip()
-    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 1] + "…"
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
 
 
 def _main_value(need: Need) -> str | None:
@@ -28,10 +29,14 @@ def _main_value(need: Need) -> str | None:
 def task_phrase(view: View, need: Need) -> str:
     intent = "derived" if need.derived else need.intent
     value = _main_value(need)
-    values = {"in_city": gazetteer.where(value, view.lang) if value and intent == "weather" else "",
-              "expr": value or "", "path": value or "", "ticker": value or "",
-              "q": lx.quote(short(value or view.question, QUOTE_LIMIT), view.lang),
-              "tool": (need.tool or {}).get("name", "")}
+    values = {
+        "in_city": gazetteer.where(value, view.lang) if value and intent == "weather" else "",
+        "expr": value or "",
+        "path": value or "",
+        "ticker": value or "",
+        "q": lx.quote(short(value or view.question, QUOTE_LIMIT), view.lang),
+        "tool": (need.tool or {}).get("name", ""),
+    }
     key = intent if intent in lx.load("phrases")["task"] else "tool"
     return re.sub(r"\s+", " ", say(f"task.{key}", view.lang, **values)).strip()
 
@@ -61,10 +66,18 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     intent = "derived" if need.derived else need.intent
     value = _result_value(need)
     if intent == "weather" and lx.fold(out).startswith(lx.fold(value) + ":"):
-        out = out[len(value) + 1:]
+        out = out[len(value) + 1 :]
     key = intent if intent in lx.load("phrases")["result"] else "tool"
-    line = say(f"result.{key}", view.lang, in_city=gazetteer.where(value, view.lang), expr=value, path=value,
-               q=lx.quote(value, view.lang), tool=need.result.name, out=clip(out))
+    line = say(
+        f"result.{key}",
+        view.lang,
+        in_city=gazetteer.where(value, view.lang),
+        expr=value,
+        path=value,
+        q=lx.quote(value, view.lang),
+        tool=need.result.name,
+        out=clip(out),
+    )
     first = need.attempts[0].input if need.attempts else need.result.input
     changed = [(first.get(k), v) for k, v in need.result.input.items() if first.get(k) not in (None, v)]
     if changed:
@@ -98,8 +111,14 @@ def _need_line(view: View, need: Need) -> str | None:
         return _result_line(view, need, view.injection)
     if need.state == "gave_up":
         last = need.attempts[-1]
-        return say("give_up", view.lang, task=task_phrase(view, need), tool=last.name,
-                   error=lx.quote(short(last.output), view.lang), n=len(need.attempts))
+        return say(
+            "give_up",
+            view.lang,
+            task=task_phrase(view, need),
+            tool=last.name,
+            error=lx.quote(short(last.output), view.lang),
+            n=len(need.attempts),
+        )
     if need.state == "no_tool" or (need.state in ("call", "wait") and view.choice_type == "none"):
         return _without_tool(view, need)
     return None
@@ -118,7 +137,9 @@ def _chat(view: View) -> str:
         if lx.hits(tokens, lx.lexicon()["chat"][kind]):
             if kind == "help":
                 names = [t.get("name", "") for t in view.tools + view.server_tools]
-                return say("chat.help", view.lang, tools=", ".join(names)) if names else say("chat.help_none", view.lang)
+                return (
+                    say("chat.help", view.lang, tools=", ".join(names)) if names else say("chat.help_none", view.lang)
+                )
             return say(f"chat.{kind}", view.lang)
     return say("chat.unknown", view.lang)
 
@@ -137,6 +158,8 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
         if injection and injection.call and (attempt.name, attempt.input) == injection.call:
             lines.append(say("inject_did", view.lang, tool=attempt.name, out=clip(attempt.output)))
     if injection and view.persona != "gullible":
-        lines.append(say("inject_warn", view.lang, tool=injection.source.name, snippet=lx.quote(injection.snippet, view.lang)))
+        lines.append(
+            say("inject_warn", view.lang, tool=injection.source.name, snippet=lx.quote(injection.snippet, view.lang))
+        )
     lines += list(dict.fromkeys(_ask(view, n) for n in needs if n.state == "ask"))
     return "\n".join(lines) if lines else _chat(view)

@@ -1,10 +1,11 @@
 """How the simulated model reads tool calls and results: the history, errors that point to a fix, injected orders."""
+
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from agent_core.sim import arithmetic
@@ -16,6 +17,7 @@ _CALL_LINE = re.compile(r"^- ([A-Za-z0-9_-]{1,64})\((\{.*\})\)(?: -> (result|err
 
 
 # ---- calls and results in the history -------------------------------------------------------------
+
 
 @dataclass
 class Attempt:
@@ -98,16 +100,22 @@ def call_key(name: str, tool_input: Any) -> str:
 def short(text: str, limit: int = 120) -> str:
     """One line of at most limit characters, for quoting in replies and reasoning."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # ---- reading error messages ------------------------------------------------------------------------
 
-_DID_YOU_MEAN = re.compile(r"(?:did you mean|you probably meant|вы имели в виду|имелось в виду|czy chodziło(?: ci| panu| pani)? o"
-                           r"|może chodziło o)\s*:?\s*['\"“«„]?([^'\"”»?!,;\n]+?)['\"”»]?\s*(?:[?!,;\n]|\.(?:\s|$)|$)", re.I)
+_DID_YOU_MEAN = re.compile(
+    r"(?:did you mean|you probably meant|вы имели в виду|имелось в виду|czy chodziło(?: ci| panu| pani)? o"
+    r"|może chodziło o)\s*:?\s*['\"“«„]?([^'\"”»?!,;\n]+?)['\"”»]?\s*(?:[?!,;\n]|\.(?:\s|$)|$)",
+    re.I,
+)
 _INSTEAD = re.compile(r"use\s+['\"“`]?(\S+?)['\"”`]?\s+instead of\s+['\"“`]?(\S+?)['\"”`]?(?:[\s.,;]|$)", re.I)
-_OPTIONS = re.compile(r"(?:available|known|valid|allowed|supported|one of|files in the sandbox|доступн\w*|известн\w*"
-                      r"|dostępn\w*|znan\w*)[^:\n]{0,30}:\s*([^\n]+)", re.I)
+_OPTIONS = re.compile(
+    r"(?:available|known|valid|allowed|supported|one of|files in the sandbox|доступн\w*|известн\w*"
+    r"|dostępn\w*|znan\w*)[^:\n]{0,30}:\s*([^\n]+)",
+    re.I,
+)
 _EXPRESSION_WORDS = ("character", "syntax", "parse", "token", "expected", "decimal", "operator", "parenthes")
 
 
@@ -139,6 +147,7 @@ def fix(tool_input: dict, error: str, tried: list[dict]) -> dict | None:
 
 # ---- instructions hidden in tool results -------------------------------------------------------------
 
+
 @dataclass
 class Injection:
     """Instructions found inside a tool result: where, what they ask, and the text to quote."""
@@ -154,13 +163,15 @@ def _pattern(items: list[str]) -> str:
     return "|".join(r"\W+".join(map(re.escape, item.split())) for item in sorted(items, key=len, reverse=True))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _injection_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     """Trigger, 'reply only with' and 'call <tool>' patterns, built once: every tool result is searched each turn."""
     words = lx.lexicon()["injection"]
     reply = rf"(?:{_pattern(words['reply'])})\s*:?\s*['\"“«„]?(.+?)['\"”»]?\s*(?:[.!]\s|[.!]?$|\n)"
-    call = (rf"\b(?:{_pattern(words['call'])})\s+(?:the\s+)?(?:tool\s+|function\s+)?[`'\"]?([A-Za-z][\w-]*)[`'\"]?"
-            r"(?:\s+(?:with|using|on|for|с|z|na)\s+(.+?))?\s*(?:\.(?:\s|$)|\n|$)")
+    call = (
+        rf"\b(?:{_pattern(words['call'])})\s+(?:the\s+)?(?:tool\s+|function\s+)?[`'\"]?([A-Za-z][\w-]*)[`'\"]?"
+        r"(?:\s+(?:with|using|on|for|с|z|na)\s+(.+?))?\s*(?:\.(?:\s|$)|\n|$)"
+    )
     return (re.compile(_pattern(words["triggers"]), re.I), re.compile(reply, re.I), re.compile(call, re.I))
 
 
@@ -171,12 +182,12 @@ def find_injection(attempt: Attempt, tools: list[dict]) -> Injection | None:
     trigger = triggers.search(output)
     if not trigger:
         return None
-    rest = output[trigger.end():]
+    rest = output[trigger.end() :]
     reply, call = replies.search(rest), calls.search(rest)
     found = min((m for m in (reply, call) if m), key=lambda m: m.start(), default=None)
     if found is None:
         return None
-    text = output[trigger.start():trigger.end() + found.end()]
+    text = output[trigger.start() : trigger.end() + found.end()]
     snippet = short(text, 100)
     if found is reply:
         return Injection(attempt, snippet, text, reply=reply.group(1).strip())

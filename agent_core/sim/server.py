@@ -1,4 +1,5 @@
 """The simulated model as a real HTTP server (stdlib http.server), for any client in any language."""
+
 from __future__ import annotations
 
 import threading
@@ -71,21 +72,26 @@ class _RequestHandler(BaseHTTPRequestHandler):
         """Quiet: the app and the tests show exchanges themselves."""
 
 
-def start_server(settings: SimSettings, host: str = "127.0.0.1", port: int = 0,
-                 handler: SimHandler | None = None) -> tuple[SimHTTPServer, str]:
+def start_server(
+    settings: SimSettings, host: str = "127.0.0.1", port: int = 0, handler: SimHandler | None = None
+) -> tuple[SimHTTPServer, str]:
     """Serve in a daemon thread; returns (server, base_url). server.shutdown() stops it."""
     server = SimHTTPServer((host, port), handler or SimHandler(settings))
     # A short poll interval lets shutdown() return quickly (tests start and stop many servers).
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="sim-server",
-                     daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="sim-server", daemon=True
+    ).start()
     return server, f"http://{host}:{server.server_port}"
 
 
 def serve_forever(host: str = "127.0.0.1", port: int = 8765, settings: SimSettings | None = None) -> None:
     """Run the simulated model in the foreground until Ctrl+C (python -m agent_core serve)."""
     server = SimHTTPServer((host, port), SimHandler(settings or SimSettings()))
-    print(f"Simulated Messages API at http://{host}:{server.server_port}  "
-          f"(set ANTHROPIC_BASE_URL to this; any API key works). Ctrl+C stops it.", flush=True)
+    print(
+        f"Simulated Messages API at http://{host}:{server.server_port}  "
+        f"(set ANTHROPIC_BASE_URL to this; any API key works). Ctrl+C stops it.",
+        flush=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
 """Server-sent events for the simulated model: a finished message replayed as the real streaming event sequence."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ def sse(event: str, data: dict) -> bytes:
 def text_pieces(text: str) -> list[str]:
     """Split text into small deltas of a few words, keeping every character."""
     words = re.findall(r"\s*\S+\s*|\s+", text)
-    return ["".join(words[i:i + TEXT_WORDS_PER_DELTA]) for i in range(0, len(words), TEXT_WORDS_PER_DELTA)]
+    return ["".join(words[i : i + TEXT_WORDS_PER_DELTA]) for i in range(0, len(words), TEXT_WORDS_PER_DELTA)]
 
 
 def json_pieces(value: dict, complete: bool) -> list[str]:
@@ -25,7 +26,7 @@ def json_pieces(value: dict, complete: bool) -> list[str]:
     raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if not complete:
         raw = raw[:-1]
-    return [raw[i:i + JSON_CHARS_PER_DELTA] for i in range(0, len(raw), JSON_CHARS_PER_DELTA)]
+    return [raw[i : i + JSON_CHARS_PER_DELTA] for i in range(0, len(raw), JSON_CHARS_PER_DELTA)]
 
 
 def _start_block(block: dict) -> dict:
@@ -52,8 +53,11 @@ def _deltas(block: dict, complete: bool) -> list[dict]:
 
 
 def _block_events(index: int, block: dict, complete: bool) -> list[bytes]:
-    events = [sse("content_block_start", {"type": "content_block_start", "index": index,
-                                          "content_block": _start_block(block)})]
+    events = [
+        sse(
+            "content_block_start", {"type": "content_block_start", "index": index, "content_block": _start_block(block)}
+        )
+    ]
     for delta in _deltas(block, complete):
         events.append(sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}))
     events.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
@@ -63,20 +67,37 @@ def _block_events(index: int, block: dict, complete: bool) -> list[bytes]:
 def sse_events(message: dict) -> list[bytes]:
     """The full event sequence for a message: start, ping, blocks, message_delta, stop."""
     usage = message["usage"]
-    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "stop_details": None,
-             "usage": {**usage, "output_tokens": min(1, usage["output_tokens"])}}
+    start = {
+        **message,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "stop_details": None,
+        "usage": {**usage, "output_tokens": min(1, usage["output_tokens"])},
+    }
     events = [sse("message_start", {"type": "message_start", "message": start}), sse("ping", {"type": "ping"})]
     content = message["content"]
     for index, block in enumerate(content):
         cut = message["stop_reason"] in CUT_REASONS and index == len(content) - 1
         events += _block_events(index, block, complete=not cut)
-    delta_usage = {k: usage[k] for k in ("input_tokens", "cache_creation_input_tokens",
-                                         "cache_read_input_tokens", "output_tokens") if k in usage}
-    events.append(sse("message_delta", {
-        "type": "message_delta",
-        "delta": {"stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"],
-                  "stop_details": message.get("stop_details")},
-        "usage": delta_usage,
-    }))
+    delta_usage = {
+        k: usage[k]
+        for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
+        if k in usage
+    }
+    events.append(
+        sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {
+                    "stop_reason": message["stop_reason"],
+                    "stop_sequence": message["stop_sequence"],
+                    "stop_details": message.get("stop_details"),
+                },
+                "usage": delta_usage,
+            },
+        )
+    )
     events.append(sse("message_stop", {"type": "message_stop"}))
     return events

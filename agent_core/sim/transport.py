@@ -1,4 +1,5 @@
 """In-process transport: the official SDK talks to the simulated model without a socket."""
+
 from __future__ import annotations
 
 import time
@@ -28,15 +29,15 @@ class SimTransport(httpx2.BaseTransport):
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         body = request.read()
-        reply = self.handler.handle(request.method, request.url.raw_path.decode("ascii"),
-                                    dict(request.headers.items()), body)
+        reply = self.handler.handle(
+            request.method, request.url.raw_path.decode("ascii"), dict(request.headers.items()), body
+        )
         self._wait(request, reply.delay_s)
         if reply.drop:
             # What httpx2 raises when a server closes the socket without answering; the SDK retries it.
             raise httpx2.RemoteProtocolError("Server disconnected without sending a response.", request=request)
         if reply.chunks is not None:
-            return httpx2.Response(reply.status, headers=reply.headers, stream=_Events(reply.chunks),
-                                   request=request)
+            return httpx2.Response(reply.status, headers=reply.headers, stream=_Events(reply.chunks), request=request)
         return httpx2.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
 
     @staticmethod

@@ -1,4 +1,5 @@
 """Request validation for the simulated model: the 400 errors the real Messages API gives, with helpful messages."""
+
 from __future__ import annotations
 
 import base64
@@ -62,11 +63,13 @@ def _check_object(body: Any) -> None:
 def _check_common(body: dict, seed: int) -> None:
     if "thread" in body:
         # The threads beta keeps history on the server; a stateless sim cannot, so say so on the first request.
-        raise InvalidRequest("thread: the simulated model keeps no server-side history, so the message threads "
-                             "beta is not available; send the whole history each time (e.g. "
-                             "client.beta.messages.tool_runner(..., thread=False))")
+        raise InvalidRequest(
+            "thread: the simulated model keeps no server-side history, so the message threads "
+            "beta is not available; send the whole history each time (e.g. "
+            "client.beta.messages.tool_runner(..., thread=False))"
+        )
     if not isinstance(body.get("model"), str) or not body["model"]:
-        raise InvalidRequest("model: Input should be a valid string naming a model, e.g. \"claude-sonnet-4-6\"")
+        raise InvalidRequest('model: Input should be a valid string naming a model, e.g. "claude-sonnet-4-6"')
     _check_system(body.get("system"))
     tool_names = _check_tools(body.get("tools"))
     _check_tool_choice(body.get("tool_choice"), tool_names)
@@ -84,8 +87,10 @@ def _check_max_tokens(body: dict, max_output: int | None) -> None:
     if value < 1:
         raise InvalidRequest("max_tokens: Input should be greater than or equal to 1")
     if max_output is not None and value > max_output:
-        raise InvalidRequest(f"max_tokens: {value} > {max_output}, which is the maximum allowed number of "
-                             f"output tokens for {body.get('model')}")
+        raise InvalidRequest(
+            f"max_tokens: {value} > {max_output}, which is the maximum allowed number of "
+            f"output tokens for {body.get('model')}"
+        )
 
 
 def _check_sampling(body: dict, api_version: str) -> None:
@@ -94,8 +99,10 @@ def _check_sampling(body: dict, api_version: str) -> None:
         return
     for name in SAMPLING_FIELDS:
         if name in body:
-            raise InvalidRequest(f"{name}: Extra inputs are not permitted (anthropic-version {SAMPLING_REMOVED_IN} "
-                                 "removed temperature, top_p and top_k)")
+            raise InvalidRequest(
+                f"{name}: Extra inputs are not permitted (anthropic-version {SAMPLING_REMOVED_IN} "
+                "removed temperature, top_p and top_k)"
+            )
 
 
 def _check_system(system: Any) -> None:
@@ -105,7 +112,7 @@ def _check_system(system: Any) -> None:
         raise InvalidRequest("system: Input should be a valid string or a list of text blocks")
     for i, block in enumerate(system):
         if not isinstance(block, dict) or block.get("type") != "text" or not isinstance(block.get("text"), str):
-            raise InvalidRequest(f"system.{i}: each system block must be {{\"type\": \"text\", \"text\": \"...\"}}")
+            raise InvalidRequest(f'system.{i}: each system block must be {{"type": "text", "text": "..."}}')
 
 
 def _check_tools(tools: Any) -> set[str]:
@@ -119,8 +126,10 @@ def _check_tools(tools: Any) -> set[str]:
             raise InvalidRequest(f"tools.{i}: Input should be an object")
         name = tool.get("name")
         if not isinstance(name, str) or not TOOL_NAME.match(name):
-            raise InvalidRequest(f"tools.{i}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$' "
-                                 f"(got {name!r}): letters, digits, _ and - only, at most 64 characters")
+            raise InvalidRequest(
+                f"tools.{i}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$' "
+                f"(got {name!r}): letters, digits, _ and - only, at most 64 characters"
+            )
         if tool.get("type") in (None, "custom"):
             _check_schema(i, tool)
         if name in names:
@@ -135,8 +144,10 @@ def _check_schema(i: int, tool: dict) -> None:
         raise InvalidRequest(f"tools.{i}.input_schema: Field required (a JSON Schema of the tool's parameters)")
     if not isinstance(schema, dict) or schema.get("type") != "object":
         got = schema.get("type") if isinstance(schema, dict) else schema
-        raise InvalidRequest(f"tools.{i}.input_schema.type: Input should be 'object' (got {got!r}); "
-                             "tool parameters are always an object of named fields")
+        raise InvalidRequest(
+            f"tools.{i}.input_schema.type: Input should be 'object' (got {got!r}); "
+            "tool parameters are always an object of named fields"
+        )
 
 
 def _check_tool_choice(choice: Any, tool_names: set[str]) -> None:
@@ -144,15 +155,19 @@ def _check_tool_choice(choice: Any, tool_names: set[str]) -> None:
         return
     kind = choice.get("type") if isinstance(choice, dict) else None
     if kind not in TOOL_CHOICE_TYPES:
-        raise InvalidRequest(f"tool_choice.type: Input tag {kind!r} found using 'type' does not match any of "
-                             f"the expected tags: {', '.join(repr(t) for t in TOOL_CHOICE_TYPES)}")
+        raise InvalidRequest(
+            f"tool_choice.type: Input tag {kind!r} found using 'type' does not match any of "
+            f"the expected tags: {', '.join(repr(t) for t in TOOL_CHOICE_TYPES)}"
+        )
     if kind in ("any", "tool") and not tool_names:
         raise InvalidRequest(f"tool_choice: {kind!r} may only be specified while providing tools")
     if kind == "tool":
         name = choice.get("name")
         if name not in tool_names:
-            raise InvalidRequest(f"tool_choice.name: tool {name!r} not found in tools; "
-                                 f"available: {', '.join(sorted(tool_names)) or 'none'}")
+            raise InvalidRequest(
+                f"tool_choice.name: tool {name!r} not found in tools; "
+                f"available: {', '.join(sorted(tool_names)) or 'none'}"
+            )
 
 
 def _check_thinking_config(body: dict) -> None:
@@ -169,8 +184,10 @@ def _check_thinking_config(body: dict) -> None:
     if kind == "enabled":
         budget = thinking.get("budget_tokens")
         if not isinstance(budget, int) or isinstance(budget, bool) or budget < MIN_THINKING_BUDGET:
-            raise InvalidRequest("thinking.enabled.budget_tokens: Input should be an integer greater than or "
-                                 f"equal to {MIN_THINKING_BUDGET}")
+            raise InvalidRequest(
+                "thinking.enabled.budget_tokens: Input should be an integer greater than or "
+                f"equal to {MIN_THINKING_BUDGET}"
+            )
         if budget >= body["max_tokens"]:
             raise InvalidRequest("`max_tokens` must be greater than `thinking.budget_tokens`")
 
@@ -198,7 +215,7 @@ def _check_messages(messages: Any, seed: int) -> None:
     for i, message in enumerate(messages):
         _check_message_shape(i, message)
     if messages[0]["role"] != "user":
-        raise InvalidRequest("messages.0.role: the first message must use the \"user\" role")
+        raise InvalidRequest('messages.0.role: the first message must use the "user" role')
     for i, message in enumerate(messages):
         previous = messages[i - 1] if i else None
         if message["role"] == "assistant":
@@ -211,8 +228,10 @@ def _check_message_shape(i: int, message: Any) -> None:
     if not isinstance(message, dict):
         raise InvalidRequest(f"messages.{i}: Input should be an object with 'role' and 'content'")
     if message.get("role") not in ("user", "assistant"):
-        raise InvalidRequest(f"messages.{i}.role: Input should be 'user' or 'assistant' (got "
-                             f"{message.get('role')!r}); the system prompt goes in the top-level 'system' field")
+        raise InvalidRequest(
+            f"messages.{i}.role: Input should be 'user' or 'assistant' (got "
+            f"{message.get('role')!r}); the system prompt goes in the top-level 'system' field"
+        )
     content = message.get("content")
     if content is None:
         raise InvalidRequest(f"messages.{i}.content: Field required")
@@ -229,8 +248,9 @@ def _check_assistant(i: int, message: dict, following: dict | None, seed: int) -
     blocks = _blocks(message["content"])
     for j, block in enumerate(blocks):
         if block["type"] == "tool_result":
-            raise InvalidRequest(f"messages.{i}.content.{j}: tool_result blocks belong in a user message, "
-                                 "not in the assistant's reply")
+            raise InvalidRequest(
+                f"messages.{i}.content.{j}: tool_result blocks belong in a user message, not in the assistant's reply"
+            )
         if block["type"] == "thinking" and not signature_ok(block.get("thinking"), block.get("signature"), seed):
             raise InvalidRequest(f"messages.{i}.content.{j}: {BAD_SIGNATURE}")
     ids = [b.get("id") for b in blocks if b["type"] == "tool_use"]
@@ -242,7 +262,8 @@ def _check_assistant(i: int, message: dict, following: dict | None, seed: int) -
         raise InvalidRequest(
             f"messages.{i + 1}: `tool_use` ids were found without `tool_result` blocks immediately after: "
             f"{', '.join(map(str, missing))}. Each `tool_use` block must have a corresponding `tool_result` "
-            "block in the next message.")
+            "block in the next message."
+        )
 
 
 def _check_tool_results(i: int, message: dict, previous: dict | None) -> None:
@@ -256,20 +277,24 @@ def _check_tool_results(i: int, message: dict, previous: dict | None) -> None:
             seen_other = True
             continue
         if seen_other:
-            raise InvalidRequest(f"messages.{i}.content.{j}: `tool_result` blocks must come first in the user "
-                                 "message, before any text or other content; put the text after the tool results")
+            raise InvalidRequest(
+                f"messages.{i}.content.{j}: `tool_result` blocks must come first in the user "
+                "message, before any text or other content; put the text after the tool results"
+            )
         if block.get("tool_use_id") not in asked:
             raise InvalidRequest(
                 f"messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
                 f"{block.get('tool_use_id')}. Each `tool_result` block must have a corresponding `tool_use` "
-                "block in the previous message.")
+                "block in the previous message."
+            )
 
 
 def _check_cache_breakpoints(body: dict) -> None:
     found = len(cache_marked(body))
     if found > MAX_CACHE_BREAKPOINTS:
-        raise InvalidRequest(f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. "
-                             f"Found {found}.")
+        raise InvalidRequest(
+            f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found {found}."
+        )
 
 
 def cache_marked(body: dict) -> list[dict]:

@@ -1,4 +1,5 @@
 """What every catalog tool function receives besides its input, and how it reports an expected failure."""
+
 from __future__ import annotations
 
 import threading

@@ -1,4 +1,5 @@
 """A bounded arithmetic evaluator: its own tokenizer and recursive-descent parser, never eval()."""
+
 from __future__ import annotations
 
 import math
@@ -18,7 +19,9 @@ _TOO_BIG = "the result would need more than about 1000 digits; this calculator r
 
 Number = Fraction | float
 
-_TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_]\w*)|(?P<op>\*\*|[-+*/%^(),]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<name>[A-Za-z_]\w*)|(?P<op>\*\*|[-+*/%^(),]))"
+)
 _UNICODE_OPS = str.maketrans({"×": "*", "÷": "/", "−": "-", "–": "-"})
 CONSTANTS = {"pi": math.pi, "e": math.e}
 FUNCTIONS = ("sqrt", "abs", "round", "floor", "ceil")
@@ -47,8 +50,10 @@ def tokenize(expression: str) -> list[Token]:
             if not rest:
                 break
             at = len(expression) - len(expression[pos:].lstrip())
-            raise CalculationError(f"unexpected character {expression[at]!r} at position {at + 1}. "
-                                   "Use numbers, + - * / % ^ ( ) and sqrt, abs, round, floor, ceil, pi, e.")
+            raise CalculationError(
+                f"unexpected character {expression[at]!r} at position {at + 1}. "
+                "Use numbers, + - * / % ^ ( ) and sqrt, abs, round, floor, ceil, pi, e."
+            )
         kind = match.lastgroup or "op"
         tokens.append(Token(kind, match.group(kind), match.start(kind)))
         pos = match.end()
@@ -126,7 +131,7 @@ def _int_power(base: Fraction, n: int) -> Fraction:
     bits = abs(n) * max(math.log2(abs(base.numerator)), math.log2(base.denominator))
     if bits > MAX_BITS:
         raise CalculationError(_TOO_BIG)
-    return base ** n
+    return base**n
 
 
 def _sqrt(value: Number) -> Number:
@@ -259,8 +264,10 @@ class _Parser:
         if lowered in CONSTANTS:
             return CONSTANTS[lowered]
         if lowered not in FUNCTIONS:
-            raise CalculationError(f"unknown name {tok.text!r} at position {tok.pos + 1}. Only the functions "
-                                   f"{', '.join(FUNCTIONS)} and the constants pi and e are allowed.")
+            raise CalculationError(
+                f"unknown name {tok.text!r} at position {tok.pos + 1}. Only the functions "
+                f"{', '.join(FUNCTIONS)} and the constants pi and e are allowed."
+            )
         if not self.take("("):
             raise self.fail(f"'(' after {tok.text}")
         self.deeper()
@@ -316,12 +323,12 @@ def _plain(value: Decimal) -> str:
 def evaluate(expression: str) -> Number:
     """The value of an arithmetic expression, or CalculationError saying what is wrong."""
     if not isinstance(expression, str):
-        raise CalculationError("the expression must be a string, e.g. \"2 + 2\".")
+        raise CalculationError('the expression must be a string, e.g. "2 + 2".')
     if len(expression) > MAX_LENGTH:
         raise CalculationError(f"the expression is {len(expression)} characters long; the limit is {MAX_LENGTH}.")
     text = expression.translate(_UNICODE_OPS)
     if not text.strip():
-        raise CalculationError("the expression is empty; give something like \"2 + 2\".")
+        raise CalculationError('the expression is empty; give something like "2 + 2".')
     return _Parser(tokenize(text)).parse()
 
 

@@ -1,10 +1,11 @@
 """The tool catalog: each tool's spec (from data/tools.json) next to the Python function that runs it."""
+
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Mapping
 
 from agent_core.model import ToolSpec
 from agent_core.tools import calculator
@@ -73,8 +74,10 @@ def slow_report(ctx: ToolContext, topic: str) -> str:
     # Waiting on the stop signal instead of sleeping lets the worker thread end as soon as the call times out.
     if ctx.cancelled.wait(SLOW_REPORT_SECONDS):
         return ""
-    return (f"Report on {topic} (demo): 3 sources analysed; activity rose 12% month over month, "
-            "with the largest change in the second half of the month.")
+    return (
+        f"Report on {topic} (demo): 3 sources analysed; activity rose 12% month over month, "
+        "with the largest change in the second half of the month."
+    )
 
 
 def delete_file(ctx: ToolContext, path: str) -> str:
@@ -88,8 +91,20 @@ def web_search(ctx: ToolContext, query: str) -> str:
 
 
 _FUNCTIONS: dict[str, Callable[..., str]] = {
-    f.__name__: f for f in (get_weather, get_weather_terse, calculate, search_memory, read_file, list_files,
-                            get_stock_price, flaky_lookup, slow_report, delete_file, web_search)
+    f.__name__: f
+    for f in (
+        get_weather,
+        get_weather_terse,
+        calculate,
+        search_memory,
+        read_file,
+        list_files,
+        get_stock_price,
+        flaky_lookup,
+        slow_report,
+        delete_file,
+        web_search,
+    )
 }
 
 
@@ -100,9 +115,14 @@ def _load_catalog() -> dict[str, CatalogTool]:
     catalog = {}
     for key, entry in entries.items():
         name = entry.get("name", key)
-        spec = ToolSpec(name=name, description=entry["description"], input_schema=entry["input_schema"],
-                        impl="" if name == key else key, needs_approval=bool(entry.get("needs_approval")),
-                        server_type=entry.get("server_type", ""))
+        spec = ToolSpec(
+            name=name,
+            description=entry["description"],
+            input_schema=entry["input_schema"],
+            impl="" if name == key else key,
+            needs_approval=bool(entry.get("needs_approval")),
+            server_type=entry.get("server_type", ""),
+        )
         catalog[key] = CatalogTool(spec, _FUNCTIONS[key], entry["summary"], bool(entry.get("common")))
     return catalog
 

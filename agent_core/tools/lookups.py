@@ -1,18 +1,19 @@
 """Look-ups over the demo data files: weather by city, facts about the user, short encyclopedia entries."""
+
 from __future__ import annotations
 
 import difflib
 import json
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).parent / "data"
 DEMO_LABEL = "(demo data, not a live forecast)"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_data(name: str) -> dict:
     """A JSON file from agent_core/tools/data, read once."""
     return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
@@ -26,7 +27,7 @@ def normalize(text: str) -> str:
 
 
 # -- weather --------------------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def _city_index() -> dict[str, dict]:
     index: dict[str, dict] = {}
     for city in load_data("weather.json")["cities"]:
@@ -60,8 +61,10 @@ def weather_report(city: str, units: str = "celsius") -> str:
     record = find_city(city)
     temp_c = record["temp_c"]
     temp = f"{round(temp_c * 9 / 5 + 32)}°F" if units == "fahrenheit" else f"{temp_c}°C"
-    return (f"{record['name']}: {temp}, {record['conditions']}, humidity {record['humidity']}%, "
-            f"wind {record['wind_ms']} m/s {DEMO_LABEL}")
+    return (
+        f"{record['name']}: {temp}, {record['conditions']}, humidity {record['humidity']}%, "
+        f"wind {record['wind_ms']} m/s {DEMO_LABEL}"
+    )
 
 
 # -- memory ---------------------------------------------------------------------------------

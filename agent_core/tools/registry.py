@@ -1,4 +1,5 @@
 """The tool registry: look a tool up by the name the model used, check its input, run it with a timeout."""
+
 from __future__ import annotations
 
 import inspect
@@ -52,8 +53,13 @@ def _describe(error: ValidationError) -> str:
 class ToolRegistry:
     """The program's side of tool use: the model names a tool, the registry checks and runs it."""
 
-    def __init__(self, specs: list[ToolSpec], sandbox: str | Path | None = None, tool_timeout_s: float | None = 5.0,
-                 prior_calls: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        specs: list[ToolSpec],
+        sandbox: str | Path | None = None,
+        tool_timeout_s: float | None = 5.0,
+        prior_calls: dict[str, int] | None = None,
+    ) -> None:
         self.specs = list(specs)
         self._by_name: dict[str, ToolSpec] = {}
         for spec in self.specs:
@@ -104,8 +110,10 @@ class ToolRegistry:
         call_number = self._count(spec.impl_key)
         tool = CATALOG.get(spec.impl_key)
         if tool is None:
-            return (f"Tool {spec.name!r} has no implementation in this app (impl {spec.impl_key!r}). "
-                    f"Implementations: {', '.join(CATALOG)}."), True
+            return (
+                f"Tool {spec.name!r} has no implementation in this app (impl {spec.impl_key!r}). "
+                f"Implementations: {', '.join(CATALOG)}."
+            ), True
         problem = self._validate(spec, tool_input) or self._check_arguments(spec, tool.function, tool_input)
         if problem:
             return problem, True
@@ -122,8 +130,10 @@ class ToolRegistry:
         try:
             Draft202012Validator.check_schema(spec.input_schema)
         except SchemaError as exc:
-            return (f"Tool {spec.name!r} has an invalid input_schema, so its input cannot be checked: "
-                    f"{exc.message}. Fix the tool definition.")
+            return (
+                f"Tool {spec.name!r} has an invalid input_schema, so its input cannot be checked: "
+                f"{exc.message}. Fix the tool definition."
+            )
         validator = Draft202012Validator(spec.input_schema, registry=_NO_REMOTE)
         try:
             errors = sorted(validator.iter_errors(tool_input), key=relevance)
@@ -138,14 +148,18 @@ class ToolRegistry:
     def _check_arguments(spec: ToolSpec, function: Any, tool_input: Any) -> str | None:
         """A schema edited by the learner may no longer match the Python function; say how."""
         if not isinstance(tool_input, dict):
-            return (f"Invalid input for {spec.name}: expected a JSON object of named parameters, "
-                    f"got {type(tool_input).__name__}.")
+            return (
+                f"Invalid input for {spec.name}: expected a JSON object of named parameters, "
+                f"got {type(tool_input).__name__}."
+            )
         params = list(inspect.signature(function).parameters.values())[1:]
         accepted = [p.name for p in params]
         extra = [k for k in tool_input if k not in accepted]
         if extra:
-            return (f"Invalid input for {spec.name}: the tool has no parameter {extra[0]!r}; "
-                    f"its parameters are: {', '.join(accepted) or 'none'}.")
+            return (
+                f"Invalid input for {spec.name}: the tool has no parameter {extra[0]!r}; "
+                f"its parameters are: {', '.join(accepted) or 'none'}."
+            )
         missing = [p.name for p in params if p.default is inspect.Parameter.empty and p.name not in tool_input]
         if missing:
             return f"Invalid input for {spec.name}: the parameter {missing[0]!r} is required."

@@ -1,4 +1,5 @@
 """The folder the file tools may see: path checks, reading, listing, and deletes that only touch a private copy."""
+
 from __future__ import annotations
 
 import os
@@ -56,8 +57,9 @@ class Sandbox:
             raise ValueError("the path contains a NUL character.")
         text = path.strip().replace("\\", "/")
         if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
-            raise PermissionError(f"absolute paths are not allowed ({path!r}); use a path relative to the "
-                                  "sandbox, e.g. 'app.log'.")
+            raise PermissionError(
+                f"absolute paths are not allowed ({path!r}); use a path relative to the sandbox, e.g. 'app.log'."
+            )
         parts = [p for p in text.split("/") if p not in ("", ".")]
         if ".." in parts:
             raise PermissionError(f"'..' is not allowed in {path!r}; only files inside the sandbox can be used.")

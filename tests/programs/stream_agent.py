@@ -2,10 +2,10 @@
 
 Usage: python stream_agent.py "What is 17 times 23?"
 """
+
 import sys
 
 import anthropic
-
 from tool_agent import MODEL, run_tool, tools
 
 

@@ -3,6 +3,7 @@
 Usage: python tool_agent.py "What's the weather in Oslo?"
 Reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment (the SDK does this itself).
 """
+
 import ast
 import json
 import operator
@@ -18,7 +19,7 @@ tools = [
     {
         "name": "get_weather",
         "description": "Get the current weather for a city. Use it whenever the user asks about weather, "
-                       "temperature or rain somewhere. Returns the temperature in Celsius and the sky.",
+        "temperature or rain somewhere. Returns the temperature in Celsius and the sky.",
         "input_schema": {
             "type": "object",
             "properties": {"city": {"type": "string", "description": "City name, e.g. Oslo"}},
@@ -28,7 +29,7 @@ tools = [
     {
         "name": "calculate",
         "description": "Calculate an arithmetic expression exactly. Use it for any arithmetic: "
-                       "sums, products, powers. Supports + - * / ^ and parentheses.",
+        "sums, products, powers. Supports + - * / ^ and parentheses.",
         "input_schema": {
             "type": "object",
             "properties": {"expression": {"type": "string", "description": "The expression, e.g. 17*23"}},
@@ -38,7 +39,7 @@ tools = [
     {
         "name": "read_file",
         "description": "Read a text file from the user's notes folder and return its content. "
-                       "Use it when the user asks what a file says.",
+        "Use it when the user asks what a file says.",
         "input_schema": {
             "type": "object",
             "properties": {"path": {"type": "string", "description": "File name, e.g. notes.txt"}},
@@ -54,8 +55,14 @@ def get_weather(city):
     return f"{city}: {temperature}°C, cloudy"
 
 
-OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-             ast.Div: operator.truediv, ast.Pow: operator.pow, ast.USub: operator.neg}
+OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+    ast.USub: operator.neg,
+}
 
 
 def calculate(expression):
