@@ -11,11 +11,19 @@ LANGUAGES = {"en": "English", "ru": "Русский", "pl": "Polski"}
 _DIR = Path(__file__).parent / "locales"
 
 
+def catalog_files(lang: str) -> list[Path]:
+    """The files of one language's table: locales/{lang}.json, then one locales/<topic>/{lang}.json per topic
+    (a topic keeps one feature's strings together, so parallel work seldom edits the same file)."""
+    main = _DIR / f"{lang}.json"
+    return [main] * main.exists() + sorted(_DIR.glob(f"*/{lang}.json"))
+
+
 @cache
 def strings(lang: str) -> MappingProxyType:
     """The (read-only) string table of one language; missing keys fall back to English."""
-    path = _DIR / f"{lang}.json"
-    table = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    table: dict[str, str] = {}
+    for path in catalog_files(lang):
+        table.update(json.loads(path.read_text(encoding="utf-8")))
     if lang != "en":
         table = {**strings("en"), **table}
     return MappingProxyType(table)

@@ -16,11 +16,10 @@ from agent_core import accounting, charts, compare
 from agent_core.examples import load_example
 from agent_core.store import RunStore
 from lab_ui.controls import tool_from_editor
-from lab_ui.i18n import LANGUAGES, t, translate
+from lab_ui.i18n import LANGUAGES, catalog_files, t, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
-LOCALES = ROOT / "lab_ui" / "locales"
 CONTENT = ROOT / "lab_ui" / "content"
 OTHER = [lang for lang in LANGUAGES if lang != "en"]
 CHART_MODULES = [ROOT / "agent_core" / "charts.py", ROOT / "agent_core" / "compare.py"]
@@ -62,7 +61,7 @@ def used_keys() -> dict[str, str]:
     """Literal first arguments of t(...), mark(...) and translate(lang, ...) in app.py, lab_ui/ and pages/, plus the
     chart texts agent_core's figures pass through their `label` (see chart_keys)."""
     found: dict[str, str] = {}
-    for path in [ROOT / "app.py", *sorted(ROOT.glob("lab_ui/*.py")), *sorted(ROOT.glob("pages/*.py"))]:
+    for path in [ROOT / "app.py", *sorted(ROOT.glob("lab_ui/**/*.py")), *sorted(ROOT.glob("pages/**/*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
@@ -94,7 +93,13 @@ def chart_keys() -> dict[str, str]:
 
 
 def table(lang: str) -> dict[str, str]:
-    return json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    merged: dict[str, str] = {}
+    for path in catalog_files(lang):
+        entries = json.loads(path.read_text(encoding="utf-8"))
+        twice = sorted(set(entries) & set(merged))
+        assert not twice, f"{path} repeats entries another {lang} catalogue file has: {twice}"
+        merged.update(entries)
+    return merged
 
 
 def placeholders(text: str) -> set[str]:
