@@ -10,10 +10,11 @@ from collections.abc import Iterator
 import anthropic
 import httpx2
 
-from agent_core import accounting, context
+from agent_core import context
 from agent_core.errors import describe_api_error
 from agent_core.guards import check_limits
 from agent_core.model import Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
+from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
 from agent_core.providers import ProviderError, make_client
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
@@ -52,14 +53,14 @@ class Stepper:
         run: Run,
         api_key: str | None = None,
         client: anthropic.Anthropic | None = None,
-        pricing: accounting.Pricing | None = None,
+        pricing: Pricing | None = None,
         max_retries: int = 2,
         spend_cap_usd: float | None = None,
         transport: httpx2.BaseTransport | None = None,
     ) -> None:
         self.run = run
         self._exchanges: list[Exchange] | None = None
-        self.pricing = pricing or accounting.load_pricing()
+        self.pricing = pricing or load_pricing()
         self.spend_cap_usd = spend_cap_usd
         self._client = client
         self._api_key = api_key
@@ -159,12 +160,12 @@ class Stepper:
         turn.duration_ms += (time.perf_counter() - started) * 1000
         turn.response = message.to_dict()
         turn.usage = Usage.from_api(turn.response.get("usage"))
-        turn.components = accounting.turn_components(turn.request, turn.usage, self.run.config.provider)
-        turn.cost_usd = accounting.turn_cost(
+        turn.components = turn_components(turn.request, turn.usage, self.run.config.provider)
+        turn.cost_usd = turn_cost(
             self.run.config.model,
             turn.usage,
             self.pricing,
-            cache_write_1h=accounting.cache_write_1h_tokens(turn.response),
+            cache_write_1h=cache_write_1h_tokens(turn.response),
         )
         turn.stop_reason = turn.response.get("stop_reason")
         self.run.phase = Phase.READ_STOP_REASON

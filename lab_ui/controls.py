@@ -9,8 +9,8 @@ import re
 import jsonschema
 import streamlit as st
 
-from agent_core.accounting import load_pricing
 from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
+from agent_core.pricing import load_pricing
 from agent_core.tools.catalog import CATALOG
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession

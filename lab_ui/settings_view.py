@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import anthropic
 import streamlit as st
 
-from agent_core import accounting, context
+from agent_core import context, pricing
 from agent_core.errors import describe_api_error
 from agent_core.model import Phase, RunConfig
 from agent_core.providers import LOCAL_PRESETS, ProviderError, make_client
@@ -86,7 +86,7 @@ def model_list(config: RunConfig, api_key: str | None) -> ModelList:
         note = t("the server lists no models")
     except (anthropic.APIError, ProviderError) as exc:
         note = describe_api_error(exc).message
-    return ModelList(accounting.load_pricing().models, False, note)
+    return ModelList(pricing.load_pricing().models, False, note)
 
 
 def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
@@ -123,9 +123,9 @@ def spend_status(lab: LabSession) -> SpendStatus | None:
     cfg = run.config if run else lab.config
     if cfg.provider == "offline" or lab.replay or (run and run.stop and run.stop.kind != "api_error"):
         return None
-    pricing = accounting.load_pricing()
-    cost = accounting.estimate_next_cost(next_request(lab), cfg.model, cfg.max_tokens, pricing)
-    return SpendStatus(cost, lab.tab.session_spend_usd, lab.tab.spend_cap_usd, pricing.get(cfg.model) is not None)
+    prices = pricing.load_pricing()
+    cost = pricing.estimate_next_cost(next_request(lab), cfg.model, cfg.max_tokens, prices)
+    return SpendStatus(cost, lab.tab.session_spend_usd, lab.tab.spend_cap_usd, prices.get(cfg.model) is not None)
 
 
 # -- widgets ----------------------------------------------------------------------------------
