@@ -304,7 +304,7 @@ def render(lab: LabSession) -> None:
         _model_and_provider(cfg)
     with st.expander(t("System prompt"), expanded=False):
         cfg.system = st.text_area(t("System prompt"), value=cfg.system, height=120, label_visibility="collapsed")
-    with st.expander("Tools", expanded=False):
+    with st.expander(t("Tools"), expanded=False):
         _tool_picker(cfg)
         _tool_editor(cfg)
     with st.expander(t("Limits"), expanded=False):

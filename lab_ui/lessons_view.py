@@ -29,7 +29,7 @@ def learner_id() -> str:
 
 
 def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesson:
-    ids = [l.id for l in lessons]
+    ids = [x.id for x in lessons]
     wanted = st.query_params.get("lesson")
     index = ids.index(wanted) if wanted in ids else 0
 
@@ -112,7 +112,7 @@ def _questions(lesson: Lesson, lang: str, done: set[str], store: ProgressStore, 
                 t("Your answer"),
                 range(len(options)),
                 index=None,
-                format_func=lambda i: options[i],
+                format_func=options.__getitem__,
                 key=f"q:{lesson.id}:{q.id}:{lang}",
             )
             if choice is None:
@@ -133,7 +133,7 @@ def render() -> None:
         st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
         return
     learner, store = learner_id(), ProgressStore()
-    progress = {l.id: len(store.done(learner, l.id)) for l in lessons}
+    progress = {x.id: len(store.done(learner, x.id)) for x in lessons}
     lesson = _pick(lessons, lang, progress)
     lab = _lesson_session(lesson, lang)
     done = store.done(learner, lesson.id)
@@ -153,7 +153,7 @@ def render() -> None:
         playground.stepper_panel(lab)
         with st.expander(t("Change the run: task, tools, limits, persona…")):
             controls.render(lab)
-        with st.expander("The loop's code"):  # a panel name the lessons use: English in every language
+        with st.expander(t("The loop's code")):
             playground.loop_code_panel(lab)
     playground.insights(lab.run)
     finished = len(store.done(learner, lesson.id))

@@ -21,6 +21,11 @@ PHASE_WORDS = {
 }
 
 
+RESET_HELP = mark(
+    "Start a new run with the task and settings as they are now (a change applies only from the next run)."
+)
+
+
 def _save(lab: LabSession) -> None:
     """Every action is saved, and the run id and turn go into the URL, so a reload loses nothing."""
     if lab.run is None:
@@ -69,13 +74,13 @@ def _buttons(lab: LabSession) -> None:
     halted = bool(lab.run and (lab.run.stop or lab.run.done)) or lab.replay  # a replay never calls the model
     cols = st.columns(4)
     clicked = None
-    if cols[0].button("Next phase", type="primary", disabled=halted, width="stretch"):
+    if cols[0].button(t("Next phase"), type="primary", disabled=halted, width="stretch", key="btn-phase"):
         clicked = "phase"
-    if cols[1].button("Next step", disabled=halted, width="stretch"):
+    if cols[1].button(t("Next step"), disabled=halted, width="stretch", key="btn-turn"):
         clicked = "turn"
-    if cols[2].button("Run to end", disabled=halted, width="stretch"):
+    if cols[2].button(t("Run to end"), disabled=halted, width="stretch", key="btn-end"):
         clicked = "end"
-    if cols[3].button("Reset", width="stretch", help=t("Start a new run with the settings on the left.")):
+    if cols[3].button(t("Reset"), width="stretch", key="btn-reset", help=t(RESET_HELP)):
         lab.start()
         clicked = "reset"
     if clicked in ("phase", "turn", "end"):
@@ -223,7 +228,9 @@ def insights(run) -> None:
     """Sequence diagram and the context-and-cost charts, below the turn."""
     if run and run.turns:
         # Lazy tabs: only the open one is computed and sent, so a click costs one diagram or six charts, not both.
-        answer, seq, money = st.tabs([t("Answer"), "Sequence", "Context & cost"], key="insights", on_change="rerun")
+        answer, seq, money = st.tabs(
+            [t("Answer"), t("Sequence"), t("Context & cost")], key="insights", on_change="rerun"
+        )
         if answer.open:
             with answer:
                 st.markdown(run.final_text or t("No answer yet: the model has not finished."))

@@ -9,7 +9,7 @@ import streamlit as st
 from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
-from lab_ui.i18n import t
+from lab_ui.i18n import mark, t
 
 BADGES = {
     "tool_use": ("🔧", "blue"),
@@ -20,6 +20,17 @@ BADGES = {
     "refusal": ("⛔", "red"),
     "model_context_window_exceeded": ("🧱", "red"),
 }
+
+
+TABS = (
+    mark("Request"),
+    mark("Response"),
+    mark("Raw JSON"),
+    mark("HTTP attempts"),
+    mark("Tools"),
+    mark("Diff"),
+    mark("OpenAI form"),
+)
 
 
 def badge(stop_reason: str | None, error: bool = False) -> tuple[str, str, str]:
@@ -180,7 +191,7 @@ def render(run: Run, turn: Turn) -> None:
     st.markdown(f"### {t('Turn {n}', n=turn.index)} :{colour}-badge[{icon} {label}]")
     if turn.decision:
         st.info(t("**Loop's decision:** {decision}", decision=turn.decision))
-    tabs = st.tabs(["Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff", "OpenAI form"])
+    tabs = st.tabs([t(name) for name in TABS])
     with tabs[0]:
         _request(turn)
     with tabs[1]:
