@@ -13,6 +13,7 @@ from typing import Any
 from agent_core import tokens
 from agent_core.model import SimSettings
 from agent_core.sim import faults, stream, validate
+from agent_core.sim.ratelimit import RateWindow
 
 # Models the simulated /v1/models lists, newest first; windows and output caps follow the family (see facts sheet).
 MODEL_IDS = (
@@ -32,6 +33,9 @@ MODEL_IDS = (
 # Release dates are not part of our facts; the API documents the epoch for "unknown".
 UNKNOWN_DATE = "1970-01-01T00:00:00Z"
 _FAMILY = re.compile(r"^claude-([a-z]+)-(\d+)(?:-(\d+))?")
+# Deeper JSON is refused with a 400 before any recursive code walks it (tool schemas stay far shallower).
+MAX_JSON_DEPTH = 64
+_TOO_DEEP = object()
 
 
 @dataclass
@@ -44,6 +48,7 @@ class SimReply:
     chunks: list[bytes] | None = None  # SSE events
     delay_s: float = 0.0
     drop: bool = False
+    tokens: tuple[int, int] = (0, 0)  # (input, output) of a message reply, for the rate-limit headers
 
 
 @dataclass
@@ -98,6 +103,19 @@ def model_info(model_id: str) -> dict:
     }
 
 
+def depth_within(value: Any, limit: int) -> bool:
+    """True when no list/object in value is nested deeper than limit (iterative: safe on hostile input)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return True
+
+
 def _hex(*parts: Any) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:24]
 
@@ -128,6 +146,7 @@ class SimHandler:
         self.settings = settings
         self._think = think
         self.seen: deque[Seen] = deque(maxlen=500)
+        self.rate = RateWindow()
 
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> SimReply:
         """Answer one HTTP request; every reply carries a request-id header."""
@@ -144,8 +163,16 @@ class SimHandler:
                 ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"), request_id
             )
         reply.headers["request-id"] = request_id
+        reply.headers.update(self.rate.record(*reply.tokens))
         reply.delay_s += self.settings.latency_ms / 1000
         self.seen.append(Seen(method.upper(), route, retry, None if reply.drop else reply.status))
+        return reply
+
+    def reject(self, status: int, message: str) -> SimReply:
+        """An error reply for a request refused at the HTTP layer (bad framing, too large, too slow)."""
+        request_id = "req_" + _hex(self.settings.seed, "rejected", status, message)
+        reply = _error_reply(ApiFailure(status, message), request_id)
+        reply.headers["request-id"] = request_id
         return reply
 
     def _route(self, method: str, route: str, headers: dict[str, str], raw: bytes) -> SimReply:
@@ -171,9 +198,14 @@ class SimHandler:
 
     def _parse(self, raw: bytes) -> Any:
         try:
-            return json.loads(raw.decode("utf-8"))
+            value = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise ApiFailure(400, f"The request body is not valid JSON: {exc}") from exc
+        except RecursionError:
+            value = _TOO_DEEP
+        if value is _TOO_DEEP or not depth_within(value, MAX_JSON_DEPTH):
+            raise ApiFailure(400, f"The request body's JSON is nested more than {MAX_JSON_DEPTH} levels deep.")
+        return value
 
     def _count(self, raw: bytes) -> SimReply:
         body = self._parse(raw)
@@ -210,6 +242,7 @@ class SimHandler:
             ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, key, kind, i)}",
             unknown_stop_reason=plan.unknown_stop_reason,
         )
+        used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
         if body.get("stream"):
             chunks = stream.sse_events(message)
             return SimReply(
@@ -217,9 +250,10 @@ class SimHandler:
                 {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"},
                 chunks=chunks,
                 delay_s=plan.delay_s,
+                tokens=used,
             )
         reply = _json_reply(200, message)
-        reply.delay_s = plan.delay_s
+        reply.delay_s, reply.tokens = plan.delay_s, used
         return reply
 
     def _plan(self, body: Any, headers: dict[str, str]) -> faults.FaultPlan:

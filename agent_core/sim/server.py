@@ -1,23 +1,65 @@
-"""The simulated model as a real HTTP server (stdlib http.server), for any client in any language."""
+"""The simulated model as a real HTTP server (stdlib http.server), for any client in any language.
+
+It holds up under a classroom: a thread per connection and a deep listen backlog, chunked and Content-Length
+bodies read strictly (a bad length is a 400, more than MAX_BODY_BYTES a 413 without buffering the body), and
+idle or slow clients timed out so they cannot pin a thread."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from agent_core.model import SimSettings
 from agent_core.sim.handler import SimHandler, SimReply
+
+# The API's own request cap for the Messages endpoint (messages-api-facts.md: 413 request_too_large).
+MAX_BODY_BYTES = 32 * 1024 * 1024
+# A whole classroom connecting at once must not see resets (the stdlib default is 5).
+LISTEN_BACKLOG = 512
+# Seconds a keep-alive connection may sit idle, and a single socket read may stall, before it is closed.
+IDLE_TIMEOUT_S = 30.0
+# Seconds a client may take to send one whole request body (a slow-loris upload is cut off with 408).
+BODY_DEADLINE_S = 60.0
+# After a 413 the rest of the upload is read and thrown away (bounded) so the client sees the answer, not a reset.
+DRAIN_LIMIT_BYTES = 64 * 1024 * 1024
+DRAIN_DEADLINE_S = 2.0
+READ_CHUNK = 64 * 1024
+_DIGITS = re.compile(r"^[0-9]{1,15}$")
+_CHUNK_SIZE = re.compile(rb"^([0-9A-Fa-f]{1,15})(;[^\r\n]*)?\r?\n$")
+
+
+class BodyError(Exception):
+    """A request body the server refuses before the API logic sees it."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass
+class Limits:
+    """The HTTP limits of one server (tests shrink them to stay small and quick)."""
+
+    max_body: int = MAX_BODY_BYTES
+    idle_timeout_s: float = IDLE_TIMEOUT_S
+    body_deadline_s: float = BODY_DEADLINE_S
 
 
 class SimHTTPServer(ThreadingHTTPServer):
     """A threading HTTP server holding one SimHandler; shutdown() also frees the port."""
 
     daemon_threads = True
+    block_on_close = False
+    request_queue_size = LISTEN_BACKLOG
+    allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], handler: SimHandler) -> None:
-        super().__init__(address, _RequestHandler)
+    def __init__(self, address: tuple[str, int], handler: SimHandler, limits: Limits | None = None) -> None:
         self.sim = handler
+        self.limits = limits or Limits()
+        super().__init__(address, _RequestHandler)
 
     def shutdown(self) -> None:
         super().shutdown()
@@ -30,6 +72,17 @@ class _RequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: SimHTTPServer
 
+    def setup(self) -> None:
+        # The socket timeout bounds both an idle keep-alive connection and each stalled read.
+        self.timeout = self.server.limits.idle_timeout_s
+        super().setup()
+
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except (TimeoutError, ConnectionError):
+            self.close_connection = True  # idle too long, or the client vanished: free the thread
+
     def do_GET(self) -> None:
         self._serve()
 
@@ -39,8 +92,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_GET
 
     def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        try:
+            body = self._read_body()
+        except BodyError as exc:
+            self._refuse(exc)
+            return
         reply = self.server.sim.handle(self.command, self.path, dict(self.headers.items()), body)
         if reply.delay_s > 0:
             time.sleep(reply.delay_s)
@@ -51,6 +107,120 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self._write(reply)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client gave up (timeout); nothing left to do
+
+    # ---- reading the body ------------------------------------------------------------------------------
+
+    def _read_body(self) -> bytes:
+        try:
+            return self._framed_body()
+        except TimeoutError:
+            self.close_connection = True
+            raise BodyError(408, "The request body stopped arriving; the connection is closed.") from None
+
+    def _framed_body(self) -> bytes:
+        encoding = (self.headers.get("Transfer-Encoding") or "").strip().lower()
+        if encoding:
+            if encoding != "chunked":
+                raise BodyError(400, f"Transfer-Encoding {encoding!r} is not supported; use chunked or Content-Length")
+            # A body framed two ways is a request-smuggling shape: answer it, then close.
+            if self.headers.get("Content-Length") is not None:
+                self.close_connection = True
+            return self._read_chunked()
+        return self._read_sized(self._content_length())
+
+    def _content_length(self) -> int:
+        values = self.headers.get_all("Content-Length") or []
+        if not values:
+            return 0
+        distinct = {v.strip() for v in values}
+        if len(distinct) != 1 or not _DIGITS.match(next(iter(distinct))):
+            shown = ", ".join(sorted(distinct))
+            raise BodyError(400, f"Content-Length must be one non-negative whole number of bytes, got {shown!r}")
+        return int(next(iter(distinct)))
+
+    def _too_large(self, size: str) -> BodyError:
+        limit = self.server.limits.max_body
+        return BodyError(413, f"Request exceeds the maximum allowed number of bytes ({size} > {limit}).")
+
+    def _read_sized(self, length: int) -> bytes:
+        if length > self.server.limits.max_body:
+            raise self._too_large(str(length))
+        parts, deadline = [], time.monotonic() + self.server.limits.body_deadline_s
+        while length > 0:
+            part = self.rfile.read1(min(length, READ_CHUNK))
+            if not part:
+                self.close_connection = True
+                raise BodyError(400, "The request body ended before Content-Length bytes arrived.")
+            parts.append(part)
+            length -= len(part)
+            self._check_deadline(deadline)
+        return b"".join(parts)
+
+    def _read_chunked(self) -> bytes:
+        parts, total = [], 0
+        deadline = time.monotonic() + self.server.limits.body_deadline_s
+        while True:
+            line = self.rfile.readline(64)
+            match = _CHUNK_SIZE.match(line)
+            if not match:
+                self.close_connection = True
+                raise BodyError(400, "Malformed chunked body: a chunk size line is not hexadecimal.")
+            size = int(match.group(1), 16)
+            if size == 0:
+                self._skip_trailers()
+                return b"".join(parts)
+            total += size
+            if total > self.server.limits.max_body:
+                raise self._too_large(f"more than {total}")
+            parts.append(self._exactly(size))
+            if self.rfile.readline(3) not in (b"\r\n", b"\n"):
+                self.close_connection = True
+                raise BodyError(400, "Malformed chunked body: a chunk is not followed by CRLF.")
+            self._check_deadline(deadline)
+
+    def _exactly(self, size: int) -> bytes:
+        data = self.rfile.read(size)
+        if len(data) != size:
+            self.close_connection = True
+            raise BodyError(400, "The chunked body ended in the middle of a chunk.")
+        return data
+
+    def _skip_trailers(self) -> None:
+        for _ in range(100):
+            if self.rfile.readline(8192) in (b"\r\n", b"\n", b""):
+                return
+
+    def _check_deadline(self, deadline: float) -> None:
+        if time.monotonic() > deadline:
+            self.close_connection = True
+            raise BodyError(408, "The request body arrived too slowly; the connection is closed.")
+
+    # ---- answering ---------------------------------------------------------------------------------------
+
+    def _refuse(self, exc: BodyError) -> None:
+        """Answer a body error in the API's envelope; after a 413 drain what is left (bounded) and close."""
+        reply = self.server.sim.reject(exc.status, exc.message)
+        self.close_connection = True
+        reply.headers["connection"] = "close"
+        try:
+            self._write(reply)
+            if exc.status == 413:
+                self._drain()
+        except OSError:
+            pass
+
+    def _drain(self) -> None:
+        # Without this the kernel answers the unread upload with a reset and the client never reads the 413.
+        deadline, left = time.monotonic() + DRAIN_DEADLINE_S, DRAIN_LIMIT_BYTES
+        self.connection.settimeout(0.2)
+        try:
+            while left > 0 and time.monotonic() < deadline:
+                part = self.rfile.read1(READ_CHUNK)
+                if not part:
+                    return
+                left -= len(part)
+        except OSError:
+            return
 
     def _write(self, reply: SimReply) -> None:
         self.send_response(reply.status)
@@ -73,10 +243,14 @@ class _RequestHandler(BaseHTTPRequestHandler):
 
 
 def start_server(
-    settings: SimSettings, host: str = "127.0.0.1", port: int = 0, handler: SimHandler | None = None
+    settings: SimSettings,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    handler: SimHandler | None = None,
+    limits: Limits | None = None,
 ) -> tuple[SimHTTPServer, str]:
     """Serve in a daemon thread; returns (server, base_url). server.shutdown() stops it."""
-    server = SimHTTPServer((host, port), handler or SimHandler(settings))
+    server = SimHTTPServer((host, port), handler or SimHandler(settings), limits)
     # A short poll interval lets shutdown() return quickly (tests start and stop many servers).
     threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="sim-server", daemon=True
@@ -84,9 +258,11 @@ def start_server(
     return server, f"http://{host}:{server.server_port}"
 
 
-def serve_forever(host: str = "127.0.0.1", port: int = 8765, settings: SimSettings | None = None) -> None:
+def serve_forever(
+    host: str = "127.0.0.1", port: int = 8765, settings: SimSettings | None = None, handler: SimHandler | None = None
+) -> None:
     """Run the simulated model in the foreground until Ctrl+C (python -m agent_core serve)."""
-    server = SimHTTPServer((host, port), SimHandler(settings or SimSettings()))
+    server = SimHTTPServer((host, port), handler or SimHandler(settings or SimSettings()))
     print(
         f"Simulated Messages API at http://{host}:{server.server_port}  "
         f"(set ANTHROPIC_BASE_URL to this; any API key works). Ctrl+C stops it.",
