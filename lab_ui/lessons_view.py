@@ -8,7 +8,7 @@ import streamlit as st
 
 from agent_core.lessons import Lesson, LessonError, check_goal, load_lessons
 from agent_core.progress import ProgressStore
-from lab_ui import controls, playground, session
+from lab_ui import class_join, controls, playground, session
 from lab_ui.i18n import t
 from lab_ui.session import LabSession
 
@@ -117,6 +117,8 @@ def _questions(lesson: Lesson, lang: str, done: set[str], store: ProgressStore, 
             )
             if choice is None:
                 continue
+            # Only the first answer is kept (the Teacher page's first-attempt score); later ones return False.
+            store.record_answer(learner, lesson.id, q.id, choice, q.options[choice].correct)
             if q.options[choice].correct:
                 store.mark(learner, lesson.id, f"question:{q.id}")
                 st.success(t("Correct.") + " " + q.explanation[lang])
@@ -133,6 +135,7 @@ def render() -> None:
         st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
         return
     learner, store = learner_id(), ProgressStore()
+    class_join.render(learner)
     progress = {x.id: len(store.done(learner, x.id)) for x in lessons}
     lesson = _pick(lessons, lang, progress)
     lab = _lesson_session(lesson, lang)

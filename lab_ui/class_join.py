@@ -1,0 +1,71 @@
+"""A learner joins a class on the Lessons page: the code comes from the URL (?class=CODE) or is typed once."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from agent_core.classes import ClassError, ClassStore, normalize_code
+from lab_ui.i18n import t
+
+CLASS_PARAM = "class"
+MARKDOWN_SPECIALS = set("\\`*_{}[]()<>#+-.!|~$:")
+
+
+def plain(text: str) -> str:
+    """A name typed by someone, shown in markdown as the letters they typed (no links, images or HTML)."""
+    return "".join("\\" + ch if ch in MARKDOWN_SPECIALS else ch for ch in text)
+
+
+def render(learner: str) -> None:
+    """Show which class this learner is in, or let them join the one in the URL (or one they type)."""
+    store = ClassStore()
+    code = st.query_params.get(CLASS_PARAM)
+    if not code:
+        with st.expander(t("Join a class")):
+            _join_form(store, learner, "")
+        return
+    found = store.find(code)
+    if found is None:
+        st.warning(t("There is no class with the code {code}.", code=normalize_code(code)))
+        with st.expander(t("Join a class")):
+            _join_form(store, learner, "")
+        return
+    if found.code != code:
+        st.query_params[CLASS_PARAM] = found.code  # as typed ("abc-123") -> as stored ("ABC123")
+    member = store.member(found.code, learner)
+    if member is not None:
+        st.caption(
+            t(
+                "Class **{name}** ({code}): you are **{me}**; your teacher sees your exercises and quiz answers.",
+                name=plain(found.name),
+                code=found.code,
+                me=plain(member.name),
+            )
+        )
+        return
+    st.info(
+        t(
+            "Join class **{name}** ({code}): your teacher will see your progress under this name.",
+            name=plain(found.name),
+            code=found.code,
+        )
+    )
+    _join_form(store, learner, found.code)
+
+
+def _join_form(store: ClassStore, learner: str, code: str) -> None:
+    with st.form("class:join", border=False):
+        typed = code or st.text_input(t("Class code"), max_chars=12)
+        name = st.text_input(t("Your name (as your teacher should see it)"), max_chars=40)
+        if not st.form_submit_button(t("Join")):
+            return
+    if not name.strip():
+        st.error(t("Type your name first."))
+        return
+    try:
+        store.join(typed, learner, name)
+    except ClassError:
+        st.error(t("There is no class with the code {code}.", code=normalize_code(typed)))
+        return
+    st.query_params[CLASS_PARAM] = normalize_code(typed)
+    st.rerun()

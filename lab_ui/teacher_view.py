@@ -1,0 +1,232 @@
+"""The Teacher page: create or open a class, then watch its progress live and read each lesson's teacher notes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import streamlit as st
+
+from agent_core.class_report import ClassReport, load_report
+from agent_core.classes import ClassError, ClassStore, SchoolClass, normalize_code
+from agent_core.lessons import Lesson, LessonError, load_lessons
+from agent_core.progress import ProgressStore
+from agent_core.teacher_notes import SECTIONS, lesson_notes
+from lab_ui import session
+from lab_ui.class_join import plain
+from lab_ui.i18n import mark, t
+from lab_ui.links import app_link
+
+REFRESH_SECONDS = 5  # how often the live part redraws; learners' clicks show up within this
+CLASS_PARAM, KEY_PARAM = "class", "teacher"
+SECTION_TITLES = {
+    "objectives": mark("Objectives"),
+    "numbers": mark("Numbers the class will see"),
+    "misconceptions": mark("Common misconceptions"),
+    "discussion": mark("Discussion questions"),
+}
+LEVEL_WORDS = {"beginner": mark("beginner"), "intermediate": mark("intermediate"), "advanced": mark("advanced")}
+
+
+@st.cache_data(show_spinner=False)
+def _lessons() -> tuple[Lesson, ...]:
+    """Lessons are read once per server; cache_data hands every session its own copy."""
+    return tuple(load_lessons())
+
+
+def render() -> None:
+    st.title(t("Teacher"))
+    try:
+        lessons = list(_lessons())
+    except LessonError as exc:
+        st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
+        return
+    store = ClassStore()
+    opened = _opened_class(store)
+    if opened is None:
+        _start(store)
+        return
+    _header(opened)
+    lang = session.get().language
+    index = st.selectbox(
+        t("Lesson"),
+        range(len(lessons)),
+        format_func=lambda i: f"{lessons[i].order}. {lessons[i].title[lang]}",
+        key="teacher:lesson",
+    )
+    live_progress(opened.code, lessons[index].id)
+    notes(lessons[index], lang)
+
+
+# -- opening a class ---------------------------------------------------------------------------------
+def _opened_class(store: ClassStore) -> SchoolClass | None:
+    """The class named in the URL, if the URL also carries its teacher key."""
+    code = st.query_params.get(CLASS_PARAM)
+    if not code:
+        return None
+    found = store.find(code)
+    if found is None:
+        st.warning(t("There is no class with the code {code}.", code=normalize_code(code)))
+    elif not found.opens_with(st.query_params.get(KEY_PARAM)):
+        st.info(t("Class {code} is open to its teacher only: enter its teacher key below.", code=found.code))
+    else:
+        return found
+    return None
+
+
+def _start(store: ClassStore) -> None:
+    new, existing = st.columns(2, gap="large")
+    with new, st.form("teacher:create"):
+        st.subheader(t("Create a class"))
+        st.caption(t("No accounts: learners join with a short code, and only you get the teacher key."))
+        name = st.text_input(t("Class name"), placeholder=t("e.g. Group B, Tuesday"))
+        if st.form_submit_button(t("Create the class"), type="primary"):
+            try:
+                made = store.create(name)
+            except ClassError:
+                st.error(t("Give the class a name first."))
+            else:
+                _go(made)
+    with existing, st.form("teacher:open"):
+        st.subheader(t("Open a class"))
+        code = st.text_input(t("Class code"), value=st.query_params.get(CLASS_PARAM, ""))
+        key = st.text_input(t("Teacher key"), type="password")
+        if st.form_submit_button(t("Open")):
+            found = store.find(code)
+            if found is None or not found.opens_with(key.strip()):
+                st.error(t("That code and key do not open a class."))
+            else:
+                _go(found)
+
+
+def _go(opened: SchoolClass) -> None:
+    st.query_params[CLASS_PARAM] = opened.code
+    st.query_params[KEY_PARAM] = opened.teacher_key
+    st.rerun()
+
+
+def _header(opened: SchoolClass) -> None:
+    st.subheader(plain(opened.name))
+    code_col, how_col = st.columns([2, 3])
+    code_col.markdown(f"### {t('Join code')}: `{opened.code}`")
+    how_col.markdown(t("Learners open **Lessons** and type the code under **Join a class**, or open this link:"))
+    how_col.code(app_link("lessons", **{CLASS_PARAM: opened.code}), language=None)
+    with st.expander(t("Your teacher link (keep it; do not show it to the class)")):
+        st.code(app_link("teacher", **{CLASS_PARAM: opened.code, KEY_PARAM: opened.teacher_key}), language=None)
+        st.caption(t("It is the only way back to this page: the class has no account and no password reset."))
+
+
+# -- the live part ------------------------------------------------------------------------------------
+@st.fragment(run_every=REFRESH_SECONDS)
+def live_progress(code: str, lesson_id: str) -> None:
+    """Redrawn every few seconds on its own: a learner's finished exercise or answer appears without a click."""
+    lessons = list(_lessons())
+    report = load_report(code, lessons, ClassStore(), ProgressStore())
+    lesson = next(x for x in lessons if x.id == lesson_id)
+    right, answered = report.class_quiz_score()
+    cols = st.columns(3)
+    cols[0].metric(t("Learners"), len(report.learners))
+    cols[1].metric(t("Exercises finished"), report.exercises_done())
+    cols[2].metric(t("Right at the first answer"), f"{right} / {answered}")
+    st.caption(
+        t("Updated {time}; refreshes every {n} s.", time=dt.datetime.now().strftime("%H:%M:%S"), n=REFRESH_SECONDS)
+    )
+    if not report.learners:
+        st.info(t("No learner has joined yet. Show them the join code."))
+        return
+    st.markdown(f"#### {t('Progress in every lesson')}")
+    st.caption(t("Each lesson: exercises finished / exercises; ✓ = all of them."))
+    st.dataframe(overview_table(report), hide_index=True, height=_height(len(report.learners)))
+    st.markdown(f"#### {t('Lesson {n}: who finished which exercise', n=lesson.order)}")
+    st.dataframe(lesson_table(report, lesson), hide_index=True, height=_height(len(report.learners)))
+    st.markdown(f"#### {t('Lesson {n}: first answers to the quiz', n=lesson.order)}")
+    st.dataframe(quiz_table(report, lesson), hide_index=True)
+
+
+def _height(rows: int) -> int:
+    return min(35 * (rows + 1) + 3, 560)
+
+
+def overview_table(report: ClassReport) -> pd.DataFrame:
+    """One row per learner: totals, then one column per lesson ("2/3", "✓", or empty)."""
+    lang = session.get().language
+    total_ex = sum(len(x.exercises) for x in report.lessons)
+    rows = []
+    for p in report.learners:
+        row = {
+            t("Learner"): p.member.name,
+            t("Exercises"): f"{sum(p.exercises_done(x) for x in report.lessons)} / {total_ex}",
+            t("Quiz: right first time"): _score(
+                sum(p.first_right(x) for x in report.lessons), sum(p.answered(x) for x in report.lessons)
+            ),
+        }
+        for lesson in report.lessons:
+            done, total = p.exercises_done(lesson), len(lesson.exercises)
+            row[_lesson_column(lesson, lang)] = "✓" if total and done == total else (f"{done}/{total}" if done else "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def lesson_table(report: ClassReport, lesson: Lesson) -> pd.DataFrame:
+    """One row per learner: ✓ under each exercise of the lesson they finished, and their first-answer score."""
+    lang = session.get().language
+    rows = []
+    for p in report.learners:
+        done = p.exercises.get(lesson.id, set())
+        row = {t("Learner"): p.member.name}
+        row |= {ex.title[lang]: "✓" if ex.id in done else "" for ex in lesson.exercises}
+        row[t("Quiz: right first time")] = _score(p.first_right(lesson), p.answered(lesson), len(lesson.questions))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def quiz_table(report: ClassReport, lesson: Lesson) -> pd.DataFrame:
+    """One row per question: how many answered, how many were right the first time, the most common wrong pick."""
+    lang = session.get().language
+    rows = []
+    for question, stats in zip(lesson.questions, report.question_stats(lesson), strict=True):
+        wrong = stats.common_wrong()
+        rows.append(
+            {
+                t("Question"): question.question[lang],
+                t("Answered"): stats.answered,
+                t("Right first time"): stats.right,
+                t("Most common wrong answer"): question.options[wrong[0]].text[lang] if wrong else "",
+                t("Chosen by"): wrong[1] if wrong else 0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _score(right: int, answered: int, total: int | None = None) -> str:
+    if not answered:
+        return ""
+    out = f"{right}/{answered}"
+    return out if total is None or answered == total else t("{score} (of {total} questions)", score=out, total=total)
+
+
+def _lesson_column(lesson: Lesson, lang: str) -> str:
+    title = lesson.title[lang]
+    return f"{lesson.order}. {title[:18] + '…' if len(title) > 18 else title}"
+
+
+# -- teacher notes --------------------------------------------------------------------------------------
+def notes(lesson: Lesson, lang: str) -> None:
+    """The lesson's teacher notes in the page's language, or a plain line when it has none yet."""
+    st.markdown(f"#### {t('Teacher notes: lesson {n}', n=lesson.order)}")
+    found = lesson_notes(lesson)
+    if found is None:
+        st.caption(t("No teacher notes for this lesson yet."))
+        return
+    facts = []
+    if found.minutes:
+        facts.append(t("{n} minutes", n=found.minutes))
+    if found.level:
+        facts.append(t("level: {level}", level=t(LEVEL_WORDS[found.level])))
+    if facts:
+        st.markdown(" · ".join(facts))
+    for section in SECTIONS:
+        items = found.items(section, lang)
+        if items:
+            st.markdown(f"**{t(SECTION_TITLES[section])}**")
+            st.markdown("\n".join(f"- {item}" for item in items))
