@@ -7,7 +7,7 @@ import streamlit as st
 from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.store import StoreError
-from lab_ui import charts_panel, controls, loop_code, session, settings_view, timeline, turn_view
+from lab_ui import charts_panel, controls, loop_code, session, settings_view, share_view, timeline, turn_view
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
@@ -63,8 +63,10 @@ def restore_from_url(lab: LabSession) -> None:
     if run is None:
         st.warning(t("Run {run} is not in the runs database any more.", run=run_id))
         return
-    # A replay link reopens as a replay (never calls the model); any other link reopens the run live.
-    lab.open(run, replay=st.query_params.get("mode") == "replay")
+    if share_view.opens_shared():
+        share_view.open_shared(lab, run)  # someone else's run: read-only, never with its settings
+    else:  # a replay link reopens as a replay (never calls the model); any other link reopens the run live
+        lab.open(run, replay=st.query_params.get("mode") == "replay")
     turn = st.query_params.get("turn")
     if turn and turn.isdigit() and 1 <= int(turn) <= len(run.turns):
         lab.selected = int(turn)
@@ -180,7 +182,7 @@ def _upcoming(lab: LabSession) -> str | None:
 
 
 def _run_controls(lab: LabSession, selected: int) -> None:
-    if not lab.run or not lab.run.turns:
+    if not lab.run or not lab.run.turns or share_view.viewing(lab):  # a shared run goes on only as one's copy
         return
     with st.popover(t("Re-run from turn {n}", n=selected)):
         st.caption(t("Keeps the turns before it, then calls the model again, as a new run linked to this one."))
@@ -250,6 +252,9 @@ def render(lab: LabSession) -> None:
     head.title(t("Playground"))
     mode = " · " + t("replay") if lab.replay else ""
     badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
+    with badge_col:
+        share_view.share_button(lab)
+    share_view.banner(lab)
     left, right = st.columns([9, 11], gap="small")
     with right:
         stepper_panel(lab)

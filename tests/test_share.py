@@ -1,0 +1,92 @@
+"""A run shared by link: read-only for others, never with its own settings; "Make my copy" continues it as theirs."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from agent_core.loop import Stepper
+from agent_core.model import Limits, Run, RunConfig
+from agent_core.share import own_copy
+from agent_core.store import RunStore
+from agent_core.tools.catalog import default_specs
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+ELSEWHERE = "http://127.0.0.1:9/not-my-server"
+
+
+@pytest.fixture(autouse=True)
+def _own_db(tmp_path, monkeypatch):
+    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+
+
+def _finished_run(turns_wanted: int = 99) -> Run:
+    """An offline run of two or more turns, saved; then dressed as someone else's: their server, sandbox and a
+    delete tool set to run without asking."""
+    config = RunConfig(
+        task="What's the weather in Oslo, and what is 2 to the power of 16?",
+        tools=default_specs(["get_weather", "calculate", "delete_file"]),
+        limits=Limits(max_steps=turns_wanted),
+    )
+    run = Run(config=config)
+    Stepper(run).run_to_end()
+    run.config.provider, run.config.base_url, run.config.model = "compatible", ELSEWHERE, "their-model"
+    run.config.sandbox = "/etc"
+    for spec in run.config.tools:
+        spec.needs_approval = False
+    with RunStore() as store:
+        store.save_run(run)
+    return run
+
+
+def test_my_copy_keeps_the_conversation_and_takes_none_of_the_risky_settings():
+    shared = _finished_run()
+    mine = RunConfig(task="anything", model="claude-haiku-4-5", sandbox=None)
+    copy = own_copy(shared, mine)
+    assert copy.id != shared.id and (copy.parent_id, copy.parent_turn) == (shared.id, len(shared.turns) + 1)
+    assert [t.response for t in copy.turns] == [t.response for t in shared.turns]
+    assert copy.messages == shared.messages and copy.messages is not shared.messages
+    assert (copy.config.provider, copy.config.base_url, copy.config.model) == ("offline", None, "claude-haiku-4-5")
+    assert copy.config.sandbox is None
+    assert copy.config.task == shared.config.task and copy.config.limits == shared.config.limits
+    approvals = {s.name: s.needs_approval for s in copy.config.tools}
+    assert approvals == {"get_weather": False, "calculate": False, "delete_file": True}
+    assert shared.config.base_url == ELSEWHERE  # the shared run itself is not changed
+
+
+def _open_shared(run_id: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["run"] = run_id
+    at.query_params["view"] = "shared"
+    at.run()
+    at.switch_page("pages/playground.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_shared_link_opens_read_only_and_my_copy_runs_on_my_settings():
+    shared = _finished_run(turns_wanted=1)  # stopped by the step limit: a copy has more to do
+    at = _open_shared(shared.id)
+    assert any("shared with you" in i.value for i in at.info)
+    steps = [b for b in at.button if b.label in ("Next phase", "Next step", "Run to end")]
+    assert len(steps) == 3 and all(b.disabled for b in steps)  # read-only: nothing calls the model
+    assert not any(b.key == "fork" for b in at.button)  # no re-run from a turn on someone else's settings
+    assert not any(ELSEWHERE in i.value for i in at.text_input)  # the viewer's settings stay their own
+    next(b for b in at.button if b.key == "share:copy").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    new_id = at.query_params["run"]
+    new_id = new_id[0] if isinstance(new_id, list) else new_id
+    assert new_id != shared.id and "view" not in at.query_params
+    with RunStore() as store:
+        copy = store.load(new_id)
+        original = store.load(shared.id)
+    assert copy.parent_id == shared.id and len(copy.turns) == len(shared.turns)
+    assert copy.config.provider == "offline" and copy.config.base_url is None and copy.config.sandbox is None
+    assert original.config.base_url == ELSEWHERE and len(original.turns) == len(shared.turns)  # untouched
+    assert not any("shared with you" in i.value for i in at.info)
+
+
+def test_a_link_to_a_missing_run_says_so():
+    at = _open_shared("0123456789ab")
+    assert any("0123456789ab" in w.value for w in at.warning)
