@@ -6,13 +6,30 @@ import re
 from fractions import Fraction
 from functools import cache
 
-from agent_core.sim.language import fold, load, number_words, text_cache
+from agent_core.sim.language import detect_language, fold, load, number_words, text_cache
+from agent_core.sim.values import normalise_numbers
 
 MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
 _ARITH = re.compile(r"\d+(?:[.,]\d+)?|\*\*|[-+*/^()×÷%]|[^\W\d_]+")
 _DATES = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")  # dates and times are not sums
 _THOUSANDS = re.compile(r"[1-9]\d{0,2}(?: ?\d{3})* \d{3}")
 _CALC = re.compile(r"\d+(?:\.\d+)?|\*\*|[-+*/^()]")
+
+
+_N = r"(-?\d+(?:[.,]\d+)?)"
+
+
+@cache
+def _verbs() -> tuple[tuple[re.Pattern, str], ...]:
+    items = [(k, v) for k, v in load("numbers")["verbs"].items() if not k.startswith("_")]
+    return tuple((re.compile(r"(?<!\w)" + k.replace("N", _N), re.I), v) for k, v in items)
+
+
+def _rewrite_verbs(text: str) -> str:
+    """'Multiply 12 by 34' -> '12 * 34', 'subtract 5 from 20' -> '20 - 5': the operands in the order meant."""
+    for pattern, template in _verbs():
+        text = pattern.sub(lambda m, t=template: t.format(None, m.group(1), m.group(2)), text)
+    return text
 
 
 @cache
@@ -115,6 +132,7 @@ def _render(run: list[str]) -> str:
 def extract_expression(text: str) -> str | None:
     """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
     text = _DATES.sub(" ", text)
+    text = _rewrite_verbs(normalise_numbers(text, detect_language(text)))
     items = _symbols(_merge_number_words(_ARITH.findall(fold(text))))
     best = None
     for run in _runs(items):

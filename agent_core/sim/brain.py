@@ -8,8 +8,9 @@ from functools import lru_cache
 from agent_core.model import SimSettings
 from agent_core.sim import language as lx
 from agent_core.sim import reply
+from agent_core.sim.choice import choose, fill
 from agent_core.sim.language import say
-from agent_core.sim.reader import LANG_NAMES, Need, View, choose, fill, read, understand
+from agent_core.sim.reader import LANG_NAMES, Need, View, read, understand
 from agent_core.sim.results import Attempt, Injection, call_key, find_injection, fix, short
 
 MAX_ATTEMPTS = 3

@@ -88,6 +88,40 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(fold(text)))
 
 
+# A light stemmer for the three languages: the longest of these endings goes, if 3 letters stay. It only has to
+# be consistent: "логах" and "лог", "orders" and "order", "zamówienia" and "zamówienie" come down to one stem.
+_ENDINGS = tuple(
+    sorted(
+        {
+            *"ami ach owi ego emu ych ich ing ed es ow om em ie ym im s y i a o u e".split(),
+            *"иями ями ами иях ого его ому ему ыми ими ах ях ов ев еи ои ии ыи ая яя ое ее ые ие ом ем ам ям ую юю ть"
+            " ся а я о е ы и у ю ь".split(),
+        },
+        key=len,
+        reverse=True,
+    )
+)
+
+
+@lru_cache(maxsize=8192)
+def stem(token: str) -> str:
+    """A folded word without its inflection ending (see _ENDINGS); short words stay whole."""
+    if len(token) <= 3:
+        return token
+    for ending in _ENDINGS:
+        if token.endswith(ending) and len(token) - len(ending) >= 3:
+            return token[: -len(ending)]
+    return token
+
+
+def stems_match(a: str, b: str) -> bool:
+    """Two stems mean the same word: equal, or one (of 4+ letters) starts the other."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 4 and long.startswith(short)
+
+
 @dataclass(frozen=True)
 class Keyword:
     """A keyword or phrase from the word lists, ready to match folded tokens."""
@@ -115,7 +149,9 @@ def keywords(items: tuple[str, ...]) -> tuple[Keyword, ...]:
 
 def _at(tokens: list[str], start: int, key: Keyword) -> bool:
     window = tokens[start : start + len(key.tokens)]
-    return len(window) == len(key.tokens) and all(_token_hit(t, k, key.exact) for t, k in zip(window, key.tokens))
+    return len(window) == len(key.tokens) and all(
+        _token_hit(t, k, key.exact) for t, k in zip(window, key.tokens, strict=False)
+    )
 
 
 @dataclass(frozen=True)
@@ -124,6 +160,7 @@ class _Index:
 
     texts: tuple[str, ...]
     whole: dict[str, tuple[int, ...]]  # one-word keys by the word itself
+    loose: dict[str, tuple[int, ...]]  # one-word keys that are not exact, by their stem ('лог' finds 'логах')
     starts: dict[str, tuple[tuple[int, str], ...]]  # one-word keys that also match longer words, by first 4 letters
     phrases: tuple[tuple[int, Keyword], ...]
 
@@ -131,6 +168,7 @@ class _Index:
 @lru_cache(maxsize=1024)
 def _index(items: tuple[str, ...]) -> _Index:
     whole: dict[str, list[int]] = {}
+    loose: dict[str, list[int]] = {}
     starts: dict[str, list[tuple[int, str]]] = {}
     phrases = []
     compiled = keywords(items)
@@ -140,11 +178,14 @@ def _index(items: tuple[str, ...]) -> _Index:
             phrases.append((i, key))
             continue
         whole.setdefault(word, []).append(i)
+        if not key.exact:
+            loose.setdefault(stem(word), []).append(i)
         if not key.exact and len(word) >= 4:
             starts.setdefault(word[:4], []).append((i, word))
     return _Index(
         tuple(k.text for k in compiled),
         {k: tuple(v) for k, v in whole.items()},
+        {k: tuple(v) for k, v in loose.items()},
         {k: tuple(v) for k, v in starts.items()},
         tuple(phrases),
     )
@@ -157,6 +198,7 @@ def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
     found: set[int] = set()
     for token in unique:
         found.update(index.whole.get(token, ()))
+        found.update(index.loose.get(stem(token), ()))
         found.update(i for i, word in index.starts.get(token[:4], ()) if token.startswith(word))
     if index.phrases:
         prefixes = {t[:4] for t in unique}  # a cheap first filter: most phrases share no 4-letter start with the text

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
 
 from agent_core.model import SimSettings
 from agent_core.sim import arithmetic, gazetteer
@@ -205,6 +203,10 @@ def understand(view: View) -> list[Need]:
     return needs
 
 
+def _tool_key(tool: dict) -> str:
+    return json.dumps(tool, sort_keys=True, ensure_ascii=False)
+
+
 def _clauses(question: str) -> list[str]:
     """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
     clauses = lx.split_clauses(question)
@@ -236,149 +238,3 @@ def _add_comparison(view: View, needs: list[Need]) -> None:
     if lx.hits(words, comparison["reverse"]):
         first, second = second, first
     needs.append(Need("arithmetic", view.question, None, derived=(first, second)))
-
-
-# ---- choosing tools and arguments --------------------------------------------------------------------
-
-
-def _negation_cut(tokens: list[str]) -> int:
-    """Where a 'do not use it for ...' part starts; everything after it argues against the tool."""
-    found = lx.first_hit(tokens, lx.lexicon()["negations"])
-    return len(tokens) if found is None else found
-
-
-@lru_cache(maxsize=256)
-def _parts_of(tool_json: str) -> dict[str, list[str]]:
-    """A tool's words as the brain scores them: name, description (for/against), parameters, overlap."""
-    tool = json.loads(tool_json)
-    name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", tool.get("name", ""))
-    parts: dict[str, list[str]] = {"name": lx.words(name), "pos": [], "neg": [], "params": [], "overlap": []}
-    for sentence in re.split(r"[.;]\s+|\n", tool.get("description") or ""):
-        plain, full = lx.words(_QUOTED.sub(" ", sentence)), lx.words(sentence)
-        cut = _negation_cut(plain)
-        parts["pos"] += plain[:cut]
-        parts["neg"] += plain[cut:]
-        parts["overlap"] += full[: _negation_cut(full)]
-    for pname, prop in ((tool.get("input_schema") or {}).get("properties") or {}).items():
-        parts["params"] += lx.words(pname) + lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))
-    return parts
-
-
-def _purpose(parts: dict[str, list[str]]) -> str | None:
-    """The intent a description talks about most (ties: the earlier intent)."""
-    counts = {k: len(lx.hits(parts["pos"], kws)) for k, kws in lx.lexicon()["intents"].items()}
-    best = max(counts, key=lambda k: (counts[k], -list(counts).index(k)))
-    return best if counts[best] else None
-
-
-def _tool_key(tool: dict) -> str:
-    return json.dumps(tool, sort_keys=True, ensure_ascii=False)
-
-
-def score(tool: dict, intent: str, clause: str) -> int:
-    """How well a tool's name, description and schema fit one need (BEHAVIOUR.md, section 2)."""
-    return _keyed_score(_tool_key(tool), intent, clause)
-
-
-def _keyed_score(tool_json: str, intent: str, clause: str) -> int:
-    return _fit(tool_json, intent) + _overlap(clause, tool_json)
-
-
-@lru_cache(maxsize=1024)
-def _fit(tool_json: str, intent: str) -> int:
-    # The part of the score that does not depend on the question: the same for every turn of a run.
-    parts, kws = _parts_of(tool_json), lx.lexicon()["intents"].get(intent, [])
-    pos, neg = len(lx.hits(parts["pos"], kws)), len(lx.hits(parts["neg"], kws))
-    total = 3 if pos > neg else -3 if neg > pos else 0
-    total += bool(lx.hits(parts["name"], kws)) + bool(lx.hits(parts["params"], kws))
-    return total + (_purpose(parts) == intent)
-
-
-@lx.text_cache
-def _overlap(clause: str, tool_json: str) -> int:
-    overlap = _parts_of(tool_json)["overlap"]
-    mine = {lx.fold(w) for w in lx.content_words(clause)}
-    return min(2, sum(1 for w in mine if any(lx.same_stem(w, t) for t in overlap)))
-
-
-def choose(view: View, need: Need, forced: bool = False) -> None:
-    """Pick the best-scoring tool for a need (any score when the choice is forced)."""
-    kind = view.choice_type
-    keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
-    ranked = [(_keyed_score(k, need.intent, need.clause), -i, t) for i, (k, t) in enumerate(zip(keys, view.tools))]
-    if kind == "tool":
-        ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
-    if not ranked:
-        return
-    best = max(ranked, key=lambda r: (r[0], r[1]))
-    need.score = best[0]
-    listing = ", ".join(f"{t.get('name')}={s}" for s, _, t in ranked)
-    if best[0] >= THRESHOLD or kind == "tool" or forced:
-        need.tool = best[2]
-        view.notes.append(f"For {need.intent} the best tool is {best[2].get('name')} (scores: {listing}).")
-    else:
-        view.notes.append(f"For {need.intent} no tool scores {THRESHOLD} or more ({listing}).")
-
-
-def _slot(pname: str, prop: dict) -> str | None:
-    if prop.get("enum"):
-        return "enum"
-    if prop.get("type") in ("integer", "number"):
-        return "number"
-    for tokens in (lx.words(pname), lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))):
-        for slot, kws in lx.lexicon()["slots"].items():
-            if lx.hits(tokens, kws):
-                return slot
-    return None
-
-
-def _extract(slot: str, text: str, need: Need, prop: dict) -> Any:
-    if slot == "city":
-        return next(iter(gazetteer.places(text)), None)
-    if slot == "expression":
-        return arithmetic.extract_expression(text)
-    if slot == "path":
-        return next(iter(lx.extract_paths(text)), None)
-    if slot == "ticker":
-        return lx.extract_ticker(text)
-    if slot == "query":
-        return need.value if need.intent in ("memory", "search") else " ".join(lx.content_words(text)) or None
-    if slot == "number":
-        number = lx.first_number(text)
-        return None if number is None else int(number) if prop.get("type") == "integer" else number
-    if slot == "enum":
-        return _enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)))
-    return None
-
-
-@lx.text_cache
-def _enum_value(text: str, options: tuple[str, ...]) -> str | None:
-    # Every source text (each earlier result too) is searched for every enum parameter, on every turn.
-    tokens = lx.words(text)
-    return next((v for v in options if lx.words(v) and lx.hits(tokens, [v])), None)
-
-
-def fill(view: View, need: Need) -> None:
-    """Arguments for the chosen tool from the question, the system prompt and earlier results."""
-    schema = need.tool.get("input_schema") or {}
-    required = set(schema.get("required") or [])
-    forced = view.choice_type in ("any", "tool")
-    outputs = [lx.attend(a.output) for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
-    sources = [need.clause, view.question, view.system, *outputs]
-    main = lx.lexicon()["main_slot"].get(need.intent)
-    need.args, need.missing, need.main_param = {}, [], ""
-    for pname, prop in (schema.get("properties") or {}).items():
-        slot = _slot(pname, prop)
-        need.main_param = need.main_param or (pname if slot == main else "")
-        value = need.value if slot == main and need.value else None
-        for text in sources if value is None and slot else []:
-            value = _extract(slot, text, need, prop)
-            if value is not None:
-                break
-        if value is None and pname in required:
-            if slot is not None and not forced:
-                need.missing.append(slot if slot in lx.lexicon()["slots"] else pname)
-                continue
-            value = prop["enum"][0] if prop.get("enum") else 0 if slot == "number" else need.value or need.clause
-        if value is not None:
-            need.args[pname] = value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import arithmetic, gazetteer
+from agent_core.sim import arithmetic, gazetteer, values
 from agent_core.sim import language as lx
 from agent_core.sim.language import say
 from agent_core.sim.reader import Need, View
@@ -59,8 +59,25 @@ def task_phrases(view: View, needs: list[Need]) -> list[str]:
     return list(dict.fromkeys(out))  # a shared phrase appears once
 
 
+def _disagreement(view: View, need: Need, expr: str, out: str) -> str | None:
+    """The tool's number is not what the expression gives: say so instead of passing it on (the ^-as-XOR trap)."""
+    mine = arithmetic.evaluate(expr.replace("**", "^"))
+    theirs = values.numbers(out)
+    if mine is None or len(theirs) != 1 or not re.fullmatch(r"\s*-?[\d.,  ]+\s*", out):
+        return None
+    if abs(float(theirs[0]) - float(mine)) <= 1e-9 * max(1.0, abs(float(mine))):
+        return None
+    ints = re.fullmatch(r"(\d+)\^(\d+)", expr)
+    hint = say("xor_hint", view.lang) if ints and int(ints[1]) ^ int(ints[2]) == float(theirs[0]) else ""
+    return say("disagree", view.lang, tool=need.result.name, out=out.strip(), expr=expr, value=mine, hint=hint)
+
+
 def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     out = need.result.output
+    if need.intent == "arithmetic" and need.value and not need.derived:
+        disagreement = _disagreement(view, need, _result_value(need), out)
+        if disagreement:
+            return disagreement
     if injection and injection.source is need.result:
         out = out.replace(injection.text, "", 1)
     intent = "derived" if need.derived else need.intent

@@ -1,0 +1,233 @@
+"""How the simulated model picks a tool for a need (the score) and fills its arguments by each parameter's meaning."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from agent_core.sim import arithmetic, gazetteer, meaning, sql, values
+from agent_core.sim import language as lx
+from agent_core.sim.reader import Need, View, _tool_key, _values
+
+THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
+GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
+# Slots whose value is the user's own wording: looked for in the whole question first, then the clause.
+_WORDING = ("body", "subject")
+
+
+@lru_cache(maxsize=256)
+def _parts_of(tool_json: str) -> dict[str, list[str]]:
+    """A tool's words for the intent boost: name, description (for/against), parameters."""
+    tool = json.loads(tool_json)
+    name = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", tool.get("name", ""))
+    parts: dict[str, list[str]] = {"name": lx.words(name), "pos": [], "neg": [], "params": []}
+    for sentence in re.split(r"[.;]\s+|\n", tool.get("description") or ""):
+        plain = lx.words(_QUOTED.sub(" ", sentence))
+        found = lx.first_hit(plain, lx.lexicon()["negations"])
+        cut = len(plain) if found is None else found
+        parts["pos"] += plain[:cut]
+        parts["neg"] += plain[cut:]
+    for pname, prop in ((tool.get("input_schema") or {}).get("properties") or {}).items():
+        parts["params"] += lx.words(pname) + lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))
+    return parts
+
+
+@lru_cache(maxsize=256)
+def purpose(tool_json: str) -> str | None:
+    """The intent a description talks about most (ties: the earlier intent)."""
+    parts = _parts_of(tool_json)
+    counts = {k: len(lx.hits(parts["pos"], kws)) for k, kws in lx.lexicon()["intents"].items()}
+    best = max(counts, key=lambda k: (counts[k], -list(counts).index(k)))
+    return best if counts[best] else None
+
+
+@lru_cache(maxsize=1024)
+def _boost(tool_json: str, intent: str) -> int:
+    """The intent part of the score: the description claims (+3) or disclaims (-3) the need's intent, and more."""
+    parts, kws = _parts_of(tool_json), lx.lexicon()["intents"].get(intent, [])
+    if not kws:
+        return 0
+    pos, neg = len(lx.hits(parts["pos"], kws)), len(lx.hits(parts["neg"], kws))
+    total = 3 if pos > neg else -3 if neg > pos else 0
+    total += bool(lx.hits(parts["name"], kws)) + bool(lx.hits(parts["params"], kws))
+    return total + (purpose(tool_json) == intent)
+
+
+def _intent_of(need: Need) -> str:
+    # "сколько будет 100 долларов в евро" names arithmetic but holds no sum: the intent boost is not earned.
+    return "" if need.intent == "arithmetic" and not need.value and need.derived is None else need.intent
+
+
+def score(tool: dict, need: Need) -> int:
+    """A tool's score for a need: intent boost plus meaning (BEHAVIOUR.md, section 2)."""
+    key = _tool_key(tool)
+    return _boost(key, _intent_of(need)) + meaning.fit(need.clause, key).points
+
+
+def choose(view: View, need: Need, forced: bool = False) -> None:
+    """Pick the best-scoring tool for a need (any score when the choice is forced)."""
+    kind = view.choice_type
+    keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
+    intent = _intent_of(need)
+    ranked = []
+    for i, (key, tool) in enumerate(zip(keys, view.tools, strict=False)):
+        boost = _boost(key, intent)
+        ranked.append((boost + meaning.fit(need.clause, key).points, -i, tool, boost, key))
+    if kind == "tool":
+        ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
+    if not ranked:
+        return
+    best = max(ranked, key=lambda r: (r[0], r[1]))
+    need.score = best[0]
+    listing = ", ".join(f"{r[2].get('name')}={r[0]}" for r in ranked)
+    if best[0] >= THRESHOLD or kind == "tool" or forced:
+        need.tool = best[2]
+        why = meaning.fit(need.clause, best[4]).shared
+        view.notes.append(
+            f"For {need.intent} the best tool is {best[2].get('name')} (scores: {listing}"
+            + (f"; shared meaning: {', '.join(why)}" if why else "")
+            + ")."
+        )
+        _retarget(view, need, best[3], best[4])
+    else:
+        view.notes.append(f"For {need.intent} no tool scores {THRESHOLD} or more ({listing}).")
+
+
+def _retarget(view: View, need: Need, boost: int, key: str) -> None:
+    """A tool chosen for its meaning, not the need's intent, says what the need is about (stock, or just 'tool')."""
+    if boost > 0 or need.derived is not None or (need.intent not in GENERIC and need.value):
+        return
+    aim = purpose(key)
+    value = _values(aim, need.clause)[0] if aim and aim not in GENERIC else None
+    old = need.intent
+    need.intent, need.value = (aim, value) if value else ("tool", None)
+    view.notes.append(
+        f"{need.tool.get('name')} is chosen for what it does, so I treat this as {need.intent}, not {old}."
+    )
+
+
+# ---- arguments ---------------------------------------------------------------------------------------
+
+
+def _slot(pname: str, prop: dict, tool_json: str) -> str | None:
+    if prop.get("enum"):
+        return "enum"
+    found = None
+    if prop.get("format") == "email":
+        return "email"
+    for tokens in (lx.words(pname), lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))):
+        found = next((s for s, kws in lx.lexicon()["slots"].items() if lx.hits(tokens, kws)), None)
+        if found:
+            break
+    if found is None and lx.fold(pname) in ("to", "cc", "bcc"):
+        return "email"  # send_email(to, ...); a "to" about a currency said so in its description
+    tool = meaning.profile(tool_json)
+    if found in ("query", None) and prop.get("type", "string") == "string" and "database" in tool.described:
+        if sql.schema(json.loads(tool_json).get("description") or "") or "sql" in lx.words(str(prop)):
+            return "sql"
+    about_folder = lx.hits(lx.words(str(prop.get("description", ""))), lx.lexicon()["slots"]["directory"])
+    if found == "path" and ("list" in tool.name or about_folder) and not lx.extract_paths(str(prop)):
+        return "directory"
+    if found is None and prop.get("type") in ("integer", "number"):
+        return "number"
+    if found == "id" and prop.get("type") == "integer":
+        return "id_number"
+    return found
+
+
+def _extract(slot: str, text: str, need: Need, pname: str, prop: dict, tool_json: str, taken: tuple) -> Any:
+    if slot == "city":
+        return next(iter(gazetteer.places(text)), None)
+    if slot == "expression":
+        return arithmetic.extract_expression(text)
+    if slot == "path":
+        return next(iter(lx.extract_paths(text)), None)
+    if slot == "ticker":
+        return values.ticker(text)
+    if slot == "query":
+        return need.value if need.intent in GENERIC else " ".join(lx.content_words(text)) or None
+    if slot == "enum":
+        return _enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)))
+    if slot in ("id", "id_number"):
+        found = values.identifier(text, pname, integer=slot == "id_number")
+        return int(found) if found and slot == "id_number" else found
+    if slot == "email":
+        return next(iter(values.emails(text)), None)
+    if slot == "subject":
+        return values.subject(text)
+    if slot == "body":
+        return values.body(text, taken)
+    if slot == "currency":
+        source, target = values.currency_pair(text)
+        return target if lx.hits(lx.words(pname), ["=to", "target", "into", "docelow", "целев"]) else source
+    if slot == "timezone":
+        return values.time_zone(text)
+    if slot == "directory":
+        return values.directory(text)
+    if slot == "sql":
+        return sql.build(text, json.loads(tool_json).get("description") or "")
+    return None
+
+
+@lx.text_cache
+def _enum_value(text: str, options: tuple[str, ...]) -> str | None:
+    # Every source text (each earlier result too) is searched for every enum parameter, on every turn.
+    tokens = lx.words(text)
+    return next((v for v in options if lx.words(v) and lx.hits(tokens, [v])), None)
+
+
+def _numbers(need: Need, text: str) -> list[str]:
+    """Numbers for numeric parameters, in the order the text says them (for sums: the order in the expression)."""
+    if need.intent == "arithmetic" and need.value:
+        return re.findall(r"\d+(?:\.\d+)?", need.value)
+    return values.numbers(text)
+
+
+def _as_number(raw: str, prop: dict) -> int | float:
+    number = float(raw)
+    return int(number) if prop.get("type") == "integer" or number.is_integer() else number
+
+
+def _shows_power_as_stars(tool_json: str) -> bool:
+    """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there)."""
+    return "**" in tool_json
+
+
+def fill(view: View, need: Need) -> None:
+    """Arguments for the chosen tool from the question, the system prompt and earlier results."""
+    schema = need.tool.get("input_schema") or {}
+    key = _tool_key(need.tool)
+    required = set(schema.get("required") or [])
+    forced = view.choice_type in ("any", "tool")
+    outputs = [lx.attend(a.output) for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
+    sources = [need.clause, view.question, view.system, *outputs]
+    main = lx.lexicon()["main_slot"].get(need.intent)
+    need.args, need.missing, need.main_param = {}, [], ""
+    counted = 0
+    for pname, prop in (schema.get("properties") or {}).items():
+        prop = prop if isinstance(prop, dict) else {}
+        slot = _slot(pname, prop, key)
+        need.main_param = need.main_param or (pname if slot == main else "")
+        value = need.value if slot == main and need.value else None
+        if slot == "number":
+            found = [n for text in sources[:2] for n in [_numbers(need, text)] if n]
+            value = _as_number(found[0][counted], prop) if found and counted < len(found[0]) else None
+            counted += 1
+        ordered = [view.question, need.clause, *sources[2:]] if slot in _WORDING else sources
+        taken = tuple(str(v) for v in need.args.values())
+        for text in ordered if value is None and slot and slot != "number" else []:
+            value = _extract(slot, text, need, pname, prop, key, taken)
+            if value is not None:
+                break
+        if slot == "expression" and isinstance(value, str) and _shows_power_as_stars(key):
+            value = value.replace("^", "**")
+        if value is None and pname in required:
+            if slot is not None and not forced:
+                need.missing.append(slot if slot in lx.load("phrases")["ask"] else pname)
+                continue
+            value = prop["enum"][0] if prop.get("enum") else 0 if slot == "number" else need.value or need.clause
+        if value is not None:
+            need.args[pname] = value

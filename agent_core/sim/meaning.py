@@ -1,0 +1,179 @@
+"""What a question and a tool definition mean to the simulated model: shared concepts, shared words, and the score."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from agent_core.sim import language as lx
+
+# Points of the meaning score (BEHAVIOUR.md, "Choosing a tool").
+NAME_POINTS, NAME_MAX = 2, 4
+DESCRIPTION_MAX = 3
+WORD_MAX = 3
+AGAINST = -3
+CONFLICT = -4
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+@dataclass(frozen=True)
+class _ConceptIndex:
+    """The synonym table compiled for lookup by stem."""
+
+    by_stem: dict[str, frozenset[str]]
+    by_start: dict[str, tuple[tuple[str, str], ...]]  # 4-letter start -> (stem, concept) for longer words
+    phrases: tuple[tuple[tuple[str, ...], str], ...]
+    exclusive: tuple[frozenset[str], ...]
+    related: dict[str, tuple[str, ...]]  # a question's concept -> tool concepts that serve it ("count" -> database)
+
+
+@cache
+def _index() -> _ConceptIndex:
+    data = lx.load("concepts")
+    by_stem: dict[str, set[str]] = {}
+    by_start: dict[str, list[tuple[str, str]]] = {}
+    phrases = []
+    for concept, items in data["concepts"].items():
+        for item in items:
+            stems = tuple(_key_stem(t) for t in lx.words(item))
+            if len(stems) > 1:
+                phrases.append((stems, concept))
+            elif stems:
+                by_stem.setdefault(stems[0], set()).add(concept)
+                if len(stems[0]) >= 4:
+                    by_start.setdefault(stems[0][:4], []).append((stems[0], concept))
+    return _ConceptIndex(
+        {k: frozenset(v) for k, v in by_stem.items()},
+        {k: tuple(v) for k, v in by_start.items()},
+        tuple(phrases),
+        tuple(frozenset(group) for group in data["exclusive"]),
+        {k: tuple(v) for k, v in data["related"].items() if not k.startswith("_")},
+    )
+
+
+def _key_stem(word: str) -> str:
+    # "note" would stem to "not"; a stem under 4 letters is too short to stand for its word.
+    short = lx.stem(word)
+    return short if len(short) >= 4 or len(word) <= 3 else word
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(_key_stem(t) for t in lx.words(_CAMEL.sub(" ", text)))
+
+
+@lx.text_cache
+def concepts(text: str) -> frozenset[str]:
+    """The concepts a text uses (its words through the stemmer and the synonym table)."""
+    index, stems = _index(), _stems(text)
+    found: set[str] = set()
+    for s in set(stems):
+        found.update(index.by_stem.get(s, ()))
+        found.update(c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k))
+    for phrase, concept in index.phrases:
+        if concept not in found and phrase[0] in stems:
+            n = len(phrase)
+            if any(stems[i : i + n] == phrase for i, s in enumerate(stems) if s == phrase[0]):
+                found.add(concept)
+    return frozenset(found)
+
+
+@lx.text_cache
+def content_stems(text: str) -> frozenset[str]:
+    """Stems of the words that carry meaning (no stop words, no one-letter words)."""
+    stop = lx.word_set("stopwords")
+    return frozenset(lx.stem(w) for w in lx.words(text) if w not in stop and len(w) > 1 and not w.isdigit())
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A tool definition as the brain reads it: concepts and word stems of its name, description and parameters."""
+
+    name: frozenset[str]
+    described: frozenset[str]  # concepts the description claims (outside 'do not use it for ...')
+    against: frozenset[str]  # concepts of the 'do not use it for ...' part
+    params: frozenset[str]
+    words: frozenset[str]  # stems of the description (quoted examples included)
+    param_words: frozenset[str]  # stems of parameter names and descriptions
+    against_words: frozenset[str]
+    name_text: str
+
+
+@lru_cache(maxsize=512)
+def profile(tool_json: str) -> Profile:
+    """Read a tool (canonical JSON) once; every turn of a run reuses it."""
+    tool = json.loads(tool_json)
+    name = re.sub(r"[_\-.]+", " ", _CAMEL.sub(" ", str(tool.get("name", ""))))
+    pos, neg = [], []
+    for sentence in re.split(r"[.;]\s+|\n", str(tool.get("description") or "")):
+        tokens = lx.words(sentence)
+        cut = lx.first_hit(tokens, lx.lexicon()["negations"])
+        if cut is None:
+            pos.append(sentence)
+            continue
+        # The sentence's words up to the negation still argue for the tool; the rest argues against it.
+        pos.append(" ".join(tokens[:cut]))
+        neg.append(" ".join(tokens[cut:]))
+    params = []
+    for pname, prop in ((tool.get("input_schema") or {}).get("properties") or {}).items():
+        params.append(re.sub(r"[_\-]+", " ", _CAMEL.sub(" ", str(pname))))
+        if isinstance(prop, dict):
+            params.append(str(prop.get("description", "")))
+            params += [str(v) for v in prop.get("enum") or []]
+    positive, negative, param_text = " ".join(pos), " ".join(neg), " ".join(params)
+    return Profile(
+        name=concepts(name),
+        described=concepts(_QUOTED.sub(" ", positive)),
+        against=concepts(_QUOTED.sub(" ", negative)),
+        params=concepts(_QUOTED.sub(" ", param_text)),
+        words=content_stems(positive),
+        param_words=content_stems(param_text),
+        against_words=content_stems(negative),
+        name_text=name,
+    )
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How well a question's clause fits one tool, and why (for the thinking block)."""
+
+    points: int
+    shared: tuple[str, ...]
+
+
+def _shared_words(mine: frozenset[str], theirs: frozenset[str]) -> list[str]:
+    return sorted(w for w in mine if any(lx.stems_match(w, t) for t in theirs))
+
+
+def fit(clause: str, tool_json: str) -> Fit:
+    """The meaning part of a tool's score for a clause (BEHAVIOUR.md, 'Choosing a tool')."""
+    return _fit(clause, tool_json)
+
+
+@lx.text_cache
+def _fit(clause: str, tool_json: str) -> Fit:
+    tool, asked = profile(tool_json), concepts(clause)
+    named = asked & tool.name
+    described = asked & tool.described
+    against = asked & (tool.against - tool.described)  # "weather, but not forecasts" still claims the weather
+    # Words of the synonym table already counted as concepts; the rest ("employees", "Apple") count on their own.
+    words = [w for w in _shared_words(content_stems(clause), tool.words) if not concepts(w)]
+    against_words = _shared_words(content_stems(clause), tool.against_words - tool.words)
+    if against or (against_words and not described):
+        return Fit(AGAINST, tuple(sorted(against)) + tuple(against_words))
+    conflict = 0
+    for group in _index().exclusive:
+        mine, theirs = asked & group, tool.name & group
+        if theirs and mine and not (mine & theirs):
+            conflict += CONFLICT  # multiply(a, b) is not for "1234 plus 5678"
+    related = {r for c in asked for r in _index().related.get(c, ())} & (tool.name | tool.described)
+    if not described and not words and not related:
+        # The description says nothing about it: a name alone ("get_weather") does not count.
+        return Fit(conflict, ())
+    points = conflict + len(related) + min(NAME_MAX, NAME_POINTS * len(named)) + min(DESCRIPTION_MAX, len(described))
+    by_params = [w for w in _shared_words(content_stems(clause), tool.param_words) if w not in words]
+    points += bool((asked & tool.params) - named - described or by_params)
+    points += min(WORD_MAX, len(words))
+    return Fit(points, tuple(sorted(named | described)) + tuple(words))

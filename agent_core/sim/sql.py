@@ -1,0 +1,210 @@
+"""A SELECT written from a question and the table schema a tool's description states, as a model would write it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent_core.sim import language as lx
+
+_CREATE = re.compile(r"(?:create\s+table\s+)?`?(\w+)`?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)", re.I)
+_COLUMNS = re.compile(r"(?:table\s+)?`?(\w+)`?\s+(?:table\s+)?(?:with\s+)?columns?\s*:?\s*([\w`, ]+)", re.I)
+_TYPES = {"int", "integer", "text", "real", "varchar", "date", "float", "numeric", "decimal", "bool", "boolean"}
+_AGGREGATES = {
+    "COUNT": ["how many", "number of", "count", "сколько", "количество", "число", "ile", "liczba", "liczbę"],
+    "AVG": ["average", "mean", "avg", "средн", "średni", "przeciętn"],
+    "SUM": ["total", "sum", "altogether", "сумм", "всего", "итого", "łączn", "suma", "sumę", "razem"],
+    "MAX": [
+        "highest",
+        "most",
+        "maximum",
+        "largest",
+        "biggest",
+        "top",
+        "наибольш",
+        "максимальн",
+        "самая высокая",
+        "самый высокий",
+        "больше всех",
+        "najwyższ",
+        "największ",
+        "najwięcej",
+        "maksymaln",
+    ],
+    "MIN": [
+        "lowest",
+        "least",
+        "minimum",
+        "smallest",
+        "cheapest",
+        "наименьш",
+        "минимальн",
+        "самая низкая",
+        "самый низкий",
+        "меньше всех",
+        "najniższ",
+        "najmniejsz",
+        "najmniej",
+        "minimaln",
+    ],
+}
+# Words that point to a column with another name: "earns" -> salary, "отдел" -> department.
+_COLUMN_WORDS = {
+    "salary": [
+        "earn",
+        "salary",
+        "paid",
+        "pay",
+        "wage",
+        "income",
+        "зарплат",
+        "оклад",
+        "получа",
+        "зарабатыва",
+        "pensj",
+        "zarabia",
+        "wynagrodzen",
+        "zarobk",
+    ],
+    "price": [
+        "price",
+        "cost",
+        "expensive",
+        "cheap",
+        "стоит",
+        "стоимост",
+        "цен",
+        "дорог",
+        "дешев",
+        "cena",
+        "cen",
+        "kosztuj",
+        "drog",
+        "tani",
+    ],
+    "department": ["department", "dept", "отдел", "dział", "dziale", "działu"],
+    "name": ["name", "named", "called", "имя", "зовут", "imię", "nazw"],
+    "city": ["city", "город", "miasto", "mieście"],
+    "status": ["status", "статус", "stan"],
+    "total": ["total", "amount", "сумм", "kwot"],
+    "quantity": ["quantity", "stock", "units", "количеств", "ilość", "sztuk"],
+    "category": ["category", "категори", "kategori"],
+}
+_NUMERIC = (
+    "salary",
+    "price",
+    "total",
+    "amount",
+    "quantity",
+    "age",
+    "count",
+    "cost",
+    "score",
+    "balance",
+    "stock",
+    "qty",
+)
+_CATEGORY = ("department", "category", "status", "type", "team", "city", "country", "region", "name")
+_WHO = ["who", "which", "кто", "какой", "какая", "который", "kto", "który", "która", "które"]
+_GREATER = re.compile(
+    r"(?:over|above|more than|greater than|больше|свыше|выше|более|powyżej|ponad|więcej niż)\s+(\d[\d,. ]*)", re.I
+)
+_LESS = re.compile(r"(?:under|below|less than|меньше|ниже|менее|poniżej|mniej niż)\s+(\d[\d,. ]*)", re.I)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table the description states: its name and column names."""
+
+    name: str
+    columns: tuple[str, ...]
+
+
+def schema(description: str) -> list[Table]:
+    """Tables stated in a description: 'employees(id, name, salary)', 'CREATE TABLE t (a INT, ...)', 'columns: ...'."""
+    tables = []
+    for pattern in (_CREATE, _COLUMNS):
+        for match in pattern.finditer(description):
+            cols = [c.strip(" `").split()[0] for c in match.group(2).split(",") if c.strip(" `")]
+            cols = [c for c in cols if re.fullmatch(r"\w+", c) and c.lower() not in _TYPES]
+            if len(cols) >= 2 and match.group(1).lower() not in ("e", "eg", "table", "columns"):
+                tables.append(Table(match.group(1), tuple(cols)))
+        if tables:
+            break
+    return tables
+
+
+def _mentions(text: str, name: str) -> int | None:
+    """Where a table or column name (a word with its stem, or a word for it) appears in text."""
+    parts = lx.words(name.replace("_", " "))
+    tokens = lx.words(text)
+    extra = next((words for col, words in _COLUMN_WORDS.items() if parts and lx.stems_match(parts[-1], col)), [])
+    for i, token in enumerate(tokens):
+        if parts and lx.stems_match(lx.stem(token), lx.stem(parts[-1])) and len(parts[-1]) > 2:
+            return i
+        if extra and lx.hits([token], extra):
+            return i
+    return None
+
+
+def _numeric(column: str) -> bool:
+    return any(word in column.lower() for word in _NUMERIC)
+
+
+def _kind(tokens: list[str]) -> str | None:
+    return next((agg for agg, words in _AGGREGATES.items() if lx.hits(tokens, words)), None)
+
+
+def _values(text: str, skip: set[str]) -> list[str]:
+    quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|«([^»]+)»|„([^”]+)”", text)
+    found = [next(g for g in q if g) for q in quoted]
+    sentence_start = True
+    for match in re.finditer(r"[^\W\d_][\w-]*|[.?!]", text):
+        word = match.group()
+        if word in ".?!":
+            sentence_start = True
+            continue
+        if word[0].isupper() and not sentence_start and lx.fold(word) not in skip:
+            found.append(word)
+        sentence_start = False
+    return found
+
+
+def build(question: str, description: str) -> str | None:
+    """SELECT ... FROM ... [WHERE ...] for a question, using only tables and columns the description states."""
+    tables = schema(description)
+    if not tables:
+        return None
+    table = min(tables, key=lambda t: (_mentions(question, t.name) is None, tables.index(t)))
+    tokens = lx.words(question)
+    kind = _kind(tokens)
+    names = {lx.fold(table.name)} | {lx.fold(c) for c in table.columns}
+    mentioned = sorted((p, c) for c in table.columns if (p := _mentions(question, c)) is not None)
+    where = []
+    values = _values(question, names)
+    for value in values[:1]:
+        column = next((c for _, c in mentioned if c != "id" and not _numeric(c)), None) or next(
+            (c for cat in _CATEGORY for c in table.columns if c.lower() == cat), None
+        )
+        if column:
+            where.append(f"{column} = '{value}'")
+            mentioned = [m for m in mentioned if m[1] != column]
+    for pattern, op in ((_GREATER, ">"), (_LESS, "<")):
+        match = pattern.search(question)
+        numeric = next((c for _, c in mentioned if _numeric(c)), None)
+        if match and numeric:
+            where.append(f"{numeric} {op} {re.sub(r'[,. ]', '', match.group(1))}")
+    target = next((c for _, c in mentioned if _numeric(c)), None) or next((c for _, c in mentioned), None)
+    sql = f"SELECT * FROM {table.name}"
+    if kind == "COUNT":
+        sql = f"SELECT COUNT(*) FROM {table.name}"
+    elif kind in ("MAX", "MIN") and target and lx.hits(tokens, _WHO):
+        order = "DESC" if kind == "MAX" else "ASC"
+        return f"SELECT * FROM {table.name}" + _where(where) + f" ORDER BY {target} {order} LIMIT 1"
+    elif kind and target:
+        sql = f"SELECT {kind}({target}) FROM {table.name}"
+    return sql + _where(where)
+
+
+def _where(conditions: list[str]) -> str:
+    return " WHERE " + " AND ".join(conditions) if conditions else ""

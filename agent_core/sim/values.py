@@ -1,0 +1,255 @@
+"""Values the simulated model finds in text for a tool's parameters: IDs, e-mails, message parts, money, zones, folders."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agent_core.sim import gazetteer
+from agent_core.sim import language as lx
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_QUOTE = re.compile(
+    r"'([^'\n]{1,300})'(?!\w)|\"([^\"\n]{1,300})\"|“([^”\n]{1,300})”|„([^”\n]{1,300})”|«([^»\n]{1,300})»"
+)
+# An identifier: letters then digits (C1, O2, ORD-1234, INV2024-7), or a number after '#'.
+_ID = re.compile(r"(?<![\w@.#/-])(?:#\s?(\d{1,12})|([A-Za-z]{1,5}-?\d{1,12}(?:-\d+)?)(?![\w.]\w))")
+_BARE = re.compile(r"(?<![\w.,#-])(\d{3,12})(?![\w.,]\d)")
+# Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5.
+_GROUPED = {
+    "en": re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])"),
+    "other": re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3}){1,}(?![\d.]|,\d)|(?<![\d.,])\d{1,3}(?:[  ]\d{3})+(?![\d])"),
+}
+_THIN_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[  ]\d{3})+(?![\d])")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
+_PATHLIKE = re.compile(r"(?<![\w])(~?/[\w./-]*|\.{1,2}/[\w./-]*|[\w-]+/(?:[\w-]+/?)*)(?![\w])")
+_ENDS = " \t\n.?!,;:"
+
+
+def normalise_numbers(text: str, lang: str) -> str:
+    """Digit groups joined ('1,984,135' -> '1984135' in English; '1 984 135', '1.984.135' in every language)."""
+    text = _GROUPED["en" if lang == "en" else "other"].sub(lambda m: re.sub(r"[,.  ]", "", m.group()), text)
+    return _THIN_GROUPS.sub(lambda m: re.sub(r"[  ]", "", m.group()), text)
+
+
+def numbers(text: str) -> list[str]:
+    """Numbers written with digits, in order, grouping removed and ',' decimals as '.'."""
+    plain = normalise_numbers(text, lx.detect_language(text))
+    return [n.replace(",", ".") for n in _NUMBER.findall(plain)]
+
+
+def emails(text: str) -> list[str]:
+    return _EMAIL.findall(text)
+
+
+def quoted(text: str) -> list[tuple[int, str]]:
+    """Quoted passages with where they start: 'Lunch', "Lunch", “Lunch”, „Lunch”, «Обед»."""
+    return [(m.start(), next(g for g in m.groups() if g is not None)) for m in _QUOTE.finditer(text)]
+
+
+# ---- identifiers ----------------------------------------------------------------------------------
+
+
+def _ids(text: str) -> list[tuple[int, str]]:
+    found = [(m.start(), m.group(1) or m.group(2)) for m in _ID.finditer(text) if not _EMAIL.match(text, m.start())]
+    taken = {pos for pos, _ in found}
+    found += [(m.start(), m.group(1)) for m in _BARE.finditer(text) if m.start() not in taken]
+    return sorted((p, v) for p, v in found if not re.fullmatch(r"[A-Za-z]+", v))
+
+
+_MARKERS = {"no", "nr", "number", "num", "id", "номер", "numer", "n"}
+_ENTITIES = frozenset({"order", "customer", "product", "booking", "user", "note", "file", "email"})
+
+
+def _word_before(text: str, pos: int) -> str | None:
+    """The word just before an ID, skipping 'number' / 'no.' / '#'."""
+    for word in reversed(lx.words(text[max(0, pos - 40) : pos])[-3:]):
+        if word not in _MARKERS:
+            return word
+    return None
+
+
+def identifier(text: str, param: str, integer: bool = False) -> str | None:
+    """The ID a parameter like order_id wants: after a word for 'order', else starting with O, else a free one."""
+    entity = [w for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param)) if w not in ("id", "ids", "number")]
+    found = [(p, v) for p, v in _ids(text) if not integer or v.isdigit()]
+    if not found:
+        return None
+    topic = {c for w in entity for c in _concepts(w)}
+    free = []
+    for pos, value in found:
+        before = _word_before(text, pos)
+        if before is None:
+            free.append(value)
+            continue
+        if any(lx.stems_match(lx.stem(before), lx.stem(e)) for e in entity) or topic & _concepts(before):
+            return value
+        if not (_concepts(before) & _ENTITIES):
+            free.append(value)  # "cancel O1": nothing says it belongs to something else
+    initials = {e[0] for e in entity}
+    by_letter = [v for _, v in found if v[0].isalpha() and lx.fold(v[0]) in initials]
+    return (by_letter or free or [None])[0]
+
+
+def _concepts(word: str) -> frozenset[str]:
+    from agent_core.sim.meaning import concepts  # meaning imports nothing of ours; late import keeps them apart
+
+    return concepts(word)
+
+
+# ---- parts of a message ---------------------------------------------------------------------------
+
+_SUBJECT = re.compile(
+    r"(?:subject(?: line)?|titled|title|тем(?:ой|а|у)|заголовк\w*|temat(?:em)?|tytuł(?:em)?)\s*:?\s*", re.I
+)
+_BODY = re.compile(
+    r"(?:\bsaying(?: that)?|\bthat says|\btelling (?:him|her|them)(?: that)?|\bwith the (?:text|message|body)"
+    r"|\bbody\s*:?|\bmessage\s*:|\btext\s*:|\bnote\s*:|\bremember that|\bnote that|\bwrite down that"
+    r"|(?:с )?текстом|(?:с )?содержанием|сообщи(?:в|те|ть)?,? что|напиши,? что|о том,? что|запомни,? что"
+    r"|\bz treścią|\bo treści|\bpisząc,? że|\bże|\bzapamiętaj,? że|\bzanotuj,? że|\bnotatk\w* o treści)\s*:?\s*",
+    re.I,
+)
+_LEADING_VERB = re.compile(
+    r"^(?:please\s+|пожалуйста,?\s+|proszę\s+)?(?:save|add|create|write|store|take|make|jot down|"
+    r"сохрани|добавь|создай|запиши|запомни|zapisz|dodaj|utwórz|zanotuj|zapamiętaj)\s+"
+    r"(?:(?:a|an|the|new|this|эту|новую|nową|tę)\s+)?(?:note|notatk\w*|заметк\w*|memo|reminder)?\s*"
+    r"(?:that|saying|about|:|,|что|о том,? что|że|o)?\s*",
+    re.I,
+)
+
+
+def _clean(text: str) -> str:
+    return text.strip().strip(_ENDS).strip()
+
+
+def subject(text: str) -> str | None:
+    """A message's subject: the quoted text after 'subject' / 'тема' / 'temat', else the words after it."""
+    match = _SUBJECT.search(text)
+    if not match:
+        return None
+    for pos, value in quoted(text):
+        if 0 <= pos - match.end() <= 2:
+            return value
+    rest = re.split(r"\s+(?:saying|that|and|и|что|i|że)\b|[,.;!?]", text[match.end() :], maxsplit=1)[0]
+    return _clean(rest) or None
+
+
+def body(text: str, taken: tuple[str, ...] = ()) -> str | None:
+    """A message's or a note's text: after 'saying' / 'что' / 'że', a quoted passage, or what follows the verb."""
+    match = _BODY.search(text)
+    if match:
+        for pos, value in quoted(text):
+            if 0 <= pos - match.end() <= 2:
+                return value
+        rest = _clean(text[match.end() :])
+        if rest:
+            return rest
+    spare = [v for _, v in quoted(text) if v not in taken]
+    if spare:
+        return spare[-1]
+    rest = _clean(_LEADING_VERB.sub("", text.strip(), count=1))
+    return rest if rest and rest != _clean(text) else None
+
+
+# ---- money, companies, zones, folders --------------------------------------------------------------
+
+
+@cache
+def _currency_stems() -> tuple[tuple[str, str], ...]:
+    out = []
+    for code, names in lx.load("entities")["currencies"].items():
+        for name in names:
+            out.append((name, code))
+    return tuple(out)
+
+
+def currencies(text: str) -> list[tuple[int, str]]:
+    """ISO 4217 codes named in text (US dollars -> USD, евро -> EUR, złotych -> PLN), with where they stand."""
+    found: list[tuple[int, str]] = []
+    folded = lx.fold(text)
+    for name, code in _currency_stems():
+        if not name.isalpha():
+            found += [(m.start(), code) for m in re.finditer(re.escape(lx.fold(name)), folded)]
+            continue
+        key = lx.stem(lx.fold(name))
+        for m in re.finditer(r"[^\W\d_]+", folded):
+            word = m.group()
+            if (word == lx.fold(name)) or (len(key) >= 3 and lx.stem(word) == key):
+                found.append((m.start(), code))
+    out: list[tuple[int, str]] = []
+    for pos, code in sorted(found):
+        if not out or out[-1][1] != code or pos - out[-1][0] > 12:
+            out.append((pos, code))
+    return out
+
+
+def currency_pair(text: str) -> tuple[str | None, str | None]:
+    """(from, to): the currency next to the amount is the one converted from, the other the one converted to."""
+    named = currencies(text)
+    if not named:
+        return None, None
+    amount = re.search(r"\d", text)
+    if amount is None or len(named) == 1:
+        return (named[0][1], None) if len(named) == 1 and amount else (named[0][1], named[1][1] if named[1:] else None)
+    source = min(named, key=lambda n: abs(n[0] - amount.start()))
+    other = next((code for _, code in named if code != source[1]), None)
+    return source[1], other
+
+
+@cache
+def _companies() -> tuple[tuple[str, str], ...]:
+    pairs = [(lx.fold(name), ticker) for ticker, names in lx.load("entities")["companies"].items() for name in names]
+    return tuple(sorted(pairs, key=lambda p: len(p[0]), reverse=True))
+
+
+def ticker(text: str) -> str | None:
+    """A ticker written in capitals (MSFT), else the ticker of a company named in text (Apple -> AAPL)."""
+    written = lx.extract_ticker(text)
+    if written:
+        return written
+    words = set(lx.words(text))
+    stems = {lx.stem(w) for w in words}
+    for name, symbol in _companies():
+        parts = lx.words(name)
+        if len(parts) == 1 and (parts[0] in words or lx.stem(parts[0]) in stems):
+            return symbol
+        if len(parts) > 1 and name in lx.fold(text):
+            return symbol
+    return None
+
+
+def time_zone(text: str) -> str | None:
+    """The IANA zone of the first known city in text ('in Tokyo' -> 'Asia/Tokyo'), or a zone written out."""
+    written = re.search(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)\b", text)
+    if written:
+        return written.group()
+    zones = lx.load("entities")["zones"]
+    return next((zones[c.name] for c in gazetteer.find_cities(text) if c.name in zones), None)
+
+
+_FOLDER_WORDS = r"(?:folder|directory|dir|папк\w*|каталог\w*|директори\w*|folder\w*|katalog\w*)"
+_FOLDER_THEN_NAME = re.compile(
+    rf"{_FOLDER_WORDS}\s+(?:(?:named|called|под названием|o nazwie)\s+)?[`'\"“«„]?([\w./~-]+)[`'\"”»]?", re.I
+)
+_NAME_THEN_FOLDER = re.compile(rf"\b([\w.-]+)\s+{_FOLDER_WORDS}\b", re.I)
+_HERE = re.compile(
+    r"current (?:folder|directory)|this (?:folder|directory)|текущ\w+ (?:папк|каталог|директор)|"
+    r"bieżąc\w+ (?:folder|katalog)|tym (?:folderze|katalogu)",
+    re.I,
+)
+_NOT_FOLDERS = {"the", "a", "this", "that", "my", "which", "what", "current", "в", "w", "home", "each", "every"}
+
+
+def directory(text: str) -> str | None:
+    """A folder the text names: a path ('/var/log', 'src/'), 'the docs folder', 'папка docs'; '.' for the current one."""
+    path = _PATHLIKE.search(text)
+    if path and not lx.extract_paths(path.group()):
+        return path.group()
+    if _HERE.search(text):
+        return "."
+    for pattern in (_FOLDER_THEN_NAME, _NAME_THEN_FOLDER):
+        for match in pattern.finditer(text):
+            name = match.group(1).strip(".")
+            if name and lx.fold(name) not in _NOT_FOLDERS and lx.fold(name) not in lx.word_set("stopwords"):
+                return name
+    return None
