@@ -18,6 +18,7 @@ from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, tur
 from agent_core.providers import ProviderError, make_client
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
+from agent_core.trust import duplicate_tool_use_ids, input_digest
 
 # Stop reasons that end the loop, with the words the timeline shows.
 FINAL_STOP_REASONS = {
@@ -66,6 +67,9 @@ class Stepper:
         self._api_key = api_key
         self._max_retries = max_retries
         self._transport = transport
+        # The learner's answers, bound to the tool_use id and a hash of the exact input; they live only in this
+        # object (this browser session), never in the run, so a file cannot carry an approval.
+        self._answers: dict[str, tuple[str, bool]] = {}
         cfg = run.config
         prior: dict[str, int] = {}
         for turn in run.turns:
@@ -87,12 +91,22 @@ class Stepper:
         turn = self.run.turns[-1] if self.run.turns else None
         if self.run.phase != Phase.RUN_TOOLS or turn is None:
             return []
-        return [t for t in turn.tools if t.approval == "pending"]
+        if duplicate_tool_use_ids([{"id": t.tool_use_id} for t in turn.tools]):
+            return []  # one click must never answer two calls: next_phase stops the run instead
+        return [t for t in turn.tools if self._needs_answer(t)]
+
+    def _needs_answer(self, tool: ToolExecution) -> bool:
+        if tool.duration_ms or tool.output or not self.registry.needs_approval(tool.name):
+            return False
+        answer = self._answers.get(tool.tool_use_id)
+        return answer is None or answer[0] != input_digest(tool.input)
 
     def next_phase(self) -> str:
         """Perform one phase and return its name (nothing happens once halted or while approval is pending)."""
         phase = self.run.phase
         if self.halted or self.awaiting_approval:
+            return phase
+        if phase in (Phase.RUN_TOOLS, Phase.APPEND_RESULTS) and self._refuse_duplicates():
             return phase
         getattr(self, f"_{phase}")()
         return phase
@@ -110,11 +124,17 @@ class Stepper:
             self.next_turn()
         return self.run
 
-    def approve(self, tool_use_id: str, allowed: bool) -> None:
-        """The learner's answer for a tool that needs approval."""
+    def approve(self, tool_use_id: str, allowed: bool, digest: str | None = None) -> bool:
+        """The learner's answer for a tool that needs approval, for the input they saw (its input_digest).
+
+        Returns False, changing nothing, when no waiting tool has that id and input."""
         for tool in self.awaiting_approval:
-            if tool.tool_use_id == tool_use_id:
+            current = input_digest(tool.input)
+            if tool.tool_use_id == tool_use_id and (digest is None or digest == current):
+                self._answers[tool_use_id] = (current, allowed)
                 tool.approval = "approved" if allowed else "denied"
+                return True
+        return False
 
     def retry(self) -> None:
         """Retry the failed model call of the last turn (after an API error); the run so far is untouched."""
@@ -178,7 +198,14 @@ class Stepper:
         if run.config.workflow_steps:
             turn.decision = f"Workflow: one model call after the program's own steps (stop_reason {reason}), done."
             return self._stop("end_turn" if reason == "end_turn" else str(reason), turn.decision)
-        if reason == "tool_use":
+        if reason == "tool_use" and duplicate_tool_use_ids(turn.tool_calls):
+            repeated = ", ".join(duplicate_tool_use_ids(turn.tool_calls))
+            turn.decision = (
+                f"The reply uses the tool_use id {repeated} more than once. The API refuses a history like that "
+                "(`tool_use` ids must be unique), so no tool runs and the loop stops."
+            )
+            self._stop("invalid_reply", turn.decision)
+        elif reason == "tool_use":
             calls = turn.tool_calls
             turn.tools = [
                 ToolExecution(
@@ -216,11 +243,26 @@ class Stepper:
             turn.decision = f"stop_reason is {reason!r}, which this loop does not know, so stop rather than loop on it."
             self._stop("unknown_stop_reason", turn.decision)
 
+    def _refuse_duplicates(self) -> bool:
+        """A recorded turn (from a file) whose calls repeat a tool_use id: stop, as the API would refuse it."""
+        turn = self.run.turns[-1]
+        repeated = duplicate_tool_use_ids([{"id": t.tool_use_id} for t in turn.tools])
+        if not repeated:
+            return False
+        turn.decision = (
+            f"The reply uses the tool_use id {', '.join(repeated)} more than once. The API refuses a history like "
+            "that (`tool_use` ids must be unique), so no tool runs and the loop stops."
+        )
+        self._stop("invalid_reply", turn.decision)
+        return True
+
     def _run_tools(self) -> None:
         for tool in self.run.turns[-1].tools:
             if tool.duration_ms or tool.output:
                 continue  # already ran (a phase can resume after an approval)
-            if tool.approval == "denied":
+            answer = self._answers.get(tool.tool_use_id)
+            if self.registry.needs_approval(tool.name) and (answer is None or not answer[1]):
+                tool.approval = "denied"  # only a click in this session allows; run_tools is reached after one
                 tool.output = f"The user denied permission to run {tool.name}. Do not retry it; tell the user."
                 tool.is_error = True
                 continue

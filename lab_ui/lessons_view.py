@@ -11,6 +11,7 @@ from agent_core.progress import ProgressStore
 from lab_ui import class_join, controls, playground, session
 from lab_ui.i18n import t
 from lab_ui.session import LabSession
+from lab_ui.untrusted import md
 
 
 @st.cache_data(show_spinner=False)
@@ -148,7 +149,7 @@ def render() -> None:
         _exercises(lesson, lab, lang, done, store, learner)
         _questions(lesson, lang, done, store, learner)
     with right:
-        st.markdown(f"**{t('Task')}:** {lab.config.task}")
+        st.markdown(f"**{t('Task')}:** {md(lab.config.task)}")
         if st.button(t("Restore the lesson's scenario"), help=t("Undo your changes")):
             lab.config = lesson.scenario_config(lang)
             lab.start()

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
+
 import streamlit as st
 
 from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.store import StoreError
+from agent_core.trust import input_digest
 from lab_ui import charts_panel, controls, loop_code, session, settings_view, share_view, timeline, turn_view
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
+from lab_ui.untrusted import code_span, md
 
 PHASE_WORDS = {
     Phase.BUILD_REQUEST: mark("build the request"),
@@ -18,6 +23,17 @@ PHASE_WORDS = {
     Phase.RUN_TOOLS: mark("run the tools"),
     Phase.APPEND_RESULTS: mark("append the results"),
     Phase.DONE: mark("done"),
+}
+# The settings a recorded run may differ in (agent_core.trust.SHOWN_FIELDS), as the learner reads them.
+SETTING_WORDS = {
+    "provider": mark("Provider"),
+    "base_url": mark("Base URL"),
+    "sandbox": mark("Sandbox folder"),
+    "workflow_steps": mark("Workflow steps"),
+    "context_policy": mark("Context policy"),
+    "bugs": mark("Deliberate bugs"),
+    "limits": mark("Limits"),
+    "sim": mark("Simulated model settings"),
 }
 
 
@@ -61,7 +77,7 @@ def restore_from_url(lab: LabSession) -> None:
         return
     run = session.run_store().load(run_id)
     if run is None:
-        st.warning(t("Run {run} is not in the runs database any more.", run=run_id))
+        st.warning(t("Run {run} is not in the runs database any more.", run=md(run_id)))
         return
     if share_view.opens_shared():
         share_view.open_shared(lab, run)  # someone else's run: read-only, never with its settings
@@ -115,7 +131,7 @@ def _status(lab: LabSession) -> None:
         )
     stepper = lab.stepper() if not lab.replay else None
     if run.stop and run.stop.kind == "api_error":
-        st.error(t("Stopped by an API error: {message}", message=run.stop.message))
+        st.error(t("Stopped by an API error: {message}", message=md(run.stop.message)))
         _raw_error(run)
         if st.button(
             t("Retry this step"),
@@ -126,7 +142,7 @@ def _status(lab: LabSession) -> None:
             st.rerun()
     elif run.stop:
         level = st.success if run.stop.kind == "end_turn" else st.warning
-        level(t("**Loop stopped** ({kind}): {message}", kind=run.stop.kind, message=run.stop.message))
+        level(t("**Loop stopped** ({kind}): {message}", kind=md(run.stop.kind), message=md(run.stop.message)))
     elif stepper and stepper.awaiting_approval:
         _approvals(lab)
     else:
@@ -156,22 +172,60 @@ def _raw_error(run) -> None:
 
 
 def _approvals(lab: LabSession) -> None:
+    """One Allow/Deny per waiting call, bound to its tool_use id and the exact input shown (a hash of it)."""
     stepper = lab.stepper()
-    for tool in stepper.awaiting_approval:
+    for n, tool in enumerate(stepper.awaiting_approval):
+        digest = input_digest(tool.input)
         st.warning(
             t(
-                "The model wants to run **{tool}** with `{input}`. This tool can do harm: allow it?",
-                tool=tool.name,
-                input=tool.input,
+                "The model wants to run {tool} with this input. This tool can do harm: allow it?",
+                tool=code_span(tool.name),
             )
         )
+        st.code(json.dumps(tool.input, indent=2, ensure_ascii=False, default=repr), language="json")
         allow, deny = st.columns(2)
-        if allow.button(t("Allow"), key=f"allow-{tool.tool_use_id}"):
-            stepper.approve(tool.tool_use_id, True)
+        # The position and the input's hash make each key unique, even if a reply repeats an id.
+        if allow.button(t("Allow"), key=f"allow-{n}-{digest}"):
+            stepper.approve(tool.tool_use_id, True, digest)
             st.rerun()
-        if deny.button(t("Deny"), key=f"deny-{tool.tool_use_id}"):
-            stepper.approve(tool.tool_use_id, False)
+        if deny.button(t("Deny"), key=f"deny-{n}-{digest}"):
+            stepper.approve(tool.tool_use_id, False, digest)
             st.rerun()
+
+
+def _recorded_notice(lab: LabSession) -> None:
+    """What a recorded run had that this session does not use, and its own tools waiting for review."""
+    if lab.differences and not lab.replay:
+        lines = [
+            t(
+                "{setting}: recorded with {recorded}; this run uses your settings: {used}",
+                setting=t(SETTING_WORDS.get(d.setting, d.setting)),
+                recorded=code_span(d.recorded),
+                used=code_span(d.used),
+            )
+            for d in lab.differences
+        ]
+        st.info(
+            t("This run was recorded with other settings. A recorded run never chooses them; yours are used:")
+            + "\n\n"
+            + "\n".join(f"- {line}" for line in lines)
+        )
+    if lab.unreviewed_tools and not lab.replay:
+        with st.expander(
+            t("{n} tool definition(s) of the recorded run are not built-in: review them", n=len(lab.unreviewed_tools))
+        ):
+            st.caption(
+                t(
+                    "They are left out of this run until you accept them. A tool runs the app's own code for its "
+                    "implementation; tools that can do harm always ask first."
+                )
+            )
+            st.code(
+                json.dumps([asdict(s) for s in lab.unreviewed_tools], indent=2, ensure_ascii=False), language="json"
+            )
+            if st.button(t("Accept these tool definitions"), key="accept-tools"):
+                lab.accept_tools()
+                st.rerun()
 
 
 def _upcoming(lab: LabSession) -> str | None:
@@ -196,6 +250,7 @@ def _run_controls(lab: LabSession, selected: int) -> None:
 def stepper_panel(lab: LabSession) -> None:
     """Buttons, status, timeline and the selected turn: the part the Lessons page reuses."""
     _buttons(lab)
+    _recorded_notice(lab)
     _status(lab)
     settings_view.render_spend(lab)
     if lab.message:
@@ -235,9 +290,9 @@ def insights(run) -> None:
         )
         if answer.open:
             with answer:
-                st.markdown(run.final_text or t("No answer yet: the model has not finished."))
+                st.markdown(md(run.final_text) if run.final_text else t("No answer yet: the model has not finished."))
                 if run.stop:
-                    st.caption(run.stop.message)
+                    st.caption(md(run.stop.message))
         if seq.open:
             with seq:
                 st.mermaid_chart(sequence_diagram(run))

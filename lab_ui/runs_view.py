@@ -17,6 +17,7 @@ from lab_ui import compare as compare_view
 from lab_ui import session, turn_view
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
+from lab_ui.untrusted import md
 
 PLAYGROUND = "pages/playground.py"
 VIEWS = (mark("Saved runs"), mark("Compare"), mark("Import & examples"))
@@ -139,7 +140,7 @@ def _load(runs_db: RunStore, run_id: str) -> Run | None:
         st.error(str(exc))
         return None
     if run is None:
-        st.warning(t("Run {run} is not in the runs database any more.", run=run_id))
+        st.warning(t("Run {run} is not in the runs database any more.", run=md(run_id)))
     return run
 
 
@@ -148,7 +149,7 @@ def _actions(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
         st.caption(
             t(
                 "A re-run of {run} from its turn {n}: the turns before it are copies of the parent's.",
-                run=summary.parent_id,
+                run=md(summary.parent_id),
                 n=summary.parent_turn,
             )
         )
@@ -195,8 +196,9 @@ def _open(lab: LabSession, runs_db: RunStore, run_id: str, replay: bool) -> None
 def _rerun(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
     st.caption(
         t(
-            "Keeps the turns before it, then calls the model again from there, as a new run linked to this one "
-            "(same settings). It opens live in the Playground."
+            "Keeps the turns before it, then calls the model again from there, as a new run linked to this one. "
+            "It opens live in the Playground with your own provider, key and settings: a recorded run never "
+            "chooses them."
         )
     )
     turn = st.number_input(
@@ -225,7 +227,7 @@ def _rerun(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
             "Run {child} re-runs {run} from turn {n}: the {copied} turn(s) before it are copied. "
             "Press **Next step** to call the model.",
             child=child.id,
-            run=run.id,
+            run=md(run.id),
             n=child.parent_turn,
             copied=len(child.turns),
         ),
@@ -237,7 +239,7 @@ def _delete(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
     st.warning(
         t(
             "Delete **{run}** and its {n} turn(s)? This cannot be undone; runs forked from it keep their own copy.",
-            run=run_label(summary),
+            run=md(run_label(summary)),
             n=summary.turns,
         )
     )
@@ -336,13 +338,13 @@ def _import_one(runs_db: RunStore, name: str, data: bytes) -> tuple[str, str]:
     try:
         run = import_bytes(runs_db, data)
     except export.RunImportError as exc:
-        return "error", t("**{file}** was not imported. {error}", file=name, error=exc)
+        return "error", t("**{file}** was not imported. {error}", file=md(name), error=md(exc))
     except StoreError as exc:
-        return "error", t("**{file}** is a valid run but could not be saved: {error}", file=name, error=exc)
+        return "error", t("**{file}** is a valid run but could not be saved: {error}", file=md(name), error=md(exc))
     st.session_state[PICKED_KEY] = run.id
     return "success", t(
         "Imported **{file}** as run {run} ({n} turn(s)); it is in **Saved runs**, picked.",
-        file=name,
+        file=md(name),
         run=run.id,
         n=len(run.turns),
     )

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from agent_core.loop import Stepper, fork_run
-from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings
+from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
 from agent_core.store import RunStore, default_db_path
 from agent_core.tools.catalog import default_specs
+from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from lab_ui.i18n import t
 
 KEY = "agent_loop_lab"
@@ -38,6 +39,9 @@ class LabSession:
     replay: bool = False  # a saved run opened for viewing: no model calls
     message: tuple[str, str] | None = None  # (level, text) shown once after an action
     scenario_lang: str | None = None  # a lesson's scenario follows the language until the learner runs it
+    # What the last opened recorded run had that this session does not use (shown until the next open).
+    differences: list[Difference] = field(default_factory=list)
+    unreviewed_tools: list[ToolSpec] = field(default_factory=list)  # a recorded run's non-built-in tools
     _stepper: Stepper | None = field(default=None, repr=False)
     # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
     _tab: LabSession | None = field(default=None, repr=False)
@@ -49,9 +53,26 @@ class LabSession:
         return self.run
 
     def open(self, run: Run, replay: bool) -> None:
+        """Show a recorded run; live, it goes on with this session's provider, key, sandbox and policies."""
+        adopted = adopt(run.config, self.config)
+        if not replay:
+            adopt_run(run, self.config)  # a run from the database may come from a file: it is data
+        self.differences, self.unreviewed_tools = adopted.differences, adopted.unreviewed_tools
         self.run, self._stepper, self.replay, self.last_phase = run, None, replay, None
-        self.config = copy.deepcopy(run.config)
+        self.config = copy.deepcopy(adopted.config)
         self.selected = None
+
+    def accept_tools(self) -> None:
+        """The learner reviewed the recorded run's own tool definitions and lets this run use them."""
+        accepted = copy.deepcopy(self.unreviewed_tools)
+        for spec in accepted:
+            spec.needs_approval = builtin_needs_approval(spec)
+        names = {s.name for s in self.config.tools}
+        self.config.tools += [s for s in accepted if s.name not in names]
+        if self.run is not None and not self.replay:
+            names = {s.name for s in self.run.config.tools}
+            self.run.config.tools += [copy.deepcopy(s) for s in accepted if s.name not in names]
+        self.unreviewed_tools, self._stepper = [], None
 
     def fork(self, from_turn: int, with_current_settings: bool) -> Run:
         """Re-run from a turn: a new linked run; optionally with the settings as edited now."""

@@ -9,6 +9,7 @@ from agent_core.model import Run
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.turn_view import badge
+from lab_ui.untrusted import md_cell
 
 RECENT = 8  # turns drawn as a light table; the full timeline sits in an expander below it
 # Column headers as the learner reads them (stop_reason is the API's own name and stays as it is).
@@ -87,10 +88,10 @@ def recent_rows(run: Run, selected: int) -> str:
     for turn in run.turns[-RECENT:]:
         icon, colour, label = badge(turn.stop_reason, turn.error is not None)
         number = f"**▶ {turn.index}**" if turn.index == selected else str(turn.index)
-        tools = ", ".join(x.name + (" ⚠️" if x.is_error else "") for x in turn.tools) or "—"
+        tools = ", ".join(md_cell(x.name) + (" ⚠️" if x.is_error else "") for x in turn.tools) or "—"
         used = turn.usage
         lines.append(
-            f"| {number} | :{colour}-badge[{icon} {label}] | {tools} | "
+            f"| {number} | :{colour}-badge[{icon} {md_cell(label)}] | {tools} | "
             f"{used.whole_input if used else ''} | {used.output_tokens if used else ''} | "
             f"{turn.cost_usd:.4f} |"
         )

@@ -10,6 +10,7 @@ from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 from lab_ui.i18n import mark, t
+from lab_ui.untrusted import code_span, md
 
 BADGES = {
     "tool_use": ("🔧", "blue"),
@@ -40,7 +41,7 @@ def badge(stop_reason: str | None, error: bool = False) -> tuple[str, str, str]:
     if stop_reason is None:
         return "…", "gray", t("in progress")
     icon, colour = BADGES.get(stop_reason, ("❓", "red"))
-    return icon, colour, stop_reason
+    return icon, colour, md(stop_reason) if stop_reason not in BADGES else stop_reason
 
 
 def pretty_body(body: bytes) -> str:
@@ -65,8 +66,8 @@ def _exchange(x: Exchange, n: int) -> None:
         label += f" · {x.request_id}"
     with st.expander(label, expanded=False):
         if x.error:
-            st.error(x.error)
-        st.markdown(f"**{x.method}** `{x.url}`")
+            st.error(md(x.error))
+        st.markdown(f"**{md(x.method)}** {code_span(x.url)}")
         c1, c2 = st.columns(2)
         c1.caption(t("Request headers (keys redacted)"))
         c1.json(x.request_headers, expanded=False)
@@ -88,7 +89,7 @@ def _request(turn: Turn) -> None:
 
 def _response(turn: Turn) -> None:
     if turn.error:
-        st.error(turn.error.message)
+        st.error(md(turn.error.message))
         if turn.error.body:
             st.code(pretty_body(turn.error.body.encode()), language="json")
         return
@@ -98,13 +99,13 @@ def _response(turn: Turn) -> None:
     for block in turn.response.get("content", []):
         kind = block.get("type")
         if kind == "text":
-            st.markdown(f"> {block['text']}" if block.get("text") else "> *" + t("(empty text)") + "*")
+            st.markdown(f"> {md(block['text'])}" if block.get("text") else "> *" + t("(empty text)") + "*")
         elif kind == "tool_use":
-            st.markdown(f"🔧 **tool_use** `{block['name']}` · id `{block['id']}`")
+            st.markdown(f"🔧 **tool_use** {code_span(block.get('name'))} · id {code_span(block.get('id'))}")
             st.json(block.get("input", {}))
         elif kind == "thinking":
             st.caption(t("thinking (sent back unchanged, signature and all)"))
-            st.markdown(f"*{block.get('thinking', '')}*")
+            st.markdown(f"*{md(block.get('thinking', ''))}*")
         else:
             st.json(block)
     st.json(turn.response, expanded=1)
@@ -126,15 +127,15 @@ def _tools(turn: Turn) -> None:
         st.info(t("This turn ran no tools."))
         return
     for tool in turn.tools:
-        head = f"`{tool.name}` · {tool.duration_ms:.0f} ms"
+        head = f"{code_span(tool.name)} · {tool.duration_ms:.0f} ms"
         if tool.approval:
-            head += " · " + t("approval: {answer}", answer=tool.approval)
+            head += " · " + t("approval: {answer}", answer=md(tool.approval))
         st.markdown(head)
         st.json(tool.input if isinstance(tool.input, (dict, list)) else {"input": tool.input}, expanded=True)
         if tool.is_error:
-            st.error(f"is_error: true — {tool.output}")
+            st.error(f"is_error: true — {md(tool.output)}")
         elif tool.output:
-            st.success(tool.output)
+            st.success(md(tool.output))
     if turn.tool_results_message:
         st.caption(t("Sent back as ONE user message, tool_result blocks first:"))
         st.json(turn.tool_results_message, expanded=False)
@@ -190,7 +191,7 @@ def render(run: Run, turn: Turn) -> None:
     icon, colour, label = badge(turn.stop_reason, turn.error is not None)
     st.markdown(f"### {t('Turn {n}', n=turn.index)} :{colour}-badge[{icon} {label}]")
     if turn.decision:
-        st.info(t("**Loop's decision:** {decision}", decision=turn.decision))
+        st.info(t("**Loop's decision:** {decision}", decision=md(turn.decision)))
     tabs = st.tabs([t(name) for name in TABS])
     with tabs[0]:
         _request(turn)

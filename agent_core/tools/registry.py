@@ -19,6 +19,7 @@ from agent_core.model import ToolSpec
 from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.catalog import CATALOG
 from agent_core.tools.sandbox import Sandbox
+from agent_core.trust import builtin_needs_approval
 
 MAX_REPORTED_ERRORS = 3
 
@@ -79,7 +80,8 @@ class ToolRegistry:
     def needs_approval(self, name: str) -> bool:
         """Whether the loop must ask a human before running this tool."""
         spec = self._by_name.get(name) if isinstance(name, str) else None
-        return bool(spec and spec.needs_approval)
+        # The implementation decides: a definition (perhaps from a file) cannot switch off the question.
+        return bool(spec and builtin_needs_approval(spec))
 
     @property
     def calls(self) -> dict[str, int]:

@@ -1,0 +1,65 @@
+"""A tiny HTTP listener on 127.0.0.1 that records every request it receives (tests of what must never be sent)."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Hit:
+    """One request the listener received."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class Listener:
+    """Counts requests; answers every one with a fixed JSON body (a 401 echoing what it was sent, by default)."""
+
+    hits: list[Hit] = field(default_factory=list)
+    server: http.server.ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        assert self.server is not None
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def carrying(self, secret: str) -> list[Hit]:
+        """Requests whose headers, path or body hold the secret."""
+        return [h for h in self.hits if secret in h.path or secret in str(h.headers) or secret.encode() in h.body]
+
+
+def start_listener() -> Listener:
+    listener = Listener()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def _any(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            body = self.rfile.read(length) if length else b""
+            listener.hits.append(Hit(self.command, self.path, dict(self.headers.items()), body))
+            payload = b'{"type":"error","error":{"type":"authentication_error","message":"no"}}'
+            self.send_response(401)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        do_GET = do_POST = do_HEAD = _any
+
+        def log_message(self, *args: object) -> None:  # keep test output clean
+            pass
+
+    listener.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=listener.server.serve_forever, daemon=True).start()
+    return listener
+
+
+def stop_listener(listener: Listener) -> None:
+    if listener.server is not None:
+        listener.server.shutdown()
+        listener.server.server_close()
