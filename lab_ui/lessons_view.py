@@ -6,9 +6,9 @@ import uuid
 
 import streamlit as st
 
-from agent_core.lessons import Lesson, LessonError, check_goal, load_lessons
+from agent_core.lessons import Lesson, LessonError, load_lessons
 from agent_core.progress import ProgressStore
-from lab_ui import class_join, controls, playground, session
+from lab_ui import class_join, controls, goal_feedback, playground, quiz_view, session
 from lab_ui.i18n import t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import md
@@ -91,7 +91,7 @@ def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store
                     st.warning(t("Run the loop first: press Run to end on the right."))
                     continue
                 try:
-                    result = check_goal(ex.goal, run)
+                    result = lesson.check(ex.goal, run)
                 except LessonError as exc:
                     st.error(str(exc))
                     continue
@@ -99,32 +99,10 @@ def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store
                     store.mark(learner, lesson.id, f"exercise:{ex.id}")
                     st.success(ex.success[lang])
                 else:
-                    st.error(t("Not yet:") + " " + "; ".join(result.reasons))
+                    st.error(
+                        t("Not yet:") + "\n\n" + "\n".join(f"- {goal_feedback.sentence(m)}" for m in result.misses)
+                    )
                     st.info(ex.hint[lang])
-
-
-def _questions(lesson: Lesson, lang: str, done: set[str], store: ProgressStore, learner: str) -> None:
-    st.markdown(f"#### {t('Check questions')}")
-    for q in lesson.questions:
-        answered = f"question:{q.id}" in done
-        with st.expander(("✅ " if answered else "❔ ") + q.question[lang]):
-            options = [o.text[lang] for o in q.options]
-            choice = st.radio(
-                t("Your answer"),
-                range(len(options)),
-                index=None,
-                format_func=options.__getitem__,
-                key=f"q:{lesson.id}:{q.id}:{lang}",
-            )
-            if choice is None:
-                continue
-            # Only the first answer is kept (the Teacher page's first-attempt score); later ones return False.
-            store.record_answer(learner, lesson.id, q.id, choice, q.options[choice].correct)
-            if q.options[choice].correct:
-                store.mark(learner, lesson.id, f"question:{q.id}")
-                st.success(t("Correct.") + " " + q.explanation[lang])
-            else:
-                st.error(t("Not quite.") + " " + q.explanation[lang])
 
 
 def render() -> None:
@@ -147,7 +125,8 @@ def render() -> None:
     with left:
         _narrative(lesson, lang)
         _exercises(lesson, lab, lang, done, store, learner)
-        _questions(lesson, lang, done, store, learner)
+        quiz_view.lesson_questions(lesson, lang, store, learner)
+        quiz_view.final(lessons, lang, store, learner)
     with right:
         st.markdown(f"**{t('Task')}:** {md(lab.config.task)}")
         if st.button(t("Restore the lesson's scenario"), help=t("Undo your changes")):

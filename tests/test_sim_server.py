@@ -193,11 +193,12 @@ def test_pause_turn_passes_through(make, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_context_window_exceeded_with_small_window(make, mode):
+def test_input_alone_over_the_window_is_a_400_prompt_too_long(make, mode):
     client = make(mode, context_window=50)[0]()
-    message = create(client, "say " + "word " * 200, max_tokens=5000)
-    assert message.stop_reason == "model_context_window_exceeded"
-    assert tokens.estimate_text(message.content[0].text) <= 8
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        create(client, "say " + "word " * 200, max_tokens=5000)
+    assert caught.value.status_code == 400
+    assert "prompt is too long" in str(caught.value) and "> 50 maximum" in str(caught.value)
 
 
 def test_context_window_fills_up_during_output(make):
@@ -210,7 +211,8 @@ def test_context_window_fills_up_during_output(make):
 def test_real_window_by_family(make):
     client = make("transport")[0]()
     big = "hello " + "x" * 1_000_000  # 250K tokens: over 4.x's 200K, inside 5.x's 1M
-    assert create(client, big).stop_reason == "model_context_window_exceeded"
+    with pytest.raises(anthropic.BadRequestError, match="prompt is too long"):
+        create(client, big)
     assert (
         client.messages.create(
             model="claude-sonnet-5-5", max_tokens=50, messages=[{"role": "user", "content": big}]

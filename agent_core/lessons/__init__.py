@@ -7,7 +7,7 @@ Step, Exercise, Question, Option, check_goal, GoalResult, LessonError, LANGUAGES
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, GoalResult, check_goal, config_value
@@ -21,7 +21,7 @@ from agent_core.lessons.scenario import (
     resolve_tool,
 )
 from agent_core.lessons.validate import FOLDER, Checker, check_lesson, check_patch
-from agent_core.model import RunConfig
+from agent_core.model import Run, RunConfig
 
 __all__ = [
     "LANGUAGES",
@@ -69,6 +69,7 @@ class Exercise:
     goal: dict
     hint: dict[str, str]
     success: dict[str, str]
+    tempting: list[dict] = field(default_factory=list)  # wrong changes a learner is likely to try; none may pass
 
 
 @dataclass
@@ -121,6 +122,10 @@ class Lesson:
         if patch:
             check_patch(patch)  # a typo in a UI edit must fail loudly, not be dropped by config_from_dict
         return deep_merge(self.scenario, patch or {})
+
+    def check(self, goal: dict, run: Run) -> GoalResult:
+        """Check a goal against a finished run, comparing its config with this lesson's own scenario."""
+        return check_goal(goal, run, self.scenario_config(run.config.language))
 
     def exercise(self, exercise_id: str) -> Exercise:
         """An exercise by id (KeyError if there is none)."""

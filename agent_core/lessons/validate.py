@@ -8,7 +8,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
+from agent_core.lessons.goals import CONFIG_CHECKS, GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
 from agent_core.lessons.scenario import (
     LANGUAGES,
     LessonError,
@@ -35,8 +35,8 @@ _LIMIT_KEYS = tuple(f.name for f in fields(Limits))
 _SIM_KEYS = tuple(f.name for f in fields(SimSettings))
 _TOOL_KEYS = tuple(f.name for f in fields(ToolSpec))
 _EXERCISE_KEYS = ("id", "title", "instructions", "change", "goal", "hint", "success")
+_EXERCISE_OPTIONAL = ("tempting",)
 _QUESTION_KEYS = ("id", "question", "options", "explanation")
-_CONFIG_CHECKS = ("set", "max", "min", "equals", "not_equals")
 FOLDER = re.compile(r"^(\d{2})-([a-z0-9][a-z0-9-]*)$")
 
 
@@ -163,11 +163,15 @@ def _check_config_goal(check: Checker, value: Any, where: str) -> None:
         return
     probe = RunConfig(task="")
     for path, checks in value.items():
+        parts = path.split(".")
+        if parts[0] == "tools" and (len(parts) != 3 or parts[2] not in _TOOL_KEYS):
+            check.fail(where, f"unknown config path {path!r}; a tool's field is tools.<name>.<field>")
+            continue
         try:
             config_value(probe, path)
         except AttributeError:
             check.fail(where, f"unknown config path {path!r}")
-        check.keys(checks, f"{where}.{path}", _CONFIG_CHECKS)
+        check.keys(checks, f"{where}.{path}", CONFIG_CHECKS)
 
 
 _GOAL_VALUES: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -214,8 +218,14 @@ def _check_items(check: Checker, items: Any, where: str, item_check: Callable[[A
 
 
 def _check_exercise(check: Checker, data: dict, item: Any, where: str) -> None:
-    if not check.keys(item, where, _EXERCISE_KEYS, _EXERCISE_KEYS):
+    if not check.keys(item, where, _EXERCISE_KEYS + _EXERCISE_OPTIONAL, _EXERCISE_KEYS):
         return
+    tempting = item.get("tempting", [])
+    if not isinstance(tempting, list):
+        check.fail(f"{where}.tempting", "must be a list of wrong changes (patches)")
+        tempting = []
+    for n, patch in enumerate(tempting):
+        _check_scenario(check, patch, f"{where}.tempting[{n}]", partial=True)
     for key in ("title", "instructions", "hint", "success"):
         check.text(item.get(key), f"{where}.{key}")
     _check_scenario(check, item.get("change"), f"{where}.change", partial=True)

@@ -233,12 +233,17 @@ class SimHandler:
             max_output=max_output(model if isinstance(model, str) else ""),
             api_version=headers.get("anthropic-version", ""),
         )
+        window = context_window(body["model"], self.settings)
+        prompt_tokens = tokens.count_request(body)
+        if prompt_tokens > window:
+            # As the API does: input alone over the window is a 400; the stop_reason is for input that fits.
+            raise ApiFailure(400, f"prompt is too long: {prompt_tokens} tokens > {window} maximum")
         key = canonical(body)
         message = shape_message(
             body,
             self._draft(body),
             self.settings,
-            context_window(body["model"], self.settings),
+            window,
             ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, key, kind, i)}",
             unknown_stop_reason=plan.unknown_stop_reason,
         )
@@ -273,7 +278,7 @@ class SimHandler:
 
 # ---- shaping the brain's draft into a Messages API reply -------------------------------------------------
 
-# A request already over the window still gets a few words out before the model stops.
+# A request that exactly fills the window still gets a few words out before the model stops.
 SHORT_PARTIAL_TOKENS = 8
 UNKNOWN_STOP_TEXT_TOKENS = 12
 UNKNOWN_STOP_REASON = "future_reason"
@@ -468,7 +473,7 @@ def shape_message(
         blocks.insert(0, _thinking_block(body, draft))
     total = tokens.count_request(body)
     room = window - total
-    if room <= 0:
+    if room <= 0:  # the input exactly fills the window (more is a 400 before this): no room to write
         text_only = [b for b in blocks if b["type"] == "text"]
         blocks, _ = fit_blocks(text_only, min(SHORT_PARTIAL_TOKENS, body["max_tokens"]))
         stop_reason, stop_sequence, details = "model_context_window_exceeded", None, None
