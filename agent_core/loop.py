@@ -78,7 +78,11 @@ class Stepper:
         sandbox = sandbox_path(cfg.sandbox) if cfg.sandbox else None
         client_tools = [t for t in cfg.tools if not t.server_type]  # server tools run at the API, not here
         self.registry = ToolRegistry(
-            client_tools, sandbox=sandbox, tool_timeout_s=cfg.limits.tool_timeout_s, prior_calls=prior
+            client_tools,
+            sandbox=sandbox,
+            tool_timeout_s=cfg.limits.tool_timeout_s,
+            prior_calls=prior,
+            language=cfg.language,
         )
 
     # -- public controls ------------------------------------------------------------------

@@ -82,8 +82,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         out = out.replace(injection.text, "", 1)
     intent = "derived" if need.derived else need.intent
     value = _result_value(need)
-    if intent == "weather" and lx.fold(out).startswith(lx.fold(value) + ":"):
-        out = out[len(value) + 1 :]
+    if intent == "weather":
+        out = _without_city_prefix(out, value)
     key = intent if intent in lx.load("phrases")["result"] else "tool"
     line = say(
         f"result.{key}",
@@ -101,6 +101,16 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         old, new = changed[0]
         line += " " + say("fixed", view.lang, old=lx.quote(str(old), view.lang), new=lx.quote(str(new), view.lang))
     return line
+
+
+def _without_city_prefix(out: str, value: str) -> str:
+    """'Warsaw: 6°C' or 'Погода в Варшаве: 6°C' after 'Погода в Варшаве:' would name the city twice."""
+    head, colon, rest = out.partition(":")
+    if not colon or len(head) > 60:
+        return out
+    city = gazetteer.lookup(value)
+    same = lx.fold(head.strip()) == lx.fold(value) or (city is not None and city in gazetteer.find_cities(head))
+    return rest if same else out
 
 
 def _result_value(need: Need) -> str:

@@ -14,8 +14,10 @@ class ToolFailure(Exception):
 
 @dataclass
 class ToolContext:
-    """The run's sandbox, which call of this tool this is (1-based, per run), and a stop signal set on timeout."""
+    """The run's sandbox, which call of this tool this is (1-based, per run), a stop signal set on timeout, and the
+    learner's language (en, ru, pl), in which the built-in tools answer."""
 
     sandbox: Sandbox
     call_number: int = 1
     cancelled: threading.Event = field(default_factory=threading.Event)
+    language: str = "en"

@@ -31,13 +31,13 @@ class CatalogTool:
 
 # -- the functions (each takes the run's ToolContext first, then the model's input) ---------
 def get_weather(ctx: ToolContext, city: str, units: str = "celsius") -> str:
-    return weather_report(city, units)
+    return weather_report(city, units, ctx.language)
 
 
 def get_weather_terse(ctx: ToolContext, city: str, units: str = "celsius") -> str:
     """Same data; errors say only 'failed', to compare with the descriptive ones."""
     try:
-        return weather_report(city, units)
+        return weather_report(city, units, ctx.language)
     except ValueError:
         raise ToolFailure("failed") from None
 

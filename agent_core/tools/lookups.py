@@ -41,26 +41,46 @@ def city_names() -> list[str]:
     return [c["name"] for c in load_data("weather.json")["cities"]]
 
 
-def find_city(name: str) -> dict:
-    """The city record for a spelling; ValueError with a 'did you mean' suggestion when unknown."""
+def _words(lang: str) -> dict | None:
+    """The weather report's words in a language other than English (None: English)."""
+    return load_data("weather.json")["words"].get(lang)
+
+
+def find_city(name: str, lang: str = "en") -> dict:
+    """The city record for a spelling; ValueError with a 'did you mean' suggestion (in lang) when unknown."""
     index = _city_index()
     key = normalize(name)
     for attempt in (key, normalize(name.split(",")[0])):
         if attempt in index:
             return index[attempt]
     close = difflib.get_close_matches(key, list(index), n=1, cutoff=0.6)
+    words = _words(lang)
     if close:
-        raise ValueError(f"city {name!r} not found. Did you mean {index[close[0]]['name']!r}?")
+        suggestion = index[close[0]]["name"]
+        if words:
+            raise ValueError(words["not_found_close"].format(city=name, close=suggestion))
+        raise ValueError(f"city {name!r} not found. Did you mean {suggestion!r}?")
+    if words:
+        raise ValueError(words["not_found"].format(city=name, known=", ".join(city_names())))
     raise ValueError(f"city {name!r} not found. Known cities: {', '.join(city_names())}.")
 
 
-def weather_report(city: str, units: str = "celsius") -> str:
-    """One line of demo weather, labelled as demo data."""
+def weather_report(city: str, units: str = "celsius", lang: str = "en") -> str:
+    """One line of demo weather, labelled as demo data, in the learner's language."""
     if units not in ("celsius", "fahrenheit"):
         raise ValueError(f"units must be 'celsius' or 'fahrenheit', not {units!r}.")
-    record = find_city(city)
+    record = find_city(city, lang)
     temp_c = record["temp_c"]
     temp = f"{round(temp_c * 9 / 5 + 32)}°F" if units == "fahrenheit" else f"{temp_c}°C"
+    words = _words(lang)
+    if words:
+        return words["report"].format(
+            where=record.get("in", {}).get(lang) or record["name"],
+            temp=temp,
+            conditions=words["conditions"].get(record["conditions"], record["conditions"]),
+            humidity=record["humidity"],
+            wind=record["wind_ms"],
+        )
     return (
         f"{record['name']}: {temp}, {record['conditions']}, humidity {record['humidity']}%, "
         f"wind {record['wind_ms']} m/s {DEMO_LABEL}"

@@ -60,6 +60,7 @@ class ToolRegistry:
         sandbox: str | Path | None = None,
         tool_timeout_s: float | None = 5.0,
         prior_calls: dict[str, int] | None = None,
+        language: str = "en",
     ) -> None:
         self.specs = list(specs)
         self._by_name: dict[str, ToolSpec] = {}
@@ -67,6 +68,7 @@ class ToolRegistry:
             self._by_name.setdefault(spec.name, spec)  # the API rejects duplicates; keep the first
         self.sandbox = Sandbox(sandbox)
         self.tool_timeout_s = tool_timeout_s
+        self.language = language  # the built-in tools answer in the learner's language
         self._lock = threading.Lock()
         self._calls: dict[str, int] = {}
         for key, count in (prior_calls or {}).items():
@@ -119,7 +121,7 @@ class ToolRegistry:
         problem = self._validate(spec, tool_input) or self._check_arguments(spec, tool.function, tool_input)
         if problem:
             return problem, True
-        context = ToolContext(self.sandbox, call_number)
+        context = ToolContext(self.sandbox, call_number, language=self.language)
         return self._run(spec.name, tool.function, context, tool_input)
 
     def _count(self, impl: str) -> int:
