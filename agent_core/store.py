@@ -134,14 +134,17 @@ class RunStore:
                 (run.id, turn.index, dumps(turn)),
             )
 
-    def save_run(self, run: Run) -> None:
-        """Write the header and every turn in one transaction; turns no longer in the run are removed."""
-        rows = [(run.id, t.index, dumps(t)) for t in run.turns]
+    def save_run(self, run: Run, from_turn: int = 0) -> None:
+        """Write the header and the turns numbered `from_turn` or later (every turn by default) in one
+        transaction; turns no longer in the run are removed. A click changes only the newest turn, so the
+        Playground passes that turn's number instead of re-serialising a run that grows with every turn."""
+        indices = [t.index for t in run.turns]
+        rows = [(run.id, t.index, dumps(t)) for t in run.turns if t.index >= from_turn]
         with self._write() as conn:
             self._upsert_header(conn, run)
             conn.execute(
-                f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(rows))})",
-                (run.id, *(r[1] for r in rows)),
+                f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(indices))})",
+                (run.id, *indices),
             )
             conn.executemany("INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)", rows)
 

@@ -48,7 +48,8 @@ def _save(lab: LabSession) -> None:
         return
     try:
         if not lab.replay:
-            session.run_store().save_run(lab.run)
+            session.run_store().save_run(lab.run, from_turn=lab.unsaved_from())
+            lab.mark_saved()
     except StoreError as exc:
         st.warning(t("This run could not be saved: {error}. It is still here in this tab.", error=exc))
     _sync_url(lab)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from lab_ui import sidebar
+from lab_ui.startup import freeze_startup_heap
 
 FRAMED = "agent_loop_lab:framed"
 
@@ -19,6 +20,7 @@ def page_frame(is_router: bool = False) -> None:
     """
     from streamlit.runtime.pages_manager import PagesManager
 
+    freeze_startup_heap()
     first_run = FRAMED not in st.session_state
     st.session_state[FRAMED] = True
     if is_router or PagesManager.uses_pages_directory:

@@ -43,6 +43,8 @@ class LabSession:
     differences: list[Difference] = field(default_factory=list)
     unreviewed_tools: list[ToolSpec] = field(default_factory=list)  # a recorded run's non-built-in tools
     _stepper: Stepper | None = field(default=None, repr=False)
+    # (run id, turn count) at the last save: a later save writes only from that run's newest saved turn on.
+    _saved: tuple[str, int] | None = field(default=None, repr=False)
     # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
     _tab: LabSession | None = field(default=None, repr=False)
 
@@ -83,6 +85,16 @@ class LabSession:
             child.config.task = keep_task
         self.open(child, replay=False)
         return child
+
+    def unsaved_from(self) -> int:
+        """The first turn number a save must write: a click only changes the newest turn or adds turns, so
+        turns before the last one saved are already in the store (any other run is saved whole)."""
+        if self.run is None or self._saved is None or self._saved[0] != self.run.id:
+            return 0
+        return max(self._saved[1], 1)
+
+    def mark_saved(self) -> None:
+        self._saved = (self.run.id, len(self.run.turns)) if self.run else None
 
     def stepper(self) -> Stepper:
         if self.run is None:

@@ -35,6 +35,20 @@ def running_app(
 
     The app's output goes to `log_path` (default test-artifacts/app-PORT.log): a file, not a pipe nobody
     reads, so a chatty app never blocks. No ANTHROPIC_API_KEY is inherited unless extra_env sets one."""
+    with running_streamlit("app.py", db_path, extra_env, log_path, extra_args) as (url, _pid):
+        yield url
+
+
+@contextlib.contextmanager
+def running_streamlit(
+    script: str,
+    db_path: Path,
+    extra_env: dict | None = None,
+    log_path: Path | None = None,
+    extra_args: tuple[str, ...] = (),
+):
+    """`streamlit run SCRIPT` (a path from the repository's root) as running_app starts it; yields (url, pid),
+    the pid for benchmarks that read the server's CPU time."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
     env |= {"AGENT_LOOP_LAB_DB": str(db_path), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(extra_env or {})}
@@ -47,7 +61,7 @@ def running_app(
                 "-m",
                 "streamlit",
                 "run",
-                "app.py",
+                script,
                 "--server.port",
                 str(port),
                 "--server.headless",
@@ -63,7 +77,7 @@ def running_app(
         )
         try:
             _wait_healthy(url)
-            yield url
+            yield url, proc.pid
         finally:
             proc.terminate()
             try:

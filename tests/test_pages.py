@@ -70,3 +70,18 @@ def test_controls_offer_forced_tool_choice_context_and_a_workflow():
     _click(at, "Run to end")
     run = at.session_state["agent_loop_lab:playground"].run
     assert len(run.turns) == 1 and "tools" not in run.turns[0].request  # a workflow: one call, no tools offered
+
+
+def test_the_saved_run_matches_the_run_after_every_click(tmp_path):
+    """Saves write only the newest turns; what the runs database holds must still be the whole run, click by click."""
+    from agent_core.store import RunStore
+
+    at = app()
+    at.switch_page("pages/playground.py").run()
+    for label in ("Next phase", "Next phase", "Next phase", "Next step", "Next phase", "Next step", "Run to end"):
+        if next(b for b in at.button if b.label == label).disabled:
+            break
+        _click(at, label)
+        run = at.session_state["agent_loop_lab:playground"].run
+        assert RunStore(tmp_path / "runs.db").load(run.id) == run, f"after {label}"
+    assert len(run.turns) >= 2

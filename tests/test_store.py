@@ -150,6 +150,18 @@ def test_save_run_replaces_turns_that_are_gone(db):
     assert [t.index for t in db.load(run.id).turns] == [1]
 
 
+def test_saving_from_a_turn_writes_that_turn_and_later_ones_only(db):
+    run = make_run(turns=2)
+    db.save_run(run)
+    run.turns[1].stop_reason = "end_turn"  # the newest turn changed after the last save
+    run.turns.append(make_turn(3))
+    run.turns[0].stop_reason = "edited in memory only"  # before from_turn: not written again
+    db.save_run(run, from_turn=2)
+    loaded = db.load(run.id)
+    assert [t.stop_reason for t in loaded.turns] == ["tool_use", "end_turn", "tool_use"]
+    assert loaded.stop == run.stop and loaded.turns[1:] == run.turns[1:]
+
+
 def test_list_runs_newest_first_with_summary_columns(db):
     older = make_run("First task", created_at=1000.0)
     newer = make_run("Second task", created_at=2000.0, title="Nice title")

@@ -1,0 +1,107 @@
+"""A click on "Next step", measured against a floor: the Playground and a minimal Streamlit page side by side.
+
+Both servers run in this one process tree on this machine, driven by one headless Chromium. For each we print the
+server's CPU time per click (from /proc, so other load on the machine does not count), the p50/p95 time from the
+click to the page settled (the new turn's heading shown and the rerun finished), and the time from opening the
+page to its first interactive button. The Playground is measured at turns 1, 25 and 50 of a runaway run.
+Goals (issue 17): CPU per click <= 1.5x the floor at every depth; p50 <= 200 ms at turn 1 and <= 250 ms at turn 50;
+first interactive <= 1.5 s. Prints the figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_playground import runaway  # noqa: E402
+from browser import browser, running_streamlit  # noqa: E402
+
+from agent_core.store import RunStore  # noqa: E402
+
+CLICKS = 9
+DEPTHS = (0, 24, 49)  # turns already run: the clicks make turns 1, 25 and 50 onward
+TICK = os.sysconf("SC_CLK_TCK")
+SETTLED = "[data-testid='stApp'][data-test-script-state='notRunning']"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (fields 14 and 15 of /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def open_page(page, url: str) -> float:
+    """Open a page; seconds until its Next step button can be clicked."""
+    started = time.perf_counter()
+    page.goto(url)
+    page.get_by_role("button", name="Next step").wait_for(timeout=90_000)
+    ready = time.perf_counter() - started
+    page.wait_for_selector(SETTLED, timeout=90_000)
+    page.wait_for_timeout(500)  # let the first run's tail (and its collection) finish before measuring clicks
+    return ready
+
+
+def clicks(page, pid: int, first_turn: int) -> tuple[list[float], list[float]]:
+    """CLICKS clicks on Next step: (ms from click to settled, server CPU ms) per click."""
+    latency, cpu = [], []
+    for i in range(CLICKS):
+        before = cpu_seconds(pid)
+        started = time.perf_counter()
+        page.get_by_role("button", name="Next step").click()
+        page.get_by_role("heading", name=f"Turn {first_turn + i}", exact=False).first.wait_for(timeout=90_000)
+        page.wait_for_selector(SETTLED, timeout=90_000)
+        latency.append((time.perf_counter() - started) * 1000)
+        page.wait_for_timeout(300)  # the server's post-run work (garbage collection) counts for this click
+        cpu.append((cpu_seconds(pid) - before) * 1000)
+    return latency, cpu
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
+
+
+def main() -> None:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "runs.db"
+        store = RunStore(db)
+        runs = {depth: runaway(depth) for depth in DEPTHS}
+        for run in runs.values():
+            store.save_run(run)
+        with (
+            running_streamlit("app.py", db) as (app_url, app_pid),
+            running_streamlit("benchmarks/floor_app.py", Path(tmp) / "floor.db") as (floor_url, floor_pid),
+            browser() as b,
+        ):
+            page = b.new_page(viewport={"width": 1600, "height": 1000})
+            floor_ready = open_page(page, floor_url)
+            floor_lat, floor_cpu = clicks(page, floor_pid, 1)
+            for depth, run in runs.items():
+                ready = open_page(page, f"{app_url}/playground?run={run.id}")
+                lat, cpu = clicks(page, app_pid, depth + 1)
+                rows.append((depth + 1, ready, lat, cpu))
+    floor_cpu_ms = statistics.median(floor_cpu)
+    print(
+        f"floor (minimal page): CPU/click {floor_cpu_ms:.0f} ms, p50 {statistics.median(floor_lat):.0f} ms, "
+        f"p95 {p95(floor_lat):.0f} ms, first interactive {floor_ready:.2f} s"
+    )
+    print("Playground, 'Next step' (median of", CLICKS, "clicks):")
+    print("  turn   CPU/click   x floor   p50 settled   p95 settled   first interactive")
+    for turn, ready, lat, cpu in rows:
+        cpu_ms = statistics.median(cpu)
+        print(
+            f"  {turn:4d}   {cpu_ms:6.0f} ms   {cpu_ms / max(floor_cpu_ms, 1):6.2f}x   {statistics.median(lat):8.0f} ms"
+            f"   {p95(lat):8.0f} ms   {ready:10.2f} s"
+        )
+    print("goals: CPU <= 1.5x floor; p50 <= 200 ms (turn 1), <= 250 ms (turn 50); first interactive <= 1.5 s")
+
+
+if __name__ == "__main__":
+    main()
