@@ -1,4 +1,4 @@
-"""The loop as a learner would write it (~25 lines), with the lines of a phase highlighted, Python Tutor style."""
+"""The loop as a learner would write it (~25 lines, Python or TypeScript), with a phase's lines lit, Python Tutor style."""
 
 from __future__ import annotations
 
@@ -7,30 +7,35 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-_TAG = re.compile(r"\s+@(\w+)\s*$")
-_SOURCE = Path(__file__).parent / "data" / "loop_code.py.txt"
+# A line's phases are @tags at its very end, after the comment mark (so "@anthropic-ai/sdk" is not a tag).
+_TAGS = re.compile(r"(?:\s+@\w+)+\s*$")
+_EMPTY_COMMENT = re.compile(r"\s+(#|//)\s*$")
+_DATA = Path(__file__).parent / "data"
+# The same loop in each language, tagged line by line with the same phases.
+SOURCES = {"python": _DATA / "loop_code.py.txt", "typescript": _DATA / "loop_code.ts.txt"}
+LANGUAGE_NAMES = {"python": "Python", "typescript": "TypeScript"}
 
 
-@lru_cache(maxsize=1)
-def lines() -> tuple[tuple[str, frozenset[str]], ...]:
+@lru_cache(maxsize=len(SOURCES))
+def lines(language: str = "python") -> tuple[tuple[str, frozenset[str]], ...]:
     """Each code line with the phases it belongs to (tags are stripped from the shown text)."""
     out = []
-    for raw in _SOURCE.read_text(encoding="utf-8").splitlines():
-        tags = frozenset(re.findall(r"@(\w+)", raw))
-        text = re.sub(r"\s*@\w+", "", raw).rstrip()
-        text = re.sub(r"\s+#\s*$", "", text)
-        out.append((text, tags))
+    for raw in SOURCES[language].read_text(encoding="utf-8").splitlines():
+        found = _TAGS.search(raw)
+        tags = frozenset(re.findall(r"@(\w+)", found.group(0))) if found else frozenset()
+        text = raw[: found.start()] if found else raw.rstrip()
+        out.append((_EMPTY_COMMENT.sub("", text), tags))
     return tuple(out)
 
 
-def plain_code() -> str:
-    return "\n".join(text for text, _ in lines())
+def plain_code(language: str = "python") -> str:
+    return "\n".join(text for text, _ in lines(language))
 
 
-def render_html(done: str | None, upcoming: str | None) -> str:
+def render_html(done: str | None, upcoming: str | None, language: str = "python") -> str:
     """HTML of the loop with `done` lines highlighted and an arrow on the `upcoming` phase's first line."""
     rows, arrow_drawn = [], False
-    for number, (text, tags) in enumerate(lines(), 1):
+    for number, (text, tags) in enumerate(lines(language), 1):
         classes = "lab-line"
         if done in tags:
             classes += " lab-done"

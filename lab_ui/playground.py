@@ -11,7 +11,17 @@ from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.store import StoreError
 from agent_core.trust import input_digest
-from lab_ui import charts_panel, controls, loop_code, session, settings_view, share_view, timeline, turn_view
+from lab_ui import (
+    charts_panel,
+    controls,
+    loop_code,
+    predict_view,
+    session,
+    settings_view,
+    share_view,
+    timeline,
+    turn_view,
+)
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import code_span, md
@@ -252,6 +262,7 @@ def stepper_panel(lab: LabSession) -> None:
     """Buttons, status, timeline and the selected turn: the part the Lessons page reuses."""
     _buttons(lab)
     _recorded_notice(lab)
+    predict_view.panel(lab)
     _status(lab)
     settings_view.render_spend(lab)
     if lab.message:
@@ -278,8 +289,19 @@ def _totals(run) -> None:
 
 def loop_code_panel(lab: LabSession) -> None:
     st.html(loop_code.CSS)
-    st.markdown(t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"))
-    st.markdown(loop_code.render_html(lab.last_phase, _upcoming(lab)), unsafe_allow_html=True)
+    title, switch = st.columns([3, 2], vertical_alignment="center")
+    title.markdown(t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"))
+    # The same loop in the official Python and TypeScript SDKs, lit by phase the same way.
+    language = switch.segmented_control(
+        t("Language of the code"),
+        list(loop_code.LANGUAGE_NAMES),
+        default="python",
+        format_func=loop_code.LANGUAGE_NAMES.get,
+        key="loop_code_language",
+        label_visibility="collapsed",
+    )
+    code = loop_code.render_html(lab.last_phase, _upcoming(lab), language or "python")
+    st.markdown(code, unsafe_allow_html=True)
 
 
 def insights(run) -> None:

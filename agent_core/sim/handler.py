@@ -367,7 +367,8 @@ def _draft_blocks(draft: Any, ids: Callable[[str, int], str]) -> list[dict]:
             blocks.append(
                 {
                     "type": "tool_use",
-                    "id": ids("toolu", tool_index),
+                    # A draft may bring its own id (a human playing the model); the brain leaves it to us.
+                    "id": block.get("id") or ids("toolu", tool_index),
                     "name": block["name"],
                     "input": block.get("input") or {},
                 }

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 TOOL_CHOICE_TYPES = ("auto", "any", "tool", "none")
 THINKING_TYPES = ("enabled", "adaptive", "disabled")
 MIN_THINKING_BUDGET = 1024
@@ -216,9 +217,11 @@ def _check_messages(messages: Any, seed: int) -> None:
         _check_message_shape(i, message)
     if messages[0]["role"] != "user":
         raise InvalidRequest('messages.0.role: the first message must use the "user" role')
+    seen_ids: set[str] = set()  # tool_use ids are unique across the whole history
     for i, message in enumerate(messages):
         previous = messages[i - 1] if i else None
         if message["role"] == "assistant":
+            _check_tool_use_ids(i, _blocks(message["content"]), seen_ids)
             _check_assistant(i, message, messages[i + 1] if i + 1 < len(messages) else None, seed)
         else:
             _check_tool_results(i, message, previous)
@@ -264,6 +267,21 @@ def _check_assistant(i: int, message: dict, following: dict | None, seed: int) -
             f"{', '.join(map(str, missing))}. Each `tool_use` block must have a corresponding `tool_result` "
             "block in the next message."
         )
+
+
+def _check_tool_use_ids(i: int, blocks: list[dict], seen: set[str]) -> None:
+    # The API's own words (seen in public bug reports) for a reply edited by hand or assembled wrongly.
+    for j, block in enumerate(blocks):
+        if block["type"] != "tool_use":
+            continue
+        tool_id = block.get("id")
+        if not isinstance(tool_id, str) or not TOOL_USE_ID.match(tool_id):
+            raise InvalidRequest(
+                f"messages.{i}.content.{j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+            )
+        if tool_id in seen:
+            raise InvalidRequest(f"messages.{i}.content.{j}: `tool_use` ids must be unique")
+        seen.add(tool_id)
 
 
 def _check_tool_results(i: int, message: dict, previous: dict | None) -> None:
