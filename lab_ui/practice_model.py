@@ -93,6 +93,9 @@ def _stopped(game: ModelGame) -> None:
     if run.stop.kind == "api_error":
         st.error(t("The server rejected the request: {message}", message=run.stop.message))
         st.caption(t("The API checks the whole history on every call, your earlier replies included."))
+    elif run.stop.kind == "invalid_reply":
+        st.error(t("The loop stopped before running any tool: your reply breaks a rule the API enforces."))
+        _verdict(game.verdict)
     else:
         st.success(t("**Loop stopped** ({kind}).", kind=run.stop.kind))
         if run.final_text:

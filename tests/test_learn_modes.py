@@ -105,9 +105,10 @@ def test_the_human_reply_runs_through_the_real_loop_and_the_next_request_is_acce
     assert run.stop.kind == "end_turn" and run.final_text.startswith("Oslo is rainy")
 
 
-def test_duplicate_tool_use_ids_get_the_apis_400_on_the_next_request():
+def test_duplicate_tool_use_ids_stop_the_loop_and_the_server_names_the_rule():
     run = Run(config=config())
     human.play(run, weather_and_power(("toolu_1", "toolu_1")))
+    assert run.stop.kind == "invalid_reply" and run.turns[0].tools == []  # no tool runs twice under one id
     verdict = human.referee(run)
     assert not verdict.ok and verdict.status == 400
     assert verdict.message == "messages.1.content.2: `tool_use` ids must be unique"
@@ -163,7 +164,9 @@ def test_replies_no_model_could_send_are_refused_with_a_reason(text, code):
 
 def test_a_rejected_request_stops_the_run_with_the_apis_message():
     run = Run(config=config())
-    human.play(run, weather_and_power(("toolu_1", "toolu_1")))
+    human.play(run, weather_and_power(("toolu_1", "")))
+    human.play(run, weather_and_power(("toolu_1", "")))  # turn 2 reuses turn 1's id: the loop cannot see it
+    assert run.turns[1].tools and run.phase == "call_model"
     human.play(run, human.from_form("done", []))
     assert run.stop.kind == "api_error" and "`tool_use` ids must be unique" in run.stop.message
 

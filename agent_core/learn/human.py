@@ -137,10 +137,16 @@ def play(run: Run, reply: HumanReply) -> Run:
 
 
 def referee(run: Run) -> Verdict | None:
-    """Send the next request to the server's count_tokens endpoint: it applies the same rules as a real call."""
-    if run.stop is not None or run.phase != Phase.CALL_MODEL or not run.turns:
+    """Send the history to the server's count_tokens endpoint: it applies the same rules as a real call.
+
+    Asked while the next request waits for the model, or after the loop refused a reply (e.g. repeated
+    tool_use ids): then the server says which rule of the API the reply breaks."""
+    waiting = run.stop is None and run.phase == Phase.CALL_MODEL
+    refused = run.stop is not None and run.stop.kind == "invalid_reply"
+    if not run.turns or not (waiting or refused):
         return None
     body = {k: v for k, v in (run.turns[-1].request or {}).items() if k not in ("max_tokens", "stream")}
+    body["messages"] = run.messages
     client = make_client(run.config, lambda exchange: None, transport=SimTransport(run.config.sim), max_retries=0)
     try:
         counted = client.messages.count_tokens(**body)
