@@ -7,9 +7,11 @@ import json
 import sys
 from pathlib import Path
 
+from agent_core.export import export_json
 from agent_core.loop import iter_turns
 from agent_core.model import Limits, Run, RunConfig, SimSettings, Turn
 from agent_core.providers import PROVIDERS
+from agent_core.secrets import env_secrets, scrub_secrets
 from agent_core.tools.catalog import default_specs
 
 
@@ -35,16 +37,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def print_turn(turn: Turn, out=sys.stdout) -> None:
+def say(text: str, file=None) -> None:
+    """Print a line with anything key-shaped, and the environment's key in any form or piece, scrubbed."""
+    print(scrub_secrets(text, env_secrets()), file=file or sys.stdout)
+
+
+def print_turn(turn: Turn, out=None) -> None:
     usage = turn.usage
     tokens = f"{usage.whole_input} in / {usage.output_tokens} out" if usage else "no usage"
-    print(f"Turn {turn.index}: stop_reason={turn.stop_reason}  tokens {tokens}  cost ${turn.cost_usd:.5f}", file=out)
+    say(f"Turn {turn.index}: stop_reason={turn.stop_reason}  tokens {tokens}  cost ${turn.cost_usd:.5f}", file=out)
     for tool in turn.tools:
         mark = "ERROR " if tool.is_error else ""
-        print(f"  tool {tool.name}({json.dumps(tool.input, ensure_ascii=False)}) -> {mark}{tool.output}", file=out)
+        say(f"  tool {tool.name}({json.dumps(tool.input, ensure_ascii=False)}) -> {mark}{tool.output}", file=out)
     if turn.error:
-        print(f"  API error: {turn.error.message}", file=out)
-    print(f"  decision: {turn.decision}", file=out)
+        say(f"  API error: {turn.error.message}", file=out)
+    say(f"  decision: {turn.decision}", file=out)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -63,13 +70,13 @@ def _run(args: argparse.Namespace) -> int:
     for turn in iter_turns(run):
         print_turn(turn)
     if run.stop is None:
-        print("Paused: a tool needs the learner's approval (use the app for that).")
-    print(f"\nStopped because: {run.stop.message if run.stop else 'waiting'}")
-    print(f"Final answer: {run.final_text}")
-    print(f"Total: {len(run.turns)} turn(s), {run.total_tokens} tokens, ${run.total_cost_usd:.5f}")
+        say("Paused: a tool needs the learner's approval (use the app for that).")
+    say(f"\nStopped because: {run.stop.message if run.stop else 'waiting'}")
+    say(f"Final answer: {run.final_text}")
+    say(f"Total: {len(run.turns)} turn(s), {run.total_tokens} tokens, ${run.total_cost_usd:.5f}")
     if args.json:
-        args.json.write_text(json.dumps(run.to_dict(), ensure_ascii=False, indent=2), encoding="utf-8")
-        print(f"Run record written to {args.json}")
+        args.json.write_bytes(export_json(run))  # the one scrubbing encoder
+        say(f"Run record written to {args.json}")
     return 0 if run.stop and run.stop.kind != "api_error" else 1
 
 

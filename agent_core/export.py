@@ -18,7 +18,7 @@ import jsonschema
 
 from agent_core import context
 from agent_core.model import SCHEMA_VERSION, Run
-from agent_core.secrets import redact_headers, scrub_bytes, scrub_secrets, scrub_tree
+from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_secrets, scrub_tree
 
 SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
 MAX_IMPORT_BYTES = 20_000_000
@@ -46,7 +46,10 @@ def export_json(run: Run) -> bytes:
 
 
 def dumps(value: Any, indent: int | None = None) -> str:
-    """JSON text of a run or any part of it, in Run.to_dict()'s encoding, with secrets scrubbed."""
+    """JSON text of a run or any part of it, in Run.to_dict()'s encoding, with secrets scrubbed.
+
+    The one JSON encoder for anything that leaves memory (database, exports, the CLI's --json): key-shaped
+    strings and the environment's key, in any form or piece, never reach a file."""
     # The C encoder calls _encode_object only for dataclasses and bytes, and the scrub is one pass over the
     # text: far cheaper than asdict() plus a walk per string (the store calls this on every click).
     return scrub_secrets(
@@ -57,7 +60,8 @@ def dumps(value: Any, indent: int | None = None) -> str:
             ensure_ascii=False,
             allow_nan=False,
             separators=None if indent else (",", ":"),
-        )
+        ),
+        env_secrets(),
     )
 
 

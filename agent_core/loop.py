@@ -16,6 +16,7 @@ from agent_core.guards import check_limits
 from agent_core.model import Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
 from agent_core.providers import ProviderError, make_client
+from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
 from agent_core.trust import duplicate_tool_use_ids, input_digest
@@ -112,7 +113,10 @@ class Stepper:
             return phase
         if phase in (Phase.RUN_TOOLS, Phase.APPEND_RESULTS) and self._refuse_duplicates():
             return phase
-        getattr(self, f"_{phase}")()
+        try:
+            getattr(self, f"_{phase}")()
+        finally:
+            self._scrub()
         return phase
 
     def next_turn(self) -> Turn | None:
@@ -246,6 +250,25 @@ class Stepper:
         else:
             turn.decision = f"stop_reason is {reason!r}, which this loop does not know, so stop rather than loop on it."
             self._stop("unknown_stop_reason", turn.decision)
+
+    def _scrub(self) -> None:
+        """The active key, in any form or piece, out of everything this phase recorded, before anyone stores it.
+
+        An upstream may echo the key in an error body, a tool may read it from a file; the request itself is
+        built from the (already scrubbed) history, so it is not walked again."""
+        secrets = self._secrets()
+        if not secrets:
+            return
+        run = self.run
+        if run.turns:
+            turn = run.turns[-1]
+            for name in ("response", "error", "decision", "tools", "tool_results_message", "exchanges"):
+                setattr(turn, name, scrub_record(getattr(turn, name), secrets))
+        run.stop = scrub_record(run.stop, secrets)
+        run.messages[-2:] = scrub_record(run.messages[-2:], secrets)
+
+    def _secrets(self) -> tuple[str, ...]:
+        return tuple(s for s in (self._api_key, *env_secrets()) if s)
 
     def _refuse_duplicates(self) -> bool:
         """A recorded turn (from a file) whose calls repeat a tool_use id: stop, as the API would refuse it."""

@@ -11,6 +11,7 @@ import httpx2
 
 from agent_core.capture import CapturingTransport
 from agent_core.model import Exchange, RunConfig
+from agent_core.secrets import env_secrets
 
 OFFLINE_BASE_URL = "http://simulated-model.invalid"
 PROVIDERS = ("offline", "anthropic", "compatible")
@@ -89,7 +90,7 @@ def make_client(
         inner: httpx2.BaseTransport = SimTransport(config.sim)
     else:
         inner = httpx2.HTTPTransport()
-    transport = CapturingTransport(inner, on_exchange, secrets=[conn.api_key or ""])
+    transport = CapturingTransport(inner, on_exchange, secrets=[conn.api_key or "", *env_secrets()])
     return anthropic.Anthropic(
         # Local servers accept any key; the SDK insists on one, so a placeholder is sent.
         api_key=conn.api_key or "no-key",

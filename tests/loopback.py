@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.server
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -23,6 +24,8 @@ class Listener:
 
     hits: list[Hit] = field(default_factory=list)
     server: http.server.ThreadingHTTPServer | None = None
+    # The reply: (status, headers, body) for a request; by default a plain 401.
+    reply: Callable[[Hit], tuple[int, dict[str, str], bytes]] | None = None
 
     @property
     def url(self) -> str:
@@ -31,20 +34,26 @@ class Listener:
 
     def carrying(self, secret: str) -> list[Hit]:
         """Requests whose headers, path or body hold the secret."""
-        return [h for h in self.hits if secret in h.path or secret in str(h.headers) or secret.encode() in h.body]
+        return [
+            h
+            for h in self.hits
+            if secret in h.path or any(secret in v for v in h.headers.values()) or secret.encode() in h.body
+        ]
 
 
-def start_listener() -> Listener:
-    listener = Listener()
+def start_listener(reply: Callable[[Hit], tuple[int, dict[str, str], bytes]] | None = None) -> Listener:
+    listener = Listener(reply=reply)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def _any(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             body = self.rfile.read(length) if length else b""
-            listener.hits.append(Hit(self.command, self.path, dict(self.headers.items()), body))
-            payload = b'{"type":"error","error":{"type":"authentication_error","message":"no"}}'
-            self.send_response(401)
-            self.send_header("content-type", "application/json")
+            hit = Hit(self.command, self.path, dict(self.headers.items()), body)
+            listener.hits.append(hit)
+            status, headers, payload = (listener.reply or _plain_401)(hit)
+            self.send_response(status)
+            for name, value in {"content-type": "application/json", **headers}.items():
+                self.send_header(name, value)
             self.send_header("content-length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
@@ -57,6 +66,10 @@ def start_listener() -> Listener:
     listener.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=listener.server.serve_forever, daemon=True).start()
     return listener
+
+
+def _plain_401(hit: Hit) -> tuple[int, dict[str, str], bytes]:
+    return 401, {}, b'{"type":"error","error":{"type":"authentication_error","message":"no"}}'
 
 
 def stop_listener(listener: Listener) -> None:
