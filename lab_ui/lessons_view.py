@@ -79,6 +79,15 @@ def _narrative(lesson: Lesson, lang: str) -> None:
         st.rerun()
 
 
+def _sources(lesson: Lesson) -> None:
+    """Where the lesson's facts come from, with the date each was checked."""
+    if not lesson.sources:
+        return
+    with st.expander(t("Sources"), expanded=False):
+        for src in lesson.sources:
+            st.markdown(f"- [{src['title']}]({src['url']}) · " + t("checked {date}", date=src["checked"]))
+
+
 def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store: ProgressStore, learner: str) -> None:
     st.markdown(f"#### {t('Try this')}")
     for ex in lesson.exercises:
@@ -124,6 +133,7 @@ def render() -> None:
     left, right = st.columns([5, 7], gap="medium")
     with left:
         _narrative(lesson, lang)
+        _sources(lesson)
         _exercises(lesson, lab, lang, done, store, learner)
         quiz_view.lesson_questions(lesson, lang, store, learner)
         quiz_view.final(lessons, lang, store, learner)

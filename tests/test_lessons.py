@@ -219,6 +219,27 @@ def test_a_typo_in_a_goal_is_reported_by_file_and_field(tmp_path: Path):
             "unknown key 'persona'",
         ),
         (lambda d: d.update(id="another-slug"), "id", "must match the folder name"),
+        (
+            lambda d: d.update(teacher_notes={"minutes": 20, "level": "expert", "objectives": {"en": ["a"]}}),
+            "teacher_notes.level",
+            "unknown value 'expert'",
+        ),
+        (
+            lambda d: d.update(
+                teacher_notes={
+                    "minutes": 20,
+                    "level": "beginner",
+                    "objectives": {"en": ["a", "b"], "ru": ["а"], "pl": ["a"]},
+                }
+            ),
+            "teacher_notes.objectives",
+            "same number of items",
+        ),
+        (
+            lambda d: d.update(sources=[{"title": "Docs", "url": "http://x", "checked": "yesterday"}]),
+            "sources[0].checked",
+            "YYYY-MM-DD",
+        ),
         (lambda d: d.update(order=99), "order", "must match the folder number"),
     ],
 )

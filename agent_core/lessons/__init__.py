@@ -105,6 +105,8 @@ class Lesson:
     questions: list[Question]
     path: Path
     steps: dict[str, list[Step]]
+    teacher_notes: dict | None = None  # minutes, level, objectives/numbers/misconceptions/discussion per language
+    sources: list[dict] = field(default_factory=list)  # [{"title", "url", "checked": "YYYY-MM-DD"}]
 
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
@@ -180,6 +182,8 @@ def _lesson_from(data: dict, folder: Path, steps: dict[str, list[Step]]) -> Less
         questions=questions,
         path=folder,
         steps=steps,
+        teacher_notes=data.get("teacher_notes"),
+        sources=data.get("sources", []),
     )
 
 

@@ -28,7 +28,9 @@ BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_rep
 TOOL_CHOICES = ("auto", "any", "tool", "none")
 
 _TOP_REQUIRED = ("id", "order", "curriculum", "title", "summary", "scenario", "questions")
-_TOP_OPTIONAL = ("expected", "exercises")
+_TOP_OPTIONAL = ("expected", "exercises", "teacher_notes", "sources")
+_NOTE_KEYS = ("minutes", "level", "objectives", "numbers", "misconceptions", "discussion")
+LEVELS = ("beginner", "intermediate", "advanced")
 # Provider, endpoint and language come from the learner's session, never from a lesson.
 _SCENARIO_KEYS = tuple(f.name for f in fields(RunConfig) if f.name not in ("provider", "base_url", "language"))
 _LIMIT_KEYS = tuple(f.name for f in fields(Limits))
@@ -280,3 +282,51 @@ def check_lesson(check: Checker, data: Any, folder: Path) -> None:
         _check_builds(check, data["scenario"], "scenario")
     _check_items(check, data.get("exercises", []), "exercises", lambda i, w: _check_exercise(check, data, i, w))
     _check_items(check, data.get("questions"), "questions", lambda i, w: _check_question(check, i, w))
+    if "teacher_notes" in data:
+        _check_teacher_notes(check, data["teacher_notes"], "teacher_notes")
+    if "sources" in data:
+        _check_sources(check, data["sources"], "sources")
+
+
+def _check_teacher_notes(check: Checker, notes: Any, where: str) -> None:
+    """minutes, level, and per-language lists of objectives, numbers, misconceptions, discussion questions."""
+    if not check.keys(notes, where, _NOTE_KEYS, ("minutes", "level", "objectives")):
+        return
+    if not (_is_int(notes.get("minutes")) and 1 <= notes["minutes"] <= 240):
+        check.fail(f"{where}.minutes", "must be a whole number of minutes, 1-240")
+    if "level" in notes:
+        check.one_of(notes["level"], f"{where}.level", LEVELS)
+    for key in _NOTE_KEYS[2:]:
+        if key in notes:
+            _check_text_lists(check, notes[key], f"{where}.{key}")
+
+
+def _check_text_lists(check: Checker, value: Any, where: str) -> None:
+    if not isinstance(value, dict) or set(value) != set(LANGUAGES):
+        check.fail(where, "must be an object with en, ru, pl lists")
+        return
+    sizes = set()
+    for lang in LANGUAGES:
+        items = value[lang]
+        if not (isinstance(items, list) and items and all(isinstance(i, str) and i.strip() for i in items)):
+            check.fail(f"{where}.{lang}", "must be a non-empty list of texts")
+        else:
+            sizes.add(len(items))
+    if len(sizes) > 1:
+        check.fail(where, "every language must list the same number of items")
+
+
+def _check_sources(check: Checker, sources: Any, where: str) -> None:
+    """Where the lesson's facts come from: [{"title", "url", "checked": "YYYY-MM-DD"}]."""
+    if not isinstance(sources, list) or not sources:
+        check.fail(where, "must be a non-empty list of sources")
+        return
+    for n, item in enumerate(sources):
+        at = f"{where}[{n}]"
+        if not check.keys(item, at, ("title", "url", "checked"), ("title", "url", "checked")):
+            continue
+        if not str(item.get("url", "")).startswith("https://"):
+            check.fail(f"{at}.url", "must be an https:// address")
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(item.get("checked", ""))):
+            check.fail(f"{at}.checked", "must be the date checked, YYYY-MM-DD")
+        check.text(item.get("title"), f"{at}.title", plain=True)
