@@ -1,0 +1,128 @@
+"""A classroom on one server process: N learners each click "Next step" every 10 s on their own Playground run.
+
+The learners are protocol-level Streamlit clients (the same websocket messages a browser sends), so the client side
+costs little and the figures are the server's. For N = 10, 40 and 100 it prints p50/p95 from a click to the end of
+its rerun, and the server's CPU share. The last line is the capacity: the largest N whose p95 stays <= 1.5 s.
+Goal (issue 17): >= 100 learners per process. Prints the figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_click import cpu_seconds  # noqa: E402
+from bench_playground import runaway  # noqa: E402
+from browser import running_streamlit  # noqa: E402
+
+from agent_core.store import RunStore  # noqa: E402
+
+CLASS_SIZES = tuple(int(n) for n in os.environ.get("BENCH_CLASS_SIZES", "10,40,100").split(","))
+SECONDS = float(os.environ.get("BENCH_CLASS_SECONDS", "60"))  # how long each class size clicks
+PERIOD = 10.0  # one click per learner every 10 s
+BUDGET_P95 = 1.5
+
+
+class Learner:
+    """One browser tab, spoken as Streamlit's websocket protocol: load the Playground, then click Next step."""
+
+    def __init__(self, url: str, run_id: str) -> None:
+        self.ws_url = url.replace("http", "ws", 1) + "/_stcore/stream"
+        self.query = f"run={run_id}"
+        self.button_id: str | None = None
+        self.ws = None
+
+    async def rerun(self, widget_states: list | None = None) -> float:
+        """Send one rerun request; seconds until the server says the script finished."""
+        msg = BackMsg()
+        msg.rerun_script.query_string = self.query
+        msg.rerun_script.page_name = "playground"
+        for state in widget_states or []:
+            msg.rerun_script.widget_states.widgets.append(state)
+        started = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        while True:
+            fwd = ForwardMsg()
+            fwd.ParseFromString(await self.ws.recv())
+            kind = fwd.WhichOneof("type")
+            if kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
+                element = fwd.delta.new_element
+                if element.WhichOneof("type") == "button" and element.button.label == "Next step":
+                    self.button_id = element.button.id
+            elif kind == "script_finished" and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return time.perf_counter() - started
+
+    async def open(self) -> None:
+        self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None)
+        await self.rerun()
+
+    async def click(self) -> float:
+        state = BackMsg().rerun_script.widget_states.widgets.add()
+        state.id, state.trigger_value = self.button_id, True
+        return await self.rerun([state])
+
+
+async def classroom(url: str, run_ids: list[str], pid: int) -> tuple[list[float], float]:
+    learners = [Learner(url, run_id) for run_id in run_ids]
+    for learner in learners:  # a class arrives over a minute, not in one instant
+        await learner.open()
+    latencies: list[float] = []
+    cpu_before, started = cpu_seconds(pid), time.perf_counter()
+
+    async def keep_clicking(learner: Learner) -> None:
+        await asyncio.sleep(random.uniform(0, PERIOD))
+        while time.perf_counter() - started < SECONDS:
+            latencies.append(await learner.click())
+            await asyncio.sleep(PERIOD)
+
+    await asyncio.gather(*(keep_clicking(learner) for learner in learners))
+    cpu_share = (cpu_seconds(pid) - cpu_before) / (time.perf_counter() - started)
+    for learner in learners:
+        await learner.ws.close()
+    return latencies, cpu_share
+
+
+def main() -> None:
+    random.seed(7)
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "runs.db"
+        store = RunStore(db)
+        template = runaway(0)
+        for size in CLASS_SIZES:
+            ids = []
+            for _ in range(size):
+                run = runaway(0)
+                run.config = template.config
+                store.save_run(run)
+                ids.append(run.id)
+            with running_streamlit("app.py", db, extra_args=("--server.enableXsrfProtection", "false")) as (url, pid):
+                latencies, cpu = asyncio.run(classroom(url, ids, pid))
+            turns = sum(len(store.load(run_id).turns) for run_id in ids)  # proof that the clicks stepped the loop
+            results[size] = (latencies, cpu, turns)
+    print(f"learners clicking Next step every {PERIOD:g} s for {SECONDS:g} s, one server process:")
+    print("     N   clicks   turns saved   p50 (s)   p95 (s)   server CPU (cores)")
+    fits = 0
+    for size, (lat, cpu, turns) in results.items():
+        p95 = sorted(lat)[max(0, round(0.95 * len(lat)) - 1)]
+        print(f"  {size:4d}   {len(lat):6d}   {turns:11d}   {statistics.median(lat):7.2f}   {p95:7.2f}   {cpu:6.2f}")
+        if p95 <= BUDGET_P95:
+            fits = max(fits, size)
+    print(f"learners per process at p95 <= {BUDGET_P95:g} s (of the sizes tried): {fits} (goal: >= 100)")
+
+
+if __name__ == "__main__":
+    main()
