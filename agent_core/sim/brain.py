@@ -8,7 +8,7 @@ from functools import lru_cache
 from agent_core.model import SimSettings
 from agent_core.sim import language as lx
 from agent_core.sim import reply
-from agent_core.sim.choice import choose, fill
+from agent_core.sim.choice import choose, feeder, fill, follow, follow_up
 from agent_core.sim.language import say
 from agent_core.sim.reader import LANG_NAMES, Need, View, read, understand
 from agent_core.sim.results import Attempt, Injection, call_key, find_injection, fix, short
@@ -69,12 +69,22 @@ def _reasoning(view: View, end: str) -> str:
 
 def plan(view: View, needs: list[Need]) -> list[Attempt]:
     """Choose tools and arguments, match the calls already made, and decide each need's next step."""
+    kept: list[Need] = []
     for need in needs:
         choose(view, need)
+        if kept and follow(view, kept[-1], need) == "drop":
+            continue
+        kept.append(need)
         if need.tool is not None and need.derived is None:
             fill(view, need)
+    needs[:] = _with_feeders(view, kept)
     _mark_twins([n for n in needs if n.derived is None])
     leftovers = _attach([n for n in needs if n.derived is None and n.twin is None], view.episode)
+    for need in list(needs):
+        extra = follow_up(view, need)
+        if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
+            needs.insert(needs.index(need) + 1, extra)
+            leftovers = _attach([extra], leftovers)
     for need in needs:
         if need.derived is not None:
             _derive(view, need, needs)
@@ -88,6 +98,19 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         if need.twin is not None:
             need.state, need.result = "twin", need.twin.result
     return extras
+
+
+def _with_feeders(view: View, needs: list[Need]) -> list[Need]:
+    """Put a call that finds a missing argument before the need that lacks it (customer -> their order id)."""
+    out: list[Need] = []
+    for need in needs:
+        # Weather's own chain (memory -> city) is planned when the question is read; this is for any other tool.
+        generic = need.intent == "tool" and need.tool is not None and need.missing
+        found = feeder(view, need) if generic else None
+        if found is not None:
+            out.append(found)
+        out.append(need)
+    return out
 
 
 def _mark_twins(needs: list[Need]) -> None:
@@ -172,7 +195,10 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
         need.state = "no_tool"
     elif need.missing:
         feeding = any(
-            n.intent == "memory" and n.tool is not None and n.result is None and n.state != "gave_up"
+            (n.intent == "memory" or n.feeds is need)
+            and n.tool is not None
+            and n.result is None
+            and n.state != "gave_up"
             for n in needs
             if n is not need
         )

@@ -9,7 +9,8 @@ from typing import Any
 
 from agent_core.sim import arithmetic, gazetteer, meaning, sql, values
 from agent_core.sim import language as lx
-from agent_core.sim.reader import Need, View, _tool_key, _values
+from agent_core.sim.reader import Need, View, _tool_key, _values, intent_hits
+from agent_core.sim.results import short
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better
@@ -196,14 +197,14 @@ def _shows_power_as_stars(tool_json: str) -> bool:
     return "**" in tool_json
 
 
-def fill(view: View, need: Need) -> None:
+def fill(view: View, need: Need, only_clause: bool = False) -> None:
     """Arguments for the chosen tool from the question, the system prompt and earlier results."""
     schema = need.tool.get("input_schema") or {}
     key = _tool_key(need.tool)
     required = set(schema.get("required") or [])
     forced = view.choice_type in ("any", "tool")
     outputs = [lx.attend(a.output) for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
-    sources = [need.clause, view.question, view.system, *outputs]
+    sources = [need.clause] if only_clause else [need.clause, view.question, view.system, *outputs]
     main = lx.lexicon()["main_slot"].get(need.intent)
     need.args, need.missing, need.main_param = {}, [], ""
     counted = 0
@@ -216,7 +217,7 @@ def fill(view: View, need: Need) -> None:
             found = [n for text in sources[:2] for n in [_numbers(need, text)] if n]
             value = _as_number(found[0][counted], prop) if found and counted < len(found[0]) else None
             counted += 1
-        ordered = [view.question, need.clause, *sources[2:]] if slot in _WORDING else sources
+        ordered = [view.question, need.clause, *sources[2:]] if slot in _WORDING and not only_clause else sources
         taken = tuple(str(v) for v in need.args.values())
         for text in ordered if value is None and slot and slot != "number" else []:
             value = _extract(slot, text, need, pname, prop, key, taken)
@@ -231,3 +232,77 @@ def fill(view: View, need: Need) -> None:
             value = prop["enum"][0] if prop.get("enum") else 0 if slot == "number" else need.value or need.clause
         if value is not None:
             need.args[pname] = value
+
+
+# ---- clauses that continue another, and calls that find a missing argument ---------------------------
+
+
+def _own_intent(need: Need) -> bool:
+    return bool(intent_hits(need.clause)) and need.intent in intent_hits(need.clause)
+
+
+def follow(view: View, previous: Need, need: Need) -> str | None:
+    """A clause no tool fits may continue the one before: 'drop' (part of its message), 'same' (same tool)."""
+    if previous.tool is None or need.tool is not None or need.derived is not None or _own_intent(need):
+        return None
+    schema = (previous.tool.get("input_schema") or {}).get("properties") or {}
+    writes = any(
+        _slot(p, v if isinstance(v, dict) else {}, _tool_key(previous.tool)) == "body" for p, v in schema.items()
+    )
+    if writes and values.continues_message(previous.clause):
+        return "drop"  # "... saying that I'll be late and bring snacks"
+    trial = Need(previous.intent, need.clause, None, tool=previous.tool)
+    fill(view, trial, only_clause=True)
+    if trial.missing or not trial.args or trial.args == previous.args:
+        return None
+    need.tool, need.intent, need.score = previous.tool, previous.intent, previous.score
+    view.notes.append(
+        f"“{short(need.clause, 60)}” continues the clause before, so it goes to {previous.tool.get('name')} too."
+    )
+    return "same"
+
+
+def feeder(view: View, need: Need) -> Need | None:
+    """Another tool that can be called now and whose description promises what need lacks (an order ID)."""
+    schema = need.tool.get("input_schema") or {}
+    lacking = [p for p in schema.get("required") or [] if p not in need.args]
+    wanted = {lx.stem(w) for p in lacking for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p))} - {"id"}
+    if not wanted or view.choice_type in ("any", "tool"):
+        return None
+    for tool in view.tools:
+        if tool.get("name") == need.tool.get("name"):
+            continue
+        promised = {lx.stem(w) for w in lx.words(str(tool.get("description") or ""))}
+        if not any(lx.stems_match(w, p) for w in wanted for p in promised):
+            continue
+        trial = Need("tool", need.clause, None, tool=tool, feeds=need)
+        fill(view, trial)
+        if not trial.missing and trial.args:
+            view.notes.append(
+                f"{need.tool.get('name')} needs {', '.join(lacking)}, which I do not have; "
+                f"{tool.get('name')} can find it, so I call it first."
+            )
+            return trial
+    return None
+
+
+def follow_up(view: View, need: Need) -> Need | None:
+    """After a result: what the clause asks that the tool used does not cover ('status'), from a tool that covers it
+    and can now be called with a value the result gave (the order ID in a customer's order list)."""
+    if need.result is None or need.tool is None or need.intent != "tool" or need.after is not None:
+        return None
+    used = meaning.profile(_tool_key(need.tool))
+    open_ = meaning.concepts(need.clause) - used.name - used.described - used.params
+    for tool in view.tools if open_ else []:
+        other = meaning.profile(_tool_key(tool))
+        if tool.get("name") == need.tool.get("name") or not open_ & (other.name | other.described):
+            continue
+        trial = Need("tool", need.clause, None, tool=tool, after=need)
+        fill(view, trial)
+        if not trial.missing and trial.args:
+            view.notes.append(
+                f"{need.tool.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
+                f"{tool.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
+            )
+            return trial
+    return None

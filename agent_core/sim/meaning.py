@@ -15,6 +15,7 @@ DESCRIPTION_MAX = 3
 WORD_MAX = 3
 AGAINST = -3
 CONFLICT = -4
+RELATED = 2
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -172,7 +173,12 @@ def _fit(clause: str, tool_json: str) -> Fit:
     if not described and not words and not related:
         # The description says nothing about it: a name alone ("get_weather") does not count.
         return Fit(conflict, ())
-    points = conflict + len(related) + min(NAME_MAX, NAME_POINTS * len(named)) + min(DESCRIPTION_MAX, len(described))
+    points = (
+        conflict
+        + RELATED * len(related)
+        + min(NAME_MAX, NAME_POINTS * len(named))
+        + min(DESCRIPTION_MAX, len(described))
+    )
     by_params = [w for w in _shared_words(content_stems(clause), tool.param_words) if w not in words]
     points += bool((asked & tool.params) - named - described or by_params)
     points += min(WORD_MAX, len(words))

@@ -42,6 +42,8 @@ class Need:
     say_before: str = ""
     twin: Need | None = None  # an earlier need that makes the very same call; this one follows it
     main_param: str = ""  # the tool's parameter that carries the need's value (a city, a path), if it has one
+    feeds: Need | None = None  # the need whose missing argument this call is made to find (customer -> order id)
+    after: Need | None = None  # the need whose result gave this call its argument (a follow-up call)
 
 
 @dataclass
@@ -209,10 +211,25 @@ def _tool_key(tool: dict) -> str:
 
 def _clauses(question: str) -> list[str]:
     """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
-    clauses = lx.split_clauses(question)
+    clauses = _joined(lx.split_clauses(question))
     if len(clauses) <= MAX_CLAUSES:
         return clauses
     return clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
+
+
+def _joined(clauses: list[str]) -> list[str]:
+    """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ..."."""
+    out: list[str] = []
+    carry = ""
+    for index, clause in enumerate(clauses):
+        clause = f"{carry} {clause}".strip() if carry else clause
+        bare = len(lx.content_words(clause)) <= 1 and not re.search(r"\d", clause)
+        if bare and index + 1 < len(clauses) and not gazetteer.places(clause) and not lx.extract_paths(clause):
+            carry = clause
+            continue
+        carry = ""
+        out.append(clause)
+    return out + ([carry] if carry else [])
 
 
 def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:

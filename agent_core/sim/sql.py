@@ -11,7 +11,7 @@ _CREATE = re.compile(r"(?:create\s+table\s+)?`?(\w+)`?\s*\(([^()]*(?:\([^()]*\)[
 _COLUMNS = re.compile(r"(?:table\s+)?`?(\w+)`?\s+(?:table\s+)?(?:with\s+)?columns?\s*:?\s*([\w`, ]+)", re.I)
 _TYPES = {"int", "integer", "text", "real", "varchar", "date", "float", "numeric", "decimal", "bool", "boolean"}
 _AGGREGATES = {
-    "COUNT": ["how many", "number of", "count", "сколько", "количество", "число", "ile", "liczba", "liczbę"],
+    "COUNT": ["how many", "number of", "count", "сколько", "количество", "число", "ile", "ilu", "liczba", "liczbę"],
     "AVG": ["average", "mean", "avg", "средн", "średni", "przeciętn"],
     "SUM": ["total", "sum", "altogether", "сумм", "всего", "итого", "łączn", "suma", "sumę", "razem"],
     "MAX": [

@@ -122,6 +122,11 @@ def _clean(text: str) -> str:
     return text.strip().strip(_ENDS).strip()
 
 
+def continues_message(clause: str) -> bool:
+    """The clause dictates a message ('saying that ...', 'что ...', 'że ...'): what follows is more of it."""
+    return bool(_BODY.search(clause)) or bool(quoted(clause))
+
+
 def subject(text: str) -> str | None:
     """A message's subject: the quoted text after 'subject' / 'тема' / 'temat', else the words after it."""
     match = _SUBJECT.search(text)
