@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from fidelity.harness import HERE, CATEGORIES, LANGS, breakdown, load_tasks, python_eval, run_corpus
+from fidelity.harness import CATEGORIES, HERE, LANGS, breakdown, load_tasks, python_eval, run_corpus
 
 
 def test_the_corpus_covers_every_category_in_every_language():

@@ -81,7 +81,7 @@ def noted_calls(text: str) -> tuple[str, list[Attempt]]:
             failed.append(match.group(3) == "error")
         elif found and line.strip():
             outputs[-1].append(line)
-    for attempt, output, error in zip(found, outputs, failed):
+    for attempt, output, error in zip(found, outputs, failed, strict=False):
         attempt.output = "\n".join(output)
         attempt.status = _status(attempt.output, error)
     if first is None:
