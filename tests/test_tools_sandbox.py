@@ -69,9 +69,11 @@ def test_a_symlink_pointing_outside_is_refused(box):
     assert "link.txt" not in registry.execute("list_files", {}).output
 
 
-def test_a_symlink_inside_the_sandbox_is_fine(box):
+def test_a_symlink_inside_the_sandbox_is_refused_too(box):
+    # Following none at all is what makes a link swapped in later harmless (see the race tests below).
     (box / "alias.txt").symlink_to(box / "a.txt")
-    assert tools(box).execute("read_file", {"path": "alias.txt"}).output == "alpha"
+    outcome = tools(box).execute("read_file", {"path": "alias.txt"})
+    assert outcome.is_error and "symbolic link" in outcome.output
 
 
 def test_a_missing_file_lists_the_available_ones(box):
@@ -159,3 +161,63 @@ def test_close_removes_the_private_copy(box):
     assert copy.is_dir()
     registry.close()
     assert not copy.exists()
+
+
+# -- the root is the app's, and no link is ever followed -------------------------------------------------------
+@pytest.mark.parametrize("name", ["/", "/etc", "~", "..", "default/../..", str(SANDBOXES_DIR.parent)])
+def test_a_sandbox_named_by_a_file_or_lesson_must_be_a_bundled_one(name):
+    with pytest.raises(ValueError, match="bundled sandboxes"):
+        sandbox_path(name)
+
+
+def test_a_run_config_naming_the_root_as_sandbox_reads_nothing_outside():
+    from agent_core.loop import Stepper
+    from agent_core.model import Run, RunConfig
+
+    with pytest.raises(ValueError, match="unknown sandbox"):
+        Stepper(Run(config=RunConfig(task="t", tools=default_specs(FILE_TOOLS), sandbox="/")))
+
+
+def test_links_are_never_followed_even_inside(box):
+    (box / "inner_link.txt").symlink_to(box / "a.txt")
+    (box / "outer_link.txt").symlink_to(box.parent / "secret.txt")
+    (box / "linkdir").symlink_to(box.parent)
+    registry = tools(box)
+    for path in ("inner_link.txt", "outer_link.txt", "linkdir/secret.txt"):
+        outcome = registry.execute("read_file", {"path": path})
+        assert outcome.is_error and "PermissionError" in outcome.output and "top secret" not in outcome.output
+    listing = registry.execute("list_files", {}).output
+    assert "link" not in listing and "a.txt" in listing
+
+
+def test_a_link_swapped_in_after_the_check_is_not_followed(box, monkeypatch):
+    from agent_core.tools import sandbox as sandbox_module
+
+    checked = sandbox_module.Sandbox._check_regular
+
+    def check_then_swap(self, path, fd, name):
+        info = checked(self, path, fd, name)
+        (box / "a.txt").unlink()  # the race: the file becomes a link to a secret between check and open
+        (box / "a.txt").symlink_to(box.parent / "secret.txt")
+        return info
+
+    monkeypatch.setattr(sandbox_module.Sandbox, "_check_regular", check_then_swap)
+    outcome = tools(box).execute("read_file", {"path": "a.txt"})
+    assert outcome.is_error and "top secret" not in outcome.output
+
+
+def test_a_folder_swapped_for_a_link_is_not_walked_through(box, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "b.md").write_text("outside secret", encoding="utf-8")
+    (box / "docs" / "b.md").unlink()
+    (box / "docs").rmdir()
+    (box / "docs").symlink_to(outside)
+    outcome = tools(box).execute("read_file", {"path": "docs/b.md"})
+    assert outcome.is_error and "outside secret" not in outcome.output
+
+
+def test_a_fifo_is_refused_without_hanging(box):
+    os.mkfifo(box / "pipe")
+    outcome = tools(box).execute("read_file", {"path": "pipe"})
+    assert outcome.is_error and "not a regular file" in outcome.output

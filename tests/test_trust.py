@@ -53,8 +53,9 @@ def test_the_listener_does_receive_what_the_learner_sends_there(listener):
 
 @pytest.mark.parametrize("how", ["continue", "rerun", "replay_then_settings"])
 def test_a_recorded_provider_and_base_url_never_receive_the_key(listener, how):
-    recorded = Run(config=_hostile_config(listener.url))
+    recorded = Run(config=RunConfig(task="What is 2 to the power of 16?", tools=default_specs(None)))
     Stepper(recorded, transport=scripted.Script(scripted.message(scripted.text("65536")))).run_to_end()
+    recorded.config = _hostile_config(listener.url)  # the file, edited by someone else
     recorded.stop, recorded.phase = None, Phase.BUILD_REQUEST  # so it can go on live
     run = _via_file(recorded)
     lab = LabSession(api_key=CANARY)  # the learner's settings: the offline model

@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SANDBOXES_DIR = Path(__file__).parent / "sandboxes"
@@ -16,6 +19,7 @@ LIST_LIMIT = 200
 COPY_MAX_FILES = 1000
 COPY_MAX_BYTES = 50 * 1024 * 1024
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # POSIX; the app runs on Linux and macOS
 
 
 def bundled_sandboxes() -> list[str]:
@@ -24,15 +28,19 @@ def bundled_sandboxes() -> list[str]:
 
 
 def sandbox_path(name: str | Path) -> Path:
-    """A bundled sandbox by name ("default", "injection"), or a folder path given as it is."""
+    """A bundled sandbox by name ("default", "injection"); a Path object (given by code, e.g. a test) as it is.
+
+    A string that is not a bundled sandbox is refused: a name may come from a run file or a lesson, and the
+    folder the file tools read is always the app's own, never one a file chose (such as "/")."""
+    if isinstance(name, Path):
+        return name.expanduser()
     text = str(name)
-    if _NAME.match(text):
-        candidate = SANDBOXES_DIR / text
-        if candidate.is_dir():
-            return candidate
-        if not Path(text).exists():
-            raise ValueError(f"unknown sandbox {text!r}; bundled sandboxes: {', '.join(bundled_sandboxes())}")
-    return Path(text).expanduser()
+    if _NAME.match(text) and (SANDBOXES_DIR / text).is_dir():
+        return SANDBOXES_DIR / text
+    candidate = Path(text).expanduser()
+    if candidate.is_absolute() and candidate.parent.resolve() == SANDBOXES_DIR.resolve() and candidate.is_dir():
+        return SANDBOXES_DIR / candidate.name  # a bundled sandbox written out as its full path
+    raise ValueError(f"unknown sandbox {text!r}; bundled sandboxes: {', '.join(bundled_sandboxes())}")
 
 
 class Sandbox:
@@ -65,32 +73,67 @@ class Sandbox:
             raise PermissionError(f"'..' is not allowed in {path!r}; only files inside the sandbox can be used.")
         if not parts:
             raise ValueError(f"{path!r} names the sandbox folder itself; give a file name, e.g. 'app.log'.")
-        base = self._base()
-        candidate = base.joinpath(*parts)
-        # resolve() follows symbolic links, so a link pointing outside is caught here.
-        if not candidate.resolve().is_relative_to(base):
-            raise PermissionError(f"{path!r} points outside the sandbox (a symbolic link); refused.")
-        return candidate
+        return self._base().joinpath(*parts)
 
-    def _existing_file(self, path: str) -> Path:
-        candidate = self.resolve(path)
-        if candidate.is_dir():
+    def _parts(self, path: str) -> list[str]:
+        return list(self.resolve(path).relative_to(self._base()).parts)
+
+    @contextmanager
+    def _parent_fd(self, path: str) -> Iterator[tuple[int, str]]:
+        """(descriptor of the folder holding the file, the file's name), reached without following any link.
+
+        Each folder is opened relative to the one before with O_NOFOLLOW, so a link swapped in between a check
+        and the open cannot lead outside: there is no check-then-open gap to race."""
+        parts = self._parts(path)
+        fd = os.open(self._base(), os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for part in parts[:-1]:
+                try:
+                    nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW, dir_fd=fd)
+                except FileNotFoundError:
+                    raise FileNotFoundError(
+                        f"no file {path!r} in the sandbox. Available files: {self._names()}."
+                    ) from None
+                except OSError as exc:
+                    raise PermissionError(
+                        f"{path!r} goes through a symbolic link (it could lead outside the sandbox) or a non-folder; refused."
+                    ) from exc
+                os.close(fd)
+                fd = nxt
+            yield fd, parts[-1]
+        finally:
+            os.close(fd)
+
+    def _check_regular(self, path: str, fd: int, name: str) -> os.stat_result:
+        try:
+            info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"no file {path!r} in the sandbox. Available files: {self._names()}.") from None
+        if stat.S_ISLNK(info.st_mode):
+            raise PermissionError(
+                f"{path!r} is a symbolic link, which could point outside the sandbox; the file tools never follow "
+                "links. Refused."
+            )
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(f"{path!r} is a folder, not a file. Files in the sandbox: {self._names()}.")
-        if not candidate.is_file():
-            raise FileNotFoundError(f"no file {path!r} in the sandbox. Available files: {self._names()}.")
-        return candidate
+        if not stat.S_ISREG(info.st_mode):
+            raise PermissionError(f"{path!r} is not a regular file (a device, pipe or socket); refused.")
+        return info
 
     # -- reading ----------------------------------------------------------------------------
     def files(self) -> list[tuple[str, int]]:
-        """(relative path, size in bytes) of every file inside the sandbox, sorted, at most LIST_LIMIT."""
+        """(relative path, size in bytes) of every regular file inside the sandbox, sorted, at most LIST_LIMIT.
+
+        Links are neither listed nor followed (os.walk does not descend into linked folders)."""
         base = self._base()
         found: list[tuple[str, int]] = []
         for folder, dirs, names in os.walk(base):
             dirs.sort()
             for name in sorted(names):
                 full = Path(folder) / name
-                if full.is_file() and full.resolve().is_relative_to(base):
-                    found.append((full.relative_to(base).as_posix(), full.stat().st_size))
+                info = full.lstat()
+                if stat.S_ISREG(info.st_mode):
+                    found.append((full.relative_to(base).as_posix(), info.st_size))
                 if len(found) >= LIST_LIMIT:
                     return found
         return found
@@ -103,11 +146,19 @@ class Sandbox:
         return ", ".join(names) if names else "none (the sandbox is empty)"
 
     def read(self, path: str) -> str:
-        """A file's text, cut at READ_LIMIT bytes with a note saying so."""
-        target = self._existing_file(path)
-        size = target.stat().st_size
-        with open(target, "rb") as handle:
+        """A file's text, cut at READ_LIMIT bytes with a note saying so (opened without following links)."""
+        with self._parent_fd(path) as (folder, name):
+            self._check_regular(path, folder, name)
+            try:  # O_NONBLOCK: a pipe swapped in after the check must not hang the tool
+                fd = os.open(name, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+            except OSError as exc:
+                raise PermissionError(f"{path!r} changed while being opened (now a link?); refused.") from exc
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise PermissionError(f"{path!r} is not a regular file; refused.")
             data = handle.read(READ_LIMIT)
+        size = info.st_size
         text = data.decode("utf-8", errors="replace")
         if size > READ_LIMIT:
             text += f"\n\n[truncated: showing the first {READ_LIMIT // 1024} KB of {size} bytes]"
@@ -140,12 +191,13 @@ class Sandbox:
         self.root = copy_root
 
     def delete(self, path: str) -> str:
-        """Delete a file from this run's private copy of the sandbox."""
+        """Delete a file from this run's private copy of the sandbox (a link is refused, never followed)."""
         self.resolve(path)  # refuse bad paths before copying anything
         self._writable()
-        target = self._existing_file(path)
-        target.unlink()  # on a symbolic link this removes the link, never what it points to
-        return target.relative_to(self._base()).as_posix()
+        with self._parent_fd(path) as (folder, name):
+            self._check_regular(path, folder, name)
+            os.unlink(name, dir_fd=folder)  # unlink never follows a link in its last component
+        return "/".join(self._parts(path))
 
     @property
     def is_copy(self) -> bool:
