@@ -4,8 +4,9 @@ The brain caches its reading of each text, so sending one request over and over 
 request is a history never sent before (its tool results carry a fresh station number), timed two ways:
 - in a loop: the same conversation one turn shorter was answered just before, as in a real run (the target);
 - cold: none of its tool results was seen before, as for the first request after reopening a long saved run.
-Two tool sets: the two tools below, and every client tool of the app's catalog (what the Playground can offer;
-the brain scores each tool for each need, so more tools cost more). Uses the real brain when
+Three tool sets: the two tools below, every client tool of the app's catalog (what the Playground can offer;
+the brain scores each tool for each need, so more tools cost more), and 20 tools (the catalog's plus tutorial-style
+ones from tests/fidelity/tools.json). --twenty: only the 20 tools; --repeats N: fewer requests. Uses the real brain when
 agent_core/sim/brain.py is present, otherwise a trivial stand-in (the figure then measures only the HTTP side:
 validation, shaping, usage and ids). Prints figures; asserts nothing.
 """
@@ -14,7 +15,9 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 from agent_core.model import SimSettings
@@ -22,7 +25,8 @@ from agent_core.sim import SimHandler
 from agent_core.tools.catalog import CATALOG, default_specs
 
 TURNS = 50
-REPEATS = 200
+REPEATS = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else 200
+CORPUS_TOOLS = Path(__file__).resolve().parent.parent / "tests" / "fidelity" / "tools.json"
 TARGET_MS = 5.0
 TOOLS = [
     {
@@ -70,6 +74,16 @@ def catalog_tools() -> list[dict]:
     return list(tools.values())
 
 
+def twenty_tools() -> list[dict]:
+    """20 tools with distinct names: the catalog's, then tutorial-style ones from the fidelity corpus."""
+    tools = {t["name"]: t for t in catalog_tools()}
+    corpus = json.loads(CORPUS_TOOLS.read_text(encoding="utf-8"))
+    for key, entry in corpus.items():
+        if key != "_about":
+            tools.setdefault(entry["definition"]["name"], entry["definition"])
+    return list(tools.values())[:20]
+
+
 def request(turns: int, station: int, tools: list[dict]) -> bytes:
     return json.dumps(
         {"model": "claude-sonnet-4-6", "max_tokens": 1024, "tools": tools, "messages": history(turns, station)}
@@ -115,7 +129,13 @@ def median_ms(handler: SimHandler, tools: list[dict], in_loop: bool, first_stati
 def main() -> None:
     think = brain_think()
     runs = [("HTTP side only (stand-in brain)", stand_in)] + ([("with the real brain", think)] if think else [])
-    tool_sets = [("2 tools", TOOLS), (f"{len(catalog_tools())} catalog tools", catalog_tools())]
+    tool_sets = [
+        ("2 tools", TOOLS),
+        (f"{len(catalog_tools())} catalog tools", catalog_tools()),
+        (f"{len(twenty_tools())} tools", twenty_tools()),
+    ]
+    if "--twenty" in sys.argv:
+        tool_sets = tool_sets[2:]
     print(
         f"bench_sim: {TURNS}-turn history, {TURNS * 2 + 1} messages, "
         f"{len(request(TURNS, 0, TOOLS)) / 1024:.1f} KiB request with 2 tools; median of {REPEATS} requests "

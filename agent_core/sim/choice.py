@@ -114,6 +114,14 @@ def _retarget(view: View, need: Need, boost: int, key: str) -> None:
 
 
 def _slot(pname: str, prop: dict, tool_json: str) -> str | None:
+    """The kind of value a parameter wants (city, id, body, sql, ...), from its name, description and type."""
+    return _slot_of(pname, json.dumps(prop, sort_keys=True, ensure_ascii=False), tool_json)
+
+
+@lru_cache(maxsize=1024)
+def _slot_of(pname: str, prop_json: str, tool_json: str) -> str | None:
+    # Cached: every parameter of the chosen tool is read again on every turn.
+    prop = json.loads(prop_json)
     if prop.get("enum"):
         return "enum"
     found = None
@@ -197,10 +205,18 @@ def _shows_power_as_stars(tool_json: str) -> bool:
     return "**" in tool_json
 
 
+def _key_in_view(view: View, tool: dict) -> str:
+    """The tool's canonical JSON, already made when the request was read (json.dumps per call was a hot spot)."""
+    for candidate, key in zip(view.tools, view.tool_keys, strict=False):
+        if candidate is tool:
+            return key
+    return _tool_key(tool)
+
+
 def fill(view: View, need: Need, only_clause: bool = False) -> None:
     """Arguments for the chosen tool from the question, the system prompt and earlier results."""
     schema = need.tool.get("input_schema") or {}
-    key = _tool_key(need.tool)
+    key = _key_in_view(view, need.tool)
     required = set(schema.get("required") or [])
     forced = view.choice_type in ("any", "tool")
     outputs = [lx.attend(a.output) for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]

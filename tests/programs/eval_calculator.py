@@ -38,7 +38,7 @@ def calculate(expression):
 def main(question):
     client = anthropic.Anthropic()
     messages = [{"role": "user", "content": question}]
-    for turn in range(10):
+    for turn in range(10):  # noqa: B007 - turn is printed after the loop
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
         messages.append({"role": "assistant", "content": response.content})
         if response.stop_reason != "tool_use":
