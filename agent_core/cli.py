@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from agent_core.capture import ENV_MAX_RETRY_WAIT, Wait
 from agent_core.export import export_json
 from agent_core.loop import iter_turns
 from agent_core.model import Limits, Run, RunConfig, SimSettings, Turn
@@ -42,6 +43,20 @@ def say(text: str, file=None) -> None:
     print(scrub_secrets(text, env_secrets()), file=file or sys.stdout)
 
 
+def announce_wait(wait: Wait) -> None:
+    """One line when a server-requested wait starts (the wait itself is bounded by the transport)."""
+    if not wait.first:
+        return
+    capped = (
+        f"; waits are capped at {wait.waiting_s:g} s (set {ENV_MAX_RETRY_WAIT} to change that)" if wait.capped else ""
+    )
+    say(
+        f"  The server asked to wait {wait.asked_s:g} s before retrying{capped}. "
+        f"Waiting {wait.waiting_s:g} s, then the SDK retries; Ctrl+C cancels.",
+        file=sys.stderr,
+    )
+
+
 def print_turn(turn: Turn, out=None) -> None:
     usage = turn.usage
     tokens = f"{usage.whole_input} in / {usage.output_tokens} out" if usage else "no usage"
@@ -67,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.model:
         config.model = args.model
     run = Run(config=config)
-    for turn in iter_turns(run):
+    for turn in iter_turns(run, on_wait=announce_wait):
         print_turn(turn)
     if run.stop is None:
         say("Paused: a tool needs the learner's approval (use the app for that).")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import copy
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import anthropic
 import httpx2
 
 from agent_core import context
+from agent_core.capture import Wait
 from agent_core.errors import describe_api_error
 from agent_core.guards import check_limits
 from agent_core.model import Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
@@ -59,6 +60,7 @@ class Stepper:
         max_retries: int = 2,
         spend_cap_usd: float | None = None,
         transport: httpx2.BaseTransport | None = None,
+        on_wait: Callable[[Wait], None] | None = None,
     ) -> None:
         self.run = run
         self._exchanges: list[Exchange] | None = None
@@ -71,6 +73,8 @@ class Stepper:
         # The learner's answers, bound to the tool_use id and a hash of the exact input; they live only in this
         # object (this browser session), never in the run, so a file cannot carry an approval.
         self._answers: dict[str, tuple[str, bool]] = {}
+        # Told the seconds left while a server-requested wait runs (a countdown); raising from it cancels.
+        self.on_wait = on_wait
         cfg = run.config
         prior: dict[str, int] = {}
         for turn in run.turns:
@@ -349,6 +353,7 @@ class Stepper:
                 api_key=self._api_key,
                 max_retries=self._max_retries,
                 transport=self._transport,
+                on_wait=lambda wait: self.on_wait(wait) if self.on_wait else None,
             )
         return self._client
 

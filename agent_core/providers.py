@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import anthropic
 import httpx2
 
-from agent_core.capture import CapturingTransport
+from agent_core.capture import CapturingTransport, Wait
 from agent_core.model import Exchange, RunConfig
 from agent_core.secrets import env_secrets
 
@@ -77,6 +77,7 @@ def make_client(
     max_retries: int = 2,
     timeout: float = 60.0,
     transport: httpx2.BaseTransport | None = None,
+    on_wait: Callable[[Wait], None] | None = None,
 ) -> anthropic.Anthropic:
     """An anthropic.Anthropic whose every HTTP attempt passes through the capture transport.
 
@@ -90,7 +91,9 @@ def make_client(
         inner: httpx2.BaseTransport = SimTransport(config.sim)
     else:
         inner = httpx2.HTTPTransport()
-    transport = CapturingTransport(inner, on_exchange, secrets=[conn.api_key or "", *env_secrets()])
+    transport = CapturingTransport(
+        inner, on_exchange, secrets=[conn.api_key or "", *env_secrets()], max_retries=max_retries, on_wait=on_wait
+    )
     return anthropic.Anthropic(
         # Local servers accept any key; the SDK insists on one, so a placeholder is sent.
         api_key=conn.api_key or "no-key",

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 
 import streamlit as st
 
+from agent_core.capture import Wait
 from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.store import StoreError
@@ -123,9 +127,44 @@ def _buttons(lab: LabSession) -> None:
 def _act(lab: LabSession, action: str) -> None:
     try:
         with st.spinner(t("Calling the model…") if action != "phase" else t("Working…")):
-            lab.act(action)
+            with _countdown(lab):
+                lab.act(action)
     except Exception as exc:  # the run so far must survive anything a click can cause
-        st.error(t("Something went wrong: {error}. The run so far is kept.", error=f"{type(exc).__name__}: {exc}"))
+        st.error(t("Something went wrong: {error}. The run so far is kept.", error=md(f"{type(exc).__name__}: {exc}")))
+
+
+@contextmanager
+def _countdown(lab: LabSession) -> Iterator[None]:
+    """While the server's requested wait runs (capped), a countdown and a Cancel button.
+
+    Cancel is an ordinary click: Streamlit stops this script run at the countdown's next update, which ends the
+    wait and the call; the run so far stays as it was before the call, ready for Next phase again."""
+    text, button = st.empty(), st.empty()
+    drawn: list[bool] = []
+
+    def cancelled() -> None:
+        lab.message = ("info", t("The wait was cancelled. The run so far is kept; press Next phase to call again."))
+
+    def on_wait(wait: Wait) -> None:
+        words = t(
+            "The server asked to wait {asked} s before retrying. Retrying in {left} s.",
+            asked=f"{wait.asked_s:g}",
+            left=math.ceil(wait.left_s),
+        )
+        if wait.capped:
+            words += " " + t("Waits are capped at {cap} s.", cap=f"{wait.waiting_s:g}")
+        text.warning(words)
+        if not drawn:
+            drawn.append(True)
+            button.button(t("Cancel"), key="playground:cancel-wait", on_click=cancelled)
+
+    lab.on_wait = on_wait
+    try:
+        yield
+    finally:
+        lab.on_wait = None  # the next click's stepper() hands the stepper this None
+        text.empty()
+        button.empty()
 
 
 def _status(lab: LabSession) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
 
+from agent_core.capture import Wait
 from agent_core.loop import Stepper, fork_run
 from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
 from agent_core.store import RunStore, default_db_path
@@ -43,6 +45,8 @@ class LabSession:
     differences: list[Difference] = field(default_factory=list)
     unreviewed_tools: list[ToolSpec] = field(default_factory=list)  # a recorded run's non-built-in tools
     _stepper: Stepper | None = field(default=None, repr=False)
+    # The Playground's countdown while a server-requested wait runs (set only during one click).
+    on_wait: Callable[[Wait], None] | None = field(default=None, repr=False)
     # (run id, turn count) at the last save: a later save writes only from that run's newest saved turn on.
     _saved: tuple[str, int] | None = field(default=None, repr=False)
     # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
@@ -101,6 +105,7 @@ class LabSession:
             self.start()
         if self._stepper is None or self._stepper.run is not self.run:
             self._stepper = Stepper(self.run, api_key=self.resolved_key())
+        self._stepper.on_wait = self.on_wait
         self._stepper.spend_cap_usd = self.remaining_cap()  # other runs of this tab may have spent since
         return self._stepper
 
