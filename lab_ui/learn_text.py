@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent_core.learn.facts import Fact
 from lab_ui.i18n import mark, t
+from lab_ui.untrusted import md
 
 TEXTS = {
     # predict, then reveal
@@ -75,4 +76,5 @@ TEXTS = {
 
 def say(item: Fact) -> str:
     """One fact in the learner's language."""
-    return t(TEXTS[item.code], **{k: str(v) for k, v in item.values.items()})
+    # Values quote what the learner typed, tool output and server messages: shown as text, never as markup.
+    return t(TEXTS[item.code], **{k: md(v) for k, v in item.values.items()})

@@ -328,10 +328,9 @@ def _totals(run) -> None:
 
 def loop_code_panel(lab: LabSession) -> None:
     st.html(loop_code.CSS)
-    title, switch = st.columns([3, 2], vertical_alignment="center")
-    title.markdown(t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"))
+    st.markdown(t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"))
     # The same loop in the official Python and TypeScript SDKs, lit by phase the same way.
-    language = switch.segmented_control(
+    language = st.segmented_control(
         t("Language of the code"),
         list(loop_code.LANGUAGE_NAMES),
         default="python",

@@ -8,10 +8,13 @@ import random
 import streamlit as st
 
 from agent_core.learn import exercises as ex
-from lab_ui.i18n import t
+from lab_ui.i18n import mark, t
 from lab_ui.learn_text import say
 from lab_ui.session import get as lab_session
+from lab_ui.untrusted import code_span, md
 
+# The task as the learner reads it (the check itself sends agent_core's English one; the rules do not care).
+FILL_TASK = mark("What's the weather in Olso?")
 TOOL_NAME = "get_stock_price"
 TOOL_DESCRIPTION = "Gets a stock price."
 TOOL_SCHEMA = json.dumps({"type": "object", "properties": {"ticker": {"type": "string"}}}, indent=2)
@@ -62,8 +65,8 @@ def render_tool() -> None:
             st.caption(
                 t(
                     "The model called {tool} with {input}.",
-                    tool=result.picked,
-                    input=json.dumps(result.picked_input, ensure_ascii=False),
+                    tool=code_span(result.picked),
+                    input=code_span(json.dumps(result.picked_input, ensure_ascii=False)),
                 )
             )
         (st.success if result.passed else st.warning)(
@@ -79,15 +82,15 @@ def render_fill() -> None:
             "id, the content and is_error are checked."
         )
     )
-    st.caption(t("The task: {task}", task=ex.FILL_TASK))
+    st.caption(t("The task: {task}", task=t(FILL_TASK)))
     st.markdown(t("**The model's reply**"))
     st.json(ex.FILL_REPLY["content"])
-    st.markdown(t("**What get_weather returned** (it failed):") + f" `{ex.FILL_OUTPUT}`")
+    st.markdown(t("**What get_weather returned** (it failed):") + " " + code_span(ex.FILL_OUTPUT))
     text = st.text_area(t("The user message's content (JSON)"), value=ex.FILL_TEMPLATE, height=200, key="fill-json")
     if st.button(t("Check my tool_result"), type="primary", key="fill-check"):
         result = ex.check_fill(text)
         if result.server_error:
-            st.error(t("The server rejects it: 400 {message}", message=result.server_error))
+            st.error(t("The server rejects it: 400 {message}", message=md(result.server_error)))
             return
         _checklist(result.checks)
         (st.success if result.passed else st.warning)(

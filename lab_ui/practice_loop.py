@@ -12,15 +12,16 @@ from agent_core.model import Limits, RunConfig
 from agent_core.tools.catalog import default_specs
 from lab_ui.i18n import mark, t
 from lab_ui.learn_text import say
+from lab_ui.untrusted import code_span, md
 
 KEY = "practice:loop"
-TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
+TASK = mark("What's the weather in Oslo, and what is 2 to the power of 16?")
 MADE_UP_ID = "toolu_made_up"
 EMPTY = mark("(empty)")
 
 
 def new_game() -> LoopGame:
-    config = RunConfig(task=TASK, tools=default_specs(["get_weather", "calculate"]), limits=Limits(max_steps=6))
+    config = RunConfig(task=t(TASK), tools=default_specs(["get_weather", "calculate"]), limits=Limits(max_steps=6))
     return loop_player.start(config)
 
 
@@ -49,7 +50,7 @@ def render() -> None:
         st.success(
             t("stop_reason is {reason}: the loop is over. The model's answer:", reason=game.reply["stop_reason"])
         )
-        st.markdown("".join(b.get("text", "") for b in game.reply["content"] if b.get("type") == "text"))
+        st.markdown(md("".join(b.get("text", "") for b in game.reply["content"] if b.get("type") == "text")))
         return
     _tool_outputs(game)
     move = _move_form(game)
@@ -68,7 +69,7 @@ def _last_outcome(game: LoopGame) -> None:
         return
     last = game.history[-1]
     if not last.accepted:
-        st.error(t("The server rejected your request: {status} {message}", status=last.status, message=last.error))
+        st.error(t("The server rejected your request: {status} {message}", status=last.status, message=md(last.error)))
         return
     st.success(t("The server accepted your request; the model answered."))
     for note in last.notes:
@@ -79,9 +80,8 @@ def _tool_outputs(game: LoopGame) -> None:
     st.subheader(t("What the tools returned"))
     for run in game.tool_runs:
         flag = " · :orange[is_error]" if run.is_error else ""
-        st.markdown(
-            f"`{run.tool_use_id}` · `{run.name}({json.dumps(run.input, ensure_ascii=False)})` → {run.output}{flag}"
-        )
+        call = code_span(f"{run.name}({json.dumps(run.input, ensure_ascii=False)})")
+        st.markdown(f"{code_span(run.tool_use_id)} · {call} → {md(run.output)}{flag}")
 
 
 def _move_form(game: LoopGame) -> Move:

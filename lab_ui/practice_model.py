@@ -14,10 +14,11 @@ from agent_core.model import Limits, Run, RunConfig
 from agent_core.tools.catalog import default_specs
 from lab_ui.i18n import mark, t
 from lab_ui.learn_text import say
+from lab_ui.untrusted import code_span, md
 
 KEY = "practice:model"
 TOOLS = ["get_weather", "calculate"]
-TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
+TASK = mark("What's the weather in Oslo, and what is 2 to the power of 16?")
 AS_THE_API = mark("as the API would")
 EXAMPLE = HumanReply(
     [
@@ -36,8 +37,8 @@ class ModelGame:
     verdict: Verdict | None = None
 
 
-def new_game(task: str = TASK) -> ModelGame:
-    config = RunConfig(task=task, tools=default_specs(TOOLS), limits=Limits(max_steps=6))
+def new_game(task: str | None = None) -> ModelGame:
+    config = RunConfig(task=task or t(TASK), tools=default_specs(TOOLS), limits=Limits(max_steps=6))
     return ModelGame(Run(config=config))
 
 
@@ -85,13 +86,14 @@ def _history(game: ModelGame) -> None:
             st.markdown(t("**Turn {n}**: stop_reason `{reason}`", n=turn.index, reason=turn.stop_reason))
             for tool in turn.tools:
                 flag = " · :orange[is_error]" if tool.is_error else ""
-                st.markdown(f"`{tool.name}({json.dumps(tool.input, ensure_ascii=False)})` → {tool.output}{flag}")
+                call = code_span(f"{tool.name}({json.dumps(tool.input, ensure_ascii=False)})")
+                st.markdown(f"{call} → {md(tool.output)}{flag}")
 
 
 def _stopped(game: ModelGame) -> None:
     run = game.run
     if run.stop.kind == "api_error":
-        st.error(t("The server rejected the request: {message}", message=run.stop.message))
+        st.error(t("The server rejected the request: {message}", message=md(run.stop.message)))
         st.caption(t("The API checks the whole history on every call, your earlier replies included."))
     elif run.stop.kind == "invalid_reply":
         st.error(t("The loop stopped before running any tool: your reply breaks a rule the API enforces."))
@@ -99,7 +101,7 @@ def _stopped(game: ModelGame) -> None:
     else:
         st.success(t("**Loop stopped** ({kind}).", kind=run.stop.kind))
         if run.final_text:
-            st.markdown(run.final_text)
+            st.markdown(md(run.final_text))
     if game.before and st.button(t("Take back my last reply"), key="model-undo"):
         game.run, game.verdict = game.before.pop(), None
         st.rerun()
@@ -112,7 +114,11 @@ def _verdict(verdict: Verdict | None) -> None:
         st.success(t("The server accepts the next request ({n} input tokens).", n=verdict.input_tokens))
     else:
         st.error(
-            t("The server rejects the next request: {status} {message}", status=verdict.status, message=verdict.message)
+            t(
+                "The server rejects the next request: {status} {message}",
+                status=verdict.status,
+                message=md(verdict.message),
+            )
         )
 
 

@@ -94,15 +94,13 @@ def _show_reveal(reveal: Reveal) -> None:
     for verdict in reveal.verdicts:
         mark_ = ":green[✓]" if verdict.correct else ":red[✗]"
         part = PART_WORDS[verdict.part]
-        lines.append(
-            f"- {mark_} {t(part) if part != 'stop_reason' else part}: "
-            + t(
-                "you said {guess}, it was {actual}.",
-                guess=_word(verdict.part, verdict.guessed),
-                actual=_word(verdict.part, verdict.actual),
-            )
-            + f" {say(verdict.why)}"
+        guess, actual = _word(verdict.part, verdict.guessed), _word(verdict.part, verdict.actual)
+        said = (
+            t("you said {guess}.", guess=guess)
+            if verdict.correct
+            else t("you said {guess}, it was {actual}.", guess=guess, actual=actual)
         )
+        lines.append(f"- {mark_} {t(part) if part != 'stop_reason' else part}: {said} {say(verdict.why)}")
     box = st.success if reveal.score == len(reveal.verdicts) else st.warning
     box("\n".join(lines))
 
