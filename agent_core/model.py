@@ -8,10 +8,12 @@ import uuid
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from agent_core import lineup
+
 SCHEMA_VERSION = 1
 # "No limit" on steps still stops here, so a runaway loop cannot run forever.
 MAX_STEPS_CEILING = 100
-DEFAULT_MODEL = "claude-sonnet-4-6"
+DEFAULT_MODEL = lineup.default_model()  # the current Sonnet, from agent_core/data/models.json
 
 
 class Phase:
@@ -182,6 +184,8 @@ class SimSettings:
     latency_ms: int = 0
     seed: int = 0
     thinking: bool = False
+    # Teaching flag: accept requests without anthropic-version or an API key (raw HTTP demos); the API refuses them.
+    lenient_headers: bool = False
 
 
 @dataclass

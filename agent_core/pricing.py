@@ -12,7 +12,8 @@ from typing import Any
 from agent_core import tokens
 from agent_core.model import Run, Usage
 
-PRICING_PATH = Path(__file__).parent / "data" / "pricing.json"
+# The model table (agent_core/lineup.py) carries the prices; its other columns are not prices and are skipped here.
+PRICING_PATH = Path(__file__).parent / "data" / "models.json"
 PER_MILLION = 1_000_000
 NO_PRICE_NOTE = "no price known"
 NOTE_SCALED = "Split estimated and scaled to the API's reported total"
@@ -22,6 +23,17 @@ PRICE_FIELDS = ("input", "output", "cache_write_5m", "cache_write_1h", "cache_re
 SIZE_FIELDS = ("context_window", "max_output")
 TEXT_FIELDS = ("as_of", "source")
 OPTIONAL_FIELDS = ("note",)
+LINEUP_FIELDS = (
+    "display_name",
+    "aliases",
+    "lifecycle",
+    "released",
+    "deprecated_on",
+    "retires_on",
+    "thinking",
+    "behaviour",
+    "tool_prompt_tokens",
+)
 
 
 class PricingError(ValueError):
@@ -109,7 +121,7 @@ def load_pricing(path: str | Path | None = None) -> Pricing:
 def _model_price(name: str, entry: Any, where: str) -> ModelPrice:
     if not isinstance(entry, dict):
         raise PricingError(f"{where}: must be an object, got {_kind(entry)}")
-    unknown = sorted(set(entry) - set(PRICE_FIELDS + SIZE_FIELDS + TEXT_FIELDS + OPTIONAL_FIELDS))
+    unknown = sorted(set(entry) - set(PRICE_FIELDS + SIZE_FIELDS + TEXT_FIELDS + OPTIONAL_FIELDS + LINEUP_FIELDS))
     if unknown:
         raise PricingError(f"{where}: unknown field {unknown[0]!r} (a typo?)")
     values: dict[str, Any] = {f: _price(entry, f, where) for f in PRICE_FIELDS}

@@ -16,6 +16,8 @@ import json
 import math
 from typing import Any
 
+from agent_core import lineup
+
 COMPONENTS = ("system", "tools", "tool_prompt", "user_text", "assistant_text", "tool_use", "tool_result")
 COMPONENT_LABELS = {
     "system": "System prompt",
@@ -29,16 +31,7 @@ COMPONENT_LABELS = {
 MESSAGE_FRAMING = 4
 BLOCK_FRAMING = 2
 
-# Hidden tool-use system prompt: (auto/none, any/tool) by model family, from the API docs.
-_TOOL_PROMPT = (
-    ("claude-opus-5", (286, 406)),
-    ("claude-sonnet-5", (354, 474)),
-    ("claude-opus-4-6", (497, 589)),
-    ("claude-sonnet-4-6", (497, 589)),
-    ("claude-opus-4-5", (496, 588)),
-    ("claude-sonnet-4-5", (496, 588)),
-    ("claude-haiku-4-5", (496, 588)),
-)
+# Hidden tool-use system prompt: (auto/none, any/tool) per model, from models.json (the API docs' figures).
 _DEFAULT_TOOL_PROMPT = (497, 589)
 # What json.dumps(value, ensure_ascii=False, separators=(",", ":")) builds on every call, built once.
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
@@ -65,7 +58,8 @@ def tool_prompt_tokens(model: str, tool_choice: dict | None, has_tools: bool) ->
     if not has_tools:
         return 0
     forced = (tool_choice or {}).get("type") in ("any", "tool")
-    pair = next((p for prefix, p in _TOOL_PROMPT if model.startswith(prefix)), _DEFAULT_TOOL_PROMPT)
+    row = lineup.find(model)
+    pair = row.tool_prompt_tokens if row and row.tool_prompt_tokens else _DEFAULT_TOOL_PROMPT
     return pair[1] if forced else pair[0]
 
 

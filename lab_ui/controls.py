@@ -9,8 +9,8 @@ import re
 import jsonschema
 import streamlit as st
 
+from agent_core.lineup import lineup
 from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
-from agent_core.pricing import load_pricing
 from agent_core.tools.catalog import CATALOG
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
@@ -116,7 +116,7 @@ def _model_and_provider(cfg: RunConfig) -> None:
         index=list(PROVIDER_LABELS).index(cfg.provider),
         format_func={p: t(label) for p, label in PROVIDER_LABELS.items()}.get,
     )
-    models = list(load_pricing().models)
+    models = lineup().served_ids  # retired models are gone from the API, so from the picker too
     if cfg.provider == "compatible":
         cfg.base_url = st.text_input(t("Base URL"), value=cfg.base_url or "http://localhost:11434")
         cfg.model = st.text_input(t("Model"), value=cfg.model)

@@ -10,6 +10,7 @@ import streamlit as st
 
 from agent_core import context, pricing
 from agent_core.errors import describe_api_error
+from agent_core.lineup import lineup
 from agent_core.model import Phase, RunConfig
 from agent_core.providers import LOCAL_PRESETS, ProviderError, make_client
 from lab_ui.i18n import mark, t
@@ -86,7 +87,7 @@ def model_list(config: RunConfig, api_key: str | None) -> ModelList:
         note = t("the server lists no models")
     except (anthropic.APIError, ProviderError) as exc:
         note = describe_api_error(exc).message
-    return ModelList(pricing.load_pricing().models, False, note)
+    return ModelList(lineup().served_ids, False, note)
 
 
 def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:

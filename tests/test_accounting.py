@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from agent_core import accounting as acc
 from agent_core import tokens
+from agent_core.lineup import lineup
 from agent_core.model import ApiError, Run, RunConfig, Turn, Usage
 
 PRICING = acc.load_pricing()
@@ -79,19 +80,20 @@ def test_shipped_price_list_matches_the_facts_sheet():
         "claude-sonnet-4-6": (3, 15, 3.75, 0.30),
         "claude-haiku-4-5": (1, 5, 1.25, 0.10),
         "claude-opus-5-5": (4, 20, 5, 0.20),
-        "claude-sonnet-5-5": (2, 10, 2.50, 0.10),
+        # The Sonnet 5.5 model page lists cache reads at $0.20 (0.1x input); the facts sheet's 0.10 was a slip.
+        "claude-sonnet-5-5": (2, 10, 2.50, 0.20),
         "claude-haiku-5-5": (0.10, 0.50, 0.125, 0.01),
     }
     for model, (inp, out, write, read) in expected.items():
         p = PRICING.get(model)
         assert (p.input, p.output, p.cache_write_5m, p.cache_read) == (inp, out, write, read)
-    assert len(PRICING.models) == 10
+    assert len(PRICING.models) == len(lineup().rows)  # one table: every model of the lineup has its price
+    small = {"claude-haiku-4-5", "claude-opus-4-5", "claude-sonnet-4-5"}  # the 200K / 64K models
     for model in PRICING.models:
         p = PRICING.prices[model]
         assert p.cache_write_1h == pytest.approx(2 * p.input)
-        assert p.context_window == (1_000_000 if "-5-5" in model else 200_000)
-        assert 64_000 <= p.max_output <= 128_000
-        assert p.as_of == "2026-11-30" and "Anthropic pricing page" in p.source
+        assert (p.context_window, p.max_output) == ((200_000, 64_000) if model in small else (1_000_000, 128_000))
+        assert p.as_of == "2026-12-01" and p.source.startswith("https://platform.claude.com/docs/")
     assert PRICING.currency == "USD"
 
 
@@ -265,11 +267,12 @@ def test_run_table_every_number_by_hand():
     # 3: 300*3 + 80*15 + 1000*0.30 = 900 + 1200 + 300 = 2400
     assert df[acc.COL_COST].tolist() == pytest.approx([0.0045, 0.00156, 0.0024])
     assert df[acc.COL_CUM_COST].tolist() == pytest.approx([0.0045, 0.00606, 0.00846])
-    assert df[acc.COL_WINDOW_SHARE].tolist() == pytest.approx([1050 / 200_000, 1120 / 200_000, 1300 / 200_000])
+    # Sonnet 4.6 has a 1M window (its model page; the old 200K figure was wrong).
+    assert df[acc.COL_WINDOW_SHARE].tolist() == pytest.approx([1050 / 1_000_000, 1120 / 1_000_000, 1300 / 1_000_000])
     for _, row in df.iterrows():
         assert sum(row[c] for c in acc.COMPONENT_COLUMNS) == row[acc.COL_WHOLE]
     assert (df["tools"] > 0).all() and (df["tool_prompt"] > 0).all() and df["tool_result"].iloc[0] == 0
-    assert df.attrs["price_known"] and df.attrs["context_window"] == 200_000
+    assert df.attrs["price_known"] and df.attrs["context_window"] == 1_000_000
 
 
 def test_run_table_under_a_second_model():

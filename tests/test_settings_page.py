@@ -12,10 +12,12 @@ from browser import free_port
 from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
 
 from agent_core import accounting, errors
+from agent_core.lineup import lineup
 from agent_core.model import SimSettings
 from agent_core.providers import LOCAL_PRESETS
 from agent_core.sim import start_server
-from agent_core.sim.handler import MODEL_IDS
+
+MODEL_IDS = [r.id for r in sorted(lineup().served, key=lambda r: r.released, reverse=True)]
 
 SETTINGS = "pages/settings.py"
 PRICING = accounting.load_pricing()
@@ -124,7 +126,7 @@ def test_a_refused_connection_falls_back_to_the_pricing_list_and_says_why(app_en
     use_compatible(at, f"http://127.0.0.1:{free_port()}")
     assert "Models from the pricing file" in texts(at.caption) and "connection refused" in texts(at.caption)
     options = at.selectbox(key="settings:model:compatible").options
-    assert set(accounting.load_pricing().models) <= set(options)
+    assert set(lineup().served_ids) <= set(options)  # the table's served models (retired ones are gone)
     click(at, "Test connection")
     assert errors.REFUSED in texts(at.error)
 

@@ -17,6 +17,7 @@ from agent_core.sim import SimHandler, SimTransport, start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core.sim.validate import sign_thinking
 
+API = {"x-api-key": "test-key", "anthropic-version": "2023-06-01"}  # the headers the API requires
 MODEL = "claude-sonnet-4-6"
 WEATHER = {
     "name": "get_weather",
@@ -208,11 +209,11 @@ def test_context_window_fills_up_during_output(make):
     assert message.stop_reason == "model_context_window_exceeded" and message.usage.output_tokens <= 10
 
 
-def test_real_window_by_family(make):
+def test_real_window_from_the_model_table(make):
     client = make("transport")[0]()
-    big = "hello " + "x" * 1_000_000  # 250K tokens: over 4.x's 200K, inside 5.x's 1M
+    big = "hello " + "x" * 1_000_000  # 250K tokens: over Haiku 4.5's 200K, inside Sonnet 5.5's 1M
     with pytest.raises(anthropic.BadRequestError, match="prompt is too long"):
-        create(client, big)
+        client.messages.create(model="claude-haiku-4-5", max_tokens=50, messages=[{"role": "user", "content": big}])
     assert (
         client.messages.create(
             model="claude-sonnet-5-5", max_tokens=50, messages=[{"role": "user", "content": big}]
@@ -341,8 +342,8 @@ def test_slow_reply_meets_client_timeout(make, mode):
 
 
 def test_latency_setting_delays_replies():
-    assert SimHandler(SimSettings(), think=scripted).handle("GET", "/v1/models", {}, b"").delay_s == 0
-    assert SimHandler(SimSettings(latency_ms=250), think=scripted).handle("GET", "/v1/models", {}, b"").delay_s == 0.25
+    assert SimHandler(SimSettings(), think=scripted).handle("GET", "/v1/models", API, b"").delay_s == 0
+    assert SimHandler(SimSettings(latency_ms=250), think=scripted).handle("GET", "/v1/models", API, b"").delay_s == 0.25
 
 
 STREAM_CASES = [
@@ -382,7 +383,7 @@ def test_sse_event_sequence():
         "thinking": {"type": "enabled", "budget_tokens": 1024},
         "messages": [{"role": "user", "content": "weather Oslo"}],
     }
-    reply = handler.handle("POST", "/v1/messages", {}, json.dumps(body).encode())
+    reply = handler.handle("POST", "/v1/messages", API, json.dumps(body).encode())
     assert reply.status == 200 and reply.headers["content-type"].startswith("text/event-stream")
     events = [json.loads(c.decode().split("data: ", 1)[1]) for c in reply.chunks]
     names = [e["type"] for e in events]
@@ -415,7 +416,7 @@ def test_same_request_same_bytes_and_seed_changes_ids():
         }
     ).encode()
     replies = [
-        SimHandler(SimSettings(seed=s), think=scripted).handle("POST", "/v1/messages", {}, body) for s in (3, 3, 4)
+        SimHandler(SimSettings(seed=s), think=scripted).handle("POST", "/v1/messages", API, body) for s in (3, 3, 4)
     ]
     assert replies[0].body == replies[1].body and replies[0].headers == replies[1].headers
     first, other = json.loads(replies[0].body), json.loads(replies[2].body)
@@ -427,10 +428,9 @@ def test_same_request_same_bytes_and_seed_changes_ids():
     [
         {"x-api-key": "sk-old", "anthropic-version": "2023-06-01"},
         {"authorization": "Bearer sk-new", "anthropic-version": "2026-10-21"},
-        {},
     ],
 )
-def test_both_auth_styles_and_none_accepted(make, headers):
+def test_both_auth_styles_accepted(make, headers):
     _, _, url = make("server")
     body = {"model": MODEL, "max_tokens": 20, "messages": [{"role": "user", "content": "say yes"}]}
     response = httpx2.post(f"{url}/v1/messages", json=body, headers=headers)
@@ -457,7 +457,7 @@ def test_both_auth_styles_and_none_accepted(make, headers):
 )
 def test_request_id_on_every_response(make, method, path, body, status):
     _, _, url = make("server")
-    response = httpx2.request(method, url + path, json=body)
+    response = httpx2.request(method, url + path, json=body, headers=API)
     assert response.status_code == status and response.headers["request-id"].startswith("req_")
     if status >= 400:
         data = response.json()
@@ -468,7 +468,9 @@ def test_request_id_on_every_response(make, method, path, body, status):
 def test_rate_limit_header_and_envelope_on_429(make):
     _, _, url = make("server", faults=[{"status": 429}])
     response = httpx2.post(
-        f"{url}/v1/messages", json={"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+        f"{url}/v1/messages",
+        json={"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]},
+        headers=API,
     )
     assert response.status_code == 429 and response.headers["retry-after"] == "1"
     assert response.json()["error"]["type"] == "rate_limit_error"
@@ -488,7 +490,12 @@ def test_models_list(make, mode):
         assert wanted in models
     assert models["claude-opus-4-8"].display_name == "Claude Opus 4.8"
     assert models["claude-sonnet-5-5"].max_input_tokens == 1_000_000
-    assert models["claude-sonnet-4-6"].max_input_tokens == 200_000
+    assert (
+        models["claude-sonnet-4-6"].max_input_tokens == 1_000_000 and models["claude-sonnet-4-6"].max_tokens == 128_000
+    )
+    assert models["claude-haiku-4-5"].max_input_tokens == 200_000
+    assert "claude-sonnet-4-5" not in models  # retired on 2026-11-30
+    assert all(not m.created_at.isoformat().startswith("1970") for m in models.values())
 
 
 def test_prompt_cache_written_then_read(make):
@@ -542,7 +549,7 @@ def test_brain_failure_is_a_500_envelope():
     reply = SimHandler(SimSettings(), think=broken).handle(
         "POST",
         "/v1/messages",
-        {},
+        API,
         json.dumps({"model": MODEL, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}).encode(),
     )
     error = json.loads(reply.body)
@@ -558,7 +565,7 @@ def test_brain_failure_is_a_500_envelope():
 def test_max_tokens_cut_is_a_prefix_within_budget(text, budget):
     body = {"model": MODEL, "max_tokens": budget, "messages": [{"role": "user", "content": "say " + text}]}
     reply = json.loads(
-        SimHandler(SimSettings(), think=scripted).handle("POST", "/v1/messages", {}, json.dumps(body).encode()).body
+        SimHandler(SimSettings(), think=scripted).handle("POST", "/v1/messages", API, json.dumps(body).encode()).body
     )
     spoken = "".join(b["text"] for b in reply["content"])
     assert text.startswith(spoken) and tokens.estimate_text(spoken) <= budget

@@ -10,6 +10,7 @@ import pytest
 
 from agent_core import store as store_module
 from agent_core.model import (
+    DEFAULT_MODEL,
     ApiError,
     Exchange,
     Limits,
@@ -176,7 +177,7 @@ def test_list_runs_newest_first_with_summary_columns(db):
         "Nice title",
         3,
         "end_turn",
-        "claude-sonnet-4-6",
+        DEFAULT_MODEL,
         "offline",
     )
     assert top.tokens == newer.total_tokens

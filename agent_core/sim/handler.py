@@ -4,35 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from agent_core import tokens
+from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
-from agent_core.sim import faults, stream, validate
+from agent_core.sim import behaviour, faults, models_api, stream, validate
+from agent_core.sim.models_api import context_window, max_output, model_info  # noqa: F401 (re-exported)
 from agent_core.sim.ratelimit import RateWindow
+from agent_core.sim.shape import shape_message
 
-# Models the simulated /v1/models lists, newest first; windows and output caps follow the family (see facts sheet).
-MODEL_IDS = (
-    "claude-opus-5-5",
-    "claude-sonnet-5-5",
-    "claude-haiku-5-5",
-    "claude-opus-5",
-    "claude-sonnet-5",
-    "claude-opus-4-8",
-    "claude-opus-4-7",
-    "claude-opus-4-6",
-    "claude-sonnet-4-6",
-    "claude-opus-4-5",
-    "claude-sonnet-4-5",
-    "claude-haiku-4-5",
-)
-# Release dates are not part of our facts; the API documents the epoch for "unknown".
-UNKNOWN_DATE = "1970-01-01T00:00:00Z"
-_FAMILY = re.compile(r"^claude-([a-z]+)-(\d+)(?:-(\d+))?")
 # Deeper JSON is refused with a 400 before any recursive code walks it (tool schemas stay far shallower).
 MAX_JSON_DEPTH = 64
 _TOO_DEEP = object()
@@ -64,43 +48,17 @@ class Seen:
 class ApiFailure(Exception):
     """An error reply: status, error type, message, extra headers."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None, delay_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        delay_s: float = 0.0,
+        details: dict | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.message, self.headers, self.delay_s = status, message, headers or {}, delay_s
-
-
-def context_window(model: str, settings: SimSettings) -> int:
-    """The window the sim enforces: the setting, else 1M for the 5.x family and 200K otherwise."""
-    if settings.context_window:
-        return settings.context_window
-    match = _FAMILY.match(model)
-    return 1_000_000 if match and int(match.group(2)) >= 5 else 200_000
-
-
-def max_output(model: str) -> int | None:
-    """Largest max_tokens a known model accepts; None for names the sim does not list."""
-    if model not in MODEL_IDS:
-        return None
-    if model.startswith("claude-haiku-4"):
-        return 64_000
-    return 128_000 if int(_FAMILY.match(model).group(2)) >= 5 else 64_000
-
-
-def model_info(model_id: str) -> dict:
-    """One entry of GET /v1/models in the real shape."""
-    match = _FAMILY.match(model_id)
-    line, major, minor = match.group(1), match.group(2), match.group(3)
-    version = f"{major}.{minor}" if minor else major
-    return {
-        "type": "model",
-        "id": model_id,
-        "display_name": f"Claude {line.capitalize()} {version}",
-        "created_at": UNKNOWN_DATE,
-        "lifecycle": "active",
-        "line": line,
-        "max_input_tokens": context_window(model_id, SimSettings()),
-        "max_tokens": max_output(model_id),
-    }
+        self.details = details
 
 
 def depth_within(value: Any, limit: int) -> bool:
@@ -114,6 +72,16 @@ def depth_within(value: Any, limit: int) -> bool:
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
     return True
+
+
+def _tie(body: Any, row: ModelRow | None) -> str:
+    """What a thinking signature is bound to besides the seed: the model, for models that tie thinking to it.
+
+    (The API also ties them to the conversation; a loop that edits old turns, e.g. context clearing, must keep
+    working here, so the sim checks only the model.)"""
+    if row is None or not row.behaviour.thinking_tied_to_conversation:
+        return ""
+    return row.id
 
 
 def _hex(*parts: Any) -> str:
@@ -134,6 +102,8 @@ def _json_reply(status: int, data: dict, headers: dict[str, str] | None = None) 
 
 def _error_reply(failure: ApiFailure, request_id: str) -> SimReply:
     envelope = faults.error_body(faults.error_type_for(failure.status), failure.message, request_id)
+    if failure.details:
+        envelope["error"]["details"] = failure.details
     reply = _json_reply(failure.status, envelope, failure.headers)
     reply.delay_s = failure.delay_s
     return reply
@@ -153,9 +123,10 @@ class SimHandler:
         headers = {k.lower(): v for k, v in headers.items()}
         retry = faults.retry_count(headers)
         request_id = "req_" + _hex(self.settings.seed, method, path, body, retry)
-        route = path.split("?", 1)[0].rstrip("/")
+        route, _, query = path.partition("?")
+        route = route.rstrip("/")
         try:
-            reply = self._route(method.upper(), route, headers, body)
+            reply = self._route(method.upper(), route, query, headers, body)
         except ApiFailure as failure:
             reply = _error_reply(failure, request_id)
         except Exception as exc:  # a sim bug must reach the client as an API error, not a hung socket
@@ -175,21 +146,25 @@ class SimHandler:
         reply.headers["request-id"] = request_id
         return reply
 
-    def _route(self, method: str, route: str, headers: dict[str, str], raw: bytes) -> SimReply:
+    @staticmethod
+    def _models(answer: Callable[[], dict]) -> dict:
+        try:
+            return answer()
+        except models_api.ModelsError as exc:
+            raise ApiFailure(exc.status, exc.message) from exc
+
+    def _route(self, method: str, route: str, query: str, headers: dict[str, str], raw: bytes) -> SimReply:
+        if route.startswith("/v1/"):
+            self._check_headers(headers)
         if (method, route) == ("POST", "/v1/messages"):
             return self._create(headers, raw)
         if (method, route) == ("POST", "/v1/messages/count_tokens"):
             return self._count(raw)
         if (method, route) == ("GET", "/v1/models"):
-            data = [model_info(m) for m in MODEL_IDS]
-            return _json_reply(
-                200, {"data": data, "has_more": False, "first_id": data[0]["id"], "last_id": data[-1]["id"]}
-            )
+            return _json_reply(200, self._models(lambda: models_api.list_models(query)))
         if method == "GET" and route.startswith("/v1/models/"):
             model_id = route.rsplit("/", 1)[1]
-            if model_id not in MODEL_IDS:
-                raise ApiFailure(404, f"model: {model_id}")
-            return _json_reply(200, model_info(model_id))
+            return _json_reply(200, self._models(lambda: model_info(models_api.served_row(model_id))))
         raise ApiFailure(
             404,
             f"Not found: {method} {route} (the simulated model serves POST /v1/messages, "
@@ -207,16 +182,42 @@ class SimHandler:
             raise ApiFailure(400, f"The request body's JSON is nested more than {MAX_JSON_DEPTH} levels deep.")
         return value
 
+    def _check_headers(self, headers: dict[str, str]) -> None:
+        """The API's header rules; `SimSettings.lenient_headers` (a documented teaching flag) waives them."""
+        if self.settings.lenient_headers:
+            return
+        if not headers.get("x-api-key") and not headers.get("authorization"):
+            raise ApiFailure(401, "x-api-key header is required")
+        if not headers.get("anthropic-version"):
+            raise ApiFailure(400, "anthropic-version: header is required")
+
     def _count(self, raw: bytes) -> SimReply:
         body = self._parse(raw)
-        self._validate(validate.check_count, body)
+        self._check(behaviour.check_fields, body, behaviour.COUNT_FIELDS)
+        row = self._row(body)
+        self._validate(validate.check_count, body, tie=_tie(body, row))
         return _json_reply(200, {"input_tokens": tokens.count_request(body)})
 
     def _validate(self, check: Callable[..., None], body: Any, **extra: Any) -> None:
+        self._check(check, body, seed=self.settings.seed, **extra)
+
+    @staticmethod
+    def _check(check: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         try:
-            check(body, seed=self.settings.seed, **extra)
+            check(*args, **kwargs)
         except validate.InvalidRequest as exc:
-            raise ApiFailure(400, str(exc)) from exc
+            raise ApiFailure(400, str(exc), details=exc.details) from exc
+
+    @staticmethod
+    def _row(body: Any) -> ModelRow | None:
+        """The requested model's row; unknown and retired models are the API's 404 not_found_error."""
+        model = body.get("model") if isinstance(body, dict) else None
+        if not isinstance(model, str) or not model:
+            return None  # the validator names the missing field
+        try:
+            return models_api.served_row(model)
+        except models_api.ModelsError as exc:
+            raise ApiFailure(exc.status, exc.message) from exc
 
     def _create(self, headers: dict[str, str], raw: bytes) -> SimReply:
         body = self._parse(raw)
@@ -226,13 +227,21 @@ class SimHandler:
         if plan.status is not None:
             extra = {} if plan.retry_after is None else {"retry-after": f"{plan.retry_after:g}"}
             raise ApiFailure(plan.status, plan.message, extra, plan.delay_s)
-        model = body.get("model") if isinstance(body, dict) else None
+        self._check(behaviour.check_fields, body, behaviour.CREATE_FIELDS)
+        if isinstance(body, dict):
+            self._check(behaviour.check_thread, body)
+        row = self._row(body)
+        tie = _tie(body, row)
         self._validate(
             validate.check_create,
             body,
-            max_output=max_output(model if isinstance(model, str) else ""),
+            max_output=row.max_output if row else None,
             api_version=headers.get("anthropic-version", ""),
+            tie=tie,
         )
+        assert row is not None  # the validator refuses a request without a model
+        self._check(behaviour.check_model, body, row)
+        self._check(behaviour.check_thinking_kept, body, row)
         window = context_window(body["model"], self.settings)
         prompt_tokens = tokens.count_request(body)
         if prompt_tokens > window:
@@ -246,6 +255,8 @@ class SimHandler:
             window,
             ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, key, kind, i)}",
             unknown_stop_reason=plan.unknown_stop_reason,
+            row=row,
+            tie=tie,
         )
         used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
         if body.get("stream"):
@@ -274,227 +285,3 @@ class SimHandler:
 
             think = brain.think
         return think(body, self.settings)
-
-
-# ---- shaping the brain's draft into a Messages API reply -------------------------------------------------
-
-# A request that exactly fills the window still gets a few words out before the model stops.
-SHORT_PARTIAL_TOKENS = 8
-UNKNOWN_STOP_TEXT_TOKENS = 12
-UNKNOWN_STOP_REASON = "future_reason"
-
-
-def output_cost(block: dict) -> int:
-    """Output tokens of one generated block under the shared estimator."""
-    kind = block.get("type")
-    if kind == "text":
-        return tokens.estimate_text(block["text"])
-    if kind == "thinking":
-        return tokens.estimate_text(block["thinking"])
-    if kind == "tool_use":
-        return tokens.estimate_text(block["name"]) + tokens.estimate_json(block["input"])
-    return tokens.estimate_json(block)
-
-
-def cut_text(text: str, budget: int) -> str:
-    """The longest prefix of text that fits the token budget."""
-    low, high = 0, len(text)
-    while low < high:
-        mid = (low + high + 1) // 2
-        if tokens.estimate_text(text[:mid]) <= budget:
-            low = mid
-        else:
-            high = mid - 1
-    return text[:low]
-
-
-def _cut_input(value: Any, budget: int) -> dict:
-    # Whole top-level fields only: what a client parsing the partial JSON stream would also end up with.
-    kept: dict = {}
-    for key, item in value.items() if isinstance(value, dict) else []:
-        if tokens.estimate_json({**kept, key: item}) > budget:
-            break
-        kept[key] = item
-    return kept
-
-
-def _cut_block(block: dict, budget: int) -> dict | None:
-    kind = block["type"]
-    if kind == "text":
-        text = cut_text(block["text"], budget)
-        return {**block, "text": text} if text else None
-    if kind == "thinking":
-        return {**block, "thinking": cut_text(block["thinking"], budget)}
-    if kind == "tool_use":
-        return {**block, "input": _cut_input(block["input"], budget - tokens.estimate_text(block["name"]))}
-    return None
-
-
-def fit_blocks(blocks: list[dict], budget: int) -> tuple[list[dict], bool]:
-    """Keep blocks while they fit; the first that does not is cut. Returns (blocks, whether anything was cut)."""
-    kept: list[dict] = []
-    for block in blocks:
-        cost = output_cost(block)
-        if cost <= budget:
-            kept.append(block)
-            budget -= cost
-            continue
-        partial = _cut_block(block, budget) if budget > 0 else None
-        return kept + ([partial] if partial else []), True
-    return kept, False
-
-
-def apply_stop_sequences(blocks: list[dict], stops: list[str]) -> tuple[list[dict], str | None]:
-    """Cut before the first stop sequence in the text; later blocks are never generated."""
-    for index, block in enumerate(blocks):
-        if block["type"] != "text" or not stops:
-            continue
-        hits = [(block["text"].find(s), s) for s in stops if s in block["text"]]
-        if hits:
-            position, sequence = min(hits)
-            head = block["text"][:position]
-            return blocks[:index] + ([{**block, "text": head}] if head else []), sequence
-    return blocks, None
-
-
-def _draft_blocks(draft: Any, ids: Callable[[str, int], str]) -> list[dict]:
-    blocks, tool_index = [], 0
-    for block in draft.content:
-        if block.get("type") == "text":
-            if block.get("text"):
-                blocks.append({"type": "text", "text": block["text"]})
-        elif block.get("type") == "tool_use":
-            blocks.append(
-                {
-                    "type": "tool_use",
-                    # A draft may bring its own id (a human playing the model); the brain leaves it to us.
-                    "id": block.get("id") or ids("toolu", tool_index),
-                    "name": block["name"],
-                    "input": block.get("input") or {},
-                }
-            )
-            tool_index += 1
-        else:
-            blocks.append(dict(block))
-    return blocks
-
-
-def thinking_on(body: dict, settings: SimSettings) -> bool:
-    """Thinking is on when the request asks for it, or the sim's model thinks by default (unless disabled)."""
-    kind = (body.get("thinking") or {}).get("type")
-    return kind in ("enabled", "adaptive") or (settings.thinking and kind != "disabled")
-
-
-def _thinking_block(body: dict, draft: Any) -> dict:
-    text = getattr(draft, "reasoning", "") or ""
-    budget = (body.get("thinking") or {}).get("budget_tokens")
-    return {"type": "thinking", "thinking": cut_text(text, budget) if budget else text, "signature": ""}
-
-
-def _cache_prefixes(body: dict):
-    """(prompt prefix ending at a cache_control mark, that mark), in prompt order."""
-    base: dict = {"model": body.get("model", ""), "tool_choice": body.get("tool_choice")}
-    tools = body.get("tools") or []
-    for i, tool in enumerate(tools):
-        if isinstance(tool.get("cache_control"), dict):
-            yield {**base, "tools": tools[: i + 1]}, tool["cache_control"]
-    base["tools"] = tools
-    system = body.get("system")
-    for i, block in enumerate(system if isinstance(system, list) else []):
-        if isinstance(block.get("cache_control"), dict):
-            yield {**base, "system": system[: i + 1]}, block["cache_control"]
-    base["system"] = system
-    messages = body.get("messages") or []
-    for m, message in enumerate(messages):
-        content = message.get("content")
-        for b, block in enumerate(content if isinstance(content, list) else []):
-            if isinstance(block, dict) and isinstance(block.get("cache_control"), dict):
-                yield (
-                    {**base, "messages": messages[:m] + [{**message, "content": content[: b + 1]}]},
-                    block["cache_control"],
-                )
-
-
-def cached_tokens(body: dict) -> tuple[int, int]:
-    """Tokens of the cache-marked prefix, split into (5-minute, 1-hour) segments."""
-    five = hour = done = 0
-    for prefix, mark in _cache_prefixes(body):
-        size = max(0, tokens.count_request(prefix) - done)
-        done += size
-        if mark.get("ttl") == "1h":
-            hour += size
-        else:
-            five += size
-    return five, hour
-
-
-def usage_for(body: dict, output_tokens: int, total: int | None = None) -> dict:
-    """Usage as the API reports it; caching is stateless (written before the first reply, read after)."""
-    total = tokens.count_request(body) if total is None else total
-    five, hour = cached_tokens(body)
-    read_phase = any(isinstance(m, dict) and m.get("role") == "assistant" for m in body.get("messages") or [])
-    written = 0 if read_phase else five + hour
-    return {
-        "input_tokens": total - five - hour,
-        "cache_creation_input_tokens": written,
-        "cache_read_input_tokens": five + hour if read_phase else 0,
-        "cache_creation": {
-            "ephemeral_5m_input_tokens": 0 if read_phase else five,
-            "ephemeral_1h_input_tokens": 0 if read_phase else hour,
-        },
-        "output_tokens": output_tokens,
-        "service_tier": "standard",
-    }
-
-
-def _unknown_stop_blocks(blocks: list[dict]) -> list[dict]:
-    text = next((b["text"] for b in blocks if b["type"] == "text"), "") or "..."
-    return [{"type": "text", "text": cut_text(text, UNKNOWN_STOP_TEXT_TOKENS) or text[:1]}]
-
-
-def shape_message(
-    body: dict,
-    draft: Any,
-    settings: SimSettings,
-    window: int,
-    ids: Callable[[str, int], str],
-    unknown_stop_reason: bool = False,
-) -> dict:
-    """Turn the brain's draft into the reply: stop sequences, thinking, token limits, usage."""
-    blocks = _draft_blocks(draft, ids)
-    stop_reason, stop_sequence, details = draft.stop_reason, None, getattr(draft, "stop_details", None)
-    if details is not None and "type" not in details:
-        details = {"type": stop_reason, **details}
-    if unknown_stop_reason:
-        blocks, stop_reason, details = _unknown_stop_blocks(blocks), UNKNOWN_STOP_REASON, None
-    blocks, hit = apply_stop_sequences(blocks, body.get("stop_sequences") or [])
-    if hit is not None:
-        stop_reason, stop_sequence, details = "stop_sequence", hit, None
-    if thinking_on(body, settings):
-        blocks.insert(0, _thinking_block(body, draft))
-    total = tokens.count_request(body)
-    room = window - total
-    if room <= 0:  # the input exactly fills the window (more is a 400 before this): no room to write
-        text_only = [b for b in blocks if b["type"] == "text"]
-        blocks, _ = fit_blocks(text_only, min(SHORT_PARTIAL_TOKENS, body["max_tokens"]))
-        stop_reason, stop_sequence, details = "model_context_window_exceeded", None, None
-    else:
-        blocks, cut = fit_blocks(blocks, min(body["max_tokens"], room))
-        if cut:
-            stop_reason = "max_tokens" if body["max_tokens"] <= room else "model_context_window_exceeded"
-            stop_sequence, details = None, None
-    for block in blocks:
-        if block["type"] == "thinking":
-            block["signature"] = validate.sign_thinking(block["thinking"], settings.seed)
-    produced = max(1, sum(output_cost(b) for b in blocks))
-    return {
-        "id": ids("msg", 0),
-        "type": "message",
-        "role": "assistant",
-        "model": body["model"],
-        "content": blocks,
-        "stop_reason": stop_reason,
-        "stop_sequence": stop_sequence,
-        "stop_details": details,
-        "usage": usage_for(body, body["max_tokens"] if stop_reason == "max_tokens" else produced, total),
-    }

@@ -11,7 +11,7 @@ from typing import Any
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 TOOL_USE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 TOOL_CHOICE_TYPES = ("auto", "any", "tool", "none")
-THINKING_TYPES = ("enabled", "adaptive", "disabled")
+THINKING_TYPES = ("enabled", "adaptive", "disabled", "between_tools")
 MIN_THINKING_BUDGET = 1024
 MAX_CACHE_BREAKPOINTS = 4
 # API version 2026-10-21 dropped the sampling knobs; older versions (the Node SDK's 2023-06-01) still take them.
@@ -23,37 +23,41 @@ BAD_SIGNATURE = "thinking block signature is invalid: thinking blocks must be pa
 class InvalidRequest(Exception):
     """A request the real API answers with 400 invalid_request_error; str(self) is the message."""
 
+    details: dict | None = None  # error.details, for the few errors that carry them
 
-def sign_thinking(text: str, seed: int) -> str:
-    """Signature of a thinking block: HMAC-SHA256 of its text keyed by the seed, base64."""
-    digest = hmac.new(f"sim-seed-{seed}".encode(), text.encode("utf-8"), hashlib.sha256).digest()
+
+def sign_thinking(text: str, seed: int, tie: str = "") -> str:
+    """Signature of a thinking block: HMAC-SHA256 of its text keyed by the seed (and, for models that tie thinking
+    to the model and conversation, by `tie`), base64."""
+    key = f"sim-seed-{seed}" + (f"|{tie}" if tie else "")
+    digest = hmac.new(key.encode(), text.encode("utf-8"), hashlib.sha256).digest()
     return base64.b64encode(digest).decode("ascii")
 
 
-def signature_ok(text: Any, signature: Any, seed: int) -> bool:
+def signature_ok(text: Any, signature: Any, seed: int, tie: str = "") -> bool:
     """True when a thinking block came back exactly as the simulated model wrote it."""
     if not isinstance(text, str) or not isinstance(signature, str):
         return False
-    return hmac.compare_digest(sign_thinking(text, seed), signature)
+    return hmac.compare_digest(sign_thinking(text, seed, tie), signature)
 
 
-def check_create(body: Any, seed: int = 0, max_output: int | None = None, api_version: str = "") -> None:
+def check_create(body: Any, seed: int = 0, max_output: int | None = None, api_version: str = "", tie: str = "") -> None:
     """Validate a POST /v1/messages body; raise InvalidRequest like the API would."""
     _check_object(body)
     if "model" not in body:
         raise InvalidRequest("model: Field required")
     _check_max_tokens(body, max_output)
     _check_sampling(body, api_version)
-    _check_common(body, seed)
+    _check_common(body, seed, tie)
     _check_thinking_config(body)
 
 
-def check_count(body: Any, seed: int = 0) -> None:
+def check_count(body: Any, seed: int = 0, tie: str = "") -> None:
     """Validate a POST /v1/messages/count_tokens body (the create body without max_tokens)."""
     _check_object(body)
     if "model" not in body:
         raise InvalidRequest("model: Field required")
-    _check_common(body, seed)
+    _check_common(body, seed, tie)
 
 
 def _check_object(body: Any) -> None:
@@ -61,20 +65,13 @@ def _check_object(body: Any) -> None:
         raise InvalidRequest("The request body must be a JSON object.")
 
 
-def _check_common(body: dict, seed: int) -> None:
-    if "thread" in body:
-        # The threads beta keeps history on the server; a stateless sim cannot, so say so on the first request.
-        raise InvalidRequest(
-            "thread: the simulated model keeps no server-side history, so the message threads "
-            "beta is not available; send the whole history each time (e.g. "
-            "client.beta.messages.tool_runner(..., thread=False))"
-        )
+def _check_common(body: dict, seed: int, tie: str = "") -> None:
     if not isinstance(body.get("model"), str) or not body["model"]:
-        raise InvalidRequest('model: Input should be a valid string naming a model, e.g. "claude-sonnet-4-6"')
+        raise InvalidRequest("model: Input should be a valid string naming a model")
     _check_system(body.get("system"))
     tool_names = _check_tools(body.get("tools"))
     _check_tool_choice(body.get("tool_choice"), tool_names)
-    _check_messages(body.get("messages"), seed)
+    _check_messages(body.get("messages"), seed, tie)
     _check_stop_sequences(body.get("stop_sequences"))
     _check_cache_breakpoints(body)
 
@@ -206,7 +203,7 @@ def _blocks(content: Any) -> list[dict]:
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
-def _check_messages(messages: Any, seed: int) -> None:
+def _check_messages(messages: Any, seed: int, tie: str = "") -> None:
     if messages is None:
         raise InvalidRequest("messages: Field required")
     if not isinstance(messages, list):
@@ -214,7 +211,7 @@ def _check_messages(messages: Any, seed: int) -> None:
     if not messages:
         raise InvalidRequest("messages: at least one message is required")
     for i, message in enumerate(messages):
-        _check_message_shape(i, message)
+        _check_message_shape(i, message, last=i == len(messages) - 1)
     if messages[0]["role"] != "user":
         raise InvalidRequest('messages.0.role: the first message must use the "user" role')
     seen_ids: set[str] = set()  # tool_use ids are unique across the whole history
@@ -222,12 +219,12 @@ def _check_messages(messages: Any, seed: int) -> None:
         previous = messages[i - 1] if i else None
         if message["role"] == "assistant":
             _check_tool_use_ids(i, _blocks(message["content"]), seen_ids)
-            _check_assistant(i, message, messages[i + 1] if i + 1 < len(messages) else None, seed)
+            _check_assistant(i, message, messages[i + 1] if i + 1 < len(messages) else None, seed, tie)
         else:
             _check_tool_results(i, message, previous)
 
 
-def _check_message_shape(i: int, message: Any) -> None:
+def _check_message_shape(i: int, message: Any, last: bool = False) -> None:
     if not isinstance(message, dict):
         raise InvalidRequest(f"messages.{i}: Input should be an object with 'role' and 'content'")
     if message.get("role") not in ("user", "assistant"):
@@ -240,6 +237,10 @@ def _check_message_shape(i: int, message: Any) -> None:
         raise InvalidRequest(f"messages.{i}.content: Field required")
     if not isinstance(content, (str, list)):
         raise InvalidRequest(f"messages.{i}.content: Input should be a string or a list of content blocks")
+    if not content and not (last and message["role"] == "assistant"):
+        raise InvalidRequest(
+            f"messages.{i}: all messages must have non-empty content except for the optional final assistant message"
+        )
     for j, block in enumerate(content if isinstance(content, list) else []):
         if not isinstance(block, dict) or not isinstance(block.get("type"), str):
             raise InvalidRequest(f"messages.{i}.content.{j}.type: Field required")
@@ -247,14 +248,14 @@ def _check_message_shape(i: int, message: Any) -> None:
             raise InvalidRequest(f"messages.{i}.content.{j}.text: text content blocks must be non-empty")
 
 
-def _check_assistant(i: int, message: dict, following: dict | None, seed: int) -> None:
+def _check_assistant(i: int, message: dict, following: dict | None, seed: int, tie: str = "") -> None:
     blocks = _blocks(message["content"])
     for j, block in enumerate(blocks):
         if block["type"] == "tool_result":
             raise InvalidRequest(
                 f"messages.{i}.content.{j}: tool_result blocks belong in a user message, not in the assistant's reply"
             )
-        if block["type"] == "thinking" and not signature_ok(block.get("thinking"), block.get("signature"), seed):
+        if block["type"] == "thinking" and not signature_ok(block.get("thinking"), block.get("signature"), seed, tie):
             raise InvalidRequest(f"messages.{i}.content.{j}: {BAD_SIGNATURE}")
     ids = [b.get("id") for b in blocks if b["type"] == "tool_use"]
     if not ids or following is None:
