@@ -37,7 +37,7 @@ def _lessons() -> tuple[Lesson, ...]:
 def render() -> None:
     st.title(t("Teacher"))
     try:
-        lessons = list(_lessons())
+        _lessons()  # a broken lesson is said plainly here, before any class is opened
     except LessonError as exc:
         st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
         return
@@ -47,15 +47,7 @@ def render() -> None:
         _start(store)
         return
     _header(opened)
-    lang = session.get().language
-    index = st.selectbox(
-        t("Lesson"),
-        range(len(lessons)),
-        format_func=lambda i: f"{lessons[i].order}. {lessons[i].title[lang]}",
-        key="teacher:lesson",
-    )
-    live_progress(opened.code, lessons[index].id)
-    notes(lessons[index], lang)
+    live_progress(opened.code)
 
 
 # -- opening a class ---------------------------------------------------------------------------------
@@ -118,11 +110,11 @@ def _header(opened: SchoolClass) -> None:
 
 # -- the live part ------------------------------------------------------------------------------------
 @st.fragment(run_every=REFRESH_SECONDS)
-def live_progress(code: str, lesson_id: str) -> None:
-    """Redrawn every few seconds on its own: a learner's finished exercise or answer appears without a click."""
+def live_progress(code: str) -> None:
+    """Redrawn every few seconds on its own: a learner's finished exercise or answer appears without a click.
+    Picking a lesson redraws only this part too."""
     lessons = list(_lessons())
     report = load_report(code, lessons, ClassStore(), ProgressStore())
-    lesson = next(x for x in lessons if x.id == lesson_id)
     right, answered = report.class_quiz_score()
     cols = st.columns(3)
     cols[0].metric(t("Learners"), len(report.learners))
@@ -131,12 +123,26 @@ def live_progress(code: str, lesson_id: str) -> None:
     st.caption(
         t("Updated {time}; refreshes every {n} s.", time=dt.datetime.now().strftime("%H:%M:%S"), n=REFRESH_SECONDS)
     )
-    if not report.learners:
+    if report.learners:
+        st.markdown(f"#### {t('Progress in every lesson')}")
+        st.caption(t("Each lesson: exercises finished / exercises; ✓ = all of them."))
+        st.dataframe(overview_table(report), hide_index=True, height=_height(len(report.learners)))
+    else:
         st.info(t("No learner has joined yet. Show them the join code."))
-        return
-    st.markdown(f"#### {t('Progress in every lesson')}")
-    st.caption(t("Each lesson: exercises finished / exercises; ✓ = all of them."))
-    st.dataframe(overview_table(report), hide_index=True, height=_height(len(report.learners)))
+    lang = session.get().language
+    index = st.selectbox(
+        t("Lesson"),
+        range(len(lessons)),
+        format_func=lambda i: f"{lessons[i].order}. {lessons[i].title[lang]}",
+        key="teacher:lesson",
+    )
+    lesson = lessons[index]
+    if report.learners:
+        _lesson_detail(report, lesson)
+    notes(lesson, lang)
+
+
+def _lesson_detail(report: ClassReport, lesson: Lesson) -> None:
     st.markdown(f"#### {t('Lesson {n}: who finished which exercise', n=lesson.order)}")
     st.dataframe(lesson_table(report, lesson), hide_index=True, height=_height(len(report.learners)))
     st.markdown(f"#### {t('Lesson {n}: first answers to the quiz', n=lesson.order)}")

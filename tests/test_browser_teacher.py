@@ -1,0 +1,143 @@
+"""A class in headless Chromium, in English, Russian and Polish at 1366x768 and 768 px: the teacher creates it, a
+learner joins and answers, and the Teacher page shows it without a reload; and a run shared by link opens read-only
+for someone else, who makes their own copy."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from browser import browser, needs_chromium, running_app, shot, wait_idle
+
+from agent_core.lessons import load_lessons
+from agent_core.teacher_notes import lesson_notes
+from lab_ui.i18n import LANGUAGES, translate
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+WIDE, NARROW = {"width": 1366, "height": 768}, {"width": 768, "height": 1024}
+CASES = [("en", WIDE, NARROW), ("ru", NARROW, WIDE), ("pl", WIDE, NARROW)]
+NAMES = {"en": "Ada Lovelace", "ru": "Ада Лавлейс", "pl": "Ada Lovelace-Nowak"}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("teacher") / "runs.db") as url, browser() as b:
+        yield url, b
+
+
+@pytest.fixture(autouse=True)
+def _close_sessions(app):
+    """Each test's browser sessions end with it: a Teacher page left open would keep redrawing every few seconds."""
+    yield
+    for context in app[1].contexts:
+        context.close()
+
+
+def _open(b, url: str, lang: str, size: dict):
+    """A new browser session (its own Streamlit session) at `url`, switched to `lang`, then resized to `size`."""
+    page = b.new_context(viewport=WIDE).new_page()  # wide first: the sidebar with the language switch is open
+    page.set_default_navigation_timeout(120_000)  # a shared, busy machine can take long to serve the first load
+    page.goto(url)
+    page.get_by_text("Language / Язык / Język").wait_for(timeout=60_000)
+    wait_idle(page)
+    if lang != "en":
+        page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first.click()
+        page.get_by_role("option", name=LANGUAGES[lang]).click()
+        wait_idle(page)
+    page.set_viewport_size(size)
+    page.wait_for_timeout(300)
+    return page
+
+
+def _param(page, name: str) -> str:
+    return parse_qs(urlsplit(page.url).query)[name][0]
+
+
+def _metric(page, label: str) -> str:
+    return (
+        page.locator("[data-testid='stMetric']")
+        .filter(has_text=label)
+        .locator("[data-testid='stMetricValue']")
+        .inner_text()
+    )
+
+
+@pytest.mark.parametrize(("lang", "teacher_size", "learner_size"), CASES)
+def test_a_learner_joins_answers_and_the_teacher_sees_it_live(app, lang, teacher_size, learner_size):
+    url, b = app
+    tr = lambda text, **values: translate(lang, text, **values)  # noqa: E731 - the page's words, as the test reads them
+    lesson = load_lessons()[0]
+    question = lesson.questions[0]
+    wrong = next(o.text[lang] for o in question.options if not o.correct)
+    right = next(o.text[lang] for o in question.options if o.correct)
+
+    teacher = _open(b, f"{url}/teacher", lang, teacher_size)
+    teacher.get_by_label(tr("Class name")).fill(f"Group {lang}")
+    teacher.get_by_role("button", name=tr("Create the class")).click()
+    teacher.get_by_text(tr("No learner has joined yet. Show them the join code.")).wait_for(timeout=30_000)
+    code = _param(teacher, "class")
+    assert re.fullmatch(r"[A-Z2-9]{6}", code) and teacher.get_by_text(code, exact=True).first.is_visible()
+    assert _param(teacher, "teacher")  # the teacher's way back is in their URL only
+
+    learner = _open(b, f"{url}/lessons?class={code.lower()}", lang, learner_size)  # typed off the projector
+    learner.get_by_label(tr("Your name (as your teacher should see it)")).fill(NAMES[lang])
+    learner.get_by_role("button", name=tr("Join"), exact=True).click()
+    wait_idle(learner)
+    learner.get_by_text(NAMES[lang]).first.wait_for(timeout=30_000)
+    assert _param(learner, "class") == code
+    learner.get_by_text(question.question[lang]).first.click()
+    learner.get_by_text(wrong, exact=True).first.click()
+    wait_idle(learner)
+    learner.get_by_text(right, exact=True).first.click()  # a second try does not change the first answer
+    wait_idle(learner)
+    shot(learner, f"class-learner-{lang}-{learner_size['width']}")
+
+    # No click on the teacher's page: its live part redraws on its own within a few seconds.
+    teacher.wait_for_function(
+        "([label, want]) => [...document.querySelectorAll(\"[data-testid='stMetric']\")].some("
+        "m => m.innerText.includes(label) && m.innerText.includes(want))",
+        arg=[tr("Right at the first answer"), "0 / 1"],
+        timeout=30_000,
+    )
+    assert _metric(teacher, tr("Learners")) == "1"
+    cells = teacher.locator("[data-testid='stDataFrame'] td")
+    cells.filter(has_text=NAMES[lang]).first.wait_for(state="attached", timeout=30_000)
+    assert cells.filter(has_text=wrong).count() >= 1  # the common wrong answer, in the learner's language
+    notes = lesson_notes(lesson)
+    if notes is None:
+        assert teacher.get_by_text(tr("No teacher notes for this lesson yet.")).is_visible()
+    else:
+        teacher.get_by_text(tr("Teacher notes: lesson {n}", n=lesson.order)).wait_for()
+        assert teacher.get_by_text(notes.items("objectives", lang)[0]).first.is_visible()
+    if lang != "en":
+        for english in ("Join code", "Learners", "Progress in every lesson", "Most common wrong answer"):
+            assert teacher.get_by_text(english, exact=True).count() == 0, english
+    shot(teacher, f"class-teacher-{lang}-{teacher_size['width']}")
+
+
+@pytest.mark.parametrize(("lang", "owner_size", "viewer_size"), CASES)
+def test_a_shared_run_opens_read_only_and_becomes_my_copy(app, lang, owner_size, viewer_size):
+    url, b = app
+    tr = lambda text, **values: translate(lang, text, **values)  # noqa: E731
+    owner = _open(b, f"{url}/playground", lang, owner_size)
+    owner.get_by_role("button", name=tr("Run to end")).click()
+    wait_idle(owner, 120_000)
+    owner.get_by_role("button", name=re.compile(tr("Share"))).click()
+    link = owner.locator("[data-testid='stPopoverBody'] code").inner_text().strip()
+    run_id = _param(owner, "run")
+    assert parse_qs(urlsplit(link).query) == {"run": [run_id], "view": ["shared"]}
+
+    viewer = _open(b, link, lang, viewer_size)
+    viewer.get_by_role("button", name=tr("Make my copy")).wait_for(timeout=30_000)
+    for step in ("Next phase", "Next step", "Run to end"):
+        assert viewer.get_by_role("button", name=tr(step), exact=True).is_disabled()  # read-only
+    shot(viewer, f"shared-run-{lang}-{viewer_size['width']}")
+    viewer.get_by_role("button", name=tr("Make my copy")).click()
+    wait_idle(viewer)
+    viewer.get_by_role("button", name=tr("Make my copy")).wait_for(state="detached", timeout=30_000)
+    mine = _param(viewer, "run")
+    assert mine != run_id and "view" not in parse_qs(urlsplit(viewer.url).query)
+    owner.reload()
+    wait_idle(owner)
+    assert _param(owner, "run") == run_id  # the owner's run is still theirs
