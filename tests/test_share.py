@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agent_core.loop import Stepper
-from agent_core.model import Limits, Run, RunConfig
+from agent_core.model import Limits, Run, RunConfig, ToolSpec
 from agent_core.share import own_copy
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
@@ -42,17 +42,19 @@ def _finished_run(turns_wanted: int = 99) -> Run:
 
 def test_my_copy_keeps_the_conversation_and_takes_none_of_the_risky_settings():
     shared = _finished_run()
-    mine = RunConfig(task="anything", model="claude-haiku-4-5", sandbox=None)
-    copy = own_copy(shared, mine)
+    shared.config.tools.append(ToolSpec("lookup", "Looks things up.", {"type": "object"}, impl="get_weather"))
+    mine = RunConfig(task="anything", limits=Limits(max_steps=7), sandbox=None)
+    copy, unreviewed = own_copy(shared, mine)
     assert copy.id != shared.id and (copy.parent_id, copy.parent_turn) == (shared.id, len(shared.turns) + 1)
     assert [t.response for t in copy.turns] == [t.response for t in shared.turns]
     assert copy.messages == shared.messages and copy.messages is not shared.messages
-    assert (copy.config.provider, copy.config.base_url, copy.config.model) == ("offline", None, "claude-haiku-4-5")
-    assert copy.config.sandbox is None
-    assert copy.config.task == shared.config.task and copy.config.limits == shared.config.limits
+    assert (copy.config.provider, copy.config.base_url, copy.config.sandbox) == ("offline", None, None)
+    assert copy.config.limits == Limits(max_steps=7)  # the viewer's limits, not the shared run's
+    assert copy.config.task == shared.config.task
     approvals = {s.name: s.needs_approval for s in copy.config.tools}
     assert approvals == {"get_weather": False, "calculate": False, "delete_file": True}
-    assert shared.config.base_url == ELSEWHERE  # the shared run itself is not changed
+    assert [s.name for s in unreviewed] == ["lookup"]  # not built-in: left out until the viewer reviews it
+    assert shared.config.base_url == ELSEWHERE and shared.config.sandbox == "/etc"  # the shared run is unchanged
 
 
 def _open_shared(run_id: str) -> AppTest:
