@@ -172,7 +172,7 @@ def _status(lab: LabSession) -> None:
     if run is None:
         st.info(t("Press **Next phase** to build the first request, or **Next step** to run a whole turn."))
         return
-    if lab.replay:
+    if lab.replay and not share_view.viewing(lab):  # a shared run has its own notice (and no re-run)
         st.info(
             t(
                 "**Replay** of a saved run: nothing here calls the model. To go on live, pick a turn and use "

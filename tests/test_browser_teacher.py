@@ -39,7 +39,7 @@ def _open(b, url: str, lang: str, size: dict):
     page = b.new_context(viewport=WIDE).new_page()  # wide first: the sidebar with the language switch is open
     page.set_default_navigation_timeout(120_000)  # a shared, busy machine can take long to serve the first load
     page.goto(url)
-    page.get_by_text("Language / Язык / Język").wait_for(timeout=60_000)
+    page.get_by_text("Language / Язык / Język").wait_for(timeout=180_000)
     wait_idle(page)
     if lang != "en":
         page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first.click()
@@ -70,7 +70,6 @@ def test_a_learner_joins_answers_and_the_teacher_sees_it_live(app, lang, teacher
     lesson = load_lessons()[0]
     question = lesson.questions[0]
     wrong = next(o.text[lang] for o in question.options if not o.correct)
-    right = next(o.text[lang] for o in question.options if o.correct)
 
     teacher = _open(b, f"{url}/teacher", lang, teacher_size)
     teacher.get_by_label(tr("Class name")).fill(f"Group {lang}")
@@ -86,10 +85,7 @@ def test_a_learner_joins_answers_and_the_teacher_sees_it_live(app, lang, teacher
     wait_idle(learner)
     learner.get_by_text(NAMES[lang]).first.wait_for(timeout=30_000)
     assert _param(learner, "class") == code
-    learner.get_by_text(question.question[lang]).first.click()
-    learner.get_by_text(wrong, exact=True).first.click()
-    wait_idle(learner)
-    learner.get_by_text(right, exact=True).first.click()  # a second try does not change the first answer
+    learner.get_by_text(wrong, exact=True).first.click()  # an unanswered question stands open
     wait_idle(learner)
     shot(learner, f"class-learner-{lang}-{learner_size['width']}")
 
