@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from agent_core.classes import ClassStore, Member
 from agent_core.lessons import Lesson
+from agent_core.lessons.quiz import FINAL_QUIZ
 from agent_core.progress import Completion, ProgressStore, QuizAnswer
 
 
@@ -17,6 +18,10 @@ class LearnerProgress:
     member: Member
     exercises: dict[str, set[str]] = field(default_factory=dict)
     answers: dict[str, dict[str, QuizAnswer]] = field(default_factory=dict)
+    final: dict[str, QuizAnswer] = field(default_factory=dict)  # the final quiz, by "lesson/question" key
+
+    def final_right(self) -> int:
+        return sum(a.correct for a in self.final.values())
 
     def exercises_done(self, lesson: Lesson) -> int:
         return len(self.exercises.get(lesson.id, ()))
@@ -79,6 +84,11 @@ def build_report(
             rows[c.learner].exercises.setdefault(c.lesson, set()).add(item)
     stats = {key: QuestionStats(_lesson(lessons, key[0]), key[1]) for key in options}
     for a in answers:
+        if a.lesson == FINAL_QUIZ:  # its question keys are "lesson/question"
+            lesson_id, _, question_id = a.question.partition("/")
+            if a.learner in rows and 0 <= a.choice < options.get((lesson_id, question_id), 0):
+                rows[a.learner].final[a.question] = a
+            continue
         key = (a.lesson, a.question)
         if a.learner not in rows or key not in options or not 0 <= a.choice < options[key]:
             continue

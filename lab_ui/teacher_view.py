@@ -165,6 +165,7 @@ def overview_table(report: ClassReport) -> pd.DataFrame:
             t("Quiz: right first time"): _score(
                 sum(p.first_right(x) for x in report.lessons), sum(p.answered(x) for x in report.lessons)
             ),
+            t("Final quiz"): _score(p.final_right(), len(p.final)),
         }
         for lesson in report.lessons:
             done, total = p.exercises_done(lesson), len(lesson.exercises)
