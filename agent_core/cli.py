@@ -35,6 +35,15 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8765)
     serve.add_argument("--persona", default="sensible")
     serve.add_argument("--latency-ms", type=int, default=0)
+    serve.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="STEPS",
+        help="fault plan for the next POST /v1/messages requests, in order, e.g. --fault 429x2 --fault 529 "
+        "(statuses, drop, slow:SECONDS; xN repeats a step)",
+    )
+    serve.add_argument("--lenient-headers", action="store_true", help="accept requests without key/version headers")
     return parser
 
 
@@ -99,7 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
         from agent_core.sim import serve_forever
+        from agent_core.sim.faults import FaultConfigError, parse_steps
 
-        serve_forever(args.host, args.port, SimSettings(persona=args.persona, latency_ms=args.latency_ms))
+        try:
+            for spec in args.fault:
+                parse_steps(spec)
+        except FaultConfigError as exc:
+            say(f"--fault: {exc}")
+            return 2
+        settings = SimSettings(persona=args.persona, latency_ms=args.latency_ms, lenient_headers=args.lenient_headers)
+        serve_forever(args.host, args.port, settings, fault_plan=args.fault)
         return 0
     return _run(args)

@@ -1,9 +1,19 @@
-"""Fault injection for the simulated model: stateless, decided from the request's turn and retry count."""
+"""Fault injection for the simulated model, counted per request sequence on the server, never per client header.
+
+Three sources, all documented in BEHAVIOUR.md ("Faults"):
+- SimSettings.faults (lessons, the Playground): dicts with a status/kind, an optional turn and how many attempts
+  of the same request they hit; attempts are counted by the server (the same body seen again is a retry).
+- a server's fault plan (`serve --fault 429x2 --fault 529`): consumed in order by successive POST /v1/messages.
+- the `x-sim-fault` request header (`429x2,529`): the n-th sending of the same request gets the n-th step."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # The real API's error type for each status (messages-api-facts.md, "Errors").
 ERROR_TYPES = {
@@ -73,12 +83,89 @@ def turn_of(body: object) -> int:
     return 1 + sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
 
 
-def retry_count(headers: Mapping[str, str]) -> int:
-    """The SDK's attempt counter (0 on the first try, and for clients that do not send it)."""
-    try:
-        return max(0, int(headers.get("x-stainless-retry-count", "0") or 0))
-    except ValueError:
-        return 0
+# Requests remembered for counting attempts; the oldest are forgotten first.
+REMEMBERED_REQUESTS = 2000
+FAULT_HEADER = "x-sim-fault"
+_STEP = re.compile(
+    r"^(?:(?P<status>[1-5][0-9]{2})|(?P<drop>drop)|slow:(?P<slow>[0-9]+(?:\.[0-9]+)?))(?:x(?P<times>[0-9]{1,3}))?$"
+)
+
+
+@dataclass
+class AttemptCounter:
+    """How many times the server has seen each request (method, path, body): 0 on the first sending."""
+
+    _seen: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def next(self, *parts: object) -> int:
+        key = hashlib.sha256(repr(parts).encode("utf-8", "replace")).hexdigest()
+        with self._lock:
+            attempt = self._seen.pop(key, -1) + 1
+            self._seen[key] = attempt
+            while len(self._seen) > REMEMBERED_REQUESTS:
+                self._seen.popitem(last=False)
+            return attempt
+
+
+def parse_steps(spec: str) -> list[dict]:
+    """'429x2,529,drop,slow:1.5' -> one fault dict per request, in order; FaultConfigError when unreadable."""
+    steps: list[dict] = []
+    for part in (p.strip().lower() for p in spec.split(",")):
+        match = _STEP.match(part)
+        if not part or not match:
+            raise FaultConfigError(
+                f"cannot read the fault step {part!r}; write a status (429, 529, 500...), drop or slow:SECONDS, "
+                "optionally followed by xN for N requests in a row"
+            )
+        if match["status"]:
+            step: dict = {"status": int(match["status"])}
+            if step["status"] == 429:
+                step["retry_after"] = 0
+        elif match["drop"]:
+            step = {"kind": "drop"}
+        else:
+            step = {"kind": "slow", "delay_s": float(match["slow"])}
+        steps += [dict(step) for _ in range(int(match["times"] or 1))]
+    return steps
+
+
+@dataclass
+class FaultQueue:
+    """A server's fault plan: each POST /v1/messages takes the next step until none are left."""
+
+    steps: list[dict] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def from_specs(cls, specs: list[str]) -> FaultQueue:
+        return cls([step for spec in specs for step in parse_steps(spec)])
+
+    def take(self) -> dict | None:
+        with self._lock:
+            return self.steps.pop(0) if self.steps else None
+
+
+def plan_step(step: dict | None) -> FaultPlan:
+    """The plan for one step of a queue or a header (every step hits: no turn or attempt filters)."""
+    plan = FaultPlan()
+    if step is None:
+        return plan
+    kind = _kind(step)
+    if kind == "slow":
+        plan.delay_s = float(step.get("delay_s", 2.0))
+    else:
+        _decide(plan, step, kind)
+    return plan
+
+
+def header_step(headers: Mapping[str, str], attempt: int) -> dict | None:
+    """The step of an `x-sim-fault` header for this sending of the request (None when past the plan)."""
+    spec = headers.get(FAULT_HEADER)
+    if not spec:
+        return None
+    steps = parse_steps(spec)
+    return steps[attempt] if attempt < len(steps) else None
 
 
 def _kind(fault: dict) -> str:
@@ -99,10 +186,10 @@ def _applies(fault: dict, kind: str, turn: int, attempt: int) -> bool:
     return attempts is None or attempt < int(attempts)
 
 
-def plan_faults(faults: list[dict], body: object, headers: Mapping[str, str]) -> FaultPlan:
+def plan_faults(faults: list[dict], body: object, attempt: int) -> FaultPlan:
     """Combine every matching fault: slow delays add up, the first failure wins."""
     plan = FaultPlan()
-    turn, attempt = turn_of(body), retry_count(headers)
+    turn = turn_of(body)
     decided = False
     for fault in faults or []:
         kind = _kind(fault)

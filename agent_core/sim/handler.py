@@ -112,21 +112,28 @@ def _error_reply(failure: ApiFailure, request_id: str) -> SimReply:
 class SimHandler:
     """Answers Messages API requests offline; stateless apart from a log of what it saw."""
 
-    def __init__(self, settings: SimSettings, think: Callable[[dict, SimSettings], Any] | None = None) -> None:
+    def __init__(
+        self,
+        settings: SimSettings,
+        think: Callable[[dict, SimSettings], Any] | None = None,
+        fault_plan: list[str] | None = None,
+    ) -> None:
         self.settings = settings
         self._think = think
+        self.attempts = faults.AttemptCounter()  # retries counted by the server, whatever the client sends
+        self.fault_queue = faults.FaultQueue.from_specs(fault_plan or [])
         self.seen: deque[Seen] = deque(maxlen=500)
         self.rate = RateWindow()
 
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> SimReply:
         """Answer one HTTP request; every reply carries a request-id header."""
         headers = {k.lower(): v for k, v in headers.items()}
-        retry = faults.retry_count(headers)
-        request_id = "req_" + _hex(self.settings.seed, method, path, body, retry)
         route, _, query = path.partition("?")
         route = route.rstrip("/")
+        retry = self.attempts.next(method.upper(), route, body)
+        request_id = "req_" + _hex(self.settings.seed, method, path, body, retry)
         try:
-            reply = self._route(method.upper(), route, query, headers, body)
+            reply = self._route(method.upper(), route, query, headers, body, retry)
         except ApiFailure as failure:
             reply = _error_reply(failure, request_id)
         except Exception as exc:  # a sim bug must reach the client as an API error, not a hung socket
@@ -153,11 +160,13 @@ class SimHandler:
         except models_api.ModelsError as exc:
             raise ApiFailure(exc.status, exc.message) from exc
 
-    def _route(self, method: str, route: str, query: str, headers: dict[str, str], raw: bytes) -> SimReply:
+    def _route(
+        self, method: str, route: str, query: str, headers: dict[str, str], raw: bytes, attempt: int = 0
+    ) -> SimReply:
         if route.startswith("/v1/"):
             self._check_headers(headers)
         if (method, route) == ("POST", "/v1/messages"):
-            return self._create(headers, raw)
+            return self._create(headers, raw, attempt)
         if (method, route) == ("POST", "/v1/messages/count_tokens"):
             return self._count(raw)
         if (method, route) == ("GET", "/v1/models"):
@@ -219,9 +228,9 @@ class SimHandler:
         except models_api.ModelsError as exc:
             raise ApiFailure(exc.status, exc.message) from exc
 
-    def _create(self, headers: dict[str, str], raw: bytes) -> SimReply:
+    def _create(self, headers: dict[str, str], raw: bytes, attempt: int = 0) -> SimReply:
         body = self._parse(raw)
-        plan = self._plan(body, headers)
+        plan = self._plan(body, headers, attempt)
         if plan.drop:
             return SimReply(0, {}, delay_s=plan.delay_s, drop=True)
         if plan.status is not None:
@@ -272,9 +281,18 @@ class SimHandler:
         reply.delay_s, reply.tokens = plan.delay_s, used
         return reply
 
-    def _plan(self, body: Any, headers: dict[str, str]) -> faults.FaultPlan:
+    def _plan(self, body: Any, headers: dict[str, str], attempt: int) -> faults.FaultPlan:
+        """The faults for this request: the x-sim-fault header, else the server's queue, else the settings."""
+        if headers.get(faults.FAULT_HEADER):
+            try:
+                return faults.plan_step(faults.header_step(headers, attempt))
+            except faults.FaultConfigError as exc:
+                raise ApiFailure(400, f"{faults.FAULT_HEADER}: {exc}") from exc
+        step = self.fault_queue.take()
+        if step is not None:
+            return faults.plan_step(step)
         try:
-            return faults.plan_faults(self.settings.faults, body, headers)
+            return faults.plan_faults(self.settings.faults, body, attempt)
         except faults.FaultConfigError as exc:
             raise ApiFailure(500, f"Simulated model misconfigured: {exc}") from exc
 

@@ -259,10 +259,14 @@ def start_server(
 
 
 def serve_forever(
-    host: str = "127.0.0.1", port: int = 8765, settings: SimSettings | None = None, handler: SimHandler | None = None
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    settings: SimSettings | None = None,
+    handler: SimHandler | None = None,
+    fault_plan: list[str] | None = None,
 ) -> None:
     """Run the simulated model in the foreground until Ctrl+C (python -m agent_core serve)."""
-    server = SimHTTPServer((host, port), handler or SimHandler(settings or SimSettings()))
+    server = SimHTTPServer((host, port), handler or SimHandler(settings or SimSettings(), fault_plan=fault_plan))
     print(
         f"Simulated Messages API at http://{host}:{server.server_port}  "
         f"(set ANTHROPIC_BASE_URL to this; any API key works). Ctrl+C stops it.",
