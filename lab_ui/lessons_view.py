@@ -8,7 +8,7 @@ import streamlit as st
 
 from agent_core.lessons import Lesson, LessonError, load_lessons
 from agent_core.progress import ProgressStore
-from lab_ui import class_join, controls, goal_feedback, playground, quiz_view, session
+from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session
 from lab_ui.i18n import t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import md
@@ -135,6 +135,7 @@ def render() -> None:
         _narrative(lesson, lang)
         _sources(lesson)
         _exercises(lesson, lab, lang, done, store, learner)
+        practice.lesson_links(lesson.id)
         quiz_view.lesson_questions(lesson, lang, store, learner)
         quiz_view.final(lessons, lang, store, learner)
     with right:

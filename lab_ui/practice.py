@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from lab_ui import practice_exercises, practice_loop, practice_model
 from lab_ui.i18n import mark, t
@@ -15,13 +16,26 @@ MODES = {
     "fill": (mark("Fill a tool_result"), practice_exercises.render_fill),
 }
 DEFAULT_MODE = "model"
+# Lessons whose idea a Practice mode lets the learner do by hand (lesson id -> modes); shown under the exercises.
+FOR_LESSON = {
+    "the-loop": ("order", "model"),
+    "stop-reasons": ("model",),
+    "tool-results": ("fill", "loop"),
+    "stateless-server": ("loop",),
+    "break-the-loop": ("loop", "model"),
+    "tool-descriptions": ("tool",),
+    "parallel-calls": ("loop",),
+}
 
 
 def render() -> None:
     st.title(t("Practice"))
     wanted = st.query_params.get("mode")
-    if "practice-mode" not in st.session_state:
-        st.session_state["practice-mode"] = wanted if wanted in MODES else DEFAULT_MODE
+    # A link (from a lesson, or shared) picks the mode; after that the switch below does, and the URL follows it.
+    if wanted in MODES and wanted != st.session_state.get("practice-url-mode"):
+        st.session_state["practice-mode"] = wanted
+    elif "practice-mode" not in st.session_state:
+        st.session_state["practice-mode"] = DEFAULT_MODE
     mode = st.segmented_control(
         t("Mode"),
         list(MODES),
@@ -32,8 +46,23 @@ def render() -> None:
     mode = mode if mode in MODES else DEFAULT_MODE
     if st.query_params.get("mode") != mode:
         st.query_params["mode"] = mode  # a link or a reload opens the same mode
+    st.session_state["practice-url-mode"] = mode
     st.divider()
     try:
         MODES[mode][1]()
     except Exception as exc:  # whatever a learner types, the page and what they did so far survive it
         st.error(t("Something went wrong: {error}. The run so far is kept.", error=f"{type(exc).__name__}: {exc}"))
+
+
+def lesson_links(lesson_id: str) -> None:
+    """ "Practise it by hand" links from a lesson to the Practice modes that fit it."""
+    modes = FOR_LESSON.get(lesson_id, ())
+    if not modes:
+        return
+    st.markdown(t("**Practise it by hand**"))
+    for mode in modes:
+        label = t(MODES[mode][0])
+        try:  # a page link keeps this tab's session (language, runs); it needs the app's page list
+            st.page_link("pages/practice.py", label=label, icon=":material/exercise:", query_params={"mode": mode})
+        except StreamlitAPIException:  # the lessons page run on its own, without app.py's navigation
+            st.markdown(f"[{label}](practice?mode={mode})")

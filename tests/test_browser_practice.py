@@ -154,3 +154,18 @@ def test_the_loop_code_switches_to_typescript(app):
     assert lit and any("messages" in line for line in lit)  # build_request lit in the TypeScript code
     shot(page, "loop-code-typescript")
     page.close()
+
+
+def test_a_lesson_links_to_its_practice_mode_in_the_same_tab(app):
+    url, b = app
+    page = b.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{url}/practice?mode=model")  # a mode chosen earlier in this tab must not win over the link
+    page.get_by_role("button", name="Send my reply").wait_for(timeout=180_000)
+    page.get_by_role("link", name="Lessons").click()
+    link = page.get_by_role("link", name="Order the loop")
+    link.wait_for(timeout=180_000)
+    link.click()
+    wait_idle(page)
+    page.get_by_role("button", name="Check the order").wait_for(timeout=180_000)
+    assert page.url.endswith("/practice?mode=order")
+    page.close()

@@ -323,3 +323,12 @@ def test_every_fact_the_logic_can_state_has_a_sentence():
     codes |= {"appended_reply_only", "appended_nothing", "appended_something_else", "appended_reply_and_results"}
     assert len(codes) > 40
     assert codes <= set(TEXTS), sorted(codes - set(TEXTS))
+
+
+def test_the_lessons_link_to_practice_modes_that_exist():
+    from agent_core.lessons import load_lessons
+    from lab_ui.practice import FOR_LESSON, MODES
+
+    ids = {lesson.id for lesson in load_lessons()}
+    assert set(FOR_LESSON) <= ids, sorted(set(FOR_LESSON) - ids)
+    assert {mode for modes in FOR_LESSON.values() for mode in modes} == set(MODES)  # every mode is reachable
