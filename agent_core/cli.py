@@ -14,6 +14,7 @@ from agent_core.model import Limits, Run, RunConfig, SimSettings, Turn
 from agent_core.providers import PROVIDERS
 from agent_core.secrets import env_secrets, scrub_secrets
 from agent_core.tools.catalog import default_specs
+from agent_core.vocab import Persona, Provider
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -21,19 +22,19 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a task through the agent loop and print every turn")
     run.add_argument("task")
-    run.add_argument("--provider", choices=PROVIDERS, default="offline")
+    run.add_argument("--provider", choices=PROVIDERS, default=Provider.OFFLINE.value)
     run.add_argument("--base-url")
     run.add_argument("--model")
     run.add_argument("--max-steps", type=int, default=10, help="0 means no limit (the hard ceiling still applies)")
     run.add_argument(
         "--tools", help="comma-separated catalog tools (default: get_weather,calculate,search_memory,read_file)"
     )
-    run.add_argument("--persona", default="sensible", help="offline model persona: sensible, stubborn, gullible")
+    run.add_argument("--persona", default=Persona.SENSIBLE.value, help="offline model persona: " + ", ".join(Persona))
     run.add_argument("--json", type=Path, help="write the whole run record (every exchange) to this file")
     serve = sub.add_parser("serve", help="serve the simulated model (Anthropic Messages API) over HTTP")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765)
-    serve.add_argument("--persona", default="sensible")
+    serve.add_argument("--persona", default=Persona.SENSIBLE.value)
     serve.add_argument("--latency-ms", type=int, default=0)
     serve.add_argument(
         "--fault",

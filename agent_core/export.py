@@ -19,19 +19,13 @@ import jsonschema
 from agent_core import context
 from agent_core.model import SCHEMA_VERSION, Run
 from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_secrets, scrub_tree
+from agent_core.vocab import STOP_TABLE
 
 SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
 MAX_IMPORT_BYTES = 20_000_000
 _MAX_REPORTED_ERRORS = 3
 _MAX_MESSAGE_CHARS = 200
-FINISH_REASONS = {
-    "tool_use": "tool_calls",
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "max_tokens": "length",
-    "model_context_window_exceeded": "length",
-    "refusal": "content_filter",
-}
+FINISH_REASONS = {reason: info.openai_finish for reason, info in STOP_TABLE.items()}
 _OPENAI_TOOL_CHOICE = {"auto": "auto", "any": "required", "none": "none"}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from agent_core.model import MAX_STEPS_CEILING, Run, StopCause
+from agent_core.vocab import StopKind
 
 
 def _repeated_tail(run: Run) -> int:
@@ -27,33 +28,36 @@ def check_limits(run: Run, spend_cap_usd: float | None = None) -> StopCause | No
     errors = sum(t.is_error for turn in run.turns for t in turn.tools)
     if limits.stop_on_repeated_call and _repeated_tail(run) >= limits.stop_on_repeated_call:
         return StopCause(
-            "repeated_call",
+            StopKind.REPEATED_CALL,
             f"the same tool call returned the same result "
             f"{limits.stop_on_repeated_call} times in a row, so the loop gave up",
         )
     if limits.max_tool_errors is not None and errors >= limits.max_tool_errors:
-        return StopCause("error_budget", f"error budget spent: {errors} tool error(s), limit {limits.max_tool_errors}")
+        return StopCause(
+            StopKind.ERROR_BUDGET, f"error budget spent: {errors} tool error(s), limit {limits.max_tool_errors}"
+        )
     if spend_cap_usd is not None and run.total_cost_usd >= spend_cap_usd:
         return StopCause(
-            "spend_cap", f"session spend cap ${spend_cap_usd:.4f} reached (spent ${run.total_cost_usd:.4f})"
+            StopKind.SPEND_CAP, f"session spend cap ${spend_cap_usd:.4f} reached (spent ${run.total_cost_usd:.4f})"
         )
     if limits.max_cost_usd is not None and run.total_cost_usd >= limits.max_cost_usd:
         return StopCause(
-            "cost_budget", f"cost budget ${limits.max_cost_usd:.4f} reached (spent ${run.total_cost_usd:.4f})"
+            StopKind.COST_BUDGET, f"cost budget ${limits.max_cost_usd:.4f} reached (spent ${run.total_cost_usd:.4f})"
         )
     if limits.max_total_tokens is not None and run.total_tokens >= limits.max_total_tokens:
         return StopCause(
-            "token_budget", f"token budget {limits.max_total_tokens:,} reached ({run.total_tokens:,} tokens billed)"
+            StopKind.TOKEN_BUDGET,
+            f"token budget {limits.max_total_tokens:,} reached ({run.total_tokens:,} tokens billed)",
         )
     if limits.timeout_s is not None and run.busy_seconds >= limits.timeout_s:
         return StopCause(
-            "timeout", f"time limit {limits.timeout_s:g} s reached ({run.busy_seconds:.1f} s spent running)"
+            StopKind.TIMEOUT, f"time limit {limits.timeout_s:g} s reached ({run.busy_seconds:.1f} s spent running)"
         )
     if len(run.turns) >= limits.effective_max_steps:
         if limits.max_steps is None or limits.max_steps > MAX_STEPS_CEILING:
             return StopCause(
-                "step_limit",
+                StopKind.STEP_LIMIT,
                 f"no step limit was set, so the app's hard ceiling of {MAX_STEPS_CEILING} steps stopped it",
             )
-        return StopCause("step_limit", f"step limit {limits.max_steps} reached")
+        return StopCause(StopKind.STEP_LIMIT, f"step limit {limits.max_steps} reached")
     return None

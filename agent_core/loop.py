@@ -21,15 +21,10 @@ from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
 from agent_core.trust import duplicate_tool_use_ids, input_digest
+from agent_core.vocab import Approval, LoopBug, StopKind, StopReason, final_stop_reasons
 
-# Stop reasons that end the loop, with the words the timeline shows.
-FINAL_STOP_REASONS = {
-    "end_turn": "the model finished, so show its answer",
-    "max_tokens": "the reply was cut off at max_tokens, so stop (raise max_tokens to let it finish)",
-    "stop_sequence": "a stop sequence fired, so stop",
-    "refusal": "the model declined, so stop and tell the user",
-    "model_context_window_exceeded": "the context window is full, so stop (the reply is cut off)",
-}
+# Stop reasons that end the loop, with the words the timeline shows (from the one stop table).
+FINAL_STOP_REASONS = final_stop_reasons()
 PARAM_FIELDS = {
     "text": ("type", "text", "citations"),
     "tool_use": ("type", "id", "name", "input"),
@@ -144,13 +139,13 @@ class Stepper:
             current = input_digest(tool.input)
             if tool.tool_use_id == tool_use_id and (digest is None or digest == current):
                 self._answers[tool_use_id] = (current, allowed)
-                tool.approval = "approved" if allowed else "denied"
+                tool.approval = Approval.APPROVED if allowed else Approval.DENIED
                 return True
         return False
 
     def retry(self) -> None:
         """Retry the failed model call of the last turn (after an API error); the run so far is untouched."""
-        if self.run.stop and self.run.stop.kind == "api_error":
+        if self.run.stop and self.run.stop.kind == StopKind.API_ERROR:
             self.run.stop = None
             self.run.turns[-1].error = None
             self.run.phase = Phase.CALL_MODEL
@@ -188,7 +183,7 @@ class Stepper:
             turn.duration_ms += (time.perf_counter() - started) * 1000
             turn.error = describe_api_error(exc)
             turn.decision = f"The call failed: {turn.error.message} The run so far is kept; retry this step."
-            return self._stop("api_error", turn.error.message)
+            return self._stop(StopKind.API_ERROR, turn.error.message)
         turn.duration_ms += (time.perf_counter() - started) * 1000
         turn.response = message.to_dict()
         turn.usage = Usage.from_api(turn.response.get("usage"))
@@ -205,55 +200,55 @@ class Stepper:
     def _read_stop_reason(self) -> None:
         run, turn = self.run, self.run.turns[-1]
         reason, bugs = turn.stop_reason, run.config.bugs
-        if "forget_assistant_reply" not in bugs:
+        if LoopBug.FORGET_ASSISTANT_REPLY not in bugs:
             run.messages.append(assistant_message(turn.response or {}))
         if run.config.workflow_steps:
             turn.decision = f"Workflow: one model call after the program's own steps (stop_reason {reason}), done."
-            return self._stop("end_turn" if reason == "end_turn" else str(reason), turn.decision)
-        if reason == "tool_use" and duplicate_tool_use_ids(turn.tool_calls):
+            return self._stop(StopKind.END_TURN if reason == StopReason.END_TURN else str(reason), turn.decision)
+        if reason == StopReason.TOOL_USE and duplicate_tool_use_ids(turn.tool_calls):
             repeated = ", ".join(duplicate_tool_use_ids(turn.tool_calls))
             turn.decision = (
                 f"The reply uses the tool_use id {repeated} more than once. The API refuses a history like that "
                 "(`tool_use` ids must be unique), so no tool runs and the loop stops."
             )
-            self._stop("invalid_reply", turn.decision)
-        elif reason == "tool_use":
+            self._stop(StopKind.INVALID_REPLY, turn.decision)
+        elif reason == StopReason.TOOL_USE:
             calls = turn.tool_calls
             turn.tools = [
                 ToolExecution(
                     tool_use_id=c["id"],
                     name=c["name"],
                     input=c.get("input"),
-                    approval="pending" if self.registry.needs_approval(c["name"]) else None,
+                    approval=Approval.PENDING if self.registry.needs_approval(c["name"]) else None,
                 )
                 for c in calls
             ]
             turn.decision = f"stop_reason is tool_use, so run {len(calls)} tool(s) and call again."
             run.phase = Phase.RUN_TOOLS
-        elif reason == "pause_turn":
+        elif reason == StopReason.PAUSE_TURN:
             turn.decision = "stop_reason is pause_turn, so send the reply back unchanged and call again."
             run.phase = Phase.BUILD_REQUEST
         elif reason in FINAL_STOP_REASONS:
             message = f"stop_reason is {reason}: {FINAL_STOP_REASONS[reason]}."
             if (
-                reason == "max_tokens"
+                reason == StopReason.MAX_TOKENS
                 and turn.tool_calls
                 and (turn.response or {})["content"][-1]["type"] == "tool_use"
             ):
                 message += " Its last tool call was cut off and cannot be run."
-            if reason == "stop_sequence":
+            if reason == StopReason.STOP_SEQUENCE:
                 message += f" (sequence: {(turn.response or {}).get('stop_sequence')!r})"
-            if reason == "refusal":
+            if reason == StopReason.REFUSAL:
                 details = (turn.response or {}).get("stop_details") or {}
                 message += f" Category: {details.get('category')}. {details.get('explanation') or ''}".rstrip()
             turn.decision = message
             self._stop(reason, message)
-        elif "continue_on_unknown_stop" in bugs:
+        elif LoopBug.CONTINUE_ON_UNKNOWN_STOP in bugs:
             turn.decision = f"stop_reason is {reason!r}, which this (buggy) loop treats as 'continue'."
             run.phase = Phase.BUILD_REQUEST
         else:
             turn.decision = f"stop_reason is {reason!r}, which this loop does not know, so stop rather than loop on it."
-            self._stop("unknown_stop_reason", turn.decision)
+            self._stop(StopKind.UNKNOWN_STOP_REASON, turn.decision)
 
     def _scrub(self) -> None:
         """The active key, in any form or piece, out of everything this phase recorded, before anyone stores it.
@@ -284,7 +279,7 @@ class Stepper:
             f"The reply uses the tool_use id {', '.join(repeated)} more than once. The API refuses a history like "
             "that (`tool_use` ids must be unique), so no tool runs and the loop stops."
         )
-        self._stop("invalid_reply", turn.decision)
+        self._stop(StopKind.INVALID_REPLY, turn.decision)
         return True
 
     def _run_tools(self) -> None:
@@ -293,7 +288,7 @@ class Stepper:
                 continue  # already ran (a phase can resume after an approval)
             answer = self._answers.get(tool.tool_use_id)
             if self.registry.needs_approval(tool.name) and (answer is None or not answer[1]):
-                tool.approval = "denied"  # only a click in this session allows; run_tools is reached after one
+                tool.approval = Approval.DENIED  # only a click in this session allows; run_tools is reached after one
                 tool.output = f"The user denied permission to run {tool.name}. Do not retry it; tell the user."
                 tool.is_error = True
                 continue
@@ -309,12 +304,12 @@ class Stepper:
             if tool.is_error:
                 block["is_error"] = True
             blocks.append(block)
-        if "drop_one_tool_result" in run.config.bugs:
+        if LoopBug.DROP_ONE_TOOL_RESULT in run.config.bugs:
             blocks = blocks[:-1]
-        if "text_before_tool_result" in run.config.bugs:
+        if LoopBug.TEXT_BEFORE_TOOL_RESULT in run.config.bugs:
             blocks.insert(0, {"type": "text", "text": "Here are the results:"})
         turn.tool_results_message = {"role": "user", "content": blocks}
-        if "forget_assistant_reply" not in run.config.bugs:
+        if LoopBug.FORGET_ASSISTANT_REPLY not in run.config.bugs:
             run.messages.append(copy.deepcopy(turn.tool_results_message))
             turn.decision += f" {len(blocks)} result block(s) appended as ONE user message."
         else:
@@ -363,7 +358,7 @@ class Stepper:
 
     def _stop(self, kind: str, message: str, note_on_last_turn: bool = False) -> None:
         self.run.stop = StopCause(kind, message)
-        if kind != "api_error":
+        if kind != StopKind.API_ERROR:
             self.run.phase = Phase.DONE  # an API error keeps the phase, so "retry this step" can resume
         if note_on_last_turn and self.run.turns:
             last = self.run.turns[-1]

@@ -9,23 +9,12 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from agent_core import lineup
+from agent_core.vocab import ContextPolicy, Persona, Phase, Provider
 
 SCHEMA_VERSION = 1
 # "No limit" on steps still stops here, so a runaway loop cannot run forever.
 MAX_STEPS_CEILING = 100
 DEFAULT_MODEL = lineup.default_model()  # the current Sonnet, from agent_core/data/models.json
-
-
-class Phase:
-    """The five phases of one turn, in order, plus the end state."""
-
-    BUILD_REQUEST = "build_request"
-    CALL_MODEL = "call_model"
-    READ_STOP_REASON = "read_stop_reason"
-    RUN_TOOLS = "run_tools"
-    APPEND_RESULTS = "append_results"
-    DONE = "done"
-    ORDER = (BUILD_REQUEST, CALL_MODEL, READ_STOP_REASON, RUN_TOOLS, APPEND_RESULTS)
 
 
 @dataclass
@@ -58,7 +47,7 @@ class ToolExecution:
     output: str = ""
     is_error: bool = False
     duration_ms: float = 0.0
-    # None: no approval needed; "pending" / "approved" / "denied" for dangerous tools.
+    # None: no approval needed; an Approval value for dangerous tools.
     approval: str | None = None
 
 
@@ -86,7 +75,7 @@ class Usage:
 class ApiError:
     """A failed model call, kept so the learner can see it and retry."""
 
-    kind: str  # "status", "connection", "timeout", "invalid_config"
+    kind: str  # an ApiErrorKind value
     message: str  # plain words for the learner
     status: int | None = None
     error_type: str | None = None
@@ -127,10 +116,7 @@ class Turn:
 class StopCause:
     """Why the loop ended: the model's choice, a limit, or an error."""
 
-    # end_turn, max_tokens, stop_sequence, refusal, model_context_window_exceeded,
-    # unknown_stop_reason, step_limit, token_budget, cost_budget, timeout,
-    # repeated_call, error_budget, api_error, spend_cap, workflow_done
-    kind: str
+    kind: str  # a StopKind value (see agent_core.vocab)
     message: str
 
 
@@ -178,7 +164,7 @@ class ToolSpec:
 class SimSettings:
     """How the offline simulated model behaves (never sent in the request; it is the model's 'brain')."""
 
-    persona: str = "sensible"  # sensible | stubborn | gullible
+    persona: str = Persona.SENSIBLE  # a Persona value
     faults: list[dict] = field(default_factory=list)
     context_window: int | None = None  # None: the model's real window
     latency_ms: int = 0
@@ -195,7 +181,7 @@ class RunConfig:
     task: str
     system: str = "You are a helpful assistant. Use the tools when they help."
     model: str = DEFAULT_MODEL
-    provider: str = "offline"  # offline | anthropic | compatible
+    provider: str = Provider.OFFLINE  # a Provider value
     base_url: str | None = None
     tools: list[ToolSpec] = field(default_factory=list)
     tool_choice: dict | None = None
@@ -207,15 +193,13 @@ class RunConfig:
     sim: SimSettings = field(default_factory=SimSettings)
     sandbox: str | None = None  # folder read_file may read
     language: str = "en"
-    # Context management before each request: "none", "clear_tool_results" (replace old tool results
-    # with a short placeholder) or "summarize" (fold old turns into one summary message).
-    context_policy: str = "none"
+    # Context management before each request: a ContextPolicy value (see agent_core.vocab).
+    context_policy: str = ContextPolicy.NONE
     keep_last_turns: int = 2
     # A workflow instead of an agent: the program calls these tools itself ([{"tool": ..., "input": {...}}]),
     # then makes ONE model call with the results. Empty means agent mode.
     workflow_steps: list[dict] = field(default_factory=list)
-    # Deliberate protocol mistakes for "break the loop" exercises: text_before_tool_result,
-    # drop_one_tool_result, forget_assistant_reply, continue_on_unknown_stop.
+    # Deliberate protocol mistakes for "break the loop" exercises: LoopBug values (see agent_core.vocab).
     bugs: list[str] = field(default_factory=list)
 
 
@@ -227,7 +211,7 @@ class Run:
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     messages: list[dict] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
-    phase: str = Phase.BUILD_REQUEST
+    phase: str = Phase.BUILD_REQUEST  # a Phase value
     stop: StopCause | None = None
     created_at: float = field(default_factory=time.time)
     parent_id: str | None = None

@@ -11,6 +11,7 @@ from typing import Any
 
 from agent_core import tokens
 from agent_core.model import Run, Usage
+from agent_core.vocab import Provider
 
 # The model table (agent_core/lineup.py) carries the prices; its other columns are not prices and are skipped here.
 PRICING_PATH = Path(__file__).parent / "data" / "models.json"
@@ -231,7 +232,7 @@ def turn_components(request: dict | None, usage: Usage | None, provider: str) ->
 
 def components_note(provider: str) -> str:
     """The honest label for the component split of this provider."""
-    return NOTE_OFFLINE if provider == "offline" else NOTE_SCALED
+    return NOTE_OFFLINE if provider == Provider.OFFLINE else NOTE_SCALED
 
 
 def cache_ttls(value: Any) -> set[str]:
@@ -261,6 +262,6 @@ def estimate_next_cost(request: dict, model: str, max_tokens: int, pricing: Pric
 
 def context_window(run: Run, pricing: Pricing) -> int | None:
     """The window this run works against: the simulator's override offline, else the model's listed window."""
-    if run.config.provider == "offline" and run.config.sim.context_window:
+    if run.config.provider == Provider.OFFLINE and run.config.sim.context_window:
         return run.config.sim.context_window
     return pricing.price_for(run.config.model).context_window

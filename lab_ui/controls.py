@@ -11,18 +11,17 @@ import streamlit as st
 
 from agent_core.lineup import lineup
 from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
+from agent_core.providers import PROVIDER_TABLE
 from agent_core.tools.catalog import CATALOG
-from lab_ui.i18n import mark, t
+from agent_core.vocab import ContextPolicy, LoopBug, Persona, Provider
+from lab_ui.catalogue import provider_label
+from lab_ui.i18n import t
 from lab_ui.session import LabSession
 
-PROVIDER_LABELS = {
-    "offline": mark("Offline (simulated model)"),
-    "anthropic": mark("Anthropic API"),
-    "compatible": mark("Anthropic-compatible URL"),
-}
-PERSONAS = ("sensible", "stubborn", "gullible")
-CONTEXT_POLICIES = ("none", "clear_tool_results", "summarize")
-BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_reply", "continue_on_unknown_stop")
+PROVIDERS = list(PROVIDER_TABLE)
+PERSONAS = [p.value for p in Persona]
+CONTEXT_POLICIES = [p.value for p in ContextPolicy]
+BUGS = [b.value for b in LoopBug]
 FAULTS = {
     "429 on turn 2": {"status": 429, "turn": 2, "retry_after": 0},
     "529 on turn 1": {"status": 529, "turn": 1},
@@ -112,12 +111,12 @@ def _depth(value: object) -> int:
 def _model_and_provider(cfg: RunConfig) -> None:
     cfg.provider = st.selectbox(
         t("Provider"),
-        list(PROVIDER_LABELS),
-        index=list(PROVIDER_LABELS).index(cfg.provider),
-        format_func={p: t(label) for p, label in PROVIDER_LABELS.items()}.get,
+        PROVIDERS,
+        index=PROVIDERS.index(cfg.provider),
+        format_func={p: provider_label(p) for p in PROVIDERS}.get,  # worked out now, in this run's language
     )
     models = lineup().served_ids  # retired models are gone from the API, so from the picker too
-    if cfg.provider == "compatible":
+    if cfg.provider == Provider.COMPATIBLE:
         cfg.base_url = st.text_input(t("Base URL"), value=cfg.base_url or "http://localhost:11434")
         cfg.model = st.text_input(t("Model"), value=cfg.model)
     else:
@@ -280,7 +279,7 @@ def _extras(cfg: RunConfig) -> None:
     cfg.stop_sequences = [s.strip() for s in stops.split(",") if s.strip()]
     _workflow(cfg)
     cfg.bugs = st.multiselect(t("Deliberate loop bugs"), BUGS, default=cfg.bugs)
-    if cfg.provider == "offline":
+    if cfg.provider == Provider.OFFLINE:
         sim = cfg.sim
         sim.persona = st.selectbox(t("Simulated persona"), PERSONAS, index=PERSONAS.index(sim.persona))
         window = st.number_input(

@@ -15,6 +15,7 @@ from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpe
 from agent_core.store import RunStore, default_db_path
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
+from agent_core.vocab import Provider, StopKind
 from lab_ui.i18n import t
 
 KEY = "agent_loop_lab"
@@ -140,16 +141,16 @@ class LabSession:
         """The cap as check_limits sees it: this run's own spend plus what the whole session has left."""
         # The cap guards real money only; the simulated model costs nothing real.
         cfg, tab = (self.run.config if self.run else self.config), self.tab
-        if tab.spend_cap_usd is None or cfg.provider == "offline":
+        if tab.spend_cap_usd is None or cfg.provider == Provider.OFFLINE:
             return None
         spent_here = self.run.total_cost_usd if self.run else 0.0
         return spent_here + tab.spend_cap_usd - tab.session_spend_usd
 
     def _count_spend(self, before: float) -> None:
         run, tab = self.run, self.tab
-        if run.config.provider != "offline":
+        if run.config.provider != Provider.OFFLINE:
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
-        if run.stop and run.stop.kind == "spend_cap" and tab.spend_cap_usd is not None:
+        if run.stop and run.stop.kind == StopKind.SPEND_CAP and tab.spend_cap_usd is not None:
             # check_limits saw this run's figures; the learner needs the session's.
             old, run.stop.message = (
                 run.stop.message,
@@ -195,9 +196,9 @@ class LabSession:
     @property
     def model_label(self) -> str:
         cfg = self.run.config if self.run else self.config
-        if cfg.provider == "offline":
+        if cfg.provider == Provider.OFFLINE:
             return t("Simulated model (offline)")
-        if cfg.provider == "compatible":
+        if cfg.provider == Provider.COMPATIBLE:
             return t("{model} at {url}", model=cfg.model, url=cfg.base_url)
         return cfg.model
 

@@ -12,15 +12,13 @@ from agent_core import context, pricing
 from agent_core.errors import describe_api_error
 from agent_core.lineup import lineup
 from agent_core.model import Phase, RunConfig
-from agent_core.providers import LOCAL_PRESETS, ProviderError, make_client
+from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
+from agent_core.vocab import Provider, StopKind
+from lab_ui.catalogue import provider_label
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
-PROVIDERS = {
-    "offline": mark("Offline (simulated model)"),
-    "anthropic": mark("Anthropic API"),
-    "compatible": mark("Anthropic-compatible server"),
-}
+PROVIDERS = list(PROVIDER_TABLE)
 CUSTOM = mark("Custom URL")  # an option value, shown through t()
 SOURCES = {
     "session": mark("typed on this page, for this tab only"),
@@ -122,7 +120,7 @@ def spend_status(lab: LabSession) -> SpendStatus | None:
     """None when nothing real is spent: the offline model, a replay, or a run that has ended."""
     run = lab.run
     cfg = run.config if run else lab.config
-    if cfg.provider == "offline" or lab.replay or (run and run.stop and run.stop.kind != "api_error"):
+    if cfg.provider == Provider.OFFLINE or lab.replay or (run and run.stop and run.stop.kind != StopKind.API_ERROR):
         return None
     prices = pricing.load_pricing()
     cost = pricing.estimate_next_cost(next_request(lab), cfg.model, cfg.max_tokens, prices)
@@ -154,16 +152,16 @@ def render_spend(lab: LabSession) -> None:
 def _provider(cfg: RunConfig) -> None:
     cfg.provider = st.radio(
         t("Provider"),
-        list(PROVIDERS),
-        format_func={p: t(x) for p, x in PROVIDERS.items()}.get,
+        PROVIDERS,
+        format_func={p: provider_label(p) for p in PROVIDERS}.get,  # worked out now, in this run's language
         horizontal=True,
-        index=list(PROVIDERS).index(cfg.provider),
+        index=PROVIDERS.index(cfg.provider),
         key="settings:provider",
     )
-    if cfg.provider == "offline":
+    if cfg.provider == Provider.OFFLINE:
         cfg.base_url = None
         st.caption(t("No key, no network, no cost: a simulated model that speaks the real Messages API over HTTP."))
-    elif cfg.provider == "anthropic":
+    elif cfg.provider == Provider.ANTHROPIC:
         cfg.base_url = None
         st.caption(t("Real Claude at api.anthropic.com. Every step costs real money: set a spend cap below."))
     else:

@@ -9,18 +9,11 @@ import streamlit as st
 from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
+from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
 from lab_ui.i18n import mark, t
 from lab_ui.untrusted import code_span, md
 
-BADGES = {
-    "tool_use": ("🔧", "blue"),
-    "end_turn": ("✅", "green"),
-    "max_tokens": ("✂️", "orange"),
-    "stop_sequence": ("⏹️", "orange"),
-    "pause_turn": ("⏸️", "violet"),
-    "refusal": ("⛔", "red"),
-    "model_context_window_exceeded": ("🧱", "red"),
-}
+BADGES = {reason: (info.icon, info.colour) for reason, info in STOP_TABLE.items()}
 
 
 TABS = (
@@ -40,7 +33,7 @@ def badge(stop_reason: str | None, error: bool = False) -> tuple[str, str, str]:
         return "⚠️", "red", t("API error")
     if stop_reason is None:
         return "…", "gray", t("in progress")
-    icon, colour = BADGES.get(stop_reason, ("❓", "red"))
+    icon, colour = BADGES.get(stop_reason, UNKNOWN_STOP_ICON)
     return icon, colour, md(stop_reason) if stop_reason not in BADGES else stop_reason
 
 

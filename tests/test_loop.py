@@ -8,6 +8,7 @@ from scripted import Script, message, text, tool_use
 from agent_core.loop import Stepper, fork_run, iter_turns
 from agent_core.model import Limits, Phase, Run, RunConfig, ToolSpec
 from agent_core.tools.catalog import default_specs
+from agent_core.vocab import PHASE_ORDER
 
 WEATHER = default_specs(["get_weather", "calculate"])
 ERR_529 = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_x"}
@@ -26,7 +27,7 @@ def test_phases_run_in_order_and_the_turn_records_everything():
         message(text("It is 4°C in Oslo."), stop_reason="end_turn"),
     )
     s = stepper(script)
-    assert [s.next_phase() for _ in range(5)] == list(Phase.ORDER)
+    assert [s.next_phase() for _ in range(5)] == list(PHASE_ORDER)
     turn = s.run.turns[0]
     assert turn.request["messages"] == [{"role": "user", "content": "Weather in Oslo and 2^16?"}]
     assert [t["name"] for t in turn.request["tools"]] == ["get_weather", "calculate"]

@@ -82,7 +82,7 @@ def app_logging_to(db: Path, log: Path):
 
 
 def settings_with_key(page, server_url: str, key: str) -> None:
-    page.get_by_text("Anthropic-compatible server").click()
+    page.get_by_text("Anthropic-compatible URL").click()
     wait_idle(page)
     base = page.get_by_label("Base URL", exact=True)
     base.fill(server_url)

@@ -10,6 +10,7 @@ from agent_core.export import export_json
 from agent_core.loop import run_task
 from agent_core.model import Run, config_from_dict
 from agent_core.tools.catalog import default_specs
+from agent_core.vocab import Provider
 
 
 def record(name: str, scenario: dict) -> Run:
@@ -17,7 +18,7 @@ def record(name: str, scenario: dict) -> Run:
     # Scenarios name catalog tools; the catalog supplies their descriptions and schemas.
     config = config_from_dict({**scenario["config"], "tools": []})
     config.tools = default_specs(scenario["config"].get("tools", []))
-    if config.provider != "offline":
+    if config.provider != Provider.OFFLINE:
         raise SystemExit(f"{name}: examples are recorded offline only (no key, reproducible).")
     run = run_task(config)
     # A stable id keeps regenerated files diffable and saved copies from piling up.

@@ -9,33 +9,10 @@ from typing import Any
 from agent_core.lessons.scenario import LessonError, pick
 from agent_core.lessons.scenario import as_list as _as_list
 from agent_core.model import Run, RunConfig
+from agent_core.vocab import StopKind, StopReason
 
-STOP_KINDS = (
-    "end_turn",
-    "max_tokens",
-    "stop_sequence",
-    "refusal",
-    "model_context_window_exceeded",
-    "unknown_stop_reason",
-    "step_limit",
-    "token_budget",
-    "cost_budget",
-    "timeout",
-    "repeated_call",
-    "error_budget",
-    "api_error",
-    "spend_cap",
-    "workflow_done",
-)
-STOP_REASONS = (
-    "end_turn",
-    "tool_use",
-    "max_tokens",
-    "stop_sequence",
-    "pause_turn",
-    "refusal",
-    "model_context_window_exceeded",
-)
+STOP_KINDS = tuple(k.value for k in StopKind)
+STOP_REASONS = tuple(r.value for r in StopReason)
 
 
 @dataclass(frozen=True)
@@ -76,7 +53,7 @@ def _recovered(run: Run) -> bool:
     calls = [x for t in run.turns for x in t.tools]
     for i, call in enumerate(calls):
         if call.is_error and any(c.name == call.name and not c.is_error for c in calls[i + 1 :]):
-            return bool(run.stop and run.stop.kind == "end_turn")
+            return bool(run.stop and run.stop.kind == StopKind.END_TURN)
     return False
 
 

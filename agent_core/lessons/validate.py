@@ -21,9 +21,10 @@ from agent_core.lessons.scenario import (
     as_list as _as_list,
 )
 from agent_core.model import Limits, RunConfig, SimSettings, ToolSpec
+from agent_core.vocab import ContextPolicy, Persona
 
-PERSONAS = ("sensible", "stubborn", "gullible")
-CONTEXT_POLICIES = ("none", "clear_tool_results", "summarize")
+PERSONAS = tuple(p.value for p in Persona)
+CONTEXT_POLICIES = tuple(p.value for p in ContextPolicy)
 BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_reply", "continue_on_unknown_stop")
 TOOL_CHOICES = ("auto", "any", "tool", "none")
 
