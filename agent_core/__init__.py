@@ -2,6 +2,7 @@
 
 from agent_core.model import (
     ApiError,
+    Decision,
     Exchange,
     Limits,
     Phase,
@@ -17,6 +18,7 @@ from agent_core.model import (
 
 __all__ = [
     "ApiError",
+    "Decision",
     "Exchange",
     "Limits",
     "Phase",

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from agent_core.capture import ENV_MAX_RETRY_WAIT, Wait
 from agent_core.export import export_json
@@ -15,6 +16,17 @@ from agent_core.providers import PROVIDERS
 from agent_core.secrets import env_secrets, scrub_secrets
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import Persona, Provider
+
+
+def catalogue() -> ModuleType:
+    """The words for decisions and stop causes live in the app's catalogue; the command line prints them in English."""
+    from lab_ui import catalogue as words  # pure Python: lab_ui.catalogue imports no Streamlit
+
+    return words
+
+
+def _english(text: str, **values: object) -> str:
+    return text.format(**values) if values else text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,7 +88,7 @@ def print_turn(turn: Turn, out=None) -> None:
         say(f"  tool {tool.name}({json.dumps(tool.input, ensure_ascii=False)}) -> {mark}{tool.output}", file=out)
     if turn.error:
         say(f"  API error: {turn.error.message}", file=out)
-    say(f"  decision: {turn.decision}", file=out)
+    say(f"  decision: {catalogue().decision_text(turn, tr=_english)}", file=out)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -96,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
         print_turn(turn)
     if run.stop is None:
         say("Paused: a tool needs the learner's approval (use the app for that).")
-    say(f"\nStopped because: {run.stop.message if run.stop else 'waiting'}")
+    say(f"\nStopped because: {catalogue().stop_text(run, tr=_english) if run.stop else 'waiting'}")
     say(f"Final answer: {run.final_text}")
     say(f"Total: {len(run.turns)} turn(s), {run.total_tokens} tokens, ${run.total_cost_usd:.5f}")
     if args.json:

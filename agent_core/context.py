@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 import json
 
-from agent_core.model import RunConfig
+from agent_core.model import Decision, RunConfig
+from agent_core.vocab import ContextPolicy, DecisionKind
 
 CLEARED = "[old tool result cleared to save context]"
 
@@ -94,12 +95,12 @@ def summarize_old_turns(messages: list[dict], keep_last_turns: int) -> tuple[lis
     return [first, *copy.deepcopy(kept)], folded
 
 
-def apply_policy(config: RunConfig, messages: list[dict]) -> tuple[list[dict], str]:
-    """Apply the configured context policy; returns the new history and a sentence saying what happened."""
-    if config.context_policy == "clear_tool_results":
+def apply_policy(config: RunConfig, messages: list[dict]) -> tuple[list[dict], Decision | None]:
+    """Apply the configured context policy; returns the new history and what it did (None when nothing changed)."""
+    if config.context_policy == ContextPolicy.CLEAR_TOOL_RESULTS:
         out, n = clear_tool_results(messages, config.keep_last_turns)
-        return out, (f"cleared {n} old tool result(s)" if n else "")
-    if config.context_policy == "summarize":
+        return out, (Decision(DecisionKind.CONTEXT_CLEARED, {"results": n}) if n else None)
+    if config.context_policy == ContextPolicy.SUMMARIZE:
         out, n = summarize_old_turns(messages, config.keep_last_turns)
-        return out, (f"summarised {n} old turn(s) into the first message" if n else "")
-    return messages, ""
+        return out, (Decision(DecisionKind.CONTEXT_SUMMARISED, {"turns": n}) if n else None)
+    return messages, None

@@ -50,8 +50,10 @@ def _call_label(turn: Turn) -> str:
     return f"turn {turn.index}: {count} messages{tokens}"
 
 
-def sequence_diagram(run: Run, last_turns: int = 12) -> str:
-    """Mermaid sequence diagram of the run so far: User, Agent, Model, Tools (older turns folded in a note)."""
+def sequence_diagram(run: Run, last_turns: int = 12, stop_words: str = "") -> str:
+    """Mermaid sequence diagram of the run so far: User, Agent, Model, Tools (older turns folded in a note).
+
+    `stop_words` says why the run stopped (the UI words the stop cause); the final answer wins when there is one."""
     lines = [
         "sequenceDiagram",
         "    participant U as User",
@@ -77,6 +79,6 @@ def sequence_diagram(run: Run, last_turns: int = 12) -> str:
             arrow = "--x" if tool.is_error else "-->>"
             lines.append(f"    T{arrow}A: {_short(('error: ' if tool.is_error else '') + tool.output)}")
     if run.stop:
-        answer = run.final_text or run.stop.message
+        answer = run.final_text or stop_words or run.stop.kind
         lines.append(f"    A->>U: {_short(answer)}")
     return "\n".join(lines)

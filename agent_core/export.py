@@ -17,12 +17,13 @@ from typing import Any
 import jsonschema
 
 from agent_core import context
-from agent_core.model import SCHEMA_VERSION, Run
+from agent_core.model import SCHEMA_VERSION, Run, migrate_run
 from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_secrets, scrub_tree
 from agent_core.vocab import STOP_TABLE
 
 SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
 MAX_IMPORT_BYTES = 20_000_000
+OLDEST_READABLE = 1  # run formats from here up are migrated on import (agent_core.model.migrate_run)
 _MAX_REPORTED_ERRORS = 3
 _MAX_MESSAGE_CHARS = 200
 FINISH_REASONS = {reason: info.openai_finish for reason, info in STOP_TABLE.items()}
@@ -78,7 +79,7 @@ def import_json(data: bytes | str, max_bytes: int = MAX_IMPORT_BYTES, keep_id: b
     """Read an exported run; raises RunImportError (only) with a clear message for anything unreadable."""
     document = _parse(data, max_bytes)
     _check_text(document)
-    _check_version(document)
+    document = _migrated(document)
     _validate(document)
     try:
         run = Run.from_dict(document)
@@ -148,8 +149,22 @@ def _check_version(document: Any) -> None:
             f"The file uses run format v{version}, written by a newer Agent Loop Lab; "
             f"this app reads v{SCHEMA_VERSION}. Update the app to open it."
         )
-    if version != SCHEMA_VERSION:
+    if version < OLDEST_READABLE:
         raise RunImportError(f"The file uses the old run format v{version}; this app reads v{SCHEMA_VERSION}.")
+
+
+def _migrated(document: Any) -> dict:
+    """The document in the current run format: an older version's run is migrated before it is validated."""
+    _check_version(document)
+    version = document["schema_version"]
+    if version == SCHEMA_VERSION:
+        return document
+    run = document.get("run")
+    return {
+        **document,
+        "schema_version": SCHEMA_VERSION,
+        **({"run": migrate_run(run, version)} if isinstance(run, dict) else {}),
+    }
 
 
 def _validate(document: dict) -> None:

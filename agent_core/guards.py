@@ -23,41 +23,23 @@ def _repeated_tail(run: Run) -> int:
 
 
 def check_limits(run: Run, spend_cap_usd: float | None = None) -> StopCause | None:
-    """The first guard that fires before the next request, or None to go on."""
+    """The first guard that fires before the next request, or None to go on (the parameters say by how much)."""
     limits = run.config.limits
     errors = sum(t.is_error for turn in run.turns for t in turn.tools)
     if limits.stop_on_repeated_call and _repeated_tail(run) >= limits.stop_on_repeated_call:
-        return StopCause(
-            StopKind.REPEATED_CALL,
-            f"the same tool call returned the same result "
-            f"{limits.stop_on_repeated_call} times in a row, so the loop gave up",
-        )
+        return StopCause(StopKind.REPEATED_CALL, {"times": limits.stop_on_repeated_call})
     if limits.max_tool_errors is not None and errors >= limits.max_tool_errors:
-        return StopCause(
-            StopKind.ERROR_BUDGET, f"error budget spent: {errors} tool error(s), limit {limits.max_tool_errors}"
-        )
+        return StopCause(StopKind.ERROR_BUDGET, {"errors": errors, "limit": limits.max_tool_errors})
     if spend_cap_usd is not None and run.total_cost_usd >= spend_cap_usd:
-        return StopCause(
-            StopKind.SPEND_CAP, f"session spend cap ${spend_cap_usd:.4f} reached (spent ${run.total_cost_usd:.4f})"
-        )
+        return StopCause(StopKind.SPEND_CAP, {"cap_usd": spend_cap_usd, "spent_usd": run.total_cost_usd})
     if limits.max_cost_usd is not None and run.total_cost_usd >= limits.max_cost_usd:
-        return StopCause(
-            StopKind.COST_BUDGET, f"cost budget ${limits.max_cost_usd:.4f} reached (spent ${run.total_cost_usd:.4f})"
-        )
+        return StopCause(StopKind.COST_BUDGET, {"budget_usd": limits.max_cost_usd, "spent_usd": run.total_cost_usd})
     if limits.max_total_tokens is not None and run.total_tokens >= limits.max_total_tokens:
-        return StopCause(
-            StopKind.TOKEN_BUDGET,
-            f"token budget {limits.max_total_tokens:,} reached ({run.total_tokens:,} tokens billed)",
-        )
+        return StopCause(StopKind.TOKEN_BUDGET, {"budget": limits.max_total_tokens, "tokens": run.total_tokens})
     if limits.timeout_s is not None and run.busy_seconds >= limits.timeout_s:
-        return StopCause(
-            StopKind.TIMEOUT, f"time limit {limits.timeout_s:g} s reached ({run.busy_seconds:.1f} s spent running)"
-        )
+        return StopCause(StopKind.TIMEOUT, {"limit_s": limits.timeout_s, "spent_s": run.busy_seconds})
     if len(run.turns) >= limits.effective_max_steps:
         if limits.max_steps is None or limits.max_steps > MAX_STEPS_CEILING:
-            return StopCause(
-                StopKind.STEP_LIMIT,
-                f"no step limit was set, so the app's hard ceiling of {MAX_STEPS_CEILING} steps stopped it",
-            )
-        return StopCause(StopKind.STEP_LIMIT, f"step limit {limits.max_steps} reached")
+            return StopCause(StopKind.STEP_LIMIT, {"ceiling": MAX_STEPS_CEILING})
+        return StopCause(StopKind.STEP_LIMIT, {"limit": limits.max_steps})
     return None

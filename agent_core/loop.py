@@ -14,14 +14,14 @@ from agent_core import context
 from agent_core.capture import Wait
 from agent_core.errors import describe_api_error
 from agent_core.guards import check_limits
-from agent_core.model import Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
+from agent_core.model import Decision, Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
 from agent_core.providers import ProviderError, make_client
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
 from agent_core.trust import duplicate_tool_use_ids, input_digest
-from agent_core.vocab import Approval, LoopBug, StopKind, StopReason, final_stop_reasons
+from agent_core.vocab import Approval, DecisionKind, LoopBug, StopKind, StopReason, final_stop_reasons
 
 # Stop reasons that end the loop, with the words the timeline shows (from the one stop table).
 FINAL_STOP_REASONS = final_stop_reasons()
@@ -41,6 +41,21 @@ def assistant_message(response: dict) -> dict:
         kept = {k: block[k] for k in (keep or block) if k in block and block[k] is not None}
         blocks.append(kept)
     return {"role": "assistant", "content": blocks}
+
+
+def _final_stop_params(reason: str, response: dict) -> dict:
+    """The facts the learner needs about a final stop_reason: the sequence that fired, a refusal's category."""
+    params: dict = {"reason": reason}
+    content = response.get("content") or []
+    if reason == StopReason.MAX_TOKENS and content and content[-1].get("type") == "tool_use":
+        params["tool_call_cut_off"] = True  # the last tool call is incomplete and cannot be run
+    if reason == StopReason.STOP_SEQUENCE:
+        params["sequence"] = response.get("stop_sequence")
+    if reason == StopReason.REFUSAL:
+        details = response.get("stop_details") or {}
+        params["category"] = details.get("category")
+        params["explanation"] = details.get("explanation") or ""
+    return params
 
 
 class Stepper:
@@ -155,19 +170,19 @@ class Stepper:
         run, cfg = self.run, self.run.config
         cause = check_limits(run, self.spend_cap_usd)
         if cause:
-            return self._stop(cause.kind, cause.message, note_on_last_turn=True)
-        note = ""
+            return self._stop(cause, note_on_last_turn=True)
+        policy = None
         if run.turns:
-            run.messages, note = context.apply_policy(cfg, run.messages)
+            run.messages, policy = context.apply_policy(cfg, run.messages)
         turn = Turn(index=len(run.turns) + 1)
         workflow = bool(cfg.workflow_steps)
         if workflow:
             self._run_workflow_steps(turn)
         turn.request = context.build_request(cfg, run.messages, with_tools=not workflow)
         n_msgs, n_tools = len(turn.request["messages"]), len(turn.request.get("tools", []))
-        turn.decision = f"Request built: {n_msgs} message(s) and {n_tools} tool definition(s), all sent again."
-        if note:
-            turn.decision += f" Context policy: {note}."
+        turn.decisions.append(Decision(DecisionKind.REQUEST_BUILT, {"messages": n_msgs, "tools": n_tools}))
+        if policy:
+            turn.decisions.append(policy)
         run.turns.append(turn)
         run.phase = Phase.CALL_MODEL
 
@@ -182,8 +197,8 @@ class Stepper:
         except (anthropic.APIError, ProviderError, UnicodeEncodeError) as exc:
             turn.duration_ms += (time.perf_counter() - started) * 1000
             turn.error = describe_api_error(exc)
-            turn.decision = f"The call failed: {turn.error.message} The run so far is kept; retry this step."
-            return self._stop(StopKind.API_ERROR, turn.error.message)
+            turn.decisions = [Decision(DecisionKind.CALL_FAILED)]
+            return self._stop(StopCause(StopKind.API_ERROR))
         turn.duration_ms += (time.perf_counter() - started) * 1000
         turn.response = message.to_dict()
         turn.usage = Usage.from_api(turn.response.get("usage"))
@@ -203,15 +218,11 @@ class Stepper:
         if LoopBug.FORGET_ASSISTANT_REPLY not in bugs:
             run.messages.append(assistant_message(turn.response or {}))
         if run.config.workflow_steps:
-            turn.decision = f"Workflow: one model call after the program's own steps (stop_reason {reason}), done."
-            return self._stop(StopKind.END_TURN if reason == StopReason.END_TURN else str(reason), turn.decision)
+            turn.decisions = [Decision(DecisionKind.WORKFLOW_DONE, {"reason": reason})]
+            kind = StopKind.END_TURN if reason == StopReason.END_TURN else str(reason)
+            return self._stop(StopCause(kind, {"workflow": True, "reason": reason}))
         if reason == StopReason.TOOL_USE and duplicate_tool_use_ids(turn.tool_calls):
-            repeated = ", ".join(duplicate_tool_use_ids(turn.tool_calls))
-            turn.decision = (
-                f"The reply uses the tool_use id {repeated} more than once. The API refuses a history like that "
-                "(`tool_use` ids must be unique), so no tool runs and the loop stops."
-            )
-            self._stop(StopKind.INVALID_REPLY, turn.decision)
+            self._stop_on_duplicates(turn, duplicate_tool_use_ids(turn.tool_calls))
         elif reason == StopReason.TOOL_USE:
             calls = turn.tool_calls
             turn.tools = [
@@ -223,32 +234,21 @@ class Stepper:
                 )
                 for c in calls
             ]
-            turn.decision = f"stop_reason is tool_use, so run {len(calls)} tool(s) and call again."
+            turn.decisions = [Decision(DecisionKind.RUN_TOOLS, {"tools": len(calls)})]
             run.phase = Phase.RUN_TOOLS
         elif reason == StopReason.PAUSE_TURN:
-            turn.decision = "stop_reason is pause_turn, so send the reply back unchanged and call again."
+            turn.decisions = [Decision(DecisionKind.PAUSE_TURN)]
             run.phase = Phase.BUILD_REQUEST
         elif reason in FINAL_STOP_REASONS:
-            message = f"stop_reason is {reason}: {FINAL_STOP_REASONS[reason]}."
-            if (
-                reason == StopReason.MAX_TOKENS
-                and turn.tool_calls
-                and (turn.response or {})["content"][-1]["type"] == "tool_use"
-            ):
-                message += " Its last tool call was cut off and cannot be run."
-            if reason == StopReason.STOP_SEQUENCE:
-                message += f" (sequence: {(turn.response or {}).get('stop_sequence')!r})"
-            if reason == StopReason.REFUSAL:
-                details = (turn.response or {}).get("stop_details") or {}
-                message += f" Category: {details.get('category')}. {details.get('explanation') or ''}".rstrip()
-            turn.decision = message
-            self._stop(reason, message)
+            params = _final_stop_params(reason, turn.response or {})
+            turn.decisions = [Decision(DecisionKind.FINAL_STOP, params)]
+            self._stop(StopCause(reason, params))
         elif LoopBug.CONTINUE_ON_UNKNOWN_STOP in bugs:
-            turn.decision = f"stop_reason is {reason!r}, which this (buggy) loop treats as 'continue'."
+            turn.decisions = [Decision(DecisionKind.UNKNOWN_CONTINUE, {"reason": reason})]
             run.phase = Phase.BUILD_REQUEST
         else:
-            turn.decision = f"stop_reason is {reason!r}, which this loop does not know, so stop rather than loop on it."
-            self._stop(StopKind.UNKNOWN_STOP_REASON, turn.decision)
+            turn.decisions = [Decision(DecisionKind.UNKNOWN_STOP, {"reason": reason})]
+            self._stop(StopCause(StopKind.UNKNOWN_STOP_REASON, {"reason": reason}))
 
     def _scrub(self) -> None:
         """The active key, in any form or piece, out of everything this phase recorded, before anyone stores it.
@@ -261,7 +261,7 @@ class Stepper:
         run = self.run
         if run.turns:
             turn = run.turns[-1]
-            for name in ("response", "error", "decision", "tools", "tool_results_message", "exchanges"):
+            for name in ("response", "error", "decisions", "tools", "tool_results_message", "exchanges"):
                 setattr(turn, name, scrub_record(getattr(turn, name), secrets))
         run.stop = scrub_record(run.stop, secrets)
         run.messages[-2:] = scrub_record(run.messages[-2:], secrets)
@@ -275,12 +275,14 @@ class Stepper:
         repeated = duplicate_tool_use_ids([{"id": t.tool_use_id} for t in turn.tools])
         if not repeated:
             return False
-        turn.decision = (
-            f"The reply uses the tool_use id {', '.join(repeated)} more than once. The API refuses a history like "
-            "that (`tool_use` ids must be unique), so no tool runs and the loop stops."
-        )
-        self._stop(StopKind.INVALID_REPLY, turn.decision)
+        self._stop_on_duplicates(turn, repeated)
         return True
+
+    def _stop_on_duplicates(self, turn: Turn, repeated: list[str]) -> None:
+        """The API refuses a history whose tool_use ids repeat, so no tool runs and the loop stops."""
+        params = {"ids": ", ".join(repeated)}
+        turn.decisions = [Decision(DecisionKind.DUPLICATE_IDS, params)]
+        self._stop(StopCause(StopKind.INVALID_REPLY, params))
 
     def _run_tools(self) -> None:
         for tool in self.run.turns[-1].tools:
@@ -311,9 +313,9 @@ class Stepper:
         turn.tool_results_message = {"role": "user", "content": blocks}
         if LoopBug.FORGET_ASSISTANT_REPLY not in run.config.bugs:
             run.messages.append(copy.deepcopy(turn.tool_results_message))
-            turn.decision += f" {len(blocks)} result block(s) appended as ONE user message."
+            turn.decisions.append(Decision(DecisionKind.RESULTS_APPENDED, {"blocks": len(blocks)}))
         else:
-            turn.decision += " (Bug: neither the reply nor the results were added to the history.)"
+            turn.decisions.append(Decision(DecisionKind.NOTHING_APPENDED))
         run.phase = Phase.BUILD_REQUEST
 
     # -- helpers --------------------------------------------------------------------------
@@ -356,13 +358,12 @@ class Stepper:
         if self._exchanges is not None:
             self._exchanges.append(exchange)
 
-    def _stop(self, kind: str, message: str, note_on_last_turn: bool = False) -> None:
-        self.run.stop = StopCause(kind, message)
-        if kind != StopKind.API_ERROR:
+    def _stop(self, cause: StopCause, note_on_last_turn: bool = False) -> None:
+        self.run.stop = cause
+        if cause.kind != StopKind.API_ERROR:
             self.run.phase = Phase.DONE  # an API error keeps the phase, so "retry this step" can resume
         if note_on_last_turn and self.run.turns:
-            last = self.run.turns[-1]
-            last.decision = f"{last.decision} Then stop: {message}".strip()
+            self.run.turns[-1].decisions.append(Decision(DecisionKind.THEN_STOP, {"kind": cause.kind, **cause.params}))
 
 
 def iter_turns(run: Run, **kwargs) -> Iterator[Turn]:

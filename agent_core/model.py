@@ -11,7 +11,8 @@ from typing import Any
 from agent_core import lineup
 from agent_core.vocab import ContextPolicy, Persona, Phase, Provider
 
-SCHEMA_VERSION = 1
+# 2: decisions and stop causes are structured (kind + parameters); v1 files are migrated on load (migrate_run).
+SCHEMA_VERSION = 2
 # "No limit" on steps still stops here, so a runaway loop cannot run forever.
 MAX_STEPS_CEILING = 100
 DEFAULT_MODEL = lineup.default_model()  # the current Sonnet, from agent_core/data/models.json
@@ -83,6 +84,14 @@ class ApiError:
 
 
 @dataclass
+class Decision:
+    """One thing the loop decided at a phase, as a fact: a DecisionKind and its parameters (the UI words it)."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class Turn:
     """One API call plus all the tools its reply asked for."""
 
@@ -95,7 +104,7 @@ class Turn:
     components: dict[str, int] = field(default_factory=dict)
     cost_usd: float = 0.0
     stop_reason: str | None = None
-    decision: str = ""
+    decisions: list[Decision] = field(default_factory=list)
     error: ApiError | None = None
     tool_results_message: dict | None = None
     started_at: float = field(default_factory=time.time)
@@ -114,10 +123,10 @@ class Turn:
 
 @dataclass
 class StopCause:
-    """Why the loop ended: the model's choice, a limit, or an error."""
+    """Why the loop ended: the model's choice, a limit, or an error; the parameters say by how much (the UI words it)."""
 
     kind: str  # a StopKind value (see agent_core.vocab)
-    message: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -251,9 +260,34 @@ class Run:
     @classmethod
     def from_dict(cls, data: dict) -> Run:
         version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
+        if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
             raise ValueError(f"unsupported run schema_version {version!r} (this app reads {SCHEMA_VERSION})")
-        return _run_from(data["run"])
+        return _run_from(migrate_run(data["run"], version))
+
+
+def migrate_run(run: dict, version: int) -> dict:
+    """A run record of an older schema_version, brought up to SCHEMA_VERSION (a new dict; the input is untouched).
+
+    v1 -> v2: a turn's English `decision` and a stop's English `message` become a `text` decision and a
+    `text` parameter, shown as they were written (their words cannot be turned back into facts)."""
+    if version >= 2:
+        return run
+    run = dict(run)
+    turns = []
+    for turn in run.get("turns") or []:
+        if isinstance(turn, dict) and "decision" in turn:
+            turn = dict(turn)
+            text = turn.pop("decision")
+            turn["decisions"] = [{"kind": "text", "params": {"text": text}}] if text else []
+        turns.append(turn)
+    run["turns"] = turns
+    stop = run.get("stop")
+    if isinstance(stop, dict) and "message" in stop:
+        stop = dict(stop)
+        message = stop.pop("message")
+        stop["params"] = {"text": message} if message else {}
+        run["stop"] = stop
+    return run
 
 
 def _encode(value: Any) -> Any:
@@ -295,6 +329,7 @@ def _turn_from(data: dict) -> Turn:
     data["tools"] = [_build(ToolExecution, x) for x in data.get("tools", [])]
     data["usage"] = _build(Usage, data["usage"]) if data.get("usage") else None
     data["error"] = _build(ApiError, data["error"]) if data.get("error") else None
+    data["decisions"] = [_build(Decision, d) for d in data.get("decisions") or []]
     return _build(Turn, data)
 
 

@@ -165,7 +165,7 @@ class RunStore:
                 return None
             turns = conn.execute("SELECT turn_json FROM turns WHERE run_id = ? ORDER BY idx", (run_id,)).fetchall()
         version, config_json, run_json = head
-        if version != SCHEMA_VERSION:
+        if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:  # older formats are migrated
             raise StoreError(
                 f"Saved run {run_id} uses run format v{version}; this app reads v{SCHEMA_VERSION}. "
                 "Export it from the app version that saved it, or delete it."

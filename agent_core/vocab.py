@@ -153,3 +153,23 @@ UNKNOWN_STOP_ICON = ("❓", "red")
 def final_stop_reasons() -> dict[str, str]:
     """stop_reason → why the loop stops on it, for the reasons that end the loop."""
     return {reason: info.why for reason, info in STOP_TABLE.items() if info.ends_loop}
+
+
+class DecisionKind(StrEnum):
+    """What the loop decided at a phase; a Turn records these with their parameters, lab_ui words them."""
+
+    REQUEST_BUILT = "request_built"  # messages, tools
+    CONTEXT_CLEARED = "context_cleared"  # results: old tool results replaced by a placeholder
+    CONTEXT_SUMMARISED = "context_summarised"  # turns: old turns folded into the first message
+    CALL_FAILED = "call_failed"  # the model call raised; the turn's ApiError says why
+    WORKFLOW_DONE = "workflow_done"  # reason: the one model call of a workflow is answered
+    RUN_TOOLS = "run_tools"  # tools: how many tool calls to run
+    PAUSE_TURN = "pause_turn"  # send the paused reply back and call again
+    FINAL_STOP = "final_stop"  # reason (+ sequence / category, explanation / tool_call_cut_off)
+    UNKNOWN_CONTINUE = "unknown_continue"  # reason: the buggy loop treats an unknown stop_reason as "go on"
+    UNKNOWN_STOP = "unknown_stop"  # reason: an unknown stop_reason stops the loop
+    RESULTS_APPENDED = "results_appended"  # blocks: result blocks appended as ONE user message
+    NOTHING_APPENDED = "nothing_appended"  # the forget_assistant_reply bug: nothing went into the history
+    DUPLICATE_IDS = "duplicate_tool_use_ids"  # ids: the reply repeats a tool_use id, so nothing runs
+    THEN_STOP = "then_stop"  # kind + the stop's params: a guard fired before the next request
+    TEXT = "text"  # text: a decision from a v1 run file, kept in the words it was written in

@@ -1,15 +1,169 @@
-"""Words for agent_core's structured facts: the English texts its tables hold, which the UI renders through t()."""
+"""Words for agent_core's structured facts: decisions, stop causes and provider names, in the learner's language.
+
+Records hold kinds and parameters (agent_core.model.Decision, StopCause); the English sentences below are the
+catalogue keys, and lab_ui/locales/health/{ru,pl}.json translate them. `tr` is t() in the app; the command line
+passes an English translate.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from agent_core.model import Decision, Run, StopCause, Turn
 from agent_core.providers import PROVIDER_TABLE
-from lab_ui.i18n import t
+from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
+from lab_ui.i18n import mark, t
+
+Translate = Callable[..., str]
 
 # Texts agent_core's tables own that reach t() here; tests/test_i18n.py checks them like literal t() keys.
-BORROWED_TEXTS = tuple(info.label for info in PROVIDER_TABLE.values())
+BORROWED_TEXTS = (
+    *(info.label for info in PROVIDER_TABLE.values()),
+    *(info.why for info in STOP_TABLE.values() if info.ends_loop),
+)
+
+DUPLICATE_IDS = mark(
+    "The reply uses the tool_use id {ids} more than once. The API refuses a history like that "
+    "(`tool_use` ids must be unique), so no tool runs and the loop stops."
+)
+DECISIONS = {
+    DecisionKind.REQUEST_BUILT: mark(
+        "Request built: {messages} message(s) and {tools} tool definition(s), all sent again."
+    ),
+    DecisionKind.CONTEXT_CLEARED: mark("Context policy: cleared {results} old tool result(s)."),
+    DecisionKind.CONTEXT_SUMMARISED: mark("Context policy: summarised {turns} old turn(s) into the first message."),
+    DecisionKind.CALL_FAILED: mark("The call failed: {error} The run so far is kept; retry this step."),
+    DecisionKind.WORKFLOW_DONE: mark(
+        "Workflow: one model call after the program's own steps (stop_reason {reason}), done."
+    ),
+    DecisionKind.RUN_TOOLS: mark("stop_reason is tool_use, so run {tools} tool(s) and call again."),
+    DecisionKind.PAUSE_TURN: mark("stop_reason is pause_turn, so send the reply back unchanged and call again."),
+    DecisionKind.UNKNOWN_CONTINUE: mark("stop_reason is {reason}, which this (buggy) loop treats as 'continue'."),
+    DecisionKind.UNKNOWN_STOP: mark(
+        "stop_reason is {reason}, which this loop does not know, so stop rather than loop on it."
+    ),
+    DecisionKind.RESULTS_APPENDED: mark("{blocks} result block(s) appended as ONE user message."),
+    DecisionKind.NOTHING_APPENDED: mark("(Bug: neither the reply nor the results were added to the history.)"),
+    DecisionKind.DUPLICATE_IDS: DUPLICATE_IDS,
+    DecisionKind.THEN_STOP: mark("Then stop: {message}"),
+}
+FINAL = mark("stop_reason is {reason}: {why}.")
+CUT_OFF = mark("Its last tool call was cut off and cannot be run.")
+SEQUENCE = mark("(sequence: {sequence})")
+REFUSAL = mark("Category: {category}.")
+STOPS = {
+    StopKind.REPEATED_CALL: mark(
+        "the same tool call returned the same result {times} times in a row, so the loop gave up"
+    ),
+    StopKind.ERROR_BUDGET: mark("error budget spent: {errors} tool error(s), limit {limit}"),
+    StopKind.SPEND_CAP: mark("session spend cap ${cap} reached (spent ${spent})"),
+    StopKind.COST_BUDGET: mark("cost budget ${budget} reached (spent ${spent})"),
+    StopKind.TOKEN_BUDGET: mark("token budget {budget} reached ({tokens} tokens billed)"),
+    StopKind.TIMEOUT: mark("time limit {limit} s reached ({spent} s spent running)"),
+    StopKind.STEP_LIMIT: mark("step limit {limit} reached"),
+    StopKind.INVALID_REPLY: DUPLICATE_IDS,
+}
+STEP_CEILING = mark("no step limit was set, so the app's hard ceiling of {ceiling} steps stopped it")
+SESSION_CAP = mark(
+    "the session spend cap ${cap} is reached: this tab has spent ${spent} on real-model calls. "
+    "Raise the cap on the Settings page to go on"
+)
 
 
-def provider_label(provider: str) -> str:
+def provider_label(provider: str, tr: Translate = t) -> str:
     """How a selector names a provider, in the learner's language (an unknown name is shown as it is)."""
     info = PROVIDER_TABLE.get(provider)
-    return t(info.label) if info else provider
+    return tr(info.label) if info else provider
+
+
+def _final(p: dict[str, Any], tr: Translate) -> str:
+    """A final stop_reason in words, with what the learner needs to know about it."""
+    reason = str(p.get("reason"))
+    info = STOP_TABLE.get(reason)
+    words = [tr(FINAL, reason=reason, why=tr(info.why) if info else reason)]
+    if p.get("tool_call_cut_off"):
+        words.append(tr(CUT_OFF))
+    if "sequence" in p:
+        words.append(tr(SEQUENCE, sequence=repr(p["sequence"])))
+    if "category" in p:
+        words.append(f"{tr(REFUSAL, category=p['category'])} {p.get('explanation') or ''}".rstrip())
+    return " ".join(words)
+
+
+def _limit(kind: str, p: dict[str, Any], tr: Translate) -> str | None:
+    """A guard's stop in words, its figures formatted as the English always showed them."""
+    if kind == StopKind.SPEND_CAP and p.get("session"):
+        return tr(SESSION_CAP, cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
+    if kind == StopKind.STEP_LIMIT and "ceiling" in p:
+        return tr(STEP_CEILING, ceiling=p["ceiling"])
+    values = {
+        StopKind.REPEATED_CALL: lambda: {"times": p["times"]},
+        StopKind.ERROR_BUDGET: lambda: {"errors": p["errors"], "limit": p["limit"]},
+        StopKind.SPEND_CAP: lambda: {"cap": f"{p['cap_usd']:.4f}", "spent": f"{p['spent_usd']:.4f}"},
+        StopKind.COST_BUDGET: lambda: {"budget": f"{p['budget_usd']:.4f}", "spent": f"{p['spent_usd']:.4f}"},
+        StopKind.TOKEN_BUDGET: lambda: {"budget": f"{p['budget']:,}", "tokens": f"{p['tokens']:,}"},
+        StopKind.TIMEOUT: lambda: {"limit": f"{p['limit_s']:g}", "spent": f"{p['spent_s']:.1f}"},
+        StopKind.STEP_LIMIT: lambda: {"limit": p["limit"]},
+        StopKind.INVALID_REPLY: lambda: {"ids": p["ids"]},
+    }.get(kind)  # StrEnum keys: a plain string finds its member
+    return tr(STOPS[kind], **values()) if values else None
+
+
+def stop_words(kind: str, params: dict[str, Any], error: str = "", tr: Translate = t) -> str:
+    """Why the loop stopped, in words; `error` is the failed call's explanation for an API error."""
+    try:
+        if "text" in params:  # a v1 run file: the sentence as it was written
+            return str(params["text"])
+        if kind == StopKind.API_ERROR:
+            return error
+        if params.get("workflow"):
+            return tr(DECISIONS[DecisionKind.WORKFLOW_DONE], reason=params.get("reason"))
+        if kind == StopKind.UNKNOWN_STOP_REASON:
+            return tr(DECISIONS[DecisionKind.UNKNOWN_STOP], reason=repr(params.get("reason")))
+        if kind in STOP_TABLE:
+            return _final(params, tr)
+        return _limit(kind, params, tr) or kind
+    except (KeyError, TypeError, ValueError):  # a hand-edited file with odd parameters: say at least the kind
+        return kind
+
+
+def stop_text(run: Run, tr: Translate = t) -> str:
+    """The run's stop cause in words ('' while it runs)."""
+    if run.stop is None:
+        return ""
+    error = next((x.error.message for x in reversed(run.turns) if x.error), "")
+    return stop_words(run.stop.kind, run.stop.params, error, tr)
+
+
+def _decision(d: Decision, turn: Turn, tr: Translate) -> str:
+    p = d.params
+    if d.kind == DecisionKind.TEXT:
+        return str(p.get("text", ""))
+    if d.kind == DecisionKind.FINAL_STOP:
+        return _final(p, tr)
+    if d.kind == DecisionKind.CALL_FAILED:
+        return tr(DECISIONS[DecisionKind.CALL_FAILED], error=turn.error.message if turn.error else "")
+    if d.kind == DecisionKind.THEN_STOP:
+        rest = {k: v for k, v in p.items() if k != "kind"}
+        return tr(DECISIONS[DecisionKind.THEN_STOP], message=stop_words(str(p.get("kind")), rest, tr=tr))
+    if d.kind in (DecisionKind.UNKNOWN_CONTINUE, DecisionKind.UNKNOWN_STOP):
+        return tr(DECISIONS[d.kind], reason=repr(p.get("reason")))
+    template = DECISIONS.get(d.kind)
+    return tr(template, **p) if template else d.kind
+
+
+def decision_text(turn: Turn, tr: Translate = t) -> str:
+    """What the loop decided at this turn's latest phase, in words ('' before it decided anything)."""
+    words = []
+    for d in turn.decisions:
+        try:
+            words.append(_decision(d, turn, tr))
+        except (KeyError, TypeError, ValueError):  # odd parameters from a hand-edited file: say the kind
+            words.append(d.kind)
+    return " ".join(w for w in words if w)
+
+
+def stop_cause_text(cause: StopCause, tr: Translate = t) -> str:
+    """One stop cause in words, without a run (a guard checked ahead of time)."""
+    return stop_words(cause.kind, cause.params, tr=tr)

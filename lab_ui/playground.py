@@ -15,6 +15,7 @@ from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.store import StoreError
 from agent_core.trust import input_digest
+from agent_core.vocab import StopKind
 from lab_ui import (
     charts_panel,
     controls,
@@ -26,6 +27,7 @@ from lab_ui import (
     timeline,
     turn_view,
 )
+from lab_ui.catalogue import stop_text
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import code_span, md
@@ -180,8 +182,8 @@ def _status(lab: LabSession) -> None:
             )
         )
     stepper = lab.stepper() if not lab.replay else None
-    if run.stop and run.stop.kind == "api_error":
-        st.error(t("Stopped by an API error: {message}", message=md(run.stop.message)))
+    if run.stop and run.stop.kind == StopKind.API_ERROR:
+        st.error(t("Stopped by an API error: {message}", message=md(stop_text(run))))
         _raw_error(run)
         if st.button(
             t("Retry this step"),
@@ -191,8 +193,8 @@ def _status(lab: LabSession) -> None:
             _save(lab)
             st.rerun()
     elif run.stop:
-        level = st.success if run.stop.kind == "end_turn" else st.warning
-        level(t("**Loop stopped** ({kind}): {message}", kind=md(run.stop.kind), message=md(run.stop.message)))
+        level = st.success if run.stop.kind == StopKind.END_TURN else st.warning
+        level(t("**Loop stopped** ({kind}): {message}", kind=md(run.stop.kind), message=md(stop_text(run))))
     elif stepper and stepper.awaiting_approval:
         _approvals(lab)
     else:
@@ -353,10 +355,10 @@ def insights(run) -> None:
             with answer:
                 st.markdown(md(run.final_text) if run.final_text else t("No answer yet: the model has not finished."))
                 if run.stop:
-                    st.caption(md(run.stop.message))
+                    st.caption(md(stop_text(run)))
         if seq.open:
             with seq:
-                st.mermaid_chart(sequence_diagram(run))
+                st.mermaid_chart(sequence_diagram(run, stop_words=stop_text(run)))
         if money.open:
             with money:
                 charts_panel.render(run)

@@ -12,6 +12,7 @@ from agent_core.learn import human
 from agent_core.learn.human import HumanReply, ReplyError, Verdict
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.tools.catalog import default_specs
+from lab_ui.catalogue import stop_text
 from lab_ui.i18n import mark, t
 from lab_ui.learn_text import say
 from lab_ui.untrusted import code_span, md
@@ -93,7 +94,7 @@ def _history(game: ModelGame) -> None:
 def _stopped(game: ModelGame) -> None:
     run = game.run
     if run.stop.kind == "api_error":
-        st.error(t("The server rejected the request: {message}", message=md(run.stop.message)))
+        st.error(t("The server rejected the request: {message}", message=md(stop_text(run))))
         st.caption(t("The API checks the whole history on every call, your earlier replies included."))
     elif run.stop.kind == "invalid_reply":
         st.error(t("The loop stopped before running any tool: your reply breaks a rule the API enforces."))

@@ -15,7 +15,7 @@ from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpe
 from agent_core.store import RunStore, default_db_path
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
-from agent_core.vocab import Provider, StopKind
+from agent_core.vocab import DecisionKind, Provider, StopKind
 from lab_ui.i18n import t
 
 KEY = "agent_loop_lab"
@@ -152,15 +152,11 @@ class LabSession:
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
         if run.stop and run.stop.kind == StopKind.SPEND_CAP and tab.spend_cap_usd is not None:
             # check_limits saw this run's figures; the learner needs the session's.
-            old, run.stop.message = (
-                run.stop.message,
-                (
-                    f"the session spend cap ${tab.spend_cap_usd:.2f} is reached: this tab has spent "
-                    f"${tab.session_spend_usd:.4f} on real-model calls. Raise the cap on the Settings page to go on"
-                ),
-            )
-            if run.turns:
-                run.turns[-1].decision = run.turns[-1].decision.replace(old, run.stop.message)
+            session = {"session": True, "cap_usd": tab.spend_cap_usd, "spent_usd": tab.session_spend_usd}
+            run.stop.params = {**run.stop.params, **session}
+            for decision in run.turns[-1].decisions if run.turns else []:
+                if decision.kind == DecisionKind.THEN_STOP:
+                    decision.params = {**decision.params, **session}
 
     # -- actions (each records what it did, so the page can highlight the code) -------------
     def act(self, action: str) -> None:

@@ -10,6 +10,7 @@ from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
+from lab_ui.catalogue import decision_text
 from lab_ui.i18n import mark, t
 from lab_ui.untrusted import code_span, md
 
@@ -183,8 +184,9 @@ def render(run: Run, turn: Turn) -> None:
     """All panels for one turn (only this turn renders full JSON, which keeps long runs fast)."""
     icon, colour, label = badge(turn.stop_reason, turn.error is not None)
     st.markdown(f"### {t('Turn {n}', n=turn.index)} :{colour}-badge[{icon} {label}]")
-    if turn.decision:
-        st.info(t("**Loop's decision:** {decision}", decision=md(turn.decision)))
+    decision = decision_text(turn)
+    if decision:
+        st.info(t("**Loop's decision:** {decision}", decision=md(decision)))
     tabs = st.tabs([t(name) for name in TABS])
     with tabs[0]:
         _request(turn)

@@ -27,6 +27,7 @@ from agent_core.sim import faults, start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
+from lab_ui.catalogue import stop_text
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 LAB_KEY = "agent_loop_lab:playground"
@@ -204,7 +205,7 @@ def test_a_timeout_reads_plainly_and_keeps_the_run():
     stepper = Stepper(run, transport=httpx2.MockTransport(too_slow), max_retries=1)
     stepper.next_turn()
     assert run.stop.kind == "api_error" and run.turns[0].error.kind == "timeout"
-    assert run.stop.message == errors.TIMEOUT
+    assert stop_text(run) == errors.TIMEOUT
     assert len(run.turns[0].exchanges) == 2 and all("ReadTimeout" in x.error for x in run.turns[0].exchanges)
     assert run.messages == [{"role": "user", "content": "What is 2^16?"}], "nothing half-done was appended"
 

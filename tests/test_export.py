@@ -105,7 +105,7 @@ def sample_run() -> Run:
             stop_reason="tool_use",
         )
     ]
-    run.stop = StopCause("step_limit", "limit")
+    run.stop = StopCause("step_limit", {"limit": 5})
     return run
 
 

@@ -19,6 +19,7 @@ from agent_core.model import Run, SimSettings
 from agent_core.sim import SimHandler
 from agent_core.store import RunStore
 from agent_core.tools import ToolRegistry
+from lab_ui.catalogue import stop_text
 from lab_ui.controls import tool_from_editor
 
 # Text with every kind of character, lone surrogates (only expressible in JSON as \ud800 escapes) included.
@@ -234,7 +235,7 @@ def _run_task_in_playground(task: str, db) -> Run:
     run = lab_of(at).run
     assert run.stop is not None, "the run ended, with a reason"
     shown = texts(at.success) + texts(at.warning) + texts(at.error)
-    assert run.stop.message[:60] in shown, "the reason is on the page"
+    assert stop_text(run)[:60] in shown, "the reason is on the page"
     assert RunStore(db).load(run.id) == run, "what was saved loads back unchanged"
     return run
 
@@ -249,7 +250,7 @@ def test_a_one_megabyte_task_completes_or_stops_with_a_clear_message(app_env):
     click(at, "Run to end")
     run = lab_of(at).run
     assert run.messages[0]["content"] == task and run.stop is not None
-    assert run.stop.message[:60] in texts(at.success) + texts(at.warning) + texts(at.error)
+    assert stop_text(run)[:60] in texts(at.success) + texts(at.warning) + texts(at.error)
     assert RunStore(app_env).load(run.id) == run
 
 

@@ -18,6 +18,7 @@ from agent_core.loop import Stepper
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.sim import validate
 from agent_core.tools.catalog import default_specs
+from lab_ui.catalogue import stop_text
 from lab_ui.learn_text import TEXTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,7 +171,7 @@ def test_a_rejected_request_stops_the_run_with_the_apis_message():
     human.play(run, weather_and_power(("toolu_1", "")))  # turn 2 reuses turn 1's id: the loop cannot see it
     assert run.turns[1].tools and run.phase == "call_model"
     human.play(run, human.from_form("done", []))
-    assert run.stop.kind == "api_error" and "`tool_use` ids must be unique" in run.stop.message
+    assert run.stop.kind == "api_error" and "`tool_use` ids must be unique" in stop_text(run)
 
 
 # ---- you are the loop --------------------------------------------------------------------------------

@@ -385,7 +385,7 @@ def _recovering_run(stop: str = "end_turn") -> Run:
         ),
         _turn(3, "end_turn", text="В Москве −3 °C, снег.", whole_input=250, cache_read=80, statuses=(529, 200)),
     ]
-    run.stop = StopCause(stop, "...")
+    run.stop = StopCause(stop)
     return run
 
 
@@ -454,7 +454,7 @@ def test_a_changed_check_compares_with_the_lesson_scenario():
     run.config.tools = [ToolSpec(name="get_weather", description="Weather.", input_schema={"type": "object"})]
     assert check_goal({"config": {"limits.max_steps": {"changed": True}}}, run, base).passed
     same = Run(RunConfig(task="x", limits=Limits(max_steps=10)))
-    same.stop = StopCause("end_turn", "")
+    same.stop = StopCause("end_turn")
     result = check_goal({"config": {"limits.max_steps": {"changed": True}}}, same, base)
     assert result.misses == [Miss("config_changed", {"path": "limits.max_steps", "got": 10, "want": True})]
     assert check_goal({"config": {"tools.get_weather.description": {"contains": "weath"}}}, run).passed
@@ -471,7 +471,7 @@ def test_recovery_needs_the_run_to_finish_with_end_turn():
 def test_an_api_error_status_is_found_on_the_turn_error_too():
     run = Run(RunConfig(task="x"))
     run.turns = [Turn(index=1, error=ApiError(kind="status", message="bad", status=400))]
-    run.stop = StopCause("api_error", "bad")
+    run.stop = StopCause("api_error")
     assert check_goal({"api_error_status": 400, "stop": "api_error"}, run).passed
 
 

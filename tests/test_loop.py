@@ -9,6 +9,7 @@ from agent_core.loop import Stepper, fork_run, iter_turns
 from agent_core.model import Limits, Phase, Run, RunConfig, ToolSpec
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import PHASE_ORDER
+from lab_ui.catalogue import decision_text, stop_text
 
 WEATHER = default_specs(["get_weather", "calculate"])
 ERR_529 = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_x"}
@@ -31,7 +32,7 @@ def test_phases_run_in_order_and_the_turn_records_everything():
     turn = s.run.turns[0]
     assert turn.request["messages"] == [{"role": "user", "content": "Weather in Oslo and 2^16?"}]
     assert [t["name"] for t in turn.request["tools"]] == ["get_weather", "calculate"]
-    assert turn.stop_reason == "tool_use" and turn.decision.startswith("stop_reason is tool_use, so run 1 tool")
+    assert turn.stop_reason == "tool_use" and decision_text(turn).startswith("stop_reason is tool_use, so run 1 tool")
     assert turn.tools[0].name == "get_weather" and "Oslo" in turn.tools[0].output and not turn.tools[0].is_error
     assert len(turn.exchanges) == 1 and turn.exchanges[0].status == 200
     assert json.loads(turn.exchanges[0].request_body) == turn.request  # the bytes that crossed the wire
@@ -60,7 +61,7 @@ def test_parallel_calls_go_back_in_one_user_message_results_first():
     assert results["role"] == "user"
     assert [b["type"] for b in results["content"]] == ["tool_result", "tool_result"]
     assert "65536" in results["content"][1]["content"]
-    assert s.run.turns[0].decision.startswith("stop_reason is tool_use, so run 2 tool(s)")
+    assert decision_text(s.run.turns[0]).startswith("stop_reason is tool_use, so run 2 tool(s)")
 
 
 @pytest.mark.parametrize(
@@ -73,14 +74,14 @@ def test_final_stop_reasons_stop_the_loop(reason):
     s = stepper(Script(message(text("partial"), stop_reason=reason, **extra)))
     s.run_to_end()
     assert s.run.stop.kind == reason and s.run.done and len(s.run.turns) == 1
-    assert f"stop_reason is {reason}" in s.run.turns[0].decision
+    assert f"stop_reason is {reason}" in decision_text(s.run.turns[0])
 
 
 def test_max_tokens_inside_a_tool_use_is_not_run():
     s = stepper(Script(message(tool_use("get_weather", {}), stop_reason="max_tokens")))
     s.run_to_end()
     assert s.run.stop.kind == "max_tokens" and s.run.turns[0].tools == []
-    assert "cut off and cannot be run" in s.run.stop.message
+    assert "cut off and cannot be run" in stop_text(s.run)
 
 
 def test_pause_turn_sends_the_reply_back_and_continues():
@@ -95,7 +96,7 @@ def test_pause_turn_sends_the_reply_back_and_continues():
 def test_unknown_stop_reason_stops_with_a_message_and_the_bug_loops_on():
     s = stepper(Script(message(text("?"), stop_reason="future_reason")))
     s.run_to_end()
-    assert s.run.stop.kind == "unknown_stop_reason" and "does not know" in s.run.stop.message
+    assert s.run.stop.kind == "unknown_stop_reason" and "does not know" in stop_text(s.run)
     buggy = stepper(
         Script(*[message(text("?"), stop_reason="future_reason") for _ in range(3)]),
         limits=Limits(max_steps=3),
@@ -133,7 +134,7 @@ def test_an_api_error_keeps_the_run_and_retry_this_step_works():
     )
     s = stepper(script, max_retries=1)
     s.run_to_end()
-    assert s.run.stop.kind == "api_error" and "overloaded" in s.run.stop.message.lower()
+    assert s.run.stop.kind == "api_error" and "overloaded" in stop_text(s.run).lower()
     assert s.run.turns[1].error.status == 529 and "overloaded_error" in s.run.turns[1].error.body
     assert len(s.run.turns) == 2 and s.run.turns[0].tools[0].output  # the run so far survived
     script.enqueue(message(text("Back."), stop_reason="end_turn"))
@@ -210,10 +211,10 @@ def _stubborn(n: int) -> Script:
 def test_each_limit_is_recorded_as_the_stop_cause(limits, kind):
     s = stepper(_stubborn(120), tools=default_specs(["get_stock_price"]), limits=limits)
     s.run_to_end()
-    assert s.run.stop.kind == kind
-    assert kind.split("_")[0] in s.run.stop.message or "time" in s.run.stop.message
+    assert s.run.stop.kind == kind and s.run.stop.params, "the cause keeps its figures"
+    assert kind.split("_")[0] in stop_text(s.run) or "time" in stop_text(s.run)
     if limits.max_steps is None and kind == "step_limit":
-        assert len(s.run.turns) == 100 and "hard ceiling" in s.run.stop.message
+        assert len(s.run.turns) == 100 and "hard ceiling" in stop_text(s.run)
 
 
 def test_dangerous_tool_waits_for_approval_and_a_denial_is_an_error_result():

@@ -387,7 +387,7 @@ def _turn(index: int, messages: int, whole: int, cost: float, error: bool = Fals
 
 
 def _run(turns: list[Turn], messages: list[dict], **extra) -> Run:
-    return Run(config=RunConfig(task="t"), turns=turns, messages=messages, stop=StopCause("end_turn", ""), **extra)
+    return Run(config=RunConfig(task="t"), turns=turns, messages=messages, stop=StopCause("end_turn"), **extra)
 
 
 def test_series_holds_each_turns_context_cost_so_far_and_message_count():

@@ -10,7 +10,7 @@ from loopback import Hit, start_listener, stop_listener
 
 from agent_core import cli
 from agent_core.export import export_json, to_python_script
-from agent_core.model import Run, RunConfig, StopCause, Turn
+from agent_core.model import Decision, Run, RunConfig, StopCause, Turn
 from agent_core.secrets import FRAGMENT, REDACTED, scrub_bytes, scrub_record, scrub_secrets, secret_forms
 from agent_core.store import RunStore
 from lab_ui.session import LabSession
@@ -76,10 +76,14 @@ def test_pieces_shorter_than_the_rule_are_left_alone():
 
 
 def test_scrub_record_walks_every_string_of_any_record_shape():
-    turn = Turn(index=1, decision=f"said {CANARY}", response={"content": [{"text": CANARY[5:30]}]})
-    run = Run(config=RunConfig(task="t"), turns=[turn], stop=StopCause("api_error", echoes(CANARY)))
+    turn = Turn(
+        index=1,
+        decisions=[Decision("text", {"text": f"said {CANARY}"})],
+        response={"content": [{"text": CANARY[5:30]}]},
+    )
+    run = Run(config=RunConfig(task="t"), turns=[turn], stop=StopCause("api_error", {"text": echoes(CANARY)}))
     scrub_record(run, [CANARY])
-    assert traces(CANARY, json.dumps(run.to_dict())) == [] and REDACTED in run.stop.message
+    assert traces(CANARY, json.dumps(run.to_dict())) == [] and REDACTED in run.stop.params["text"]
 
 
 def test_an_upstream_echoing_the_key_leaks_it_into_no_record_database_or_export(echo_server, tmp_path):

@@ -16,6 +16,7 @@ from agent_core.lineup import lineup
 from agent_core.model import SimSettings
 from agent_core.providers import LOCAL_PRESETS
 from agent_core.sim import start_server
+from lab_ui.catalogue import stop_text
 
 MODEL_IDS = [r.id for r in sorted(lineup().served, key=lambda r: r.released, reverse=True)]
 
@@ -233,7 +234,7 @@ def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, 
     click(at, "Run to end")
     second = lab_of(at).run
     assert second.id != first.id and second.stop.kind == "spend_cap" and not second.turns
-    assert "session spend cap" in second.stop.message and f"${first.total_cost_usd:.4f}" in second.stop.message
+    assert "session spend cap" in stop_text(second) and f"${first.total_cost_usd:.4f}" in stop_text(second)
     assert "spend_cap" in texts(at.warning)
 
 

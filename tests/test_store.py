@@ -12,6 +12,7 @@ from agent_core import store as store_module
 from agent_core.model import (
     DEFAULT_MODEL,
     ApiError,
+    Decision,
     Exchange,
     Limits,
     Phase,
@@ -61,7 +62,7 @@ def make_turn(index: int, city: str = "Paris", headers: dict | None = None) -> T
         components={"system": 10, "user_text": 90},
         cost_usd=0.001 * index,
         stop_reason="tool_use",
-        decision="stop_reason is tool_use, so run 1 tool(s) and call again.",
+        decisions=[Decision("run_tools", {"tools": 1})],
         tool_results_message={
             "role": "user",
             "content": [{"type": "tool_result", "tool_use_id": f"toolu_{index}", "content": "18°C, sunny"}],
@@ -74,7 +75,7 @@ def make_run(task: str = "Weather in Paris?", turns: int = 3, **kwargs) -> Run:
     run = Run(config=config, **kwargs)
     run.turns = [make_turn(i) for i in range(1, turns + 1)]
     run.messages.append({"role": "assistant", "content": [{"type": "text", "text": "Пишу по-русски 🙂"}]})
-    run.stop = StopCause("end_turn", "the model finished")
+    run.stop = StopCause("end_turn", {"reason": "end_turn"})
     run.phase = Phase.DONE
     return run
 
@@ -134,7 +135,7 @@ def test_failure_in_the_middle_of_a_turn_keeps_earlier_turns(db):
     broken = make_turn(3)
     broken.request["bad"] = object()  # cannot be written: the save fails half-way
     run.turns.append(broken)
-    run.stop = StopCause("step_limit", "changed in the failed save")
+    run.stop = StopCause("step_limit", {"limit": 99})
     with pytest.raises(TypeError):
         db.save_turn(run, broken)
     after = db.load(run.id)

@@ -13,6 +13,7 @@ from agent_core.loop import Stepper
 from agent_core.model import Phase, Run, RunConfig, ToolExecution, ToolSpec, Turn
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import adopt, input_digest, is_builtin
+from lab_ui.catalogue import stop_text
 from lab_ui.session import LabSession, default_config
 
 CANARY = "CANARY-" + "q7Zp2Lm9Xv4Rt8Wk" + "3Hs6Jd1Nf5Bg0Yc"  # split so no scanner mistakes it for a key
@@ -138,7 +139,7 @@ def test_duplicate_tool_use_ids_are_refused_and_nothing_runs():
     script = scripted.Script(scripted.message(*calls, stop_reason="tool_use"))
     run = Run(config=RunConfig(task="two sums", tools=default_specs(["calculate"])))
     Stepper(run, transport=script).run_to_end()
-    assert run.stop.kind == "invalid_reply" and "toolu_x" in run.stop.message
+    assert run.stop.kind == "invalid_reply" and "toolu_x" in stop_text(run)
     assert run.turns[0].tools == [] and len(script.requests) == 1
 
 
