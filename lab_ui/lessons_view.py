@@ -6,7 +6,8 @@ import uuid
 
 import streamlit as st
 
-from agent_core.lessons import Lesson, LessonError, load_lessons
+from agent_core.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
+from agent_core.lessons.glossary import Term, load_glossary
 from agent_core.progress import ProgressStore
 from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session
 from lab_ui.i18n import t
@@ -79,6 +80,18 @@ def _narrative(lesson: Lesson, lang: str) -> None:
         st.rerun()
 
 
+@st.cache_data(show_spinner=False)
+def _terms() -> list[Term]:
+    return load_glossary(LESSONS_ROOT / "glossary.json")
+
+
+def _glossary(lang: str) -> None:
+    """The one glossary: turn, step, phase and the other words the lessons use, defined once."""
+    with st.expander(t("Glossary"), expanded=False):
+        for term in _terms():
+            st.markdown(f"**{term.term[lang]}**: {term.definition[lang]}")
+
+
 def _sources(lesson: Lesson) -> None:
     """Where the lesson's facts come from, with the date each was checked."""
     if not lesson.sources:
@@ -138,6 +151,7 @@ def render() -> None:
         practice.lesson_links(lesson.id)
         quiz_view.lesson_questions(lesson, lang, store, learner)
         quiz_view.final(lessons, lang, store, learner)
+        _glossary(lang)
     with right:
         st.markdown(f"**{t('Task')}:** {md(lab.config.task)}")
         if st.button(t("Restore the lesson's scenario"), help=t("Undo your changes")):

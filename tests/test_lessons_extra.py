@@ -101,3 +101,25 @@ def test_a_forced_tool_choice_asks_for_a_tool_on_every_turn():
     run = _exercise_run("14-other-providers", "forced-tool")
     assert all(t.stop_reason == "tool_use" for t in run.turns)
     assert all(t.request["tool_choice"] == {"type": "any"} for t in run.turns)
+
+
+def test_the_mcp_lesson_tool_is_the_servers_listing_copied_into_the_tools_list():
+    from agent_core.mcp_tools import tools_from_mcp
+
+    folder = LESSONS_ROOT / "16-where-tools-come-from"
+    listing = json.loads((folder / "mcp_tools_list.json").read_text(encoding="utf-8"))
+    (listed,) = tools_from_mcp(listing)
+    entry = next(t for t in _lesson(folder.name).exercise("add-the-mcp-tool").change["tools"] if isinstance(t, dict))
+    assert {k: entry[k] for k in ("name", "description", "input_schema")} == listed
+    run = _exercise_run(folder.name, "add-the-mcp-tool")
+    sent = run.turns[0].request["tools"]
+    assert any(t["name"] == "weather_current" and t["input_schema"] == listed["input_schema"] for t in sent)
+    assert run.turns[0].tool_calls[0]["name"] == "weather_current"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_learner_without_the_loop_gets_no_answer(lang: str):
+    run = _exercise_run("15-four-components", "no-loop", lang)
+    assert [t.name for t in run.turns[0].tools] == ["get_weather"]  # it acted...
+    sent = json.dumps([t.request for t in run.turns])
+    assert run.stop.kind == "step_limit" and '"tool_result"' not in sent  # ...but the model never observed it
