@@ -93,6 +93,20 @@ def thinking_type(body: dict, row: ModelRow) -> str:
     return "adaptive" if row.thinks_by_default and not forced else "off"
 
 
+def check_output_config(body: dict) -> None:
+    """`output_config.format`, when given, must be a JSON schema of an object-shaped answer."""
+    config = body.get("output_config")
+    if config is None:
+        return
+    fmt = config.get("format") if isinstance(config, dict) else None
+    if fmt is None:
+        return
+    if not isinstance(fmt, dict) or fmt.get("type") != "json_schema":
+        raise InvalidRequest("output_config.format.type: Input should be 'json_schema'")
+    if not isinstance(fmt.get("schema"), dict):
+        raise InvalidRequest("output_config.format.schema: Field required (a JSON Schema object)")
+
+
 def check_model(body: dict, row: ModelRow) -> None:
     """The refusals that differ by model (models.json `behaviour`)."""
     rules, kind = row.behaviour, thinking_type(body, row)

@@ -250,6 +250,7 @@ class SimHandler:
         )
         assert row is not None  # the validator refuses a request without a model
         self._check(behaviour.check_model, body, row)
+        self._check(behaviour.check_output_config, body)
         self._check(behaviour.check_thinking_kept, body, row)
         window = context_window(body["model"], self.settings)
         prompt_tokens = tokens.count_request(body)

@@ -8,7 +8,7 @@ from typing import Any
 from agent_core import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
-from agent_core.sim import behaviour, validate
+from agent_core.sim import behaviour, structured, validate
 
 # ---- shaping the brain's draft into a Messages API reply -------------------------------------------------
 
@@ -147,6 +147,23 @@ def between_tools_as_thinking(blocks: list[dict], body: dict, row: ModelRow | No
     ]
 
 
+def structure(blocks: list[dict], body: dict, stop_reason: str) -> list[dict]:
+    """Strict tools get inputs valid against their schema; a final answer under an output schema becomes its JSON."""
+    answer = " ".join(b["text"] for b in blocks if b["type"] == "text")
+    facts = structured.evidence(body, answer)
+    tools = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
+    for block in blocks:
+        tool = tools.get(block.get("name")) if block["type"] == "tool_use" else None
+        if tool and tool.get("strict") and isinstance(tool.get("input_schema"), dict):
+            block["input"] = structured.conform(block["input"], tool["input_schema"], facts)
+    if stop_reason in ("tool_use", "refusal", "pause_turn"):
+        return blocks
+    text = structured.structured_text(body, answer)
+    if text is None:
+        return blocks
+    return [b for b in blocks if b["type"] != "text"] + [{"type": "text", "text": text}]
+
+
 def forced_starts_with_tool(blocks: list[dict], body: dict) -> list[dict]:
     """A forced tool_choice (any/tool) makes the model call at once: no text before the first tool_use."""
     if (body.get("tool_choice") or {}).get("type") not in ("any", "tool"):
@@ -235,7 +252,7 @@ def shape_message(
     tie: str = "",
 ) -> dict:
     """Turn the brain's draft into the reply: stop sequences, thinking, token limits, usage."""
-    blocks = forced_starts_with_tool(_draft_blocks(draft, ids), body)
+    blocks = structure(forced_starts_with_tool(_draft_blocks(draft, ids), body), body, draft.stop_reason)
     stop_reason, stop_sequence, details = draft.stop_reason, None, getattr(draft, "stop_details", None)
     if details is not None and "type" not in details:
         details = {"type": stop_reason, **details}
