@@ -43,3 +43,18 @@ def test_an_offline_run_answers_in_the_learners_language_end_to_end(lang, task, 
     assert run.stop.kind == "end_turn"
     assert line in final and final.count("Погода") + final.count("Pogoda") == 1, final
     assert "overcast" not in final and "light snow" not in final
+
+
+def test_memory_answers_in_the_learners_language_and_still_feeds_the_weather_chain():
+    from agent_core.tools.lookups import search_facts
+
+    assert "Анна живёт в Кракове" in search_facts("home city", "ru")
+    assert "Anna mieszka w Krakowie" in search_facts("gdzie mieszkam", "pl")
+    run = run_task(
+        RunConfig(
+            task="Какая погода там, где я живу?", tools=default_specs(["search_memory", "get_weather"]), language="ru"
+        )
+    )
+    final = run.turns[-1].response["content"][-1]["text"]
+    assert [t.name for turn in run.turns for t in turn.tools] == ["search_memory", "get_weather"]
+    assert "Анна живёт в Кракове" in final and "Погода в Кракове: 5°C, туман" in final, final

@@ -47,7 +47,7 @@ def calculate(ctx: ToolContext, expression: str) -> str:
 
 
 def search_memory(ctx: ToolContext, query: str) -> str:
-    return search_facts(query)
+    return search_facts(query, ctx.language)
 
 
 def read_file(ctx: ToolContext, path: str) -> str:

@@ -94,20 +94,28 @@ def _keyword_hit(words: list[str], keywords: list[str]) -> bool:
     return any(w == s or (len(s) >= 4 and w.startswith(s)) for w in words for s in stems)
 
 
-def search_facts(query: str) -> str:
-    """Every stored fact about the user whose keywords match the query."""
-    if not query.strip():
-        raise ValueError("the query is empty; give a keyword such as 'city', 'job' or 'trip'.")
+def search_facts(query: str, lang: str = "en") -> str:
+    """Every stored fact about the user whose keywords match the query, in the learner's language."""
     data = load_data("memory.json")
+    words_in = data.get("words", {}).get(lang)
+    if not query.strip():
+        raise ValueError(
+            words_in["empty"] if words_in else "the query is empty; give a keyword such as 'city', 'job' or 'trip'."
+        )
     words = re.findall(r"\w+", normalize(query))
     facts = data["facts"]
     if not _keyword_hit(words, data.get("everything_keywords", [])):
         facts = [f for f in facts if _keyword_hit(words, [f["topic"], *f["keywords"]])]
+    topics = ", ".join(f["topic"] for f in data["facts"])
     if not facts:
-        topics = ", ".join(f["topic"] for f in data["facts"])
-        return f"No stored facts match {query!r}. Topics on file: {topics}."
-    lines = [f"- {f['topic']}: {f['text']}" for f in facts]
-    return f"Stored facts matching {query!r}:\n" + "\n".join(lines)
+        return (
+            words_in["none"].format(query=query, topics=topics)
+            if words_in
+            else (f"No stored facts match {query!r}. Topics on file: {topics}.")
+        )
+    lines = [f"- {f['topic']}: {f.get(lang) or f['text']}" for f in facts]
+    header = words_in["found"].format(query=query) if words_in else f"Stored facts matching {query!r}:"
+    return header + "\n" + "\n".join(lines)
 
 
 # -- encyclopedia ---------------------------------------------------------------------------
