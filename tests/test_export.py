@@ -22,7 +22,7 @@ from agent_core.export import (
 )
 from agent_core.model import Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
 
-CANARY = "sk-ant-api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
+CANARY = "sk-ant-" + "api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
 WEATHER = ToolSpec(
     "get_weather",
     "Current weather for a city.",

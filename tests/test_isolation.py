@@ -21,7 +21,7 @@ from agent_core.tools import lookups
 from lab_ui import lessons_view
 from lab_ui.session import LabSession, default_config
 
-KEY_A = "sk-ant-isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
+KEY_A = "sk-ant-" + "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
 TASK_A = "What is 2 to the power of 16? (learner A)"
 TASK_B = "Please calculate 2^16 for learner B"
 
