@@ -63,7 +63,7 @@ def scripted_think(body: dict, settings: SimSettings) -> Draft:
 def scripted_model(monkeypatch):
     """Every simulated model in this process (in-process transport or local server) thinks scripted_think."""
     brain = types.ModuleType("agent_core.sim.brain")
-    brain.think = scripted_think
+    brain.think, brain.Draft = scripted_think, Draft  # modules that import Draft from the brain still find it
     monkeypatch.setitem(sys.modules, "agent_core.sim.brain", brain)
     monkeypatch.setattr(agent_core.sim, "brain", brain, raising=False)
     return scripted_think
