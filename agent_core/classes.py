@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from agent_core import db
 from agent_core.progress import progress_db_path
 
 # No 0/O, 1/I/L: a code read off a projector must not be misread.
@@ -72,14 +73,16 @@ class ClassStore:
     """Classes and their members in SQLite; each call opens its own connection (safe across sessions)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path else progress_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        target = path or progress_db_path()
+        self.path = target if db.is_postgres(target) else Path(target)
+        if isinstance(self.path, Path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as conn:
             for statement in SCHEMA:
                 conn.execute(statement)
 
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=10.0)
+    def _connect(self) -> Any:
+        return db.connect(self.path)
 
     def create(self, name: str) -> SchoolClass:
         """A new class with a fresh code that no other class has."""
@@ -88,7 +91,7 @@ class ClassStore:
             for _ in range(20):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 cursor = conn.execute(
-                    "INSERT OR IGNORE INTO classes VALUES (?, ?, ?, ?)",
+                    "INSERT INTO classes VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (code, made.name, made.teacher_key, made.created_at),
                 )
                 if cursor.rowcount:

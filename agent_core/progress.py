@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from agent_core import db
 from agent_core.store import default_db_path
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS progress (
@@ -18,8 +19,11 @@ ANSWERS_SCHEMA = """CREATE TABLE IF NOT EXISTS quiz_answers (
     correct INTEGER NOT NULL, answered_at REAL NOT NULL, PRIMARY KEY (learner, lesson, question))"""
 
 
-def progress_db_path() -> Path:
-    """The progress database: beside the runs database, named after it (runs.db -> runs-progress.db)."""
+def progress_db_path() -> str | Path:
+    """The progress database: beside the runs database, named after it (runs.db -> runs-progress.db); on
+    PostgreSQL (DATABASE_URL) the same server database as the runs."""
+    if url := db.database_url():
+        return url
     runs_db = default_db_path()
     return runs_db.with_name(runs_db.stem + "-progress.db")
 
@@ -50,18 +54,22 @@ class ProgressStore:
     """Which exercises and questions a learner has completed; a reload or a new tab keeps them."""
 
     def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path else progress_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        target = path or progress_db_path()
+        self.path = target if db.is_postgres(target) else Path(target)
+        if isinstance(self.path, Path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as conn:
             conn.execute(SCHEMA)
             conn.execute(ANSWERS_SCHEMA)
 
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=10.0)
+    def _connect(self) -> Any:
+        return db.connect(self.path)
 
     def mark(self, learner: str, lesson: str, item: str) -> None:
         with self._connect() as conn:
-            conn.execute("INSERT OR IGNORE INTO progress VALUES (?, ?, ?, ?)", (learner, lesson, item, time.time()))
+            conn.execute(
+                "INSERT INTO progress VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (learner, lesson, item, time.time())
+            )
 
     def done(self, learner: str, lesson: str) -> set[str]:
         with self._connect() as conn:
@@ -87,7 +95,7 @@ class ProgressStore:
         """Keep a learner's answer if it is their first to this question; True if it was (and so counts)."""
         with self._connect() as conn:
             cursor = conn.execute(
-                "INSERT OR IGNORE INTO quiz_answers VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO quiz_answers VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (learner, lesson, question, int(choice), int(bool(correct)), time.time()),
             )
             return cursor.rowcount == 1

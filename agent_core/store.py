@@ -1,4 +1,4 @@
-"""Saved runs on disk: a small SQLite database, one row per run and one per turn, no keys ever."""
+"""Saved runs: a small SQLite database (or PostgreSQL with DATABASE_URL), one row per run and per turn, no keys."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
+from agent_core import db
 from agent_core.export import dumps
 from agent_core.model import SCHEMA_VERSION, Run, Turn
 from agent_core.secrets import scrub_secrets
@@ -79,8 +81,19 @@ class RunSummary:
         return self.title or self.task
 
 
+# INSERT OR REPLACE is SQLite's alone; this form reads the same on PostgreSQL.
+_UPSERT_TURN = (
+    "INSERT INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?) "
+    "ON CONFLICT (run_id, idx) DO UPDATE SET turn_json = excluded.turn_json"
+)
+
 # RunSummary's fields are exactly the columns the list queries select, in order.
 SUMMARY_COLUMNS = tuple(f.name for f in fields(RunSummary))
+
+
+def default_target() -> str | Path:
+    """Where runs, progress and classes live: DATABASE_URL's PostgreSQL server if set, else the SQLite file."""
+    return db.database_url() or default_db_path()
 
 
 def default_db_path() -> Path:
@@ -95,16 +108,20 @@ def default_db_path() -> Path:
 
 
 class RunStore:
-    """Runs saved in SQLite through one connection per instance, shared by Streamlit's threads under a lock."""
+    """Runs saved through one connection per instance, shared by Streamlit's threads under a lock.
+
+    `path` is a SQLite file, or a postgresql:// URL (the server holds the same tables; see agent_core/db.py)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path).expanduser() if path is not None else default_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        target = default_target() if path is None else path
+        self.path: str | Path = target if db.is_postgres(target) else Path(target).expanduser()
+        if isinstance(self.path, Path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         # One connection, kept open: closing the last connection checkpoints the WAL with an fsync, which
         # cost ~25 ms per save when every call opened its own. The lock serialises this process's threads;
         # WAL and the busy timeout cover other processes.
         self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
+        self._conn: Any = None
         try:
             self._migrate()
         except BaseException:
@@ -130,7 +147,7 @@ class RunStore:
         with self._write() as conn:
             self._upsert_header(conn, run)
             conn.execute(
-                "INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)",
+                _UPSERT_TURN,
                 (run.id, turn.index, dumps(turn)),
             )
 
@@ -146,7 +163,7 @@ class RunStore:
                 f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(indices))})",
                 (run.id, *indices),
             )
-            conn.executemany("INSERT OR REPLACE INTO turns (run_id, idx, turn_json) VALUES (?, ?, ?)", rows)
+            conn.executemany(_UPSERT_TURN, rows)
 
     def delete(self, run_id: str) -> bool:
         """Delete a run and its turns; its forks keep their own copy and simply lose the link target."""
@@ -202,33 +219,33 @@ class RunStore:
     def schema_version(self) -> int:
         """The database format version (PRAGMA user_version)."""
         with self._read() as conn:
-            return conn.execute("PRAGMA user_version").fetchone()[0]
+            return db.user_version(conn)
 
     # -- plumbing ------------------------------------------------------------------------
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self) -> Any:
         if self._conn is not None:
             return self._conn
         try:
-            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-            conn.create_function("casefold", 1, _casefold, deterministic=True)
-            conn.execute("PRAGMA foreign_keys = ON")
-            # With WAL, NORMAL cannot corrupt the file; a power cut may lose the last click's save, not more.
-            conn.execute("PRAGMA synchronous = NORMAL")
-        except sqlite3.Error as exc:
-            raise StoreError(f"Cannot open the runs database {self.path}: {exc}") from exc
+            conn = db.connect(self.path, autocommit=True)
+            if isinstance(conn, sqlite3.Connection):
+                conn.create_function("casefold", 1, _casefold, deterministic=True)
+                # With WAL, NORMAL cannot corrupt the file; a power cut may lose the last click's save, not more.
+                conn.execute("PRAGMA synchronous = NORMAL")
+        except db.errors() as exc:
+            raise StoreError(f"Cannot open the runs database {db.describe(self.path)}: {exc}") from exc
         self._conn = conn
         return conn
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def _read(self) -> Iterator[Any]:
         with self._lock:
             try:
                 yield self._connection()
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"The runs database {self.path} cannot be read: {exc}") from exc
+            except db.errors() as exc:
+                raise StoreError(f"The runs database {db.describe(self.path)} cannot be read: {exc}") from exc
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self) -> Iterator[Any]:
         with self._lock:
             conn = self._connection()
             try:
@@ -238,8 +255,8 @@ class RunStore:
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.DatabaseError):
-                    raise StoreError(f"The runs database {self.path} cannot be written: {exc}") from exc
+                if isinstance(exc, db.errors()):
+                    raise StoreError(f"The runs database {db.describe(self.path)} cannot be written: {exc}") from exc
                 if isinstance(exc, UnicodeEncodeError):
                     raise StoreError(
                         "The run holds text that cannot be stored as UTF-8 (a lone surrogate, such as "
@@ -249,10 +266,11 @@ class RunStore:
 
     def _migrate(self) -> None:
         with self._write() as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            db.lock_for_migration(conn)
+            version = db.user_version(conn)
             if version > len(MIGRATIONS):
                 raise StoreError(
-                    f"{self.path} was written by a newer Agent Loop Lab (database format v{version}; "
+                    f"{db.describe(self.path)} was written by a newer Agent Loop Lab (database format v{version}; "
                     f"this version knows up to v{len(MIGRATIONS)}). Update the app, or set "
                     f"{ENV_DB} to another file."
                 )
@@ -260,12 +278,13 @@ class RunStore:
                 # executescript() would commit on its own; split so the version bump shares the transaction.
                 for statement in filter(str.strip, script.split(";")):
                     conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {number}")
-        with self._read() as conn:
-            conn.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
+                db.set_user_version(conn, number)
+        if isinstance(self.path, Path):
+            with self._read() as conn:
+                conn.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
 
     @staticmethod
-    def _upsert_header(conn: sqlite3.Connection, run: Run) -> None:
+    def _upsert_header(conn: Any, run: Run) -> None:
         row = _header_row(run)
         names = ", ".join(row)
         updates = ", ".join(f"{k} = excluded.{k}" for k in row if k != "id")

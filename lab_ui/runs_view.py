@@ -260,7 +260,7 @@ def _delete(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
     st.rerun()
 
 
-def export_bytes(path: Path, run_id: str, kind: str) -> bytes:
+def export_bytes(path: str | Path, run_id: str, kind: str) -> bytes:
     """A saved run as a download: "json" (the versioned export) or "python" (a runnable SDK script)."""
     with RunStore(path) as own:  # runs on Streamlit's download thread, so it opens its own connection
         run = own.load(run_id)
@@ -269,7 +269,7 @@ def export_bytes(path: Path, run_id: str, kind: str) -> bytes:
     return export.export_json(run) if kind == "json" else export.to_python_script(run).encode("utf-8")
 
 
-def _downloads(path: Path, summary: RunSummary) -> None:
+def _downloads(path: str | Path, summary: RunSummary) -> None:
     """Export buttons whose bytes are built only when clicked (a long run takes ~100 ms to export)."""
     left, right = st.columns(2)
     left.download_button(

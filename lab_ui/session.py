@@ -12,7 +12,7 @@ import streamlit as st
 from agent_core.capture import Wait
 from agent_core.loop import Stepper, fork_run
 from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
-from agent_core.store import RunStore, default_db_path
+from agent_core.store import RunStore, default_target
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from agent_core.vocab import DecisionKind, Provider, StopKind
@@ -209,7 +209,7 @@ def get(name: str = "playground") -> LabSession:
 
 def run_store() -> RunStore:
     """This browser session's RunStore: one connection per session, never shared between sessions."""
-    path = default_db_path()
+    path = default_target()
     held = st.session_state.get(STORE_KEY)
     if held is None or held.path != path:
         held = st.session_state[STORE_KEY] = RunStore(path)

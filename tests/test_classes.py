@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pg
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -15,10 +16,21 @@ from agent_core.teacher_notes import lesson_notes, notes_from
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
-@pytest.fixture(autouse=True)
-def _own_db(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def pg_admin():
+    with pg.postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(autouse=True, params=["sqlite", "postgres"])
+def _own_db(request, tmp_path, monkeypatch):
+    """Each test on the embedded SQLite file, and again on a real PostgreSQL server named by DATABASE_URL."""
     monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    if request.param == "postgres":
+        monkeypatch.setenv("DATABASE_URL", pg.fresh_database(request.getfixturevalue("pg_admin")))
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,10 @@ import json
 import sqlite3
 import threading
 
+import pg
 import pytest
 
+from agent_core import db as database
 from agent_core import store as store_module
 from agent_core.model import (
     DEFAULT_MODEL,
@@ -26,7 +28,7 @@ from agent_core.model import (
 )
 from agent_core.store import RunStore, RunSummary, StoreError
 
-CANARY = "sk-ant-api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
+CANARY = "sk-ant-" + "api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
 WEATHER = ToolSpec(
     "get_weather",
     "Current weather for a city.",
@@ -80,9 +82,18 @@ def make_run(task: str = "Weather in Paris?", turns: int = 3, **kwargs) -> Run:
     return run
 
 
-@pytest.fixture
-def db(tmp_path):
-    return RunStore(tmp_path / "runs.db")
+@pytest.fixture(scope="module")
+def pg_admin():
+    with pg.postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request, tmp_path):
+    """The store on the embedded SQLite file, and on a real PostgreSQL server (DATABASE_URL's backend)."""
+    if request.param == "sqlite":
+        return RunStore(tmp_path / "runs.db")
+    return RunStore(pg.fresh_database(request.getfixturevalue("pg_admin")))
 
 
 def test_save_and_load_round_trip_equals_original(db):
@@ -207,7 +218,7 @@ def test_delete_removes_run_and_its_turns(db, tmp_path):
     assert db.delete(gone.id) is False
     assert db.load(gone.id) is None
     assert [r.id for r in db.list_runs()] == [keep.id]
-    with sqlite3.connect(tmp_path / "runs.db") as conn:
+    with database.connect(db.path) as conn:
         assert conn.execute("SELECT count(*) FROM turns WHERE run_id = ?", (gone.id,)).fetchone()[0] == 0
 
 
@@ -244,6 +255,9 @@ def test_no_key_shaped_string_lands_in_the_db_file(tmp_path):
 
 def test_schema_version_is_recorded(db, tmp_path):
     assert db.schema_version() == len(store_module.MIGRATIONS)
+    if database.is_postgres(db.path):
+        assert RunStore(db.path).schema_version() == len(store_module.MIGRATIONS)  # a second process migrates nothing
+        return
     with sqlite3.connect(tmp_path / "runs.db") as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(store_module.MIGRATIONS)
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -273,7 +287,7 @@ def test_an_old_database_is_migrated_in_place(tmp_path, monkeypatch):
 def test_a_row_in_an_unknown_run_format_is_refused_clearly(db, tmp_path):
     run = make_run()
     db.save_run(run)
-    with sqlite3.connect(tmp_path / "runs.db") as conn:
+    with database.connect(db.path) as conn:
         conn.execute("UPDATE runs SET schema_version = 7 WHERE id = ?", (run.id,))
     with pytest.raises(StoreError, match="format v7"):
         db.load(run.id)
@@ -283,7 +297,7 @@ def test_a_row_in_an_unknown_run_format_is_refused_clearly(db, tmp_path):
 def test_a_damaged_row_is_refused_clearly(db, tmp_path):
     run = make_run()
     db.save_run(run)
-    with sqlite3.connect(tmp_path / "runs.db") as conn:
+    with database.connect(db.path) as conn:
         conn.execute("UPDATE turns SET turn_json = '{not json' WHERE run_id = ? AND idx = 2", (run.id,))
     with pytest.raises(StoreError, match="damaged"):
         db.load(run.id)
