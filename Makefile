@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= $(or $(STREAMLIT_SERVER_PORT),8501)
 
-.PHONY: run test serve bench clean
+.PHONY: run test serve bench compat clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,19 @@ test: $(VENV)/.installed-test tests/node/node_modules/.installed
 serve: $(VENV)/.installed-run
 	$(BIN)/python -m agent_core serve
 
+# The client matrix: its own venv with the frameworks learners move on to (and the TypeScript SDK when node is there).
+COMPAT := .venv-compat
+$(COMPAT)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(COMPAT)
+	$(COMPAT)/bin/pip install --quiet --upgrade pip
+	$(COMPAT)/bin/pip install --quiet -e . "pydantic-ai-slim[anthropic]" langchain-anthropic litellm
+	touch $@
+
+compat: $(COMPAT)/.installed tests/node/node_modules/.installed
+	$(COMPAT)/bin/python compat/run.py
+
 bench: $(VENV)/.installed-test
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(COMPAT) .pytest_cache

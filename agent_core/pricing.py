@@ -70,7 +70,7 @@ def unknown_price(model: str) -> ModelPrice:
 
 @dataclass
 class Pricing:
-    """The price list as loaded from pricing.json."""
+    """The price list as loaded from the model table (models.json) or an edited price file."""
 
     prices: dict[str, ModelPrice] = field(default_factory=dict)
     currency: str = "USD"
