@@ -110,7 +110,12 @@ def _move_form(game: LoopGame) -> Move:
     text = st.text_input(t("Text to add in the same message (optional)"), key=_key(game, "text"))
     text_first = st.checkbox(t("Put the text before the tool results"), key=_key(game, "text-first"))
     split = st.checkbox(t("Send each tool_result in its own user message"), key=_key(game, "split"))
-    return Move(include, rows, text, text_first, split)
+    prefill = st.text_input(
+        t("Start the model's next reply for it (a prefill, optional)"),
+        key=_key(game, "prefill"),
+        help=t("Sent as a last assistant message; newer models refuse it."),
+    )
+    return Move(include, rows, text, text_first, split, prefill)
 
 
 def _fill_right(game: LoopGame) -> None:
@@ -121,7 +126,7 @@ def _fill_right(game: LoopGame) -> None:
         st.session_state[_key(game, f"id-{i}")] = row.tool_use_id
         st.session_state[_key(game, f"content-{i}")] = row.content
         st.session_state[_key(game, f"err-{i}")] = row.is_error
-    for name, value in (("text", ""), ("text-first", False), ("split", False)):
+    for name, value in (("text", ""), ("text-first", False), ("split", False), ("prefill", "")):
         st.session_state[_key(game, name)] = value
 
 

@@ -195,6 +195,7 @@ def test_the_right_move_is_accepted_and_the_model_answers(game):
         ({"one_message_per_result": True}, "ids were found without `tool_result` blocks immediately after"),
         ({"results": "drop_last"}, "ids were found without `tool_result` blocks immediately after"),
         ({"results": "made_up_id"}, "ids were found without `tool_result` blocks immediately after"),
+        ({"prefill": "The answer is"}, "does not support assistant message prefill"),
     ],
 )
 def test_broken_moves_get_the_servers_400(game, change, message):
@@ -333,3 +334,12 @@ def test_the_lessons_link_to_practice_modes_that_exist():
     ids = {lesson.id for lesson in load_lessons()}
     assert set(FOR_LESSON) <= ids, sorted(set(FOR_LESSON) - ids)
     assert {mode for modes in FOR_LESSON.values() for mode in modes} == set(MODES)  # every mode is reachable
+
+
+def test_a_prefill_is_accepted_by_a_model_that_still_takes_one():
+    older = loop_player.start(config(model="claude-haiku-4-5"))
+    move = loop_player.suggested(older)
+    move.prefill = "Here is"
+    outcome = loop_player.play(older, move)
+    assert outcome.accepted, outcome.error
+    assert older.messages[-1] == {"role": "assistant", "content": "Here is"}

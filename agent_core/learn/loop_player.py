@@ -34,6 +34,7 @@ class Move:
     text: str = ""  # an optional text block in the same user message
     text_first: bool = False  # put the text before the tool results (a rule the API enforces)
     one_message_per_result: bool = False  # split the results over several user messages
+    prefill: str = ""  # the start of the model's next reply, sent as a final assistant message
 
 
 @dataclass
@@ -105,6 +106,8 @@ def build_messages(game: LoopGame, move: Move) -> list[dict]:
         content = text + blocks if move.text_first else blocks + text
         if content:
             messages.append({"role": "user", "content": content})
+    if move.prefill:
+        messages.append({"role": "assistant", "content": move.prefill})
     return messages
 
 
