@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
+import math
 import pprint
 import string
 import textwrap
@@ -22,8 +23,12 @@ from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_s
 from agent_core.vocab import STOP_TABLE
 
 SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
+# Limits on an imported file (documented in the README, "What the app trusts and what it does not").
 MAX_IMPORT_BYTES = 20_000_000
 OLDEST_READABLE = 1  # run formats from here up are migrated on import (agent_core.model.migrate_run)
+MAX_DEPTH = 100  # a run nests about 10 levels; tool inputs a few more
+MAX_INTEGER = 2**53  # the largest whole number JSON viewers (JavaScript) and SQLite both hold exactly
+MIN_TIMESTAMP, MAX_TIMESTAMP = 0.0, 253_402_300_799.0  # 1970-01-01 .. 9999-12-31 23:59:59 UTC
 _MAX_REPORTED_ERRORS = 3
 _MAX_MESSAGE_CHARS = 200
 FINISH_REASONS = {reason: info.openai_finish for reason, info in STOP_TABLE.items()}
@@ -78,6 +83,7 @@ def _encode_object(value: Any) -> Any:
 def import_json(data: bytes | str, max_bytes: int = MAX_IMPORT_BYTES, keep_id: bool = False) -> Run:
     """Read an exported run; raises RunImportError (only) with a clear message for anything unreadable."""
     document = _parse(data, max_bytes)
+    _check_shape_limits(document)
     _check_text(document)
     document = _migrated(document)
     _validate(document)
@@ -85,9 +91,50 @@ def import_json(data: bytes | str, max_bytes: int = MAX_IMPORT_BYTES, keep_id: b
         run = Run.from_dict(document)
     except Exception as exc:  # the schema passed, so any failure here is a mismatch worth one clear message
         raise RunImportError(f"The file looks like a run but could not be loaded: {type(exc).__name__}: {exc}") from exc
+    _check_names_and_times(run)
     if not keep_id:
         run.id = uuid.uuid4().hex[:12]  # importing twice must not overwrite the first copy
     return run
+
+
+def _check_shape_limits(document: Any) -> None:
+    """Nesting depth and whole numbers within the documented limits (the parser already refused 1e999 and NaN)."""
+    stack: list[tuple[Any, int]] = [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RunImportError(f"The file is nested more than {MAX_DEPTH} levels deep; a run is not.")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+            raise RunImportError(f"The file holds the number {str(value)[:30]}…, larger than any a run records.")
+
+
+def _check_names_and_times(run: Run) -> None:
+    """Names the app knows and dates a calendar can show: anything else is refused here, not on a page later."""
+    from agent_core.lessons.validate import BUGS, CONTEXT_POLICIES, PERSONAS
+    from agent_core.providers import PROVIDERS
+
+    cfg = run.config
+    for what, value, known in (
+        ("provider", cfg.provider, PROVIDERS),
+        ("sim.persona", cfg.sim.persona, PERSONAS),
+        ("context_policy", cfg.context_policy, CONTEXT_POLICIES),
+        *(("bugs", bug, BUGS) for bug in cfg.bugs),
+    ):
+        if value not in known:
+            raise RunImportError(
+                f"run.config.{what} is {str(value)[:60]!r}, which this app does not know; known: {', '.join(known)}."
+            )
+    times = [("run.created_at", run.created_at)]
+    times += [(f"run.turns[{i}].started_at", turn.started_at) for i, turn in enumerate(run.turns)]
+    for where, stamp in times:
+        if not MIN_TIMESTAMP <= stamp <= MAX_TIMESTAMP:
+            raise RunImportError(
+                f"{where} is {stamp!r}, not a date between 1970 and 9999 (seconds since 1970-01-01 UTC)."
+            )
 
 
 def _check_text(document: Any) -> None:
@@ -118,7 +165,7 @@ def _parse(data: bytes | str, max_bytes: int) -> Any:
             f"The file is not UTF-8 text (byte {exc.start} cannot be decoded); a run export is a JSON file."
         ) from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise RunImportError(
             f"The file is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
@@ -131,6 +178,13 @@ def _parse(data: bytes | str, max_bytes: int) -> Any:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses as infinity, which can be neither shown nor saved
+        raise ValueError(f"the number {text[:30]} is too large to be a number a run records")
+    return value
 
 
 def _check_version(document: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -192,8 +193,12 @@ class RunStore:
             data["config"] = json.loads(config_json)
             data["turns"] = [json.loads(row[0]) for row in turns]
             return Run.from_dict({"schema_version": version, "run": data})
-        except (ValueError, KeyError, TypeError) as exc:
-            raise StoreError(f"Saved run {run_id} is damaged and cannot be read: {exc}") from exc
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+            # Any shape the row may have been given (by hand, by another program, by a bug) ends here.
+            raise StoreError(
+                f"Saved run {run_id} is damaged and cannot be read ({type(exc).__name__}: {str(exc)[:200]}). "
+                "Delete it on the Runs page."
+            ) from exc
 
     def list_runs(self, search: str = "", limit: int = 200) -> list[RunSummary]:
         """Newest first; search matches task, title, id, model or stop kind (case-insensitive, any script)."""
@@ -208,13 +213,13 @@ class RunStore:
         sql += " ORDER BY created_at DESC LIMIT ?"
         params.append(max(0, int(limit)))
         with self._read() as conn:
-            return [RunSummary(*row) for row in conn.execute(sql, params)]
+            return [_summary(row) for row in conn.execute(sql, params)]
 
     def children(self, run_id: str) -> list[RunSummary]:
         """Runs forked from this one, in the order of the turn they branch at."""
         sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE parent_id = ? ORDER BY parent_turn, created_at"
         with self._read() as conn:
-            return [RunSummary(*row) for row in conn.execute(sql, (run_id,))]
+            return [_summary(row) for row in conn.execute(sql, (run_id,))]
 
     def schema_version(self) -> int:
         """The database format version (PRAGMA user_version)."""
@@ -265,6 +270,11 @@ class RunStore:
                 raise
 
     def _migrate(self) -> None:
+        with self._read() as conn:
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+            wal = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
+        if current == len(MIGRATIONS) and wal:
+            return  # up to date: no write lock needed, so a database another process is writing still opens
         with self._write() as conn:
             db.lock_for_migration(conn)
             version = db.user_version(conn)
@@ -292,6 +302,30 @@ class RunStore:
             f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) ON CONFLICT(id) DO UPDATE SET {updates}",
             tuple(row.values()),
         )
+
+
+_NUMBER_FIELDS = {"created_at": float, "updated_at": float, "turns": int, "tokens": int, "cost_usd": float}
+
+
+def _summary(row: tuple) -> RunSummary:
+    """A list row, whatever was stored in it: numbers that are not numbers become 0, text becomes text.
+
+    SQLite keeps any value in any column; a row written by hand or by another program must not break the
+    list (opening that run then says plainly that it is damaged)."""
+    values = dict(zip(SUMMARY_COLUMNS, row, strict=True))
+    for name, kind in _NUMBER_FIELDS.items():
+        try:
+            number = kind(values[name])
+            values[name] = number if math.isfinite(number) else kind(0)
+        except (TypeError, ValueError, OverflowError):
+            values[name] = kind(0)
+    for name in ("id", "task", "provider", "model", "title"):
+        values[name] = "" if values[name] is None else str(values[name])
+    for name in ("stop_kind", "parent_id"):
+        values[name] = None if values[name] is None else str(values[name])
+    if not isinstance(values["parent_turn"], int):
+        values["parent_turn"] = None
+    return RunSummary(**values)
 
 
 def _casefold(value: object) -> str:

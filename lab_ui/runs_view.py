@@ -67,7 +67,7 @@ def summaries_table(runs: list[RunSummary]) -> pd.DataFrame:
             "tokens": r.tokens,
             "cost $": r.cost_usd,
             "stopped by": r.stop_kind or t("not finished"),
-            "date": dt.datetime.fromtimestamp(r.created_at).strftime("%Y-%m-%d %H:%M"),
+            "date": _date(r.created_at),
             "fork of": t("{run} at turn {n}", run=r.parent_id, n=r.parent_turn) if r.parent_id else "",
         }
         for r in runs
@@ -75,6 +75,14 @@ def summaries_table(runs: list[RunSummary]) -> pd.DataFrame:
     return pd.DataFrame(
         rows, columns=["run", "task", "provider", "model", "turns", "tokens", "cost $", "stopped by", "date", "fork of"]
     )
+
+
+def _date(stamp: float) -> str:
+    """A saved run's date; a stamp no calendar can show (from a damaged or hand-made row) shows as a dash."""
+    try:
+        return dt.datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, OSError, ValueError):
+        return "—"
 
 
 def run_label(r: RunSummary) -> str:
