@@ -224,6 +224,7 @@ def test_arbitrary_bytes_never_hang_or_stop_the_server(sim_server, prefix, junk)
     ok = _exchange(
         sim_server,
         b"POST /v1/messages HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\nconnection: close\r\n"
+        b"x-api-key: any-key\r\nanthropic-version: 2023-06-01\r\n"
         + f"content-length: {len(VALID_REQUEST)}\r\n\r\n".encode()
         + VALID_REQUEST,
     )

@@ -58,6 +58,7 @@ def test_a_recorded_provider_and_base_url_never_receive_the_key(listener, how):
     Stepper(recorded, transport=scripted.Script(scripted.message(scripted.text("65536")))).run_to_end()
     recorded.config = _hostile_config(listener.url)  # the file, edited by someone else
     recorded.stop, recorded.phase = None, Phase.BUILD_REQUEST  # so it can go on live
+    recorded.messages = recorded.messages[:1]  # waiting for the model's answer to the task
     run = _via_file(recorded)
     lab = LabSession(api_key=CANARY)  # the learner's settings: the offline model
     if how == "continue":
