@@ -3,7 +3,7 @@
 import streamlit as st
 
 from lab_ui.i18n import t
-from lab_ui.routing import page_frame
+from lab_ui.routing import page_frame, route
 
 page_frame(is_router=True)
 pages = [
@@ -15,4 +15,4 @@ pages = [
     st.Page("pages/teacher.py", title=t("Teacher"), icon=":material/groups:", url_path="teacher"),
     st.Page("pages/settings.py", title=t("Settings"), icon=":material/settings:", url_path="settings"),
 ]
-st.navigation(pages).run()
+route(pages)

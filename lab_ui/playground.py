@@ -22,8 +22,8 @@ from lab_ui import (
     loop_code,
     predict_view,
     session,
-    settings_view,
     share_view,
+    spend_view,
     timeline,
     turn_view,
 )
@@ -305,7 +305,7 @@ def stepper_panel(lab: LabSession) -> None:
     _recorded_notice(lab)
     predict_view.panel(lab)
     _status(lab)
-    settings_view.render_spend(lab)
+    spend_view.render_spend(lab)
     if lab.message:
         getattr(st, lab.message[0])(lab.message[1])
         lab.message = None

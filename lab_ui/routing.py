@@ -1,13 +1,24 @@
-"""Keeps app.py the router, even on a fresh server whose first visitor opens a page URL directly."""
+"""Keeps app.py the router, even on a fresh server whose first visitor opens a page URL directly (public APIs only)."""
 
 from __future__ import annotations
+
+import inspect
+from pathlib import Path
 
 import streamlit as st
 
 from lab_ui import sidebar
 from lab_ui.startup import freeze_startup_heap
 
-FRAMED = "agent_loop_lab:framed"
+FRAMED = "agent_loop_lab:framed"  # this session has had its first run
+ROUTED = "agent_loop_lab:routed"  # set while app.py runs the page: the frame is drawn already
+PENDING = "agent_loop_lab:pending_page"  # (page path, query params) a first direct visit asked for
+ROUTER = "app.py"
+
+
+def _frame() -> None:
+    st.set_page_config(page_title="Agent Loop Lab", page_icon=":material/replay:", layout="wide")
+    sidebar.render()
 
 
 def page_frame(is_router: bool = False) -> None:
@@ -15,17 +26,34 @@ def page_frame(is_router: bool = False) -> None:
 
     Streamlit treats a `pages/` folder beside the entrypoint as the legacy page list until some session has
     called st.navigation; until then a first visit straight to /playground runs the page without app.py.
-    Clearing the flag hands later runs to app.py: a session's very first run starts over at once; a later
-    one (Streamlit's AppTest runs every script this way) draws the frame itself, so no click is lost.
+    Such a session's very first run hands over to app.py (st.switch_page), which then switches to the page
+    asked for, query parameters and all; a later one (Streamlit's AppTest runs every script this way) draws
+    the frame itself, so no click is lost.
     """
-    from streamlit.runtime.pages_manager import PagesManager
-
     freeze_startup_heap()
     first_run = FRAMED not in st.session_state
     st.session_state[FRAMED] = True
-    if is_router or PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        if first_run and not is_router:
-            st.rerun()
-        st.set_page_config(page_title="Agent Loop Lab", page_icon=":material/replay:", layout="wide")
-        sidebar.render()
+    if is_router:
+        _frame()
+        return
+    if st.session_state.get(ROUTED):
+        return
+    if first_run:
+        page = Path(inspect.stack()[1].filename)
+        st.session_state[PENDING] = (f"{page.parent.name}/{page.name}", st.query_params.to_dict())
+        st.switch_page(ROUTER)
+    _frame()
+
+
+def route(pages: list) -> None:
+    """app.py's navigation: run the chosen page inside the frame (or first the page a direct visit asked for)."""
+    page = st.navigation(pages)
+    pending = st.session_state.pop(PENDING, None)
+    if pending:
+        path, params = pending
+        st.switch_page(path, query_params=params)
+    st.session_state[ROUTED] = True
+    try:
+        page.run()
+    finally:
+        st.session_state.pop(ROUTED, None)

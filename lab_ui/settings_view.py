@@ -8,12 +8,11 @@ from dataclasses import dataclass
 import anthropic
 import streamlit as st
 
-from agent_core import context, pricing
 from agent_core.errors import describe_api_error
 from agent_core.lineup import lineup
-from agent_core.model import Phase, RunConfig
+from agent_core.model import RunConfig
 from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
-from agent_core.vocab import Provider, StopKind
+from agent_core.vocab import Provider
 from lab_ui.catalogue import provider_label
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
@@ -48,20 +47,6 @@ class ConnectionCheck:
     level: str  # "success", "warning" or "error" (the st.* call that shows it)
     message: str
     raw: str | None = None  # the raw error JSON the server sent, scrubbed
-
-
-@dataclass
-class SpendStatus:
-    """What the next real-model step may cost, against what this tab has spent and its cap."""
-
-    next_cost_usd: float
-    spent_usd: float
-    cap_usd: float | None
-    price_known: bool
-
-    @property
-    def over_cap(self) -> bool:
-        return self.cap_usd is not None and self.spent_usd + self.next_cost_usd > self.cap_usd
 
 
 # -- logic (no widgets) ------------------------------------------------------------------------
@@ -106,49 +91,7 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
     return ConnectionCheck("success", t("OK: the server answered and lists {n} model(s).", n=count))
 
 
-def next_request(lab: LabSession) -> dict:
-    """The request the next model call would send (or has built and is about to send)."""
-    run = lab.run
-    if run is None:
-        return context.build_request(lab.config, [{"role": "user", "content": lab.config.task}])
-    if run.phase == Phase.CALL_MODEL and run.turns and run.turns[-1].request:
-        return run.turns[-1].request
-    return context.build_request(run.config, run.messages)
-
-
-def spend_status(lab: LabSession) -> SpendStatus | None:
-    """None when nothing real is spent: the offline model, a replay, or a run that has ended."""
-    run = lab.run
-    cfg = run.config if run else lab.config
-    if cfg.provider == Provider.OFFLINE or lab.replay or (run and run.stop and run.stop.kind != StopKind.API_ERROR):
-        return None
-    prices = pricing.load_pricing()
-    cost = pricing.estimate_next_cost(next_request(lab), cfg.model, cfg.max_tokens, prices)
-    return SpendStatus(cost, lab.tab.session_spend_usd, lab.tab.spend_cap_usd, prices.get(cfg.model) is not None)
-
-
 # -- widgets ----------------------------------------------------------------------------------
-def render_spend(lab: LabSession) -> None:
-    """One line before each real-model step: its estimated cost, and the tab's spend against the cap."""
-    status = spend_status(lab)
-    if status is None:
-        return
-    if not status.price_known:
-        st.caption(t("Next step: no price is known for this model (a local model costs nothing here)."))
-        return
-    cap = t("{cap} cap", cap=f"${status.cap_usd:.2f}") if status.cap_usd is not None else t("no cap")
-    line = t(
-        "Next step: up to **{cost}** (input at its dearest rate plus max_tokens of output) · spent in this tab: "
-        "**{spent}** of {cap}",
-        cost=f"${status.next_cost_usd:.4f}",
-        spent=f"${status.spent_usd:.4f}",
-        cap=cap,
-    )
-    (st.warning if status.over_cap else st.caption)(
-        line + (" · " + t("this step could pass the cap") if status.over_cap else "")
-    )
-
-
 def _provider(cfg: RunConfig) -> None:
     cfg.provider = st.radio(
         t("Provider"),

@@ -1,0 +1,30 @@
+"""The spend line the Playground shows before each real-model step (it only renders lab_ui.spend's status)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lab_ui.i18n import t
+from lab_ui.session import LabSession
+from lab_ui.spend import spend_status
+
+
+def render_spend(lab: LabSession) -> None:
+    """One line before each real-model step: its estimated cost, and the tab's spend against the cap."""
+    status = spend_status(lab)
+    if status is None:
+        return
+    if not status.price_known:
+        st.caption(t("Next step: no price is known for this model (a local model costs nothing here)."))
+        return
+    cap = t("{cap} cap", cap=f"${status.cap_usd:.2f}") if status.cap_usd is not None else t("no cap")
+    line = t(
+        "Next step: up to **{cost}** (input at its dearest rate plus max_tokens of output) · spent in this tab: "
+        "**{spent}** of {cap}",
+        cost=f"${status.next_cost_usd:.4f}",
+        spent=f"${status.spent_usd:.4f}",
+        cap=cap,
+    )
+    (st.warning if status.over_cap else st.caption)(
+        line + (" · " + t("this step could pass the cap") if status.over_cap else "")
+    )
