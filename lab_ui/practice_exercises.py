@@ -16,7 +16,7 @@ from lab_ui.untrusted import code_span, md
 # The task as the learner reads it (the check itself sends agent_core's English one; the rules do not care).
 FILL_TASK = mark("What's the weather in Olso?")
 TOOL_NAME = "get_stock_price"
-TOOL_DESCRIPTION = "Gets a stock price."
+TOOL_DESCRIPTION = mark("Gets a stock price.")  # a weak start, in the learner's language
 TOOL_SCHEMA = json.dumps({"type": "object", "properties": {"ticker": {"type": "string"}}}, indent=2)
 
 
@@ -56,7 +56,7 @@ def render_tool() -> None:
     )
     st.info(t("Target question: {question}", question=question))
     name = st.text_input(t("Tool name"), value=TOOL_NAME, key="tool-name")
-    description = st.text_area(t("Description"), value=TOOL_DESCRIPTION, height=110, key="tool-description")
+    description = st.text_area(t("Description"), value=t(TOOL_DESCRIPTION), height=110, key="tool-description")
     schema = st.text_area("input_schema (JSON Schema)", value=TOOL_SCHEMA, height=180, key="tool-schema")
     if st.button(t("Check my tool"), type="primary", key="tool-check"):
         result = ex.check_tool(name, description, schema, lang)

@@ -343,3 +343,29 @@ def test_a_prefill_is_accepted_by_a_model_that_still_takes_one():
     outcome = loop_player.play(older, move)
     assert outcome.accepted, outcome.error
     assert older.messages[-1] == {"role": "assistant", "content": "Here is"}
+
+
+NATIVE_TOOLS = {
+    "ru": (
+        "Возвращает текущую цену акции компании по её тикеру. Используй, когда пользователь спрашивает, сколько "
+        "стоят акции. Параметр ticker — биржевой символ, например ACME.",
+        "Тикер акции, например ACME",
+    ),
+    "pl": (
+        "Podaje bieżącą cenę akcji spółki według jej symbolu giełdowego. Użyj, gdy użytkownik pyta, ile kosztują "
+        "akcje. Parametr ticker to symbol giełdowy, np. ACME.",
+        "Symbol giełdowy akcji, np. ACME",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NATIVE_TOOLS))
+def test_a_tool_written_in_the_learners_language_passes(lang):
+    description, param = NATIVE_TOOLS[lang]
+    schema = {
+        "type": "object",
+        "properties": {"ticker": {"type": "string", "description": param}},
+        "required": ["ticker"],
+    }
+    result = ex.check_tool("get_stock_price", description, json.dumps(schema, ensure_ascii=False), lang)
+    assert result.passed, [(c.code, ok) for c, ok in result.checks]
