@@ -168,3 +168,23 @@ def test_tools_from_a_file_run_only_when_built_in_or_accepted():
     lab.accept_tools()
     assert [s.name for s in lab.run.config.tools] == ["get_weather", "fetch_secrets", "calculate"]
     assert lab.unreviewed_tools == []
+
+
+def test_the_playground_says_what_a_linked_run_had_and_uses_yours(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from agent_core.store import RunStore
+
+    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    run = Run(config=_hostile_config("http://127.0.0.1:9"))
+    with RunStore(tmp_path / "runs.db") as store:
+        store.save_run(run)
+    at = AppTest.from_file("../app.py", default_timeout=90)
+    at.run()
+    at.query_params["run"] = run.id  # a shared link, opened live
+    at.switch_page("pages/playground.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = "\n".join(str(e.value) for e in at.info)
+    assert "Provider: recorded with ` compatible `; this run uses your settings: ` offline `" in shown
+    assert "http://127.0.0.1:9" in shown and "Sandbox folder" in shown
