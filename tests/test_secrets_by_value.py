@@ -115,3 +115,13 @@ def test_the_cli_prints_and_writes_no_piece_of_an_echoed_key(echo_server, tmp_pa
     assert code == 1 and "401" in printed.out
     assert echo_server.carrying(CANARY)
     assert traces(CANARY, printed.out + printed.err) == [] and traces(CANARY, out_file.read_bytes()) == []
+
+
+def test_the_settings_connection_check_shows_no_piece_of_an_echoed_key(echo_server):
+    from lab_ui.settings_view import check_connection, model_list
+
+    config = RunConfig(task="t", provider="compatible", base_url=echo_server.url)
+    result = check_connection(config, CANARY)
+    assert echo_server.carrying(CANARY) and result.level == "error"
+    assert traces(CANARY, result.message + (result.raw or "")) == []
+    assert traces(CANARY, model_list(config, CANARY).note) == []
