@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= $(or $(STREAMLIT_SERVER_PORT),8501)
 
-.PHONY: run test serve bench compat clean
+.PHONY: run test serve serve-class bench compat clean
+WORKERS ?= 2
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +42,14 @@ $(COMPAT)/.installed: pyproject.toml
 
 compat: $(COMPAT)/.installed tests/node/node_modules/.installed
 	$(COMPAT)/bin/python compat/run.py
+
+# A class: WORKERS app processes behind nginx (sticky sessions) on PORT; set DATABASE_URL for PostgreSQL.
+$(VENV)/.installed-postgres: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[postgres]"
+	touch $@ $(VENV)/.installed-run
+
+serve-class: $(VENV)/.installed-postgres
+	$(BIN)/python deploy/serve_class.py --workers $(WORKERS) --port $(PORT)
 
 bench: $(VENV)/.installed-test
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
