@@ -45,7 +45,9 @@ BORROWED_TEXTS = (*COMPONENT_LABELS.values(), acc.NOTE_SCALED, acc.NOTE_OFFLINE,
 
 # Below this share of the window a window line would flatten the bars into a strip, so we say it in words.
 WINDOW_LINE_MIN_SHARE = 0.2
-_PALETTE = dict(zip(COMPONENTS, ("#636efa", "#ab63fa", "#b6a6f7", "#00cc96", "#ffa15a", "#ef553b", "#19d3f3")))
+_PALETTE = dict(
+    zip(COMPONENTS, ("#636efa", "#ab63fa", "#b6a6f7", "#00cc96", "#ffa15a", "#ef553b", "#19d3f3"), strict=False)
+)
 _MONEY_AXIS = {"tickprefix": "$", "exponentformat": "none", "rangemode": "tozero"}
 _MONEY_HOVER = "%{y:$.6f}"
 
@@ -243,7 +245,7 @@ def price_comparison(run_or_df: Run | pd.DataFrame, pricing: acc.Pricing, label:
     current = df.attrs.get("model")
     labels = [
         m + (label(THIS_RUN) if m == current else "") + ("" if fits else label(TOO_SMALL))
-        for m, fits in zip(table["model"], table["fits_window"])
+        for m, fits in zip(table["model"], table["fits_window"], strict=True)
     ]
     fig = _base(
         label("This run's tokens priced under every model"),

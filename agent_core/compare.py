@@ -152,7 +152,7 @@ def context_figure(c: Comparison, label: Label = str) -> go.Figure:
         label("Input tokens"),
         label,
     )
-    for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
+    for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES, strict=False):
         fig.add_scatter(
             x=s.turns,
             y=s.context_tokens,
@@ -167,7 +167,7 @@ def context_figure(c: Comparison, label: Label = str) -> go.Figure:
 def cost_figure(c: Comparison, label: Label = str) -> go.Figure:
     """Each run's cost so far, overlaid."""
     fig = _figure(c, label("Cost so far"), label("What the run had cost after each turn"), label("USD so far"), label)
-    for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES):
+    for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES, strict=False):
         fig.add_scatter(
             x=s.turns,
             y=s.cumulative_cost,
@@ -189,7 +189,7 @@ def messages_figure(c: Comparison, label: Label = str) -> go.Figure:
         label("Messages in the request"),
         label,
     )
-    for s, colour in zip((c.a, c.b), _COLOURS):
+    for s, colour in zip((c.a, c.b), _COLOURS, strict=False):
         fig.add_bar(x=s.turns, y=s.request_messages, name=s.name + label(MESSAGES_SUFFIX), marker_color=colour)
     fig.update_layout(barmode="group")
     return fig

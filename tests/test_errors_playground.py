@@ -9,8 +9,6 @@ top are shared by the other Playground test files of this issue.
 from __future__ import annotations
 
 import json
-import sys
-import types
 from pathlib import Path
 
 import anthropic
@@ -19,7 +17,6 @@ import pytest
 from browser import free_port
 from streamlit.testing.v1 import AppTest
 
-import agent_core.sim
 from agent_core import errors
 from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
@@ -57,24 +54,6 @@ def scripted_think(body: dict, settings: SimSettings) -> Draft:
     else:
         return Draft([{"type": "text", "text": f"You asked: {question[:80]}"}], "end_turn")
     return Draft([{"type": "text", "text": "Let me use a tool."}, call], "tool_use")
-
-
-@pytest.fixture
-def scripted_model(monkeypatch):
-    """Every simulated model in this process (in-process transport or local server) thinks scripted_think."""
-    brain = types.ModuleType("agent_core.sim.brain")
-    brain.think, brain.Draft = scripted_think, Draft  # modules that import Draft from the brain still find it
-    monkeypatch.setitem(sys.modules, "agent_core.sim.brain", brain)
-    monkeypatch.setattr(agent_core.sim, "brain", brain, raising=False)
-    return scripted_think
-
-
-@pytest.fixture
-def app_env(tmp_path, monkeypatch):
-    """Own runs database and no key from the environment; returns the database path."""
-    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    return tmp_path / "runs.db"
 
 
 def open_page(page: str = "pages/playground.py") -> AppTest:

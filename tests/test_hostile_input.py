@@ -12,7 +12,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
+from test_errors_playground import click, lab_of, open_page, texts
 
 from agent_core.export import RunImportError, export_json, import_json
 from agent_core.model import Run, SimSettings

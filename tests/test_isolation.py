@@ -12,8 +12,8 @@ import types
 
 import pytest
 from browser import browser, needs_chromium, running_app, wait_idle
-from test_errors_playground import app_env, click, lab_of, open_page, pick_faults, scripted_model, texts  # noqa: F401
-from test_secrets_canary import model_server, settings_with_key  # noqa: F401
+from test_errors_playground import click, lab_of, open_page, pick_faults, texts
+from test_secrets_canary import settings_with_key
 
 import agent_core
 import lab_ui
@@ -150,7 +150,7 @@ def test_a_session_that_changes_everything_it_holds_changes_nothing_shared(app_e
     assert lab_of(b).config == pristine, "a new session starts from the pristine defaults"
     b.switch_page("pages/lessons.py").run()
     fresh = [k for k in list(b.session_state.keys()) if k.startswith("agent_loop_lab:lesson:")]
-    lesson = next(l for l in lessons_view._lessons() if fresh[0].endswith(l.id))
+    lesson = next(x for x in lessons_view._lessons() if fresh[0].endswith(x.id))
     assert b.session_state[fresh[0]].config == lesson.scenario_config("en")
 
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from browser import browser, needs_chromium, running_app, shot, wait_idle
-from test_errors_playground import app_env, click, lab_of, open_page, scripted_think  # noqa: F401
+from test_errors_playground import click, lab_of, open_page, scripted_think  # noqa: F401
 from test_settings_page import everything_shown, use_compatible
 
 from agent_core.export import export_json, to_openai_messages, to_openai_response, to_python_script
 from agent_core.model import SimSettings
-from agent_core.sim import SimHandler, start_server
+from agent_core.sim import SimHandler
 from agent_core.store import RunStore
 
 
@@ -34,14 +34,6 @@ class RecordingHandler(SimHandler):
         lowered = {k.lower(): v for k, v in headers.items()}
         self.credentials += [lowered[h] for h in ("authorization", "x-api-key") if h in lowered]
         return super().handle(method, path, headers, body)
-
-
-@pytest.fixture
-def model_server():
-    handler = RecordingHandler()
-    server, url = start_server(SimSettings(), handler=handler)
-    yield url, handler
-    server.shutdown()
 
 
 def canary(prefix: str) -> str:

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from browser import free_port
-from test_errors_playground import app_env, click, lab_of, open_page, scripted_model, texts  # noqa: F401
+from test_errors_playground import click, lab_of, open_page, texts
 
 from agent_core import accounting, errors
 from agent_core.lineup import lineup
