@@ -201,8 +201,9 @@ def _as_number(raw: str, prop: dict) -> int | float:
 
 
 def _shows_power_as_stars(tool_json: str) -> bool:
-    """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there)."""
-    return "**" in tool_json
+    """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there).
+    A tool that shows both ("^ or ** (power)") accepts ^, the way the question was read."""
+    return "**" in tool_json and "^" not in tool_json
 
 
 def _key_in_view(view: View, tool: dict) -> str:
