@@ -1,0 +1,47 @@
+"""The Playground counts a server's requested wait down, and Cancel ends it with the run kept."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from browser import browser, needs_chromium, running_app, shot, wait_idle
+from loopback import Hit, start_listener, stop_listener
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+
+def _rate_limited(hit: Hit):
+    if hit.path.startswith("/v1/models"):
+        return 200, {}, json.dumps({"data": [{"id": "m", "type": "model"}], "has_more": False}).encode()
+    body = {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}
+    return 429, {"retry-after": "1000000"}, json.dumps(body).encode()
+
+
+def test_a_long_requested_wait_counts_down_and_cancel_keeps_the_run(tmp_path):
+    listener = start_listener(_rate_limited)
+    try:
+        with running_app(tmp_path / "runs.db") as app, browser() as b:
+            page = b.new_page(viewport={"width": 1500, "height": 1100})
+            page.goto(f"{app}/settings")
+            page.get_by_text("Anthropic-compatible URL").wait_for(timeout=90_000)
+            page.get_by_text("Anthropic-compatible URL").click()
+            wait_idle(page)
+            base = page.get_by_label("Base URL", exact=True)
+            base.fill(listener.url)
+            base.press("Enter")
+            wait_idle(page)
+            page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Playground").click()
+            page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
+            page.get_by_role("button", name="Next step").click()
+            page.get_by_text("The server asked to wait 1e+06 s before retrying").first.wait_for(timeout=30_000)
+            assert page.get_by_text("Waits are capped at 60 s.").first.is_visible()
+            shot(page, "retry-wait-countdown")
+            page.get_by_role("button", name="Cancel").click()
+            page.get_by_text("The wait was cancelled").first.wait_for(timeout=30_000)
+            wait_idle(page)
+            shot(page, "retry-wait-cancelled")
+            assert page.get_by_role("button", name="Next phase").is_enabled(), "the run goes on from where it was"
+        assert 1 <= len([h for h in listener.hits if h.path.startswith("/v1/messages")]) <= 2
+    finally:
+        stop_listener(listener)
