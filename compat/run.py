@@ -147,7 +147,7 @@ def typescript_sdk(url: str) -> str:
 
 CASES: list[tuple[str, str, Callable[[str], str], list[str] | None]] = [
     ("pydantic-ai", "Agent with a tool (claude-sonnet-4-6)", pydantic_ai_tool_call, None),
-    ("pydantic-ai", "same, through 429x2 + 529", pydantic_ai_tool_call, ["429x2", "529"]),
+    ("pydantic-ai", "same, through 429 + 529 (the SDK retries twice)", pydantic_ai_tool_call, ["429", "529"]),
     ("langchain-anthropic", "bind_tools, tool call, answer", langchain_tool_call, None),
     ("langchain-anthropic", "same, through 529", langchain_tool_call, ["529"]),
     ("litellm", "tools (OpenAI format), answer", litellm_tool_call, None),
