@@ -200,6 +200,12 @@ class RunStore:
                 "Delete it on the Runs page."
             ) from exc
 
+    def version(self, run_id: str) -> float | None:
+        """When the run was last saved (None: not saved): a tab compares it to spot another tab's saves."""
+        with self._read() as conn:
+            row = conn.execute("SELECT updated_at FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return row[0] if row else None
+
     def list_runs(self, search: str = "", limit: int = 200) -> list[RunSummary]:
         """Newest first; search matches task, title, id, model or stop kind (case-insensitive, any script)."""
         sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs"

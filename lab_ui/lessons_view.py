@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
-
 import streamlit as st
 
 from agent_core.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
 from agent_core.lessons.glossary import Term, load_glossary
 from agent_core.progress import ProgressStore
-from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session
+from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session, url_state
 from lab_ui.i18n import t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import md
@@ -21,18 +19,17 @@ def _lessons() -> tuple[Lesson, ...]:
     return tuple(load_lessons())
 
 
+_LESSON = "lessons:lesson"  # session_state: the lesson last open in this tab (the URL loses it on a page change)
+
+
 def learner_id() -> str:
-    """A random learner id kept in the URL, so progress survives a reload (and a bookmark)."""
-    learner = st.query_params.get("learner")
-    if not learner:
-        learner = uuid.uuid4().hex[:10]
-        st.query_params["learner"] = learner
-    return learner
+    """A random learner id kept in the URL and the session, so progress survives reloads and page changes."""
+    return url_state.learner_id()
 
 
 def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesson:
     ids = [x.id for x in lessons]
-    wanted = st.query_params.get("lesson")
+    wanted = st.query_params.get("lesson") or st.session_state.get(_LESSON)
     index = ids.index(wanted) if wanted in ids else 0
 
     def label(i: int) -> str:
@@ -42,7 +39,12 @@ def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesso
         return f"{lesson.order}. {lesson.title[lang]}{mark}"
 
     chosen = st.selectbox(t("Lesson"), range(len(lessons)), index=index, format_func=label)
-    st.query_params["lesson"] = ids[chosen]
+    before = st.session_state.get(_LESSON)
+    if ids[chosen] != before:
+        st.session_state[_LESSON] = ids[chosen]
+        if before is not None:
+            url_state.put("step", None)  # another lesson opens at the step last shown in it
+    url_state.put("lesson", ids[chosen])
     return lessons[chosen]
 
 
@@ -54,30 +56,62 @@ def _lesson_session(lesson: Lesson, lang: str) -> LabSession:
     return lab
 
 
+def _start_step(lesson_id: str, count: int) -> int:
+    """The step to show first: ?step= (1-based, from a reload or a link), else the one last shown in this tab."""
+    wanted = st.query_params.get("step")
+    if wanted and wanted.isdigit():
+        return min(max(int(wanted) - 1, 0), count - 1)
+    return min(st.session_state.get(f"step:{lesson_id}", 0), count - 1)
+
+
+def _go(seg_key: str, step_key: str, step: int) -> None:
+    """A Previous/Next click: move the numbered control itself, so its own state does not undo the move."""
+    st.session_state[seg_key] = st.session_state[step_key] = step
+
+
+def _keep_a_step(seg_key: str, step_key: str) -> None:
+    """Clicking the selected number would unselect it; keep showing that step instead."""
+    if st.session_state.get(seg_key) is None:
+        st.session_state[seg_key] = st.session_state.get(step_key, 0)
+
+
 def _narrative(lesson: Lesson, lang: str) -> None:
     steps = lesson.text(lang)
-    key = f"step:{lesson.id}"
-    current = min(st.session_state.get(key, 0), len(steps) - 1)
+    step_key, seg_key = f"step:{lesson.id}", f"seg:{lesson.id}"
+    if seg_key not in st.session_state or st.session_state[seg_key] is None:
+        st.session_state[seg_key] = _start_step(lesson.id, len(steps))
     st.caption(lesson.summary[lang])
-    picked = st.segmented_control(
+    current = st.segmented_control(
         t("Step"),
         list(range(len(steps))),
-        default=current,
         format_func=lambda i: str(i + 1),
-        key=f"seg:{lesson.id}:{lang}",
+        key=seg_key,
+        on_change=_keep_a_step,
+        args=(seg_key, step_key),
     )
-    current = current if picked is None else picked
-    st.session_state[key] = current
+    current = min(current if current is not None else 0, len(steps) - 1)
+    st.session_state[step_key] = current
+    url_state.put("step", str(current + 1))
     step = steps[current]
     st.subheader(step.title)
     st.markdown(step.body)
     back, forward = st.columns(2)
-    if back.button(t("◀ Previous step"), disabled=current == 0, width="stretch"):
-        st.session_state[key] = current - 1
-        st.rerun()
-    if forward.button(t("Next step of the lesson ▶"), disabled=current >= len(steps) - 1, width="stretch"):
-        st.session_state[key] = current + 1
-        st.rerun()
+    back.button(
+        t("◀ Previous step"),
+        disabled=current == 0,
+        width="stretch",
+        on_click=_go,
+        args=(seg_key, step_key, current - 1),
+        key=f"prev:{lesson.id}",
+    )
+    forward.button(
+        t("Next step of the lesson ▶"),
+        disabled=current >= len(steps) - 1,
+        width="stretch",
+        on_click=_go,
+        args=(seg_key, step_key, current + 1),
+        key=f"next:{lesson.id}",
+    )
 
 
 @st.cache_data(show_spinner=False)
@@ -140,6 +174,7 @@ def render() -> None:
     progress = {x.id: len(store.done(learner, x.id)) for x in lessons}
     lesson = _pick(lessons, lang, progress)
     lab = _lesson_session(lesson, lang)
+    playground.restore_draft(lab, f"lesson:{lesson.id}")
     done = store.done(learner, lesson.id)
     total = len(lesson.exercises) + len(lesson.questions)
     bar = st.empty()  # filled last, so an exercise passed in this very run already counts
@@ -158,9 +193,13 @@ def render() -> None:
             lab.config = lesson.scenario_config(lang)
             lab.start()
             st.rerun()
-        playground.stepper_panel(lab)
-        with st.expander(t("Change the run: task, tools, limits, persona…")):
+        # Above the stepper and keyed: a run growing below it neither moves nor folds it.
+        with st.expander(
+            t("Change the run: task, tools, limits, persona…"), key=f"change:{lesson.id}", on_change="rerun"
+        ):
             controls.render(lab)
+            playground.keep_draft(lab, lesson.scenario_config(lang).task)
+        playground.stepper_panel(lab)
         with st.expander(t("The loop's code")):
             playground.loop_code_panel(lab)
     playground.insights(lab.run)

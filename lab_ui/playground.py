@@ -26,6 +26,7 @@ from lab_ui import (
     spend_view,
     timeline,
     turn_view,
+    url_state,
 )
 from lab_ui.catalogue import stop_text
 from lab_ui.i18n import mark, t
@@ -64,11 +65,32 @@ def _save(lab: LabSession) -> None:
         return
     try:
         if not lab.replay:
-            session.run_store().save_run(lab.run, from_turn=lab.unsaved_from())
-            lab.mark_saved()
+            _save_unless_changed_elsewhere(lab)
     except StoreError as exc:
         st.warning(t("This run could not be saved: {error}. It is still here in this tab.", error=exc))
     _sync_url(lab)
+
+
+def _save_unless_changed_elsewhere(lab: LabSession) -> None:
+    """Save the run; if another tab saved it since this tab loaded it, go on as a linked copy instead."""
+    store = session.run_store()
+    stored = store.version(lab.run.id)
+    # None: this tab never read a stored version (a new run, or one this tab saved itself elsewhere).
+    if lab.saved_version is not None and stored is not None and stored != lab.saved_version:
+        original = lab.run.id
+        lab.fork_away()
+        lab.message = (
+            "warning",
+            t(
+                "Another tab changed run {run} after this tab opened it. So that neither tab overwrites the other, "
+                "this tab goes on as a new run {copy}, linked to it.",
+                run=original,
+                copy=lab.run.id,
+            ),
+        )
+    store.save_run(lab.run, from_turn=lab.unsaved_from())  # a forked copy has no saved turns: saved whole
+    lab.mark_saved()
+    lab.saved_version = store.version(lab.run.id)
 
 
 def _sync_url(lab: LabSession) -> None:
@@ -92,14 +114,16 @@ def restore_from_url(lab: LabSession) -> None:
     run_id = st.query_params.get("run")
     if not run_id or (lab.run and lab.run.id == run_id):
         return
-    run = session.run_store().load(run_id)
+    store = session.run_store()
+    version = store.version(run_id)  # read first: a save in between then shows up as a change, never hides one
+    run = store.load(run_id)
     if run is None:
         st.warning(t("Run {run} is not in the runs database any more.", run=md(run_id)))
         return
     if share_view.opens_shared():
         share_view.open_shared(lab, run)  # someone else's run: read-only, never with its settings
     else:  # a replay link reopens as a replay (never calls the model); any other link reopens the run live
-        lab.open(run, replay=st.query_params.get("mode") == "replay")
+        lab.open(run, replay=st.query_params.get("mode") == "replay", version=version)
     turn = st.query_params.get("turn")
     if turn and turn.isdigit() and 1 <= int(turn) <= len(run.turns):
         lab.selected = int(turn)
@@ -364,8 +388,23 @@ def insights(run) -> None:
                 charts_panel.render(run)
 
 
+def restore_draft(lab: LabSession, page: str) -> None:
+    """An unsent task edit from the URL (?draft=), taken once per tab and page, after the run it belongs to."""
+    flag = f"draft-restored:{page}"
+    if flag not in st.session_state:
+        st.session_state[flag] = True
+        if (typed := url_state.draft()) is not None:
+            lab.config.task = typed
+
+
+def keep_draft(lab: LabSession, default_task: str) -> None:
+    """Put the task into the URL while it differs from what was last run (or the default, before any run)."""
+    url_state.keep_draft(lab.config.task, lab.run.config.task if lab.run else default_task)
+
+
 def render(lab: LabSession) -> None:
     restore_from_url(lab)
+    restore_draft(lab, "playground")
     head, badge_col = st.columns([3, 2])
     head.title(t("Playground"))
     mode = " · " + t("replay") if lab.replay else ""
@@ -379,5 +418,6 @@ def render(lab: LabSession) -> None:
     with left:
         loop_code_panel(lab)
         controls.render(lab)
+        keep_draft(lab, session.DEFAULT_TASK)
     insights(lab.run)
     _sync_url(lab)  # after the timeline: Back/Forward change the selected turn without a _save

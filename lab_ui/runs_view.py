@@ -196,7 +196,7 @@ def _open(lab: LabSession, runs_db: RunStore, run_id: str, replay: bool) -> None
     run = _load(runs_db, run_id)
     if run is None:
         return
-    lab.open(run, replay=replay)
+    lab.open(run, replay=replay, version=runs_db.version(run.id))
     params = {"run": run.id, **({"mode": "replay"} if replay else {})}
     st.switch_page(PLAYGROUND, query_params=params)
 
@@ -226,6 +226,7 @@ def _rerun(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
     child = lab.fork(int(turn), with_current_settings=False)
     try:
         runs_db.save_run(child)
+        lab.saved_version = runs_db.version(child.id)  # this tab's own save: not another tab's change
     except StoreError as exc:
         st.error(t("The re-run could not be saved: {error}", error=exc))
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -45,6 +46,7 @@ class LabSession:
     # What the last opened recorded run had that this session does not use (shown until the next open).
     differences: list[Difference] = field(default_factory=list)
     unreviewed_tools: list[ToolSpec] = field(default_factory=list)  # a recorded run's non-built-in tools
+    saved_version: float | None = None  # the run's updated_at as this tab last saved or loaded it
     _stepper: Stepper | None = field(default=None, repr=False)
     # The Playground's countdown while a server-requested wait runs (set only during one click).
     on_wait: Callable[[Wait], None] | None = field(default=None, repr=False)
@@ -57,15 +59,25 @@ class LabSession:
     def start(self) -> Run:
         self.run = Run(config=copy.deepcopy(self.config))
         self._stepper, self.selected, self.last_phase, self.replay = None, None, None, False
+        self.saved_version = None
         return self.run
 
-    def open(self, run: Run, replay: bool) -> None:
+    def fork_away(self) -> Run:
+        """Another tab saved this run since this tab loaded it: go on as a new linked copy, overwriting nothing."""
+        copy_ = copy.deepcopy(self.run)
+        copy_.id, copy_.parent_id = Run(config=copy_.config).id, self.run.id
+        copy_.parent_turn, copy_.created_at = len(copy_.turns) or None, time.time()
+        self.run, self._stepper, self.saved_version = copy_, None, None
+        return copy_
+
+    def open(self, run: Run, replay: bool, version: float | None = None) -> None:
         """Show a recorded run; live, it goes on with this session's provider, key, sandbox and policies."""
         adopted = adopt(run.config, self.config)
         if not replay:
             adopt_run(run, self.config)  # a run from the database may come from a file: it is data
         self.differences, self.unreviewed_tools = adopted.differences, adopted.unreviewed_tools
         self.run, self._stepper, self.replay, self.last_phase = run, None, replay, None
+        self.saved_version = version
         self.config = copy.deepcopy(adopted.config)
         self.selected = None
 
@@ -203,7 +215,12 @@ def get(name: str = "playground") -> LabSession:
     """This browser session's LabSession for one workspace (the Playground, or the lesson being taken)."""
     key = f"{KEY}:{name}"
     if key not in st.session_state:
-        st.session_state[key] = LabSession(_tab=None if name == "playground" else get())
+        if name == "playground":
+            from lab_ui import url_state  # the tab's first language comes from its URL or the cookie
+
+            st.session_state[key] = LabSession(language=url_state.first_language())
+        else:
+            st.session_state[key] = LabSession(_tab=get())
     return st.session_state[key]
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab_ui import session
+from lab_ui import session, url_state
 from lab_ui.i18n import LANGUAGES, t
 
 
 def render() -> None:
     lab = session.get()
+    linked = url_state.get("lang")  # a link or an edited URL may name another language than the tab had
+    if linked in LANGUAGES and linked != lab.language:
+        lab.language = linked
     with st.sidebar:
         lab.language = st.selectbox(
             ":material/translate: Language / Язык / Język",
@@ -17,4 +20,5 @@ def render() -> None:
             format_func=LANGUAGES.get,
             index=list(LANGUAGES).index(lab.language),
         )
+        url_state.remember_language(lab.language)
         st.caption(t("Model: **{model}**", model=lab.model_label))

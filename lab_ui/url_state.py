@@ -1,0 +1,101 @@
+"""What a tab keeps in its URL (language, learner, lesson, step, presenter mode, an unsent task) and a language cookie.
+
+Streamlit clears the query string when the learner changes pages; every page run writes the sticky values back from
+the session, so a reload, a bookmark or a second tab opened on the same URL finds them again."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import streamlit as st
+
+from lab_ui.i18n import LANGUAGES
+
+COOKIE = "agent_loop_lab_lang"
+STICKY = ("lang", "learner", "present")  # kept on every page
+_HELD = "url:held"  # session_state: {name: value} of the sticky values this tab holds
+_COOKIE_SET = "url:cookie"  # session_state: the language the cookie was last set to by this tab
+MAX_DRAFT = 1500  # characters of an unsent task the URL keeps; longer drafts stay in the tab only
+
+
+def held() -> dict[str, str]:
+    """This tab's sticky values, first read from the URL (a reload or a shared link)."""
+    if _HELD not in st.session_state:
+        st.session_state[_HELD] = {k: st.query_params[k] for k in STICKY if st.query_params.get(k)}
+    return st.session_state[_HELD]
+
+
+def get(name: str) -> str | None:
+    return held().get(name) if name in STICKY else st.query_params.get(name)
+
+
+def put(name: str, value: str | None) -> None:
+    """Set (or, with None, remove) a value in the URL; sticky ones are remembered for the next page too."""
+    if name in STICKY:
+        if value is None:
+            held().pop(name, None)
+        else:
+            held()[name] = value
+    if value is None:
+        if name in st.query_params:
+            del st.query_params[name]
+    elif st.query_params.get(name) != value:
+        st.query_params[name] = value
+
+
+def restore_sticky() -> None:
+    """Adopt sticky values a link or an edited URL brings; write the held ones back where the URL lost them
+    (Streamlit drops the query string on a page change)."""
+    mine = held()
+    for name in STICKY:
+        value = st.query_params.get(name)
+        if value and value != mine.get(name):
+            mine[name] = value
+    for name, value in mine.items():
+        if st.query_params.get(name) != value:
+            st.query_params[name] = value
+
+
+def first_language() -> str:
+    """The language a new tab starts in: ?lang=, else the cookie, else English."""
+    for candidate in (get("lang"), st.context.cookies.get(COOKIE)):
+        if candidate in LANGUAGES:
+            return candidate
+    return "en"
+
+
+def remember_language(lang: str) -> None:
+    """The language goes into the URL, and into a cookie for the next visit (set by a script of the app's own)."""
+    put("lang", lang)
+    if st.session_state.get(_COOKIE_SET, st.context.cookies.get(COOKIE)) == lang:
+        return
+    st.session_state[_COOKIE_SET] = lang
+    script = f"document.cookie = {json.dumps(f'{COOKIE}={lang}; path=/; max-age=31536000; samesite=lax')};"
+    st.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
+
+
+def learner_id() -> str:
+    """A random learner id kept in the URL and the session, so progress survives reloads and page changes."""
+    learner = get("learner")
+    if not learner or not learner.isalnum() or len(learner) > 40:
+        learner = uuid.uuid4().hex[:10]
+        put("learner", learner)
+    return learner
+
+
+def keep_draft(task: str, sent: str) -> None:
+    """An unsent task edit rides in the URL (?draft=), so a reload brings it back; a long one is only warned about."""
+    if task == sent:
+        put("draft", None)
+    elif len(task) <= MAX_DRAFT:
+        put("draft", task)
+    else:
+        put("draft", None)
+        from lab_ui.i18n import t
+
+        st.caption(t("⚠️ This task is too long to keep in the page's address: a reload before Reset loses the edit."))
+
+
+def draft() -> str | None:
+    return st.query_params.get("draft")
