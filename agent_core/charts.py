@@ -46,7 +46,7 @@ BORROWED_TEXTS = (*COMPONENT_LABELS.values(), acc.NOTE_SCALED, acc.NOTE_OFFLINE,
 # Below this share of the window a window line would flatten the bars into a strip, so we say it in words.
 WINDOW_LINE_MIN_SHARE = 0.2
 _PALETTE = dict(
-    zip(COMPONENTS, ("#636efa", "#ab63fa", "#b6a6f7", "#00cc96", "#ffa15a", "#ef553b", "#19d3f3"), strict=False)
+    zip(COMPONENTS, ("#636efa", "#ab63fa", "#b6a6f7", "#00cc96", "#ffa15a", "#ef553b", "#19d3f3"), strict=True)
 )
 _MONEY_AXIS = {"tickprefix": "$", "exponentformat": "none", "rangemode": "tozero"}
 _MONEY_HOVER = "%{y:$.6f}"
@@ -71,8 +71,15 @@ def tokens_hover(label: Label = str, value: str = "%{y:,}") -> str:
     return label("{value} tokens").format(value=value)
 
 
+NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+MAX_TURN_TICKS = 15  # more labels than this overlap on a half-width chart
+
+
 def _turn_axis(fig: go.Figure) -> None:
-    fig.update_xaxes(tickmode="linear", dtick=1)
+    """Whole turn numbers on the x axis: every turn on short runs, a round step on long ones (no overlap)."""
+    highest = max((max(trace.x) for trace in fig.data if trace.x is not None and len(trace.x)), default=1)
+    step = next((n for n in NICE_STEPS if highest / n <= MAX_TURN_TICKS), NICE_STEPS[-1])
+    fig.update_xaxes(tickmode="linear", tick0=0 if step > 1 else 1, dtick=step)
 
 
 def _money_axis2(title: str, **extra) -> dict:

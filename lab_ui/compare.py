@@ -8,6 +8,7 @@ import streamlit as st
 from agent_core import compare
 from agent_core.model import Run
 from agent_core.store import RunStore, RunSummary
+from lab_ui import presenter
 from lab_ui.i18n import mark, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
@@ -90,10 +91,10 @@ def render(runs_db: RunStore) -> None:
     _totals(b, right.container(border=True))
     _shared(c, a, b)
     left, right = st.columns(2)
-    left.plotly_chart(compare.context_figure(c, label=t), key="compare-context")
-    right.plotly_chart(compare.cost_figure(c, label=t), key="compare-cost")
+    left.plotly_chart(presenter.scale(compare.context_figure(c, label=t)), key="compare-context")
+    right.plotly_chart(presenter.scale(compare.cost_figure(c, label=t)), key="compare-cost")
     left, right = st.columns(2)
-    left.plotly_chart(compare.messages_figure(c, label=t), key="compare-messages")
+    left.plotly_chart(presenter.scale(compare.messages_figure(c, label=t)), key="compare-messages")
     right.caption(t("Turn by turn"))
     right.dataframe(pd.DataFrame(compare.side_by_side(c)).rename(columns=header), hide_index=True)
     with st.expander(t("Unified diff of the final message lists"), expanded=True):

@@ -131,7 +131,7 @@ def restore_from_url(lab: LabSession) -> None:
 
 def _buttons(lab: LabSession) -> None:
     halted = bool(lab.run and (lab.run.stop or lab.run.done)) or lab.replay  # a replay never calls the model
-    cols = st.columns(4)
+    cols = st.container(key="stepbar").columns(4)  # sticky in presenter mode
     clicked = None
     if cols[0].button(t("Next phase"), type="primary", disabled=halted, width="stretch", key="btn-phase"):
         clicked = "phase"
@@ -219,6 +219,10 @@ def _status(lab: LabSession) -> None:
     elif run.stop:
         level = st.success if run.stop.kind == StopKind.END_TURN else st.warning
         level(t("**Loop stopped** ({kind}): {message}", kind=md(run.stop.kind), message=md(stop_text(run))))
+        if run.final_text:  # the answer where the eye already is, not only in a tab at the bottom
+            with st.container(border=True, key="final-answer"):
+                st.caption(t("The model's final answer"))
+                st.markdown(md(run.final_text))
     elif stepper and stepper.awaiting_approval:
         _approvals(lab)
     else:
@@ -364,8 +368,16 @@ def loop_code_panel(lab: LabSession) -> None:
         key="loop_code_language",
         label_visibility="collapsed",
     )
-    code = loop_code.render_html(lab.last_phase, _upcoming(lab), language or "python")
+    code = loop_code.render_html(_lit_phase(lab), _upcoming(lab), language or "python")
     st.markdown(code, unsafe_allow_html=True)
+
+
+def _lit_phase(lab: LabSession) -> str | None:
+    """The phase whose lines are lit: at the end of a run, the loop's exit (break, print), however it got there."""
+    run = lab.run
+    if run and (run.done or (run.stop and run.stop.kind != StopKind.API_ERROR)):
+        return Phase.DONE
+    return lab.last_phase
 
 
 def insights(run) -> None:

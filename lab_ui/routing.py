@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab_ui import sidebar, url_state
+from lab_ui import presenter, sidebar, url_state
 from lab_ui.startup import freeze_startup_heap
 
 FRAMED = "agent_loop_lab:framed"  # this session has had its first run
@@ -20,6 +20,7 @@ def _frame() -> None:
     st.set_page_config(page_title="Agent Loop Lab", page_icon=":material/replay:", layout="wide")
     url_state.restore_sticky()
     sidebar.render()
+    presenter.style()
 
 
 def page_frame(is_router: bool = False) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab_ui import session, url_state
+from lab_ui import presenter, session, url_state
 from lab_ui.i18n import LANGUAGES, t
 
 
@@ -21,4 +21,5 @@ def render() -> None:
             index=list(LANGUAGES).index(lab.language),
         )
         url_state.remember_language(lab.language)
+        presenter.toggle()
         st.caption(t("Model: **{model}**", model=lab.model_label))

@@ -48,7 +48,7 @@ def render(lab: LabSession) -> int:
     count = len(run.turns)
     current = lab.selected or count
     prev_col, pick_col, next_col = st.columns([3, 10, 3], vertical_alignment="center")
-    if prev_col.button(t("◀ Back"), disabled=current <= 1, width="stretch"):
+    if prev_col.button(t("◀ Back"), disabled=current <= 1, width="stretch", key="tl-back"):
         current -= 1
     if next_col.button(t("Forward ▶"), disabled=current >= count, width="stretch"):
         current += 1

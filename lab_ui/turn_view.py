@@ -10,6 +10,7 @@ from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
+from lab_ui import presenter
 from lab_ui.catalogue import decision_text
 from lab_ui.i18n import mark, t
 from lab_ui.untrusted import code_span, md
@@ -111,9 +112,9 @@ def _raw(turn: Turn) -> None:
         return
     final = turn.exchanges[-1]
     st.caption(t("Raw request body, exactly as sent (pretty-printed)"))
-    st.code(pretty_body(final.request_body), language="json", height=320)
+    st.code(pretty_body(final.request_body), language="json", height=presenter.raw_height(), wrap_lines=presenter.on())
     st.caption(t("Raw response body, exactly as received"))
-    st.code(pretty_body(final.response_body), language="json", height=320)
+    st.code(pretty_body(final.response_body), language="json", height=presenter.raw_height(), wrap_lines=presenter.on())
 
 
 def _tools(turn: Turn) -> None:

@@ -1,0 +1,115 @@
+"""Presenter mode (?present=1) for a projector, keyboard shortcuts, and the layout every screen width shares.
+
+The styles and the key script are the app's own text, sent inline: nothing is loaded from the network."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lab_ui import url_state
+from lab_ui.i18n import t
+
+PRESENTER_FONT_PX = 20  # JSON, code and chart text on a projector
+RAW_HEIGHT = 320  # px of a raw JSON box normally; presenter mode lets it grow to PRESENTER_RAW_HEIGHT
+PRESENTER_RAW_HEIGHT = 720
+
+# Every width: stack the columns below ~900 px, wrap button labels and metrics instead of cutting them,
+# keep wide tables scrolling inside their own box.
+LAYOUT_CSS = """
+<style>
+@media (max-width: 900px) {
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stVerticalBlock"] > *:nth-child(3)) {
+    flex-direction: column !important; }
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stVerticalBlock"] > *:nth-child(3))
+    > [data-testid="stColumn"] { width: 100% !important; flex: 1 1 100% !important; min-width: 100% !important; }
+}
+[data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p {
+  white-space: normal !important; overflow-wrap: anywhere; text-overflow: clip !important; }
+[data-testid="stBaseButton-primary"] div, [data-testid="stBaseButton-secondary"] div { overflow: visible !important; }
+[data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+[data-testid="stMetricValue"] > div { overflow: visible !important; text-overflow: clip !important;
+  font-size: clamp(1.1rem, 2.2vw, 2.25rem); }
+[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+.lab-code { max-width: 100%; }
+</style>
+"""
+
+PRESENTER_CSS = f"""
+<style>
+[data-testid="stJson"], [data-testid="stJson"] * {{ font-size: {PRESENTER_FONT_PX}px !important; }}
+[data-testid="stCode"] code, [data-testid="stCode"] pre, .lab-code {{ font-size: {PRESENTER_FONT_PX}px !important; }}
+[data-testid="stCode"] code {{ white-space: pre-wrap !important; overflow-wrap: anywhere; }}
+.lab-line {{ white-space: pre-wrap !important; overflow-wrap: anywhere; padding-left: 3.2em !important;
+  text-indent: -2.6em; }}
+[data-testid="stMarkdownContainer"] table {{ font-size: 1.1rem; }}
+/* Streamlit wraps the keyed container in a box of its own height: that wrapper is what can stick. */
+[data-testid="stLayoutWrapper"]:has(> .st-key-stepbar) {{ position: sticky; top: 3.75rem; z-index: 990; background: var(--background-color, #fff);
+  padding: 6px 0; box-shadow: 0 6px 6px -6px rgba(0,0,0,.25); }}
+.stMainBlockContainer, [data-testid="stMainBlockContainer"] {{ overflow: visible !important; }}
+</style>
+"""
+
+# → next phase, Shift+→ next step, ← back one turn; never while the learner types in a field.
+KEYS_JS = """
+<script>
+(function () {
+  if (window.__labKeys) { return; }
+  window.__labKeys = true;
+  document.addEventListener("keydown", function (event) {
+    if (!new URLSearchParams(window.location.search).has("present")) { return; }
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) { return; }
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var which = null;
+    if (event.key === "ArrowRight") { which = event.shiftKey ? "btn-turn" : "btn-phase"; }
+    else if (event.key === "ArrowLeft" && !event.shiftKey) { which = "tl-back"; }
+    if (!which) { return; }
+    var button = document.querySelector(".st-key-" + which + " button");
+    if (button && !button.disabled) { event.preventDefault(); button.click(); }
+  });
+})();
+</script>
+"""
+
+
+def on() -> bool:
+    """Is presenter mode on in this tab (remembered in the URL as ?present=1)?"""
+    return url_state.get("present") == "1"
+
+
+def toggle() -> None:
+    """The sidebar switch; its state lives in the URL, so a reload and every page keep it."""
+    wanted = st.toggle(
+        t("Presenter mode"),
+        value=on(),
+        help=t(
+            "Big text for a projector, step buttons that stay in view, keys: → next phase, Shift+→ next step, ← back"
+        ),
+    )
+    url_state.put("present", "1" if wanted else None)
+
+
+def style() -> None:
+    """The styles of this page (and, in presenter mode, the key shortcuts)."""
+    st.html(LAYOUT_CSS)
+    if on():
+        st.html(PRESENTER_CSS)
+        st.html(KEYS_JS, unsafe_allow_javascript=True)
+
+
+def raw_height() -> int:
+    return PRESENTER_RAW_HEIGHT if on() else RAW_HEIGHT
+
+
+def scale(figure):
+    """A Plotly figure with its text at least PRESENTER_FONT_PX in presenter mode (unchanged otherwise)."""
+    if on():
+        figure.update_layout(font={"size": PRESENTER_FONT_PX})
+        figure.update_xaxes(tickfont={"size": PRESENTER_FONT_PX}, title_font={"size": PRESENTER_FONT_PX})
+        figure.update_yaxes(tickfont={"size": PRESENTER_FONT_PX}, title_font={"size": PRESENTER_FONT_PX})
+        figure.update_layout(legend_font_size=PRESENTER_FONT_PX, title_font_size=PRESENTER_FONT_PX + 4)
+        figure.update_annotations(font_size=PRESENTER_FONT_PX)
+        # The same plot area needs more room once its text is bigger.
+        figure.update_layout(height=int((figure.layout.height or 450) * 1.5))
+    return figure

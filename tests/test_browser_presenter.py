@@ -1,0 +1,82 @@
+"""A teacher at a projector (1920x1080 at 125%) in headless Chromium: presenter mode from the URL, big JSON, code and
+chart text, step buttons that stay in view, the arrow keys, the answer under the stop banner, the loop's exit lit."""
+
+import re
+
+import pytest
+from browser import browser, needs_chromium, running_app, shot, wait_idle
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+MIN_PX = 20
+
+
+def font_px(page, selector: str) -> float:
+    """The smallest computed font size among the visible elements matching `selector`."""
+    sizes = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null && e.textContent.trim())
+              .map(e => parseFloat(getComputedStyle(e).fontSize))""",
+        selector,
+    )
+    assert sizes, f"nothing visible matches {selector}"
+    return min(sizes)
+
+
+def test_presenter_mode_at_a_projector(tmp_path):
+    with running_app(tmp_path / "runs.db") as url, browser() as b:
+        page = b.new_context(viewport={"width": 1536, "height": 864}, device_scale_factor=1.25).new_page()
+        page.goto(f"{url}/playground?present=1")
+        page.get_by_role("button", name="Next phase").wait_for(timeout=180_000)
+        wait_idle(page)
+        assert page.get_by_role("switch", name="Presenter mode").is_checked()
+
+        page.keyboard.press("Shift+ArrowRight")  # a whole turn
+        wait_idle(page)
+        page.get_by_role("heading", name=re.compile("Turn 1")).wait_for(timeout=30_000)
+        page.keyboard.press("ArrowRight")  # one phase: the next request is built
+        wait_idle(page)
+        page.get_by_role("heading", name=re.compile("Turn 2")).wait_for(timeout=30_000)
+        page.keyboard.press("ArrowLeft")  # back to turn 1
+        wait_idle(page)
+        page.get_by_role("heading", name=re.compile("Turn 1")).wait_for(timeout=30_000)
+        assert "present=1" in page.url
+
+        assert font_px(page, ".lab-code .lab-line") >= MIN_PX
+        page.get_by_role("tab", name="Raw JSON").click()
+        wait_idle(page)
+        assert font_px(page, "[data-testid='stCode'] code") >= MIN_PX
+        raw_box = page.locator("[data-testid='stCode']:visible").first.bounding_box()
+        assert raw_box["height"] > 320, "a taller raw JSON box"
+        page.get_by_role("tab", name="Request").click()
+        wait_idle(page)
+        assert font_px(page, "[data-testid='stJson'] span") >= MIN_PX
+
+        page.mouse.move(1000, 500)
+        page.mouse.wheel(0, 2500)  # far down the page, the step buttons are still in view
+        page.wait_for_timeout(500)
+        top = page.get_by_role("button", name="Run to end").bounding_box()["y"]
+        assert 0 <= top < 200, top
+        shot(page, "presenter-scrolled-sticky")
+        page.get_by_role("button", name="Run to end").click()
+        wait_idle(page)
+        page.mouse.wheel(0, -5000)
+        page.wait_for_timeout(300)
+
+        banner = page.locator("[data-testid='stAlertContentSuccess']").filter(has_text="Loop stopped").first
+        answer = page.locator(".st-key-final-answer")
+        assert "65536" in answer.inner_text() or "65,536" in answer.inner_text()
+        assert answer.bounding_box()["y"] > banner.bounding_box()["y"], "the answer sits under the stop banner"
+        lit = page.locator(".lab-done").all_inner_texts()
+        assert any("break" in line for line in lit) and any("print(" in line for line in lit), lit
+        page.screenshot(path=str(shot(page, "presenter-stopped")).replace(".png", "-view.png"))
+
+        page.get_by_role("tab", name="Context & cost").click()
+        wait_idle(page)
+        page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+        page.wait_for_timeout(1000)
+        assert font_px(page, ".js-plotly-plot .xtick text, .js-plotly-plot .ytick text") >= MIN_PX
+        shot(page, "presenter-charts")
+
+        page.get_by_role("link", name=re.compile("Lessons")).click()  # another page keeps the mode
+        wait_idle(page)
+        assert "present=1" in page.url
+        assert page.get_by_role("switch", name="Presenter mode").is_checked()
