@@ -8,6 +8,7 @@ is then told to retry at once. The exchange keeps the headers exactly as the ser
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
@@ -18,6 +19,8 @@ import httpx2
 
 from agent_core.model import Exchange
 from agent_core.secrets import redact_headers, scrub_bytes
+
+log = logging.getLogger(__name__)
 
 MAX_RETRY_WAIT_S = 60.0
 ENV_MAX_RETRY_WAIT = "AGENT_LOOP_LAB_MAX_RETRY_WAIT"
@@ -98,6 +101,7 @@ class CapturingTransport(httpx2.BaseTransport):
             # Reading here is fine: the loop never streams, and the SDK reads the same bytes after us.
             content = response.read()
         except Exception as exc:  # a dropped connection or timeout is still an attempt worth showing
+            log.info("HTTP attempt to %s failed: %s", request.url.host, type(exc).__name__)
             exchange.error = f"{type(exc).__name__}: {exc}"
             exchange.duration_ms = (time.perf_counter() - started) * 1000
             self._on_exchange(exchange)

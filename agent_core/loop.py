@@ -77,6 +77,7 @@ class Stepper:
         self.pricing = pricing or load_pricing()
         self.spend_cap_usd = spend_cap_usd
         self._client = client
+        self._owns_client = client is None  # a client passed in is closed by whoever made it
         self._api_key = api_key
         self._max_retries = max_retries
         self._transport = transport
@@ -99,6 +100,19 @@ class Stepper:
             prior_calls=prior,
             language=cfg.language,
         )
+
+    def close(self) -> None:
+        """Close the HTTP client this stepper made (a client passed in stays the caller's) and the tools."""
+        if self._client is not None and self._owns_client:
+            self._client.close()
+        self._client = None
+        self.registry.close()
+
+    def __enter__(self) -> Stepper:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- public controls ------------------------------------------------------------------
     @property
@@ -368,16 +382,17 @@ class Stepper:
 
 def iter_turns(run: Run, **kwargs) -> Iterator[Turn]:
     """The plain generator: yields each finished turn until the run stops."""
-    stepper = Stepper(run, **kwargs)
-    while not stepper.halted and not stepper.awaiting_approval:
-        turn = stepper.next_turn()
-        if turn is not None and (run.phase == Phase.BUILD_REQUEST or stepper.halted):
-            yield turn
+    with Stepper(run, **kwargs) as stepper:
+        while not stepper.halted and not stepper.awaiting_approval:
+            turn = stepper.next_turn()
+            if turn is not None and (run.phase == Phase.BUILD_REQUEST or stepper.halted):
+                yield turn
 
 
 def run_task(config: RunConfig, api_key: str | None = None, **kwargs) -> Run:
     """Run a whole task to its end and return the record."""
-    return Stepper(Run(config=config), api_key=api_key, **kwargs).run_to_end()
+    with Stepper(Run(config=config), api_key=api_key, **kwargs) as stepper:
+        return stepper.run_to_end()
 
 
 def fork_run(run: Run, from_turn: int) -> Run:

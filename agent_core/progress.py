@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,8 +64,24 @@ class ProgressStore:
             conn.execute(SCHEMA)
             conn.execute(ANSWERS_SCHEMA)
 
-    def _connect(self) -> Any:
-        return db.connect(self.path)
+    @contextmanager
+    def _connect(self) -> Iterator[Any]:
+        """One connection per call, committed (or rolled back) and then closed, so none is left open."""
+        conn = db.connect(self.path)
+        try:
+            with conn:
+                yield conn
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        """Nothing stays open between calls; here so every store closes the same way."""
+
+    def __enter__(self) -> ProgressStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def mark(self, learner: str, lesson: str, item: str) -> None:
         with self._connect() as conn:

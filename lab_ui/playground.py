@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ import streamlit as st
 from agent_core.capture import Wait
 from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
+from agent_core.secrets import scrub_secrets
 from agent_core.store import StoreError
 from agent_core.trust import input_digest
 from agent_core.vocab import StopKind
@@ -32,6 +34,8 @@ from lab_ui.catalogue import stop_text
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import code_span, md
+
+log = logging.getLogger(__name__)
 
 PHASE_WORDS = {
     Phase.BUILD_REQUEST: mark("build the request"),
@@ -156,6 +160,8 @@ def _act(lab: LabSession, action: str) -> None:
             with _countdown(lab):
                 lab.act(action)
     except Exception as exc:  # the run so far must survive anything a click can cause
+        # Logged without the traceback's values and with the key scrubbed: a log must never hold a key.
+        log.warning("%s failed: %s", action, scrub_secrets(f"{type(exc).__name__}: {exc}", [lab.api_key or ""]))
         st.error(t("Something went wrong: {error}. The run so far is kept.", error=md(f"{type(exc).__name__}: {exc}")))
 
 

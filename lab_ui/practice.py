@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from agent_core.secrets import scrub_secrets
 from lab_ui import practice_exercises, practice_loop, practice_model
 from lab_ui.i18n import mark, t
+
+log = logging.getLogger(__name__)
 
 MODES = {
     "model": (mark("You are the model"), practice_model.render),
@@ -51,6 +56,7 @@ def render() -> None:
     try:
         MODES[mode][1]()
     except Exception as exc:  # whatever a learner types, the page and what they did so far survive it
+        log.warning("practice mode %s failed: %s", mode, scrub_secrets(f"{type(exc).__name__}: {exc}"))
         st.error(t("Something went wrong: {error}. The run so far is kept.", error=f"{type(exc).__name__}: {exc}"))
 
 

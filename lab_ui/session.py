@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -18,6 +19,8 @@ from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from agent_core.vocab import DecisionKind, Provider, StopKind
 from lab_ui.i18n import t
+
+log = logging.getLogger(__name__)
 
 KEY = "agent_loop_lab"
 STORE_KEY = "runs:store"
@@ -143,6 +146,7 @@ class LabSession:
         try:
             secret = st.secrets.get("ANTHROPIC_API_KEY")
         except Exception:  # no secrets.toml at all is normal
+            log.debug("no ANTHROPIC_API_KEY in st.secrets")
             secret = None
         if secret:
             return secret, "secrets"

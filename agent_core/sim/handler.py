@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ from agent_core.sim import behaviour, faults, models_api, stream, validate
 from agent_core.sim.models_api import context_window, max_output, model_info  # noqa: F401 (re-exported)
 from agent_core.sim.ratelimit import RateWindow
 from agent_core.sim.shape import shape_message
+
+log = logging.getLogger(__name__)
 
 # Deeper JSON is refused with a 400 before any recursive code walks it (tool schemas stay far shallower).
 MAX_JSON_DEPTH = 64
@@ -137,6 +140,7 @@ class SimHandler:
         except ApiFailure as failure:
             reply = _error_reply(failure, request_id)
         except Exception as exc:  # a sim bug must reach the client as an API error, not a hung socket
+            log.exception("the simulated model failed on %s %s", method, path)
             reply = _error_reply(
                 ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"), request_id
             )

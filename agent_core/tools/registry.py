@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.catalog import CATALOG
 from agent_core.tools.sandbox import Sandbox
 from agent_core.trust import builtin_needs_approval
+
+log = logging.getLogger(__name__)
 
 MAX_REPORTED_ERRORS = 3
 
@@ -97,12 +100,19 @@ class ToolRegistry:
         try:
             output, is_error = self._execute(name, tool_input)
         except Exception as exc:  # the registry's own last line: a broken tool must not crash the loop
+            log.warning("tool %s raised %s (returned to the model as an error result)", name, type(exc).__name__)
             output, is_error = f"{type(exc).__name__}: {exc}", True
         return ToolOutcome(output, is_error, (time.perf_counter() - started) * 1000)
 
     def close(self) -> None:
         """Remove the private sandbox copy made by a delete, if any."""
         self.sandbox.close()
+
+    def __enter__(self) -> ToolRegistry:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- steps of one call ------------------------------------------------------------------
     def _execute(self, name: Any, tool_input: Any) -> tuple[str, bool]:
