@@ -35,7 +35,8 @@ def _held(lab: LabSession) -> Held:
     run_id = lab.run.id if lab.run else None
     held = st.session_state.get(key)
     if held is None or (held.run_id is not None and run_id is not None and held.run_id != run_id):
-        held = st.session_state[key] = Held(run_id)
+        held = st.session_state[key] = Held(run_id)  # a new run (Reset, a fork, a reopened run): start afresh
+    held.run_id = held.run_id or run_id  # a prediction made before the first click belongs to the run it started
     return held
 
 
