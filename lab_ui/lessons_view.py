@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agent_core.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
+from agent_core.lessons.cheatsheet import cheat_sheet_html
 from agent_core.lessons.glossary import Term, load_glossary
 from agent_core.progress import ProgressStore
 from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session, url_state
@@ -95,6 +96,8 @@ def _narrative(lesson: Lesson, lang: str) -> None:
     step = steps[current]
     st.subheader(step.title)
     st.markdown(step.body)
+    if step.depth and st.toggle(t("In depth"), key=f"depth:{lesson.id}", help=t("Simply, or in depth")):
+        st.markdown(step.depth)
     back, forward = st.columns(2)
     back.button(
         t("◀ Previous step"),
@@ -124,6 +127,18 @@ def _glossary(lang: str) -> None:
     with st.expander(t("Glossary"), expanded=False):
         for term in _terms():
             st.markdown(f"**{term.term[lang]}**: {term.definition[lang]}")
+
+
+def _cheat_sheet(lang: str) -> None:
+    """The printable one-page cheat sheet in the learner's language (open the file and print it)."""
+    with st.expander(t("Cheat sheet (one page, printable)"), expanded=False):
+        st.caption(t("The loop, the stop_reason table, common mistakes and the glossary on one page."))
+        st.download_button(
+            t("Download the cheat sheet (HTML, print it from the browser)"),
+            cheat_sheet_html(lang, LESSONS_ROOT),
+            file_name=f"agent-loop-cheat-sheet-{lang}.html",
+            mime="text/html",
+        )
 
 
 def _sources(lesson: Lesson) -> None:
@@ -187,6 +202,7 @@ def render() -> None:
         quiz_view.lesson_questions(lesson, lang, store, learner)
         quiz_view.final(lessons, lang, store, learner)
         _glossary(lang)
+        _cheat_sheet(lang)
     with right:
         st.markdown(f"**{t('Task')}:** {md(lab.config.task)}")
         if st.button(t("Restore the lesson's scenario"), help=t("Undo your changes")):

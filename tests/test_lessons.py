@@ -21,7 +21,7 @@ from agent_core.lessons import (
     load_lessons,
     parse_steps,
 )
-from agent_core.lessons.goals import MISS_CODES, Miss
+from agent_core.lessons.goals import MISS_CODES, STOP_REASONS, Miss
 from agent_core.lessons.scenario import catalog_spec
 from agent_core.lessons.validate import FOLDER
 from agent_core.model import (
@@ -486,3 +486,33 @@ def test_the_glossary_defines_turn_step_phase_once_in_every_language():
     assert terms["turn"].term["ru"].startswith("итерация") and terms["turn"].term["pl"].startswith("iteracja")
     assert terms["step"].term == {"en": "step", "ru": "шаг", "pl": "krok"}
     assert terms["workflow"].term["ru"] == "пайплайн"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_cheat_sheet_is_one_printable_page_with_every_stop_reason_and_the_glossary(lang: str):
+    from agent_core.lessons.cheatsheet import cheat_sheet_html
+    from agent_core.lessons.glossary import load_glossary
+
+    page = cheat_sheet_html(lang, LESSONS_ROOT)
+    assert page.startswith("<!DOCTYPE html>") and f'lang="{lang}"' in page and "@page" in page
+    for reason in STOP_REASONS:
+        assert f"<td>{reason}</td>" in page, reason
+    assert "prompt is too long" in page and "9**9**9" in page
+    for term in load_glossary(LESSONS_ROOT / "glossary.json"):
+        assert term.term[lang] in page
+    assert "<!-- glossary -->" not in page
+
+
+def test_a_step_splits_into_simply_and_in_depth_at_the_marker():
+    steps, _ = parse_steps("## One\nShort.\n\n<!-- in depth -->\n\nLong.\n## Two\nOnly short.\n")
+    assert [(s.body, s.depth) for s in steps] == [("Short.", "Long."), ("Only short.", "")]
+    lesson = _lesson(FOLDERS[0])
+    for lang in LANGUAGES:
+        assert all(s.depth and "<!--" not in s.body for s in lesson.text(lang))
+
+
+def test_in_depth_parts_must_sit_in_the_same_steps_in_every_language(tmp_path: Path):
+    folder = _copy(tmp_path)
+    text = (folder / "pl.md").read_text(encoding="utf-8")
+    (folder / "pl.md").write_text(text.replace("<!-- in depth -->", "", 1), encoding="utf-8")
+    assert "must be in the same steps in en, ru and pl" in _problems(folder)

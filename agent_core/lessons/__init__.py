@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 LESSONS_ROOT = Path(__file__).resolve().parents[2] / "lessons"
+DEPTH_MARK = "<!-- in depth -->"  # splits a step into "simply" (before) and "in depth" (after)
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Step:
 
     title: str
     body: str
+    depth: str = ""  # the "in depth" part, after a line `<!-- in depth -->`; body is the "simply" part
 
 
 @dataclass
@@ -202,7 +204,8 @@ def parse_steps(markdown: str) -> tuple[list[Step], list[str]]:
         elif line.strip() and not (line.startswith("# ") and not stray):
             stray.append(line)
     for step in steps:
-        step.body = step.body.strip()
+        simple, _, depth = step.body.partition(f"\n{DEPTH_MARK}\n")
+        step.body, step.depth = simple.strip(), depth.strip()
     return steps, stray
 
 
@@ -220,6 +223,9 @@ def load_lesson(path: str | Path) -> Lesson:
         raise LessonError([f"{label}/lesson.json: invalid JSON at line {err.lineno}: {err.msg}"]) from None
     check_lesson(check, data, folder)
     steps = {lang: _read_steps(folder, lang, check.problems) for lang in LANGUAGES}
+    deep = {lang: [bool(x.depth) for x in steps[lang]] for lang in LANGUAGES}
+    if len({tuple(v) for v in deep.values()}) > 1:
+        check.problems.append(f"{label}: the '{DEPTH_MARK}' parts must be in the same steps in en, ru and pl")
     if check.problems:
         raise LessonError(check.problems)
     return _lesson_from(data, folder, steps)
