@@ -6,10 +6,7 @@ import base64
 import itertools
 import json
 import math
-import pprint
-import string
 import textwrap
-import time
 import uuid
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -17,10 +14,8 @@ from typing import Any
 
 import jsonschema
 
-from agent_core import context
 from agent_core.model import SCHEMA_VERSION, Run, migrate_run
-from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_secrets, scrub_tree
-from agent_core.vocab import STOP_TABLE
+from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_secrets
 
 SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
 # Limits on an imported file (documented in the README, "What the app trusts and what it does not").
@@ -31,8 +26,6 @@ MAX_INTEGER = 2**53  # the largest whole number JSON viewers (JavaScript) and SQ
 MIN_TIMESTAMP, MAX_TIMESTAMP = 0.0, 253_402_300_799.0  # 1970-01-01 .. 9999-12-31 23:59:59 UTC
 _MAX_REPORTED_ERRORS = 3
 _MAX_MESSAGE_CHARS = 200
-FINISH_REASONS = {reason: info.openai_finish for reason, info in STOP_TABLE.items()}
-_OPENAI_TOOL_CHOICE = {"auto": "auto", "any": "required", "none": "none"}
 
 
 class RunImportError(ValueError):
@@ -247,281 +240,20 @@ def json_path(parts: Any) -> str:
 
 
 # -- a runnable script ----------------------------------------------------------------------
-_SCRIPT = string.Template('''\
-#!/usr/bin/env python3
-"""Replay of an Agent Loop Lab run with the official anthropic SDK: the same request, the same loop.
-
-Run it with ANTHROPIC_API_KEY set (the SDK reads it), or with ANTHROPIC_BASE_URL pointing at an
-Anthropic-compatible server (for the offline simulated model: `python -m agent_core serve`).
-The tools are stand-ins: they replay the results the original run's tools returned.
-"""
-$comments
-import json
-import os
-import sys
-
-import anthropic
-
-# What the original run sent with its first request (model, max_tokens, system, tools...), minus messages.
-PARAMS = $params
-# The conversation as it started (usually just the task).
-START_MESSAGES = $messages
-# The program owns the step limit: the model never stops a runaway loop by itself.
-MAX_STEPS = $max_steps
-# Tool results of the original run, keyed by (tool name, canonical JSON of the input). A call made
-# several times replays its results in order, and the last one repeats.
-RECORDED = $recorded
-# Only these fields of each reply block go back into the history.
-PARAM_FIELDS = {
-    "text": ("type", "text", "citations"),
-    "tool_use": ("type", "id", "name", "input"),
-    "thinking": ("type", "thinking", "signature"),
-    "redacted_thinking": ("type", "data"),
-}
 
 
-def canonical(value):
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# The runnable script and the OpenAI form live in their own modules; importing them from here keeps working.
+from agent_core.export_script import to_python_script  # noqa: E402
+from agent_core.openai_form import FINISH_REASONS, to_openai_messages, to_openai_response  # noqa: E402
 
-
-def run_tool(name, tool_input, seen):
-    """Stand-in for the real tool: the recorded result, or an error the model can read."""
-    key = (name, canonical(tool_input))
-    results = RECORDED.get(key)
-    if not results:
-        return (f"No recorded result for {name}({canonical(tool_input)}): this script only replays "
-                "the calls of the original run.", True)
-    count = seen.get(key, 0)
-    seen[key] = count + 1
-    output, is_error = results[min(count, len(results) - 1)]
-    return output, is_error
-
-
-def history_blocks(content):
-    blocks = []
-    for block in content:
-        data = block.to_dict()
-        keep = PARAM_FIELDS.get(data.get("type")) or tuple(data)
-        blocks.append({k: data[k] for k in keep if data.get(k) is not None})
-    return blocks
-
-
-def make_client():
-    base_url = os.environ.get("ANTHROPIC_BASE_URL")
-    api_key = os.environ.get("ANTHROPIC_API_KEY")
-    if not api_key and not base_url:
-        sys.exit("Set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local or offline server) first.")
-    # Local servers accept any key, but the SDK insists on having one.
-    return anthropic.Anthropic(api_key=api_key or "no-key", base_url=base_url or None)
-
-
-def main():
-    client = make_client()
-    messages = list(START_MESSAGES)
-    seen = {}
-    final = ""
-    for step in range(1, MAX_STEPS + 1):
-        response = client.messages.create(messages=messages, **PARAMS)
-        usage = response.usage
-        print(f"--- turn {step}: stop_reason={response.stop_reason} "
-              f"(input {usage.input_tokens} tokens, output {usage.output_tokens} tokens)")
-        text = "".join(block.text for block in response.content if block.type == "text")
-        if text:
-            final = text
-            print(text)
-        # The server remembers nothing: the reply goes into the history we send next time.
-        messages.append({"role": "assistant", "content": history_blocks(response.content)})
-        if response.stop_reason == "pause_turn":
-            continue
-        if response.stop_reason != "tool_use":
-            break
-        results = []
-        for block in response.content:
-            if block.type == "tool_use":
-                output, is_error = run_tool(block.name, block.input, seen)
-                print(f"  tool {block.name}({canonical(block.input)}) -> {'ERROR: ' if is_error else ''}{output}")
-                result = {"type": "tool_result", "tool_use_id": block.id, "content": output}
-                if is_error:
-                    result["is_error"] = True
-                results.append(result)
-        # Every result of this reply goes back in ONE user message.
-        messages.append({"role": "user", "content": results})
-    else:
-        print(f"--- stopped: the step limit ({MAX_STEPS}) was reached")
-    print("=== Final answer ===")
-    print(final)
-
-
-if __name__ == "__main__":
-    main()
-''')
-
-
-def to_python_script(run: Run) -> str:
-    """A standalone script that replays the run's conversation through the anthropic SDK (no key inside)."""
-    params, messages = _first_request(run)
-    return _SCRIPT.substitute(
-        comments=_script_comments(run),
-        params=_literal(scrub_tree(params)),
-        messages=_literal(scrub_tree(messages)),
-        max_steps=run.config.limits.effective_max_steps,
-        recorded=_literal(scrub_tree(_recorded_results(run))),
-    )
-
-
-def _first_request(run: Run) -> tuple[dict, list]:
-    # What was really sent (cache_control, thinking...); a run with no turn yet gets the request it would send.
-    first = run.turns[0].request if run.turns and run.turns[0].request else None
-    if first is None:
-        first = context.build_request(run.config, run.messages[:1])
-    return {k: v for k, v in first.items() if k not in ("messages", "stream")}, list(first.get("messages") or [])
-
-
-def _recorded_results(run: Run) -> dict[tuple[str, str], list[tuple[str, bool]]]:
-    recorded: dict[tuple[str, str], list[tuple[str, bool]]] = {}
-    for turn in run.turns:
-        for tool in turn.tools:
-            if tool.approval == "pending":
-                continue  # never ran
-            key = (tool.name, json.dumps(tool.input, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
-            recorded.setdefault(key, []).append((tool.output, tool.is_error))
-    return recorded
-
-
-def _script_comments(run: Run) -> str:
-    cfg = run.config
-    lines = [
-        f"Run {run.id}, recorded {time.strftime('%Y-%m-%d %H:%M', time.gmtime(run.created_at))} UTC, "
-        f"provider {cfg.provider}, model {cfg.model}.",
-        f"Recorded: {len(run.turns)} turn(s), stop: {run.stop.kind if run.stop else 'not finished'}.",
-        "Task:",
-        *(f"  {line}" for line in (cfg.task.splitlines() or [""])),
-    ]
-    if cfg.context_policy != "none" or cfg.bugs or cfg.workflow_steps:
-        lines.append(
-            "Not reproduced here: context policy, deliberate bugs and workflow steps of the original "
-            "run; this is the plain loop."
-        )
-    lines.append("Other limits of the original run (tokens, cost, time, repeated calls) are not reproduced.")
-    return "\n".join("# " + _comment_safe(scrub_tree(line)) for line in lines)
-
-
-def _comment_safe(text: str) -> str:
-    # A carriage return or NUL would end the comment or break the source file.
-    return "".join(ch if ch == "\t" or ch.isprintable() else "?" for ch in text)
-
-
-def _literal(value: Any) -> str:
-    """A Python literal of JSON-like data (repr quotes and escapes every string)."""
-    return pprint.pformat(value, indent=1, width=110, sort_dicts=False)
-
-
-# -- OpenAI Chat Completions form --------------------------------------------------------------
-def to_openai_messages(request: dict) -> dict:
-    """One Messages API request as an OpenAI Chat Completions request (same conversation, other names)."""
-    messages: list[dict] = []
-    system = _text_of(request.get("system"))
-    if system:
-        messages.append({"role": "system", "content": system})
-    for message in request.get("messages") or []:
-        if message.get("role") == "assistant":
-            messages.append(_openai_assistant(message.get("content")))
-        else:
-            messages.extend(_openai_user(message.get("content")))
-    out: dict = {"model": request.get("model"), "messages": messages}
-    if request.get("max_tokens") is not None:
-        out["max_tokens"] = request["max_tokens"]
-    if request.get("tools"):
-        out["tools"] = [
-            {
-                "type": "function",
-                "function": {
-                    "name": t.get("name"),
-                    "description": t.get("description", ""),
-                    "parameters": t.get("input_schema", {}),
-                },
-            }
-            for t in request["tools"]
-        ]
-    out.update(_openai_tool_choice(request.get("tool_choice")))
-    if request.get("stop_sequences"):
-        out["stop"] = list(request["stop_sequences"])
-    return out
-
-
-def to_openai_response(response: dict) -> dict:
-    """One Messages API reply as an OpenAI chat.completion object."""
-    message = _openai_assistant(response.get("content"))
-    usage = response.get("usage") or {}
-    prompt = sum(
-        int(usage.get(k) or 0) for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-    )
-    completion = int(usage.get("output_tokens") or 0)
-    return {
-        "id": response.get("id"),
-        "object": "chat.completion",
-        "model": response.get("model"),
-        "choices": [
-            {"index": 0, "message": message, "finish_reason": FINISH_REASONS.get(response.get("stop_reason"), "stop")}
-        ],
-        "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
-    }
-
-
-def _openai_assistant(content: Any) -> dict:
-    blocks, text = _blocks(content), _text_of(content)
-    calls = [
-        {
-            "id": b.get("id"),
-            "type": "function",
-            "function": {"name": b.get("name"), "arguments": json.dumps(b.get("input", {}), ensure_ascii=False)},
-        }
-        for b in blocks
-        if b.get("type") == "tool_use"
-    ]
-    # OpenAI has no thinking blocks; they are left out.
-    message: dict = {"role": "assistant", "content": text or (None if calls else "")}
-    if calls:
-        message["tool_calls"] = calls
-    return message
-
-
-def _openai_user(content: Any) -> list[dict]:
-    blocks = _blocks(content)
-    out: list[dict] = []
-    for block in blocks:
-        if block.get("type") == "tool_result":
-            text = _text_of(block.get("content"))
-            # OpenAI has no is_error flag: the words must carry the failure.
-            if block.get("is_error") and not text.lower().startswith("error"):
-                text = f"Error: {text}"
-            out.append({"role": "tool", "tool_call_id": block.get("tool_use_id"), "content": text})
-    # Tool messages must follow the assistant's tool_calls directly; any text comes after them.
-    text = _text_of(blocks)
-    if text or not out:
-        out.append({"role": "user", "content": text})
-    return out
-
-
-def _openai_tool_choice(choice: dict | None) -> dict:
-    if not choice:
-        return {}
-    out: dict = {}
-    kind = choice.get("type")
-    if kind == "tool":
-        out["tool_choice"] = {"type": "function", "function": {"name": choice.get("name")}}
-    elif kind in _OPENAI_TOOL_CHOICE:
-        out["tool_choice"] = _OPENAI_TOOL_CHOICE[kind]
-    if choice.get("disable_parallel_tool_use"):
-        out["parallel_tool_calls"] = False
-    return out
-
-
-def _blocks(content: Any) -> list[dict]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return [b for b in content or [] if isinstance(b, dict)]
-
-
-def _text_of(content: Any) -> str:
-    return "".join(b.get("text", "") for b in _blocks(content) if b.get("type") == "text")
+__all__ = [
+    "FINISH_REASONS",
+    "RunImportError",
+    "dumps",
+    "export_json",
+    "import_json",
+    "json_path",
+    "to_openai_messages",
+    "to_openai_response",
+    "to_python_script",
+]
