@@ -134,3 +134,11 @@ class ClassStore:
                 (normalize_code(code),),
             ).fetchall()
         return [Member(*row) for row in rows]
+
+    def joined(self, learner: str) -> list[str]:
+        """The codes of the classes this learner is in, the one joined last first."""
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT code FROM class_members WHERE learner = ? ORDER BY joined_at DESC", (learner,)
+            ).fetchall()
+        return [row[0] for row in rows]

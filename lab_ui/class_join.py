@@ -20,6 +20,8 @@ def render(learner: str) -> None:
     """Show which class this learner is in, or let them join the one in the URL (or one they type)."""
     store = ClassStore()
     code = st.query_params.get(CLASS_PARAM)
+    if not code and (mine := store.joined(learner)):
+        code = st.query_params[CLASS_PARAM] = mine[0]  # a link without ?class= still shows the learner's class
     if not code:
         with st.expander(t("Join a class")):
             _join_form(store, learner, "")

@@ -52,6 +52,7 @@ def test_a_class_gets_a_readable_code_and_learners_join_by_it():
     assert store.member(made.code, "learner-3") is None
     other = store.create("Group C")
     assert other.code != made.code and store.members(other.code) == []
+    assert store.joined("learner-1") == [made.code] and store.joined("learner-9") == []
 
 
 def test_joining_needs_a_real_class_and_a_name():
@@ -222,3 +223,15 @@ def test_a_teacher_creates_a_class_from_the_page():
     code = at.query_params["class"][0] if isinstance(at.query_params["class"], list) else at.query_params["class"]
     assert ClassStore().find(code).name == "Group B"
     assert any("No learner has joined yet" in i.value for i in at.info)
+
+
+def test_a_learner_who_joined_sees_their_class_even_on_a_link_without_it():
+    classes = ClassStore()
+    made = classes.create("Group B")
+    classes.join(made.code, "learner-ada", "Ada")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["learner"] = "learner-ada"
+    at.run()
+    at.switch_page("pages/lessons.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Group B" in c.value and "Ada" in c.value for c in at.caption)
