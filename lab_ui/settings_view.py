@@ -26,8 +26,9 @@ SOURCES = {
     "environment": mark("the ANTHROPIC_API_KEY environment variable"),
 }
 MAX_MODELS = 500  # a page of ids is plenty for a picker; a server listing more is not worth waiting for
-CHECK_TIMEOUT_S = 10.0
+CHECK_TIMEOUT_S = 5.0  # a test of a server that accepts but never answers ends in 5 s, not a minute
 _MODELS = "settings:models"  # session_state: (where the list came from, ModelList)
+_MODELS_WANTED = "settings:models-wanted"  # session_state: the learner asked for the server's list
 _KEY_FIELD = "settings:key"
 _CHECK = "settings:check"  # session_state: (where it was tested, ConnectionCheck)
 
@@ -113,6 +114,12 @@ def _provider(cfg: RunConfig) -> None:
         _compatible(cfg)
 
 
+def _match_preset() -> None:
+    """A typed URL picks the preset it belongs to, else Custom (a custom URL must not read as "Ollama")."""
+    url = (st.session_state.get("settings:base_url") or "").strip().rstrip("/")
+    st.session_state["settings:preset"] = next((n for n, (u, _) in LOCAL_PRESETS.items() if u == url), CUSTOM)
+
+
 def _use_preset() -> None:
     preset = st.session_state["settings:preset"]
     if preset in LOCAL_PRESETS:
@@ -135,6 +142,7 @@ def _compatible(cfg: RunConfig) -> None:
         t("Base URL"),
         value=start,
         key="settings:base_url",
+        on_change=_match_preset,
         help=t("Where the server listens; the SDK adds /v1/messages itself."),
     )
     cfg.base_url = url.strip() or None
@@ -198,11 +206,20 @@ def _where(lab: LabSession) -> tuple:
     return lab.config.provider, lab.config.base_url, lab.key_source()
 
 
+def _ask_for_models() -> None:
+    st.session_state.pop(_MODELS, None)
+    st.session_state[_MODELS_WANTED] = True
+
+
 def _models(lab: LabSession) -> None:
     cfg = lab.config
     where = _where(lab)
     cached = st.session_state.get(_MODELS)
-    if cached is None or cached[0] != where:
+    wanted = st.session_state.pop(_MODELS_WANTED, False)
+    if (cached is None or cached[0] != where) and cfg.provider == Provider.COMPATIBLE and not wanted:
+        # A server of the learner's own is asked only on demand: each edit of its URL must not block on it.
+        cached = (where, ModelList(lineup().served_ids, False, t("press “Reload the model list” to ask the server")))
+    elif cached is None or cached[0] != where:
         with st.spinner(t("Asking the server for its models…")):
             cached = (where, model_list(cfg, lab.resolved_key()))
         st.session_state[_MODELS] = cached
@@ -226,7 +243,7 @@ def _models(lab: LabSession) -> None:
 
 def _connection(lab: LabSession) -> None:
     test, reload = st.columns(2)
-    reload.button(t("Reload the model list"), on_click=st.session_state.pop, args=(_MODELS, None), width="stretch")
+    reload.button(t("Reload the model list"), on_click=_ask_for_models, width="stretch")
     if test.button(t("Test connection"), type="primary", width="stretch"):
         with st.spinner(t("Calling GET /v1/models…")):
             st.session_state[_CHECK] = (_where(lab), check_connection(copy.deepcopy(lab.config), lab.resolved_key()))

@@ -108,6 +108,9 @@ def test_presets_fill_the_base_url_and_show_each_servers_gaps(app_env):
 def test_compatible_server_choice_reaches_the_playground(app_env, sim_server, scripted_model):
     at = open_page(SETTINGS)
     use_compatible(at, sim_server)
+    assert "press “Reload the model list” to ask the server" in texts(at.caption), "no fetch per URL edit"
+    assert at.selectbox(key="settings:preset").value == "Custom URL", "a typed URL is no preset's"
+    click(at, "Reload the model list")  # the server's own list, on demand
     at.selectbox(key="settings:model:compatible").set_value("claude-haiku-4-5").run()
     assert f"{len(MODEL_IDS)} model(s) from the server's GET /v1/models." in texts(at.caption)
     click(at, "Test connection")
@@ -125,6 +128,7 @@ def test_compatible_server_choice_reaches_the_playground(app_env, sim_server, sc
 def test_a_refused_connection_falls_back_to_the_pricing_list_and_says_why(app_env):
     at = open_page(SETTINGS)
     use_compatible(at, f"http://127.0.0.1:{free_port()}")
+    click(at, "Reload the model list")
     assert "Models from the pricing file" in texts(at.caption) and "connection refused" in texts(at.caption)
     options = at.selectbox(key="settings:model:compatible").options
     assert set(lineup().served_ids) <= set(options)  # the table's served models (retired ones are gone)
