@@ -188,21 +188,25 @@ def render(run: Run, turn: Turn) -> None:
     decision = decision_text(turn)
     if decision:
         st.info(t("**Loop's decision:** {decision}", decision=md(decision)))
-    tabs = st.tabs([t(name) for name in TABS])
-    with tabs[0]:
-        _request(turn)
-    with tabs[1]:
-        _response(turn)
-    with tabs[2]:
-        _raw(turn)
-    with tabs[3]:
-        if not turn.exchanges:
-            st.info(t("No HTTP attempt yet."))
-        for n, x in enumerate(turn.exchanges, 1):
-            _exchange(x, n)
-    with tabs[4]:
-        _tools(turn)
-    with tabs[5]:
-        _diff(run, turn)
-    with tabs[6]:
-        openai_form(turn)
+    # Lazy tabs: only the open one is built and sent, so a click does not redraw seven panels of JSON.
+    tabs = st.tabs([t(name) for name in TABS], key="turn-tabs", on_change="rerun")
+    panels = (
+        lambda: _request(turn),
+        lambda: _response(turn),
+        lambda: _raw(turn),
+        lambda: _exchanges(turn),
+        lambda: _tools(turn),
+        lambda: _diff(run, turn),
+        lambda: openai_form(turn),
+    )
+    for tab, panel in zip(tabs, panels, strict=True):
+        if tab.open:
+            with tab:
+                panel()
+
+
+def _exchanges(turn: Turn) -> None:
+    if not turn.exchanges:
+        st.info(t("No HTTP attempt yet."))
+    for n, x in enumerate(turn.exchanges, 1):
+        _exchange(x, n)

@@ -10,6 +10,7 @@ TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
 def raw_request(page) -> str:
     """Open the Raw JSON tab of the selected turn and read the raw request body shown there."""
     page.get_by_role("tab", name="Raw JSON").click()
+    wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
     code = page.locator("[data-testid='stCode']:visible").first
     code.wait_for(timeout=10_000)
     return code.inner_text()

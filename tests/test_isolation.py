@@ -175,6 +175,7 @@ def first_request_shown(page) -> str:
         page.get_by_role("button", name="◀ Back").click()
         wait_idle(page)
     page.get_by_role("tab", name="Raw JSON").click()
+    wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
     return page.locator("[data-testid='stCode']:visible").first.inner_text()
 
 

@@ -375,6 +375,9 @@ def test_a_turn_in_openai_form_on_the_runs_page_and_in_the_playground(db):
     assert '"chat.completion"' in shown and '"role": "tool"' in shown, "turn 3 carries the tool results"
     at.switch_page("pages/playground.py").run()
     click(at, "Run to end")
+    assert '"chat.completion"' not in texts(at.json)  # the turn's tabs are lazy: only the open one is built
+    at.session_state["turn-tabs"] = "OpenAI form"  # what a click on the tab does
+    at.run()
     shown = texts(at.json)
     assert '"chat.completion"' in shown and '"finish_reason": "stop"' in shown
 

@@ -101,6 +101,7 @@ def run_to_the_end(page) -> None:
 def open_raw_views(page, html: dict[str, bytes]) -> None:
     for tab in ("Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"):
         page.get_by_role("tab", name=tab).first.click()
+        wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
         if tab == "HTTP attempts":
             for attempt in page.get_by_text("Attempt 1 ·").all():
                 attempt.click()
