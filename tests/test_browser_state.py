@@ -19,7 +19,8 @@ def query(page) -> dict[str, str]:
 
 def selected_step(page) -> str:
     """The number shown as selected in the lesson's step control."""
-    return page.locator("[data-testid='stButtonGroup'] button[aria-checked='true']").inner_text().strip()
+    picked = page.locator("[data-testid='stButtonGroup'] button[aria-checked='true']")  # also Python/TypeScript
+    return picked.filter(has_text=re.compile(r"^\s*\d+\s*$")).inner_text().strip()
 
 
 def test_lesson_steps_learner_and_language_survive_page_changes_reloads_and_a_new_tab(tmp_path):
