@@ -6,6 +6,7 @@ the session, so a reload, a bookmark or a second tab opened on the same URL find
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import streamlit as st
@@ -13,6 +14,8 @@ import streamlit as st
 from lab_ui.i18n import LANGUAGES
 
 COOKIE = "agent_loop_lab_lang"
+# A learner id from a link is data: letters, digits, - and _ only (it names rows and sits in URLs), at most 40.
+LEARNER_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 STICKY = ("lang", "learner", "present")  # kept on every page
 _HELD = "url:held"  # session_state: {name: value} of the sticky values this tab holds
 _COOKIE_SET = "url:cookie"  # session_state: the language the cookie was last set to by this tab
@@ -78,7 +81,7 @@ def remember_language(lang: str) -> None:
 def learner_id() -> str:
     """A random learner id kept in the URL and the session, so progress survives reloads and page changes."""
     learner = get("learner")
-    if not learner or not learner.isalnum() or len(learner) > 40:
+    if not learner or not LEARNER_ID.fullmatch(learner):
         learner = uuid.uuid4().hex[:10]
         put("learner", learner)
     return learner
