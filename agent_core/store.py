@@ -114,10 +114,7 @@ class RunStore:
     `path` is a SQLite file, or a postgresql:// URL (the server holds the same tables; see agent_core/db.py)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
-        target = default_target() if path is None else path
-        self.path: str | Path = target if db.is_postgres(target) else Path(target).expanduser()
-        if isinstance(self.path, Path):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = db.prepare(default_target() if path is None else path)
         # One connection, kept open: closing the last connection checkpoints the WAL with an fsync, which
         # cost ~25 ms per save when every call opened its own. The lock serialises this process's threads;
         # WAL and the busy timeout cover other processes.
@@ -277,8 +274,11 @@ class RunStore:
 
     def _migrate(self) -> None:
         with self._read() as conn:
-            current = conn.execute("PRAGMA user_version").fetchone()[0]
-            wal = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
+            current = db.user_version(conn)
+            # A server database has no journal mode to set; a SQLite file is ready once it is in WAL mode.
+            wal = not isinstance(self.path, Path) or (
+                str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal"
+            )
         if current == len(MIGRATIONS) and wal:
             return  # up to date: no write lock needed, so a database another process is writing still opens
         with self._write() as conn:
