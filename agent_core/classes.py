@@ -73,10 +73,7 @@ class ClassStore:
     """Classes and their members in SQLite; each call opens its own connection (safe across sessions)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
-        target = path or progress_db_path()
-        self.path = target if db.is_postgres(target) else Path(target)
-        if isinstance(self.path, Path):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = db.prepare(path or progress_db_path())
         with self._connect() as conn:
             for statement in SCHEMA:
                 conn.execute(statement)

@@ -32,6 +32,15 @@ def describe(target: str | Path) -> str:
     return f"postgresql://{parts.hostname or ''}{':' + str(parts.port) if parts.port else ''}{parts.path}"
 
 
+def prepare(target: str | Path) -> str | Path:
+    """A store's target as it keeps it: a PostgreSQL URL as given, or a file path whose folder now exists."""
+    if is_postgres(target):
+        return str(target)
+    path = Path(target).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def errors() -> tuple[type[BaseException], ...]:
     """The exceptions either backend raises for a database that cannot be used."""
     try:

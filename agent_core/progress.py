@@ -56,10 +56,7 @@ class ProgressStore:
     """Which exercises and questions a learner has completed; a reload or a new tab keeps them."""
 
     def __init__(self, path: str | Path | None = None) -> None:
-        target = path or progress_db_path()
-        self.path = target if db.is_postgres(target) else Path(target)
-        if isinstance(self.path, Path):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = db.prepare(path or progress_db_path())
         with self._connect() as conn:
             conn.execute(SCHEMA)
             conn.execute(ANSWERS_SCHEMA)
