@@ -17,14 +17,19 @@ def render_spend(lab: LabSession) -> None:
     if not status.price_known:
         st.caption(t("Next step: no price is known for this model (a local model costs nothing here)."))
         return
-    cap = t("{cap} cap", cap=f"${status.cap_usd:.2f}") if status.cap_usd is not None else t("no cap")
+    cap = t("{cap} cap", cap=dollars(status.cap_usd, 2)) if status.cap_usd is not None else t("no cap")
     line = t(
         "Next step: up to **{cost}** (input at its dearest rate plus max_tokens of output) · spent in this tab: "
         "**{spent}** of {cap}",
-        cost=f"${status.next_cost_usd:.4f}",
-        spent=f"${status.spent_usd:.4f}",
+        cost=dollars(status.next_cost_usd, 4),
+        spent=dollars(status.spent_usd, 4),
         cap=cap,
     )
     (st.warning if status.over_cap else st.caption)(
         line + (" · " + t("this step could pass the cap") if status.over_cap else "")
     )
+
+
+def dollars(amount: float, digits: int) -> str:
+    """An amount for Markdown: the $ escaped, since two of them on one line would be typeset as LaTeX math."""
+    return f"\\${amount:.{digits}f}"

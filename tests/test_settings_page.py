@@ -201,22 +201,23 @@ def _shown_estimate(at) -> str:
 
 
 def _estimate(request: dict) -> str:
-    return f"${accounting.estimate_next_cost(request, request['model'], request['max_tokens'], PRICING):.4f}"
+    return f"\\${accounting.estimate_next_cost(request, request['model'], request['max_tokens'], PRICING):.4f}"
 
 
 def test_the_playground_shows_the_next_steps_estimate_and_it_bounds_the_real_cost(app_env, sim_server, scripted_model):
     at = _real_model_playground(sim_server)
     predicted = _shown_estimate(at)  # before anything is built: the first request as it would be sent
-    assert "spent in this tab: **$0.0000** of no cap" in texts(at.caption)
+    # Escaped dollars: two bare $ on one line would be typeset as LaTeX math
+    assert "spent in this tab: **\\$0.0000** of no cap" in texts(at.caption)
     click(at, "Next phase")
     first = lab_of(at).run.turns[0].request
     assert predicted == _estimate(first) == _shown_estimate(at)
     for _ in range(4):  # call the model, read stop_reason, run the tools, append the results
         click(at, "Next phase")
     run = lab_of(at).run
-    assert 0 < run.turns[0].cost_usd <= float(predicted[1:])
+    assert 0 < run.turns[0].cost_usd <= float(predicted[2:])
     predicted = _shown_estimate(at)
-    assert f"spent in this tab: **${run.turns[0].cost_usd:.4f}**" in texts(at.caption)
+    assert f"spent in this tab: **\\${run.turns[0].cost_usd:.4f}**" in texts(at.caption)
     click(at, "Next phase")
     second = lab_of(at).run.turns[1].request
     assert len(second["messages"]) == 3 and predicted == _estimate(second), "the estimate was for the request sent"
