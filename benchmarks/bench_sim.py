@@ -108,7 +108,9 @@ def brain_think():
 
 
 def post(handler: SimHandler, raw: bytes):
-    reply = handler.handle("POST", "/v1/messages", {"content-type": "application/json"}, raw)
+    # The headers every SDK sends: the server refuses a request without a version or a key, as the API does.
+    headers = {"content-type": "application/json", "anthropic-version": "2023-06-01", "x-api-key": "bench"}
+    reply = handler.handle("POST", "/v1/messages", headers, raw)
     assert reply.status == 200, reply.body  # a failing request would time the wrong path
     return reply
 
