@@ -90,7 +90,7 @@ def test_you_are_the_model_shows_the_apis_rule_for_repeated_ids(app):
         wait_idle(page)
     page.get_by_role("button", name="Send my reply").click()
     wait_idle(page)
-    page.get_by_text("`tool_use` ids must be unique", exact=False).first.wait_for(timeout=180_000)
+    page.get_by_text("ids must be unique", exact=False).first.wait_for(timeout=180_000)  # `tool_use` shows as code
     shot(page, "practice-model-duplicate-ids")
     page.get_by_role("button", name="Take back my last reply").click()
     wait_idle(page)
