@@ -18,7 +18,10 @@ def test_break_the_loop_then_add_a_step_limit(tmp_path):
         wait_idle(page)
         page.get_by_role("button", name="Run to end").click()
         wait_idle(page, 180_000)
-        page.get_by_text("hard ceiling of 100 steps").first.wait_for(timeout=60_000)
+        # the stop banner (the collapsed "change the run" panel above it warns about the ceiling too)
+        page.locator("[data-testid='stAlert']").filter(has_text="hard ceiling of 100 steps").first.wait_for(
+            timeout=60_000
+        )
         cost = page.locator("[data-testid='stMetric']").filter(has_text="Cost so far").inner_text()
         assert float(re.search(r"\$([\d.]+)", cost).group(1)) > 0.1  # the money pit, made visible
         shot(page, "lesson-break-the-loop-ceiling")

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from browser import browser, needs_chromium, running_app, shot, wait_idle
 
+from agent_core.model import SCHEMA_VERSION
+
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 
@@ -51,7 +53,8 @@ def test_a_reload_keeps_the_run_and_the_selected_turn(tmp_path):
             wait_idle(page)
         assert heading(page, "Turn 1").first.is_visible() and url_params(page).get("turn") == "1"
         reload(page)
-        assert url_params(page) == {"run": run_id, "turn": "1"}
+        # the run and turn, besides what every page keeps (the language)
+        assert url_params(page) == {"run": run_id, "turn": "1", "lang": "en"}
         assert heading(page, "Turn 1").first.is_visible(), "still turn 1 after the reload"
         assert page.get_by_text("Loop stopped").first.is_visible()
         shot(page, "runs-reload-turn1")
@@ -76,12 +79,12 @@ def test_the_runs_page_replays_reruns_and_compares(tmp_path):
         with page.expect_download(timeout=30_000) as download:  # the bytes are built on this click
             page.get_by_role("button", name="Download JSON").click()
         exported = json.loads(Path(download.value.path()).read_bytes())
-        assert exported["schema_version"] == 1 and exported["run"]["id"] in picked
+        assert exported["schema_version"] == SCHEMA_VERSION and exported["run"]["id"] in picked
         shot(page, "runs-list")
         with page.expect_download(timeout=30_000) as download:  # the bytes are built on this click
             page.get_by_role("button", name="Download JSON").click()
         exported = json.loads(Path(download.value.path()).read_bytes())
-        assert exported["schema_version"] == 1 and exported["run"]["id"] in picked
+        assert exported["schema_version"] == SCHEMA_VERSION and exported["run"]["id"] in picked
         page.get_by_role("button", name="Open as replay").click()
         page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
         settle(page)
