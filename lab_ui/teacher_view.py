@@ -146,7 +146,9 @@ def _lesson_detail(report: ClassReport, lesson: Lesson) -> None:
     st.markdown(f"#### {t('Lesson {n}: who finished which exercise', n=lesson.order)}")
     st.dataframe(lesson_table(report, lesson), hide_index=True, height=_height(len(report.learners)))
     st.markdown(f"#### {t('Lesson {n}: first answers to the quiz', n=lesson.order)}")
-    st.dataframe(quiz_table(report, lesson), hide_index=True)
+    # A static table: its text wraps, so the wrong answer stays in view beside a long question (a data grid
+    # scrolled that column out of sight in Russian and Polish, and on a narrow screen).
+    st.table(quiz_table(report, lesson).set_index(t("Question")))
 
 
 def _height(rows: int) -> int:
