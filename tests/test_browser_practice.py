@@ -167,5 +167,5 @@ def test_a_lesson_links_to_its_practice_mode_in_the_same_tab(app):
     link.click()
     wait_idle(page)
     page.get_by_role("button", name="Check the order").wait_for(timeout=180_000)
-    assert page.url.endswith("/practice?mode=order")
+    assert "/practice?mode=order" in page.url  # the page adds what every page keeps (language, learner)
     page.close()
