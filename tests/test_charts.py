@@ -189,6 +189,8 @@ def test_charts_read_in_russian_with_the_ui_tables(df):
 
     fig = charts.cost_per_turn(df, label=russian)
     assert [t.name for t in fig.data] == [russian(charts.COST_TRACE), russian(charts.CUM_COST_TRACE)]
-    assert fig.data[0].name != charts.COST_TRACE and fig.layout.xaxis.title.text == "Ход"
+    assert (
+        fig.data[0].name != charts.COST_TRACE and fig.layout.xaxis.title.text == "Итерация"
+    )  # the glossary: a turn of the loop is an итерация
     window = charts.context_by_component(df, 200_000, label=russian).layout.annotations[0].text
     assert "200,000" in window and "0.65%" in window and "Окно контекста" in window
