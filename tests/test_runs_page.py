@@ -3,31 +3,28 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from keys import NEXT_STEP, RUN_TO_END, STEP_BUTTONS, TURN_TABS
+from lab_app import APP, LAB_KEY, PLAYGROUND, click, ok, open_page, texts, widget
 from streamlit.testing.v1 import AppTest
 
 from agent_core import compare, export
-from agent_core.examples import load_example
+from agent_core.examples import list_examples, load_example
 from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.sim.transport import SimTransport
 from agent_core.store import RunStore
-from lab_ui import runs_view
+from lab_ui import run_actions
 from lab_ui.untrusted import md
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-LAB_KEY = "agent_loop_lab:playground"
-STEP_BUTTONS = ("Next phase", "Next step", "Run to end")
+FIRST_EXAMPLE = list_examples()[0][0]
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch) -> RunStore:
+def db(app_env) -> RunStore:
     """The app's runs database (its own file), and no key from the environment."""
-    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    with RunStore(tmp_path / "runs.db") as store:
+    with RunStore(app_env) as store:
         yield store
 
 
@@ -63,28 +60,15 @@ def unfinished_run(db: RunStore, turns: int = 2) -> Run:
 
 
 def runs_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.run()
-    at.switch_page("pages/runs.py").run()
-    ok(at)
-    return at
+    return open_page("pages/runs.py")
 
 
-def ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def click(at: AppTest, label: str) -> None:
-    next(b for b in at.button if b.label == label).click().run()
-    ok(at)
-
-
-def to_playground(at: AppTest, label: str) -> str:
+def to_playground(at: AppTest, key: str) -> str:
     """Click a button that switches to the Playground and keep AppTest there; returns the messages shown once."""
-    click(at, label)
+    click(at, key)
     assert [t.value for t in at.title] == ["Playground"]
     shown = texts(at.success) + texts(at.warning)
-    at.switch_page("pages/playground.py").run()  # AppTest's later runs rerun the page it last switched to
+    at.switch_page(PLAYGROUND).run()  # AppTest's later runs rerun the page it last switched to
     ok(at)
     return shown
 
@@ -96,14 +80,6 @@ def view(at: AppTest, name: str) -> None:
 
 def listed(at: AppTest) -> list[str]:
     return list(at.dataframe[0].value["run"]) if at.dataframe else []
-
-
-def texts(elements) -> str:
-    return "\n".join(str(e.value) for e in elements)
-
-
-def button(at: AppTest, label: str):
-    return next(b for b in at.button if b.label == label)
 
 
 # -- the list -------------------------------------------------------------------------------------
@@ -141,7 +117,7 @@ def test_delete_asks_first_then_removes_the_run_from_the_database_and_the_list(d
     at.selectbox(key="runs:picked").set_value(doomed.id).run()
     assert "cannot be undone" in texts(at.warning), "the confirmation says what will happen"
     assert db.load(doomed.id) is not None, "nothing is deleted before the confirmation is clicked"
-    click(at, "Yes, delete it")
+    click(at, "runs:delete")
     assert db.load(doomed.id) is None and db.load(keep.id) is not None
     assert listed(at) == [keep.id]
     assert f"Deleted run {doomed.id}" in texts(at.success)
@@ -150,9 +126,9 @@ def test_delete_asks_first_then_removes_the_run_from_the_database_and_the_list(d
 def test_deleting_the_run_open_in_the_playground_closes_it_there(db):
     run = saved_example(db)
     at = runs_page()
-    click(at, "Open as replay")
+    click(at, "runs:replay")
     at.switch_page("pages/runs.py").run()
-    click(at, "Yes, delete it")
+    click(at, "runs:delete")
     assert at.session_state[LAB_KEY].run is None, "the Playground would otherwise save it again"
     assert db.load(run.id) is None
 
@@ -219,11 +195,11 @@ def test_a_good_file_is_saved_once_and_listed(db):
 def test_an_example_recording_is_imported_with_one_click(db):
     at = runs_page()
     view(at, "Import & examples")
-    click(at, "Import")  # the first example in the list
+    click(at, f"runs:example:{FIRST_EXAMPLE}")
     imported = [r.id for r in db.list_runs()]
     assert len(imported) == 1 and imported[0].startswith("example-")
     assert db.load(imported[0]).messages == load_example(imported[0].removeprefix("example-")).messages
-    assert button(at, "Imported ✓").disabled
+    assert widget(at, f"runs:example:{FIRST_EXAMPLE}").disabled
     assert "Imported the example" in texts(at.success)
 
 
@@ -233,10 +209,10 @@ def test_open_as_replay_shows_the_run_labelled_replay_and_never_calls_the_model(
     http_calls.clear()
     saved_before = export.export_json(db.load(run.id))
     at = runs_page()
-    to_playground(at, "Open as replay")
+    to_playground(at, "runs:replay")
     assert at.query_params.get("run") == run.id and at.query_params.get("mode") == "replay"
     assert "replay]" in texts(at.markdown) and "Replay" in texts(at.info)
-    assert all(button(at, label).disabled for label in STEP_BUTTONS), "a live run this unfinished could step"
+    assert all(widget(at, key).disabled for key in STEP_BUTTONS), "a live run this unfinished could step"
     lab = at.session_state[LAB_KEY]
     assert lab.replay and lab.run.id == run.id
     lab.act("turn")  # what a click would do if a disabled button were pressed anyway
@@ -254,36 +230,36 @@ def test_a_reload_keeps_a_replay_a_replay_and_a_live_run_live(db):
         at = AppTest.from_file(APP, default_timeout=90)
         at.query_params.update({"run": run.id, "turn": "1", **({"mode": mode} if mode else {})})
         at.run()
-        at.switch_page("pages/playground.py").run()
+        at.switch_page(PLAYGROUND).run()
         ok(at)
         lab = at.session_state[LAB_KEY]
         assert lab.run.id == run.id and lab.replay is replay and lab.selected == 1
-        assert button(at, "Next step").disabled is replay
+        assert widget(at, NEXT_STEP).disabled is replay
 
 
 def test_continue_live_opens_an_unfinished_run_to_step_on(db, http_calls):
     run = unfinished_run(db)
     at = runs_page()
-    to_playground(at, "Continue live")
+    to_playground(at, "runs:live")
     lab = at.session_state[LAB_KEY]
     assert not lab.replay and "mode" not in at.query_params
     http_calls.clear()
-    click(at, "Run to end")
+    click(at, RUN_TO_END)
     assert http_calls and lab.run.stop is not None
-    assert all(button(at, label).disabled for label in STEP_BUTTONS), "redrawn for the stopped run"
+    assert all(widget(at, key).disabled for key in STEP_BUTTONS), "redrawn for the stopped run"
     assert len(db.load(run.id).turns) == len(lab.run.turns) > 1
 
 
 def test_continue_live_is_only_for_runs_that_have_not_stopped(db):
     saved_example(db)
-    assert button(runs_page(), "Continue live").disabled
+    assert widget(runs_page(), "runs:live").disabled
 
 
 def test_rerun_from_a_turn_creates_a_linked_saved_run_and_opens_it_live(db, http_calls):
     parent = saved_example(db)
     at = runs_page()
     at.number_input(key=f"runs:from:{parent.id}").set_value(2).run()
-    shown = to_playground(at, "Start the re-run")
+    shown = to_playground(at, "runs:fork")
     lab = at.session_state[LAB_KEY]
     child = lab.run
     assert not lab.replay and child.id != parent.id and at.query_params.get("run") == child.id
@@ -293,7 +269,7 @@ def test_rerun_from_a_turn_creates_a_linked_saved_run_and_opens_it_live(db, http
     assert (stored.parent_id, stored.parent_turn) == (parent.id, 2)
     assert f"re-runs {parent.id} from turn 2" in shown
     http_calls.clear()
-    click(at, "Next step")
+    click(at, NEXT_STEP)
     assert http_calls, "the re-run calls the model again"
     assert len(db.load(child.id).turns) == 2
     assert export.export_json(db.load(parent.id)) == export.export_json(parent), "the parent is untouched"
@@ -361,9 +337,9 @@ def test_downloads_are_built_only_when_asked_and_round_trip(db, monkeypatch):
     at = runs_page()
     assert [d.label for d in at.get("download_button")] == ["Download JSON", "Download Python script"]
     assert built == [], "drawing the page builds no export"
-    data = runs_view.export_bytes(db.path, run.id, "json")
+    data = run_actions.export_bytes(db.path, run.id, "json")
     assert export.import_json(data, keep_id=True).messages == run.messages
-    script = runs_view.export_bytes(db.path, run.id, "python").decode()
+    script = run_actions.export_bytes(db.path, run.id, "python").decode()
     compile(script, "run.py", "exec")  # a runnable program, not just text
     assert "anthropic" in script and built == ["json", "python"]
 
@@ -375,10 +351,10 @@ def test_a_turn_in_openai_form_on_the_runs_page_and_in_the_playground(db):
     ok(at)
     shown = texts(at.json)
     assert '"chat.completion"' in shown and '"role": "tool"' in shown, "turn 3 carries the tool results"
-    at.switch_page("pages/playground.py").run()
-    click(at, "Run to end")
+    at.switch_page(PLAYGROUND).run()
+    click(at, RUN_TO_END)
     assert '"chat.completion"' not in texts(at.json)  # the turn's tabs are lazy: only the open one is built
-    at.session_state["turn-tabs"] = "OpenAI form"  # what a click on the tab does
+    at.session_state[TURN_TABS] = "OpenAI form"  # what a click on the tab does
     at.run()
     shown = texts(at.json)
     assert '"chat.completion"' in shown and '"finish_reason": "stop"' in shown
