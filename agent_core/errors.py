@@ -8,6 +8,7 @@ import anthropic
 import httpx2
 
 from agent_core.model import ApiError
+from agent_core.providers import NoAnswer
 from agent_core.secrets import scrub_secrets
 
 PLAIN = {
@@ -25,6 +26,15 @@ PLAIN = {
     529: "The API is overloaded (529): too many requests everywhere right now; wait a moment and retry this step.",
 }
 TIMEOUT = "The request timed out: no answer from the server in time. Retry this step."
+# A timeout with the facts it happened with (ApiError.params: url, seconds); lab_ui words them in the tab's language.
+NO_CONNECTION_IN = (
+    "The server at {url} did not accept a connection within {seconds} s. Is the base URL right, "
+    "and is the server running on a machine this one can reach?"
+)
+NO_ANSWER_IN = (
+    "The server at {url} did not answer within {seconds} s. It accepted the connection, so something listens "
+    "there, but no reply came: the server is stuck, or its model needs longer (a smaller max_tokens helps)."
+)
 REFUSED = (
     "Could not connect: nothing answered at the base URL (connection refused). Is the server running, "
     "and is the base URL right?"
@@ -50,13 +60,29 @@ def describe_api_error(exc: Exception) -> ApiError:
         plain = PLAIN.get(exc.status_code, f"The server answered with HTTP {exc.status_code}.")
         message = f'{plain} The server said: "{detail}"' if detail else plain
         return ApiError("status", message, exc.status_code, error_type, body)
+    if isinstance(exc, NoAnswer):
+        return _timed_out(exc.request, exc.connecting)
     if isinstance(exc, anthropic.APITimeoutError):
-        return ApiError("timeout", TIMEOUT)
+        return _timed_out(exc.request, isinstance(exc.__cause__, httpx2.ConnectTimeout))
     if isinstance(exc, anthropic.APIConnectionError):
         return ApiError("connection", f"{_connection_words(exc.__cause__)} ({type(exc.__cause__ or exc).__name__})")
     if isinstance(exc, UnicodeEncodeError):
         return ApiError("invalid_config", NOT_UTF8)
     return ApiError("invalid_config", scrub_secrets(str(exc)))
+
+
+def _timed_out(request: httpx2.Request | None, connecting: bool) -> ApiError:
+    """Which server did not answer, and within how many seconds (the attempt's own timeout)."""
+    limits = request.extensions.get("timeout", {}) if request is not None else {}
+    seconds = limits.get("connect" if connecting else "read")
+    if request is None or not isinstance(seconds, (int, float)):
+        return ApiError("timeout", TIMEOUT)
+    url = request.url
+    # Scheme, host and port only: a path says nothing here, and user:password@ in a URL must not be shown.
+    origin = f"{url.scheme}://{url.host}" + (f":{url.port}" if url.port else "")
+    params = {"url": origin, "seconds": f"{seconds:g}", "connecting": connecting}
+    template = NO_CONNECTION_IN if connecting else NO_ANSWER_IN
+    return ApiError("timeout", template.format(**params), params=params)
 
 
 def _connection_words(cause: BaseException | None) -> str:

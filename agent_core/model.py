@@ -81,6 +81,7 @@ class ApiError:
     status: int | None = None
     error_type: str | None = None
     body: str | None = None  # the raw error JSON, redacted
+    params: dict[str, Any] = field(default_factory=dict)  # facts the message was made from (a timeout: url, seconds)
 
 
 @dataclass

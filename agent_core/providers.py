@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,17 @@ LOCAL_PRESETS = {
 }
 
 
+# How long a call may wait. A server on this machine or the LAN accepts a connection within milliseconds, so 3 s
+# means nobody is listening there. The loop never streams, so a local server sends nothing until the whole reply
+# is generated: a laptop running a 7-8B model at 5-15 tokens/s writes a tool call or a short answer (a few hundred
+# tokens, after reading a few thousand) well within 60 s. Longer means a stuck server or a reply too long for the
+# classroom; the Playground shows the seconds and a Cancel meanwhile. $AGENT_LOOP_LAB_LOCAL_READ_TIMEOUT changes it.
+CONNECT_TIMEOUT_S = 3.0
+LOCAL_READ_TIMEOUT_S = 60.0
+ENV_LOCAL_READ_TIMEOUT = "AGENT_LOOP_LAB_LOCAL_READ_TIMEOUT"
+ANTHROPIC_TIMEOUT_S = 60.0  # the API answers a non-streamed request within this, or the SDK retries it
+
+
 class ProviderError(ValueError):
     """A provider that cannot be used as configured (no key, no base URL, unknown name)."""
 
@@ -41,6 +53,50 @@ def _simulated(config: RunConfig) -> httpx2.BaseTransport:
 
 def _network(config: RunConfig) -> httpx2.BaseTransport:
     return httpx2.HTTPTransport()
+
+
+class NoAnswer(anthropic.APIError):
+    """A local server's timeout that the SDK must not retry: the request is still being worked on there, so a
+    retry would queue behind it and wait as long again. (The SDK retries an APIConnectionError such as its own
+    APITimeoutError, so this is a plain APIError.)"""
+
+    def __init__(self, request: httpx2.Request, connecting: bool) -> None:
+        super().__init__("The server did not answer in time.", request, body=None)
+        self.connecting = connecting  # no connection was accepted, versus accepted and then silent
+
+
+class _OneTimeoutOnly(httpx2.BaseTransport):
+    """Ends the call at a local server's first timeout instead of letting the SDK try twice more."""
+
+    def __init__(self, inner: httpx2.BaseTransport) -> None:
+        self._inner = inner
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        try:
+            return self._inner.handle_request(request)
+        except httpx2.TimeoutException as exc:
+            raise NoAnswer(
+                request, isinstance(exc, httpx2.ConnectTimeout)
+            ) from None  # no __cause__: the SDK's retry check walks the cause chain
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def local_read_timeout() -> float:
+    """Seconds a local or compatible server may take to answer ($AGENT_LOOP_LAB_LOCAL_READ_TIMEOUT, else 60)."""
+    try:
+        value = float(os.environ.get(ENV_LOCAL_READ_TIMEOUT, LOCAL_READ_TIMEOUT_S))
+    except ValueError:
+        return LOCAL_READ_TIMEOUT_S
+    return value if math.isfinite(value) and value > 0 else LOCAL_READ_TIMEOUT_S
+
+
+def call_timeout(provider: str, seconds: float | None = None) -> httpx2.Timeout:
+    """The timeouts of one HTTP attempt: `seconds` (else the provider's default), connect at most 3 s."""
+    if seconds is None:
+        seconds = local_read_timeout() if provider == Provider.COMPATIBLE else ANTHROPIC_TIMEOUT_S
+    return httpx2.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds))
 
 
 @dataclass(frozen=True)
@@ -119,15 +175,19 @@ def make_client(
     on_exchange: Callable[[Exchange], None],
     api_key: str | None = None,
     max_retries: int = 2,
-    timeout: float = 60.0,
+    timeout: float | None = None,
     transport: httpx2.BaseTransport | None = None,
     on_wait: Callable[[Wait], None] | None = None,
 ) -> anthropic.Anthropic:
     """An anthropic.Anthropic whose every HTTP attempt passes through the capture transport.
 
-    `transport` replaces the network (tests script replies with httpx2.MockTransport)."""
+    `timeout` is seconds per attempt (default: the provider's, see call_timeout); `transport` replaces the network
+    (tests script replies with httpx2.MockTransport)."""
     conn = resolve_connection(config, api_key)
     inner = transport if transport is not None else PROVIDER_TABLE[conn.provider].transport(config)
+    if conn.provider == Provider.COMPATIBLE:
+        inner = _OneTimeoutOnly(inner)
+    limits = call_timeout(conn.provider, timeout)
     transport = CapturingTransport(
         inner, on_exchange, secrets=[conn.api_key or "", *env_secrets()], max_retries=max_retries, on_wait=on_wait
     )
@@ -135,7 +195,7 @@ def make_client(
         # Local servers accept any key; the SDK insists on one, so a placeholder is sent.
         api_key=conn.api_key or "no-key",
         base_url=conn.base_url,
-        http_client=httpx2.Client(transport=transport, timeout=timeout),
+        http_client=httpx2.Client(transport=transport, timeout=limits),
         max_retries=max_retries,
-        timeout=timeout,
+        timeout=limits,
     )

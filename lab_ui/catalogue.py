@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agent_core.model import Decision, Run, StopCause, Turn
+from agent_core import errors
+from agent_core.model import ApiError, Decision, Run, StopCause, Turn
 from agent_core.providers import PROVIDER_TABLE
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
 from lab_ui.i18n import mark, t
@@ -21,6 +22,8 @@ Translate = Callable[..., str]
 BORROWED_TEXTS = (
     *(info.label for info in PROVIDER_TABLE.values()),
     *(info.why for info in STOP_TABLE.values() if info.ends_loop),
+    errors.NO_CONNECTION_IN,
+    errors.NO_ANSWER_IN,
 )
 
 DUPLICATE_IDS = mark(
@@ -128,11 +131,22 @@ def stop_words(kind: str, params: dict[str, Any], error: str = "", tr: Translate
         return kind
 
 
+def error_text(error: ApiError | None, tr: Translate = t) -> str:
+    """A failed call's explanation in words: from its facts where it has them, else as the record says it."""
+    if error is None:
+        return ""
+    p = error.params
+    if error.kind == "timeout" and "url" in p and "seconds" in p:
+        template = errors.NO_CONNECTION_IN if p.get("connecting") else errors.NO_ANSWER_IN
+        return tr(template, url=p["url"], seconds=p["seconds"])
+    return error.message
+
+
 def stop_text(run: Run, tr: Translate = t) -> str:
     """The run's stop cause in words ('' while it runs)."""
     if run.stop is None:
         return ""
-    error = next((x.error.message for x in reversed(run.turns) if x.error), "")
+    error = next((error_text(x.error, tr) for x in reversed(run.turns) if x.error), "")
     return stop_words(run.stop.kind, run.stop.params, error, tr)
 
 
@@ -143,7 +157,7 @@ def _decision(d: Decision, turn: Turn, tr: Translate) -> str:
     if d.kind == DecisionKind.FINAL_STOP:
         return _final(p, tr)
     if d.kind == DecisionKind.CALL_FAILED:
-        return tr(DECISIONS[DecisionKind.CALL_FAILED], error=turn.error.message if turn.error else "")
+        return tr(DECISIONS[DecisionKind.CALL_FAILED], error=error_text(turn.error, tr))
     if d.kind == DecisionKind.THEN_STOP:
         rest = {k: v for k, v in p.items() if k != "kind"}
         return tr(DECISIONS[DecisionKind.THEN_STOP], message=stop_words(str(p.get("kind")), rest, tr=tr))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -76,3 +77,65 @@ def stop_listener(listener: Listener) -> None:
     if listener.server is not None:
         listener.server.shutdown()
         listener.server.server_close()
+
+
+@dataclass
+class Silent:
+    """A server that accepts connections and reads requests, answers the first few with canned replies, and then
+    never answers (a stuck local model server). `requests` counts what it received."""
+
+    replies: list[bytes] = field(default_factory=list)  # JSON bodies for the first requests, sent with 200
+    requests: list[str] = field(default_factory=list)  # "METHOD path" of each request received
+    sock: socket.socket | None = None
+    held: list[socket.socket] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        assert self.sock is not None
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+
+    def stop(self) -> None:
+        for conn in [*self.held, self.sock]:
+            if conn is not None:
+                conn.close()
+
+
+def start_silent(replies: list[bytes] | None = None) -> Silent:
+    silent = Silent(replies=list(replies or []))
+    silent.sock = socket.socket()
+    silent.sock.bind(("127.0.0.1", 0))
+    silent.sock.listen(16)
+
+    def serve(conn: socket.socket) -> None:
+        reader = conn.makefile("rb")
+        try:
+            while True:
+                line = reader.readline()
+                if not line:
+                    return
+                length = 0
+                while (header := reader.readline()) not in (b"\r\n", b"\n", b""):
+                    name, _, value = header.decode("latin-1").partition(":")
+                    if name.strip().lower() == "content-length":
+                        length = int(value.strip())
+                reader.read(length)
+                silent.requests.append(" ".join(line.decode("latin-1").split()[:2]))
+                if not silent.replies:
+                    continue  # read it, never answer it (the client may send no more on this connection)
+                body = silent.replies.pop(0)
+                head = f"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n"
+                conn.sendall(head.encode() + body)
+        except OSError:
+            return
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = silent.sock.accept()
+            except OSError:
+                return  # stopped
+            silent.held.append(conn)
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return silent
