@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 
 from agent_core.lessons import Lesson
+from agent_core.lessons.figures import rendered_numbers
 
 SECTIONS = ("objectives", "numbers", "misconceptions", "discussion")
 LEVELS = ("beginner", "intermediate", "advanced")
@@ -34,7 +35,7 @@ def notes_from(data: object) -> TeacherNotes | None:
     return TeacherNotes(
         minutes=minutes if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0 else None,
         level=level if level in LEVELS else None,
-        sections={name: _by_language(data.get(name)) for name in SECTIONS if data.get(name)},
+        sections={name: _by_language(_filled(name, data.get(name))) for name in SECTIONS if data.get(name)},
     )
 
 
@@ -51,6 +52,11 @@ def lesson_notes(lesson: Lesson) -> TeacherNotes | None:
     if not isinstance(raw, dict) and hasattr(raw, "__dict__"):
         raw = vars(raw)  # the loader's own dataclass, if it grows one
     return notes_from(raw)
+
+
+def _filled(section: str, value: object) -> object:
+    """The numbers' texts with their measured figures filled in ("{turns} turns" -> "3 turns")."""
+    return rendered_numbers(value) if section == "numbers" else value
 
 
 def _by_language(value: object) -> dict[str, list[str]]:

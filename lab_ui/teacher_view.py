@@ -238,4 +238,9 @@ def notes(lesson: Lesson, lang: str) -> None:
         items = found.items(section, lang)
         if items:
             st.markdown(f"**{t(SECTION_TITLES[section])}**")
-            st.markdown("\n".join(f"- {item}" for item in items))
+            st.markdown("\n".join(f"- {_no_formula(item)}" for item in items))
+
+
+def _no_formula(text: str) -> str:
+    """Markdown with "$" escaped: two in one item ("$0.03 ... $0.02") would turn the text between them into maths."""
+    return text.replace("$", "\\$")

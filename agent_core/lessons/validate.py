@@ -8,6 +8,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from agent_core.lessons.figures import figure_problems, placeholder_problems
 from agent_core.lessons.goals import CONFIG_CHECKS, GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
 from agent_core.lessons.scenario import (
     LANGUAGES,
@@ -284,12 +285,13 @@ def check_lesson(check: Checker, data: Any, folder: Path) -> None:
     _check_items(check, data.get("exercises", []), "exercises", lambda i, w: _check_exercise(check, data, i, w))
     _check_items(check, data.get("questions"), "questions", lambda i, w: _check_question(check, i, w))
     if "teacher_notes" in data:
-        _check_teacher_notes(check, data["teacher_notes"], "teacher_notes")
+        ids = {str(e.get("id")) for e in data.get("exercises") or [] if isinstance(e, dict)}
+        _check_teacher_notes(check, data["teacher_notes"], "teacher_notes", ids)
     if "sources" in data:
         _check_sources(check, data["sources"], "sources")
 
 
-def _check_teacher_notes(check: Checker, notes: Any, where: str) -> None:
+def _check_teacher_notes(check: Checker, notes: Any, where: str, exercise_ids: set[str]) -> None:
     """minutes, level, and per-language lists of objectives, numbers, misconceptions, discussion questions."""
     if not check.keys(notes, where, _NOTE_KEYS, ("minutes", "level", "objectives")):
         return
@@ -299,7 +301,21 @@ def _check_teacher_notes(check: Checker, notes: Any, where: str) -> None:
         check.one_of(notes["level"], f"{where}.level", LEVELS)
     for key in _NOTE_KEYS[2:]:
         if key in notes:
-            _check_text_lists(check, notes[key], f"{where}.{key}")
+            value = notes[key]
+            if key == "numbers" and isinstance(value, dict) and "figures" in value:
+                _check_figures(check, value, exercise_ids, f"{where}.numbers")
+                value = {k: v for k, v in value.items() if k != "figures"}
+            _check_text_lists(check, value, f"{where}.{key}")
+
+
+def _check_figures(check: Checker, numbers: dict, exercise_ids: set[str], where: str) -> None:
+    """The measured figures behind the numbers' texts (see agent_core/lessons/figures.py)."""
+    problems = figure_problems(numbers["figures"], exercise_ids)
+    for name, message in problems:
+        check.fail(f"{where}.figures.{name}" if name else f"{where}.figures", message)
+    if not problems:
+        for at, message in placeholder_problems(numbers, numbers["figures"]):
+            check.fail(f"{where}.{at}", message)
 
 
 def _check_text_lists(check: Checker, value: Any, where: str) -> None:
