@@ -5,7 +5,6 @@ from agent_core.model import (
     Decision,
     Exchange,
     Limits,
-    Phase,
     Run,
     RunConfig,
     SimSettings,
@@ -15,6 +14,7 @@ from agent_core.model import (
     Turn,
     Usage,
 )
+from agent_core.vocab import Phase
 
 __all__ = [
     "ApiError",

@@ -149,7 +149,8 @@ def run_table(run: Run, pricing: Pricing) -> pd.DataFrame:
 
 def table_csv(df: pd.DataFrame) -> bytes:
     """The run table as UTF-8 CSV, for the download button."""
-    return df.to_csv(index=False).encode("utf-8")
+    csv: str = df.to_csv(index=False)
+    return csv.encode("utf-8")
 
 
 # ---------------------------------------------------------------- what-ifs on a run table
@@ -202,11 +203,13 @@ def _projected_costs(df: pd.DataFrame, whole_ahead: np.ndarray) -> np.ndarray:
     if in_price is None or out_price is None:
         # Without the prices, the last turn's cost per context token stands in for every rate.
         rate = float(last[COL_COST]) / float(last[COL_WHOLE]) if last[COL_WHOLE] else 0.0
-        return np.clip(whole_ahead * rate, 0, None)
+        costs: np.ndarray = np.clip(whole_ahead * rate, 0, None)
+        return costs
     last_input_cost = float(last[COL_COST]) - float(last[COL_OUTPUT]) * out_price / PER_MILLION
     output_cost = float(df[COL_OUTPUT].mean()) * out_price / PER_MILLION
     growth = (whole_ahead - float(last[COL_WHOLE])) * in_price / PER_MILLION
-    return np.clip(last_input_cost + growth + output_cost, 0, None)
+    costs = np.clip(last_input_cost + growth + output_cost, 0, None)
+    return costs
 
 
 def projection_table(df: pd.DataFrame, extra_turns: int) -> pd.DataFrame:

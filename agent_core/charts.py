@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -82,7 +83,7 @@ def _turn_axis(fig: go.Figure) -> None:
     fig.update_xaxes(tickmode="linear", tick0=0 if step > 1 else 1, dtick=step)
 
 
-def _money_axis2(title: str, **extra) -> dict:
+def _money_axis2(title: str, **extra: Any) -> dict[str, Any]:
     """A right-hand USD axis with round ticks of its own (overlaying axes otherwise copy the left tick count)."""
     return {
         **_MONEY_AXIS,

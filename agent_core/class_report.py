@@ -41,7 +41,7 @@ class QuestionStats:
     question_id: str
     answered: int = 0
     right: int = 0
-    wrong: Counter = field(default_factory=Counter)  # option index -> learners who picked it first
+    wrong: Counter[int] = field(default_factory=Counter)  # option index -> learners who picked it first
 
     def common_wrong(self) -> tuple[int, int] | None:
         """The wrong option picked most often and by how many (ties: the lower index), or None."""

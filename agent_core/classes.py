@@ -44,7 +44,9 @@ class SchoolClass:
 
     def opens_with(self, key: str | None) -> bool:
         """True if `key` is this class's teacher key (compared in constant time)."""
-        return bool(key) and hmac.compare_digest(key.encode(), self.teacher_key.encode())
+        if not key:
+            return False
+        return hmac.compare_digest(key.encode(), self.teacher_key.encode())
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import TextIO
 
 from agent_core.capture import ENV_MAX_RETRY_WAIT, Wait
 from agent_core.export import export_json
@@ -60,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def say(text: str, file=None) -> None:
+def say(text: str, file: TextIO | None = None) -> None:
     """Print a line with anything key-shaped, and the environment's key in any form or piece, scrubbed."""
     print(scrub_secrets(text, env_secrets()), file=file or sys.stdout)
 
@@ -79,7 +80,7 @@ def announce_wait(wait: Wait) -> None:
     )
 
 
-def print_turn(turn: Turn, out=None) -> None:
+def print_turn(turn: Turn, out: TextIO | None = None) -> None:
     usage = turn.usage
     tokens = f"{usage.whole_input} in / {usage.output_tokens} out" if usage else "no usage"
     say(f"Turn {turn.index}: stop_reason={turn.stop_reason}  tokens {tokens}  cost ${turn.cost_usd:.5f}", file=out)

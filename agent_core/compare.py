@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -17,7 +18,7 @@ COST_SUFFIX = label_text(": cost so far")
 MESSAGES_SUFFIX = label_text(": messages sent")
 _COLOURS = ("#636efa", "#ef553b")
 # B is drawn dotted over a wider A, so two runs that agree still show both lines.
-_LINES = ({"width": 4}, {"width": 2, "dash": "dot"})
+_LINES: tuple[dict[str, Any], ...] = ({"width": 4}, {"width": 2, "dash": "dot"})
 _MONEY_HOVER = "%{y:$.6f}"
 
 
@@ -61,7 +62,7 @@ def series(run: Run, name: str) -> RunSeries:
     )
 
 
-def shared_prefix(a: list, b: list) -> int:
+def shared_prefix(a: list[Any], b: list[Any]) -> int:
     """How many leading items two lists have in common."""
     count = 0
     while count < min(len(a), len(b)) and a[count] == b[count]:
@@ -69,12 +70,12 @@ def shared_prefix(a: list, b: list) -> int:
     return count
 
 
-def message_diff(a: list[dict], b: list[dict], names: tuple[str, str] = ("A", "B")) -> str:
+def message_diff(a: list[dict[str, Any]], b: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -> str:
     """Unified diff of two message lists, each message as pretty JSON under a '# message N (role)' line."""
     return "\n".join(difflib.unified_diff(_lines(a), _lines(b), names[0], names[1], n=3, lineterm=""))
 
 
-def _lines(messages: list[dict]) -> list[str]:
+def _lines(messages: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     for number, message in enumerate(messages, 1):
         # A header per message keeps hunks readable and anchors the diff on message boundaries.
@@ -103,11 +104,11 @@ def compare(a: Run, b: Run, names: tuple[str, str] = ("A", "B")) -> Comparison:
     )
 
 
-def side_by_side(c: Comparison) -> list[dict]:
+def side_by_side(c: Comparison) -> list[dict[str, Any]]:
     """One row per turn number with both runs' messages sent, context and cost so far (None where a run has none)."""
     rows = []
     for turn in sorted(set(c.a.turns) | set(c.b.turns)):
-        row: dict = {"turn": turn}
+        row: dict[str, Any] = {"turn": turn}
         for s in (c.a, c.b):
             i = s.turns.index(turn) if turn in s.turns else None
             row[f"{s.name} messages"] = None if i is None else s.request_messages[i]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 from agent_core.model import Decision, RunConfig
 from agent_core.vocab import ContextPolicy, DecisionKind
@@ -11,14 +12,14 @@ from agent_core.vocab import ContextPolicy, DecisionKind
 CLEARED = "[old tool result cleared to save context]"
 
 
-def cache_control() -> dict:
+def cache_control() -> dict[str, Any]:
     """A fresh marker per use, so no two requests (or a module constant) ever share one dict."""
     return {"type": "ephemeral"}
 
 
-def build_request(config: RunConfig, messages: list[dict], with_tools: bool = True) -> dict:
+def build_request(config: RunConfig, messages: list[dict[str, Any]], with_tools: bool = True) -> dict[str, Any]:
     """The exact Messages API body for the next call (a deep copy: later edits never change what was sent)."""
-    body: dict = {"model": config.model, "max_tokens": config.max_tokens}
+    body: dict[str, Any] = {"model": config.model, "max_tokens": config.max_tokens}
     if config.system:
         body["system"] = (
             [{"type": "text", "text": config.system, "cache_control": cache_control()}]
@@ -40,12 +41,12 @@ def build_request(config: RunConfig, messages: list[dict], with_tools: bool = Tr
     return body
 
 
-def _turn_starts(messages: list[dict]) -> list[int]:
+def _turn_starts(messages: list[dict[str, Any]]) -> list[int]:
     """Indexes of assistant messages: each starts one finished turn of the history."""
     return [i for i, m in enumerate(messages) if m.get("role") == "assistant"]
 
 
-def clear_tool_results(messages: list[dict], keep_last_turns: int) -> tuple[list[dict], int]:
+def clear_tool_results(messages: list[dict[str, Any]], keep_last_turns: int) -> tuple[list[dict[str, Any]], int]:
     """Replace tool results older than the last N turns with a placeholder; returns (messages, blocks cleared)."""
     starts = _turn_starts(messages)
     if len(starts) <= keep_last_turns:
@@ -61,7 +62,7 @@ def clear_tool_results(messages: list[dict], keep_last_turns: int) -> tuple[list
     return out, cleared
 
 
-def _summarise(messages: list[dict]) -> str:
+def _summarise(messages: list[dict[str, Any]]) -> str:
     """A short, deterministic summary the program writes itself (no model call): what was asked and learned."""
     calls: dict[str, str] = {}
     lines = []
@@ -77,7 +78,7 @@ def _summarise(messages: list[dict]) -> str:
     return "Summary of earlier turns (written by the program to save context):\n" + "\n".join(lines)
 
 
-def summarize_old_turns(messages: list[dict], keep_last_turns: int) -> tuple[list[dict], int]:
+def summarize_old_turns(messages: list[dict[str, Any]], keep_last_turns: int) -> tuple[list[dict[str, Any]], int]:
     """Fold all but the last N turns into the first user message; returns (messages, turns folded)."""
     starts = _turn_starts(messages)
     if len(starts) <= keep_last_turns or not messages:
@@ -95,7 +96,7 @@ def summarize_old_turns(messages: list[dict], keep_last_turns: int) -> tuple[lis
     return [first, *copy.deepcopy(kept)], folded
 
 
-def apply_policy(config: RunConfig, messages: list[dict]) -> tuple[list[dict], Decision | None]:
+def apply_policy(config: RunConfig, messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Decision | None]:
     """Apply the configured context policy; returns the new history and what it did (None when nothing changed)."""
     if config.context_policy == ContextPolicy.CLEAR_TOOL_RESULTS:
         out, n = clear_tool_results(messages, config.keep_last_turns)

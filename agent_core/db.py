@@ -51,7 +51,9 @@ def errors() -> tuple[type[BaseException], ...]:
 
 
 def connect_sqlite(path: Path, autocommit: bool) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=10.0, check_same_thread=False, isolation_level=None if autocommit else "")
+    conn = sqlite3.connect(
+        path, timeout=10.0, check_same_thread=False, isolation_level=None if autocommit else "DEFERRED"
+    )
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
 
@@ -108,7 +110,7 @@ def connect(target: str | Path, autocommit: bool = False) -> Any:
 def user_version(conn: Any) -> int:
     """How many schema migrations have run (SQLite's PRAGMA user_version; a one-row table on PostgreSQL)."""
     if not isinstance(conn, PostgresConnection):
-        return conn.execute("PRAGMA user_version").fetchone()[0]
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
     conn.execute(_VERSION_TABLE)
     row = conn.execute("SELECT version FROM schema_version").fetchone()
     return row[0] if row else 0

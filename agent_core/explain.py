@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from agent_core.model import Run, Turn
 
@@ -14,13 +15,13 @@ class RequestDiff:
     """How turn N's request differs from turn N-1's: what was appended, and how much was sent again."""
 
     resent_messages: int
-    appended: list[dict]
+    appended: list[dict[str, Any]]
     changed_fields: list[str]  # top-level fields other than messages that changed (e.g. a context policy)
     rewritten_history: bool  # earlier messages changed (summarised / cleared), not just appended to
     unified: str  # a unified diff of the pretty JSON
 
 
-def _pretty(body: dict | None) -> list[str]:
+def _pretty(body: dict[str, Any] | None) -> list[str]:
     return json.dumps(body or {}, indent=2, ensure_ascii=False).splitlines()
 
 

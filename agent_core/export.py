@@ -200,12 +200,13 @@ def _check_version(document: Any) -> None:
         raise RunImportError(f"The file uses the old run format v{version}; this app reads v{SCHEMA_VERSION}.")
 
 
-def _migrated(document: Any) -> dict:
+def _migrated(document: Any) -> dict[str, Any]:
     """The document in the current run format: an older version's run is migrated before it is validated."""
     _check_version(document)
-    version = document["schema_version"]
+    current: dict[str, Any] = document  # _check_version saw an object
+    version = current["schema_version"]
     if version == SCHEMA_VERSION:
-        return document
+        return current
     run = document.get("run")
     return {
         **document,
@@ -214,7 +215,7 @@ def _migrated(document: Any) -> dict:
     }
 
 
-def _validate(document: dict) -> None:
+def _validate(document: dict[str, Any]) -> None:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
     try:

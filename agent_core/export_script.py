@@ -134,7 +134,7 @@ def to_python_script(run: Run) -> str:
     )
 
 
-def _first_request(run: Run) -> tuple[dict, list]:
+def _first_request(run: Run) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     # What was really sent (cache_control, thinking...); a run with no turn yet gets the request it would send.
     first = run.turns[0].request if run.turns and run.turns[0].request else None
     if first is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from agent_core.model import MAX_STEPS_CEILING, Run, StopCause
+from agent_core.model import MAX_STEPS_CEILING, Run, StopCause, ToolExecution
 from agent_core.vocab import StopKind
 
 
@@ -13,7 +13,10 @@ def _repeated_tail(run: Run) -> int:
     calls = [t for turn in run.turns for t in turn.tools]
     if not calls:
         return 0
-    key = lambda t: (t.name, json.dumps(t.input, sort_keys=True, ensure_ascii=False), t.output)  # noqa: E731
+
+    def key(t: ToolExecution) -> tuple[str, str, str]:
+        return t.name, json.dumps(t.input, sort_keys=True, ensure_ascii=False), t.output
+
     last, count = key(calls[-1]), 0
     for tool in reversed(calls):
         if key(tool) != last:

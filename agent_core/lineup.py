@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 MODELS_PATH = Path(__file__).parent / "data" / "models.json"
 LIFECYCLES = ("active", "legacy", "deprecated", "retired")
@@ -87,7 +88,7 @@ class Lineup:
         return [r.id for r in self.served]
 
 
-def _row(model_id: str, entry: dict) -> ModelRow:
+def _row(model_id: str, entry: dict[str, Any]) -> ModelRow:
     if entry.get("lifecycle") not in LIFECYCLES:
         raise ValueError(f"models.json: model {model_id!r}: lifecycle must be one of {', '.join(LIFECYCLES)}")
     if entry.get("thinking") not in THINKING_MODES:
@@ -116,7 +117,8 @@ def lineup() -> Lineup:
     data = json.loads(MODELS_PATH.read_text(encoding="utf-8"))
     rows = tuple(_row(model_id, entry) for model_id, entry in data["models"].items())
     table = Lineup(rows, data["default_model"], data["as_of"])
-    if table.find(table.default_model) is None or not table.find(table.default_model).served:
+    default = table.find(table.default_model)
+    if default is None or not default.served:
         raise ValueError(f"models.json: default_model {table.default_model!r} is not a served model")
     return table
 

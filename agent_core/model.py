@@ -6,10 +6,14 @@ import base64
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent_core import lineup
-from agent_core.vocab import ContextPolicy, Persona, Phase, Provider
+from agent_core.vocab import ContextPolicy, Persona, Provider
+from agent_core.vocab import Phase as Phase  # re-exported: a run's phase is part of the run model
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 # 2: decisions and stop causes are structured (kind + parameters); v1 files are migrated on load (migrate_run).
 SCHEMA_VERSION = 2
@@ -66,7 +70,7 @@ class Usage:
         return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
 
     @classmethod
-    def from_api(cls, data: dict | None) -> Usage | None:
+    def from_api(cls, data: dict[str, Any] | None) -> Usage | None:
         if not data:
             return None
         return cls(**{f.name: int(data.get(f.name) or 0) for f in fields(cls)})
@@ -97,8 +101,8 @@ class Turn:
     """One API call plus all the tools its reply asked for."""
 
     index: int
-    request: dict | None = None
-    response: dict | None = None
+    request: dict[str, Any] | None = None
+    response: dict[str, Any] | None = None
     exchanges: list[Exchange] = field(default_factory=list)
     tools: list[ToolExecution] = field(default_factory=list)
     usage: Usage | None = None
@@ -107,12 +111,12 @@ class Turn:
     stop_reason: str | None = None
     decisions: list[Decision] = field(default_factory=list)
     error: ApiError | None = None
-    tool_results_message: dict | None = None
+    tool_results_message: dict[str, Any] | None = None
     started_at: float = field(default_factory=time.time)
     duration_ms: float = 0.0
 
     @property
-    def tool_calls(self) -> list[dict]:
+    def tool_calls(self) -> list[dict[str, Any]]:
         content = (self.response or {}).get("content") or []
         return [b for b in content if b.get("type") == "tool_use"]
 
@@ -155,12 +159,12 @@ class ToolSpec:
 
     name: str
     description: str
-    input_schema: dict
+    input_schema: dict[str, Any]
     impl: str = ""  # key in the tool catalog; defaults to name
     needs_approval: bool = False
     server_type: str = ""  # e.g. "web_search_20250305": a server tool the API runs itself
 
-    def definition(self) -> dict:
+    def definition(self) -> dict[str, Any]:
         if self.server_type:  # the request names a server tool only by type and name
             return {"type": self.server_type, "name": self.name}
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
@@ -175,7 +179,7 @@ class SimSettings:
     """How the offline simulated model behaves (never sent in the request; it is the model's 'brain')."""
 
     persona: str = Persona.SENSIBLE  # a Persona value
-    faults: list[dict] = field(default_factory=list)
+    faults: list[dict[str, Any]] = field(default_factory=list)
     context_window: int | None = None  # None: the model's real window
     latency_ms: int = 0
     seed: int = 0
@@ -194,7 +198,7 @@ class RunConfig:
     provider: str = Provider.OFFLINE  # a Provider value
     base_url: str | None = None
     tools: list[ToolSpec] = field(default_factory=list)
-    tool_choice: dict | None = None
+    tool_choice: dict[str, Any] | None = None
     max_tokens: int = 1024
     stop_sequences: list[str] = field(default_factory=list)
     thinking_budget: int | None = None
@@ -208,7 +212,7 @@ class RunConfig:
     keep_last_turns: int = 2
     # A workflow instead of an agent: the program calls these tools itself ([{"tool": ..., "input": {...}}]),
     # then makes ONE model call with the results. Empty means agent mode.
-    workflow_steps: list[dict] = field(default_factory=list)
+    workflow_steps: list[dict[str, Any]] = field(default_factory=list)
     # Deliberate protocol mistakes for "break the loop" exercises: LoopBug values (see agent_core.vocab).
     bugs: list[str] = field(default_factory=list)
 
@@ -219,7 +223,7 @@ class Run:
 
     config: RunConfig
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
-    messages: list[dict] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
     phase: str = Phase.BUILD_REQUEST  # a Phase value
     stop: StopCause | None = None
@@ -255,18 +259,18 @@ class Run:
     def busy_seconds(self) -> float:
         return sum(t.duration_ms + sum(x.duration_ms for x in t.tools) for t in self.turns) / 1000
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"schema_version": SCHEMA_VERSION, "run": _encode(asdict(self))}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Run:
+    def from_dict(cls, data: dict[str, Any]) -> Run:
         version = data.get("schema_version")
         if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= SCHEMA_VERSION:
             raise ValueError(f"unsupported run schema_version {version!r} (this app reads {SCHEMA_VERSION})")
         return _run_from(migrate_run(data["run"], version))
 
 
-def migrate_run(run: dict, version: int) -> dict:
+def migrate_run(run: dict[str, Any], version: int) -> dict[str, Any]:
     """A run record of an older schema_version, brought up to SCHEMA_VERSION (a new dict; the input is untouched).
 
     v1 -> v2: a turn's English `decision` and a stop's English `message` become a `text` decision and a
@@ -307,18 +311,22 @@ def _encode(value: Any) -> Any:
 
 def _decode_bytes(value: Any) -> bytes:
     if isinstance(value, dict) and "text" in value:
-        return value["text"].encode("utf-8")
+        text: str = value["text"]
+        return text.encode("utf-8")
     if isinstance(value, dict) and "base64" in value:
         return base64.b64decode(value["base64"])
     raise ValueError("body must be {'text': ...} or {'base64': ...}")
 
 
-def _build(cls: type, data: dict) -> Any:
+_Record = TypeVar("_Record", bound="DataclassInstance")
+
+
+def _build(cls: type[_Record], data: dict[str, Any]) -> _Record:
     names = {f.name for f in fields(cls)}
     return cls(**{k: v for k, v in data.items() if k in names})
 
 
-def _turn_from(data: dict) -> Turn:
+def _turn_from(data: dict[str, Any]) -> Turn:
     data = dict(data)
     data["exchanges"] = [
         _build(
@@ -334,7 +342,7 @@ def _turn_from(data: dict) -> Turn:
     return _build(Turn, data)
 
 
-def config_from_dict(data: dict) -> RunConfig:
+def config_from_dict(data: dict[str, Any]) -> RunConfig:
     """Build a RunConfig from plain JSON (exports, lesson scenarios, saved runs)."""
     data = dict(data)
     data["tools"] = [_build(ToolSpec, t) for t in data.get("tools", [])]
@@ -343,7 +351,7 @@ def config_from_dict(data: dict) -> RunConfig:
     return _build(RunConfig, data)
 
 
-def _run_from(data: dict) -> Run:
+def _run_from(data: dict[str, Any]) -> Run:
     data = dict(data)
     data["config"] = config_from_dict(data["config"])
     data["turns"] = [_turn_from(t) for t in data.get("turns", [])]

@@ -11,9 +11,9 @@ FINISH_REASONS = {reason: info.openai_finish for reason, info in STOP_TABLE.item
 _OPENAI_TOOL_CHOICE = {"auto": "auto", "any": "required", "none": "none"}
 
 
-def to_openai_messages(request: dict) -> dict:
+def to_openai_messages(request: dict[str, Any]) -> dict[str, Any]:
     """One Messages API request as an OpenAI Chat Completions request (same conversation, other names)."""
-    messages: list[dict] = []
+    messages: list[dict[str, Any]] = []
     system = _text_of(request.get("system"))
     if system:
         messages.append({"role": "system", "content": system})
@@ -22,7 +22,7 @@ def to_openai_messages(request: dict) -> dict:
             messages.append(_openai_assistant(message.get("content")))
         else:
             messages.extend(_openai_user(message.get("content")))
-    out: dict = {"model": request.get("model"), "messages": messages}
+    out: dict[str, Any] = {"model": request.get("model"), "messages": messages}
     if request.get("max_tokens") is not None:
         out["max_tokens"] = request["max_tokens"]
     if request.get("tools"):
@@ -43,7 +43,7 @@ def to_openai_messages(request: dict) -> dict:
     return out
 
 
-def to_openai_response(response: dict) -> dict:
+def to_openai_response(response: dict[str, Any]) -> dict[str, Any]:
     """One Messages API reply as an OpenAI chat.completion object."""
     message = _openai_assistant(response.get("content"))
     usage = response.get("usage") or {}
@@ -56,13 +56,17 @@ def to_openai_response(response: dict) -> dict:
         "object": "chat.completion",
         "model": response.get("model"),
         "choices": [
-            {"index": 0, "message": message, "finish_reason": FINISH_REASONS.get(response.get("stop_reason"), "stop")}
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": FINISH_REASONS.get(str(response.get("stop_reason")), "stop"),
+            }
         ],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
     }
 
 
-def _openai_assistant(content: Any) -> dict:
+def _openai_assistant(content: Any) -> dict[str, Any]:
     blocks, text = _blocks(content), _text_of(content)
     calls = [
         {
@@ -74,15 +78,15 @@ def _openai_assistant(content: Any) -> dict:
         if b.get("type") == "tool_use"
     ]
     # OpenAI has no thinking blocks; they are left out.
-    message: dict = {"role": "assistant", "content": text or (None if calls else "")}
+    message: dict[str, Any] = {"role": "assistant", "content": text or (None if calls else "")}
     if calls:
         message["tool_calls"] = calls
     return message
 
 
-def _openai_user(content: Any) -> list[dict]:
+def _openai_user(content: Any) -> list[dict[str, Any]]:
     blocks = _blocks(content)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for block in blocks:
         if block.get("type") == "tool_result":
             text = _text_of(block.get("content"))
@@ -97,10 +101,10 @@ def _openai_user(content: Any) -> list[dict]:
     return out
 
 
-def _openai_tool_choice(choice: dict | None) -> dict:
+def _openai_tool_choice(choice: dict[str, Any] | None) -> dict[str, Any]:
     if not choice:
         return {}
-    out: dict = {}
+    out: dict[str, Any] = {}
     kind = choice.get("type")
     if kind == "tool":
         out["tool_choice"] = {"type": "function", "function": {"name": choice.get("name")}}
@@ -111,7 +115,7 @@ def _openai_tool_choice(choice: dict | None) -> dict:
     return out
 
 
-def _blocks(content: Any) -> list[dict]:
+def _blocks(content: Any) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return [b for b in content or [] if isinstance(b, dict)]

@@ -135,13 +135,13 @@ def _model_price(name: str, entry: Any, where: str) -> ModelPrice:
     return ModelPrice(model=name, note=note, **values)
 
 
-def _field(entry: dict, name: str, where: str) -> Any:
+def _field(entry: dict[str, Any], name: str, where: str) -> Any:
     if name not in entry:
         raise PricingError(f"{where}: field {name!r} is missing")
     return entry[name]
 
 
-def _price(entry: dict, name: str, where: str) -> float:
+def _price(entry: dict[str, Any], name: str, where: str) -> float:
     value = _field(entry, name, where)
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
     if not ok:
@@ -149,21 +149,21 @@ def _price(entry: dict, name: str, where: str) -> float:
     return float(value)
 
 
-def _size(entry: dict, name: str, where: str) -> int:
+def _size(entry: dict[str, Any], name: str, where: str) -> int:
     value = _field(entry, name, where)
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
         raise PricingError(f"{where}: field {name!r} must be a positive whole number of tokens, got {_show(value)}")
     return value
 
 
-def _text(entry: dict, name: str, where: str) -> str:
+def _text(entry: dict[str, Any], name: str, where: str) -> str:
     value = _field(entry, name, where)
     if not isinstance(value, str) or not value.strip():
         raise PricingError(f"{where}: field {name!r} must be non-empty text, got {_show(value)}")
     return value
 
 
-def _date(entry: dict, name: str, where: str) -> str:
+def _date(entry: dict[str, Any], name: str, where: str) -> str:
     value = _text(entry, name, where)
     try:
         date.fromisoformat(value)
@@ -212,14 +212,14 @@ def turn_cost(model: str, usage: Usage | None, pricing: Pricing, cache_write_1h:
     )
 
 
-def cache_write_1h_tokens(response: dict | None) -> int:
+def cache_write_1h_tokens(response: dict[str, Any] | None) -> int:
     """The 1-hour part of the cache writes, from the raw usage (Usage itself keeps only the total)."""
     usage = (response or {}).get("usage") or {}
     detail = usage.get("cache_creation") or {}
     return int(detail.get("ephemeral_1h_input_tokens") or 0) if isinstance(detail, dict) else 0
 
 
-def turn_components(request: dict | None, usage: Usage | None, provider: str) -> dict[str, int]:
+def turn_components(request: dict[str, Any] | None, usage: Usage | None, provider: str) -> dict[str, int]:
     """The input of one request split by component, summing to the reported whole input when there is one."""
     parts = tokens.split_components(request or {})
     total = usage.whole_input if usage else 0
@@ -250,7 +250,7 @@ def cache_ttls(value: Any) -> set[str]:
     return found
 
 
-def estimate_next_cost(request: dict, model: str, max_tokens: int, pricing: Pricing) -> float:
+def estimate_next_cost(request: dict[str, Any], model: str, max_tokens: int, pricing: Pricing) -> float:
     """Upper bound in USD for the next call: the estimated input at its dearest rate plus max_tokens of output."""
     price = pricing.price_for(model)
     input_tokens = tokens.count_request({**request, "model": model})

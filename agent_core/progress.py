@@ -113,7 +113,7 @@ class ProgressStore:
                 "INSERT INTO quiz_answers VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (learner, lesson, question, int(choice), int(bool(correct)), time.time()),
             )
-            return cursor.rowcount == 1
+            return bool(cursor.rowcount == 1)
 
     def answers(self, learners: list[str]) -> list[QuizAnswer]:
         """The first answers of these learners to every question they answered, oldest first."""

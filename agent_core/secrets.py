@@ -61,7 +61,8 @@ def secret_forms(secret: str) -> tuple[str, ...]:
 
 def _fragment_spans(text: str, form: str) -> list[tuple[int, int]]:
     """Spans of text that share FRAGMENT or more consecutive characters with form (outside its public prefix)."""
-    start = _PUBLIC_PREFIX.match(form).end() if _PUBLIC_PREFIX.match(form) else 0
+    prefix = _PUBLIC_PREFIX.match(form)
+    start = prefix.end() if prefix else 0
     spans: list[tuple[int, int]] = []
     for k in range(start, len(form) - _ANCHOR + 1, _ANCHOR):
         anchor = form[k : k + _ANCHOR]

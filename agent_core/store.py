@@ -167,7 +167,8 @@ class RunStore:
         """Delete a run and its turns; its forks keep their own copy and simply lose the link target."""
         with self._write() as conn:
             conn.execute("DELETE FROM turns WHERE run_id = ?", (run_id,))
-            return conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount > 0
+            deleted: int = conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
+            return deleted > 0
 
     # -- reading -------------------------------------------------------------------------
     def load(self, run_id: str) -> Run | None:
@@ -206,7 +207,7 @@ class RunStore:
     def list_runs(self, search: str = "", limit: int = 200) -> list[RunSummary]:
         """Newest first; search matches task, title, id, model or stop kind (case-insensitive, any script)."""
         sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs"
-        params: list = []
+        params: list[Any] = []
         if search.strip():
             sql += (
                 " WHERE instr(casefold(id || ' ' || task || ' ' || title || ' ' || model || ' ' || "
@@ -313,7 +314,7 @@ class RunStore:
 _NUMBER_FIELDS = {"created_at": float, "updated_at": float, "turns": int, "tokens": int, "cost_usd": float}
 
 
-def _summary(row: tuple) -> RunSummary:
+def _summary(row: tuple[Any, ...]) -> RunSummary:
     """A list row, whatever was stored in it: numbers that are not numbers become 0, text becomes text.
 
     SQLite keeps any value in any column; a row written by hand or by another program must not break the
@@ -338,7 +339,7 @@ def _casefold(value: object) -> str:
     return str(value).casefold() if value is not None else ""
 
 
-def _header_row(run: Run) -> dict:
+def _header_row(run: Run) -> dict[str, Any]:
     rest = {f.name: getattr(run, f.name) for f in fields(Run) if f.name not in ("config", "turns")}
     return {
         "id": run.id,

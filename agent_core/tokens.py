@@ -53,7 +53,7 @@ def estimate_json(value: Any) -> int:
     return estimate_text(_COMPACT.encode(value))
 
 
-def tool_prompt_tokens(model: str, tool_choice: dict | None, has_tools: bool) -> int:
+def tool_prompt_tokens(model: str, tool_choice: dict[str, Any] | None, has_tools: bool) -> int:
     """The hidden system prompt the API adds when tools are present."""
     if not has_tools:
         return 0
@@ -63,7 +63,7 @@ def tool_prompt_tokens(model: str, tool_choice: dict | None, has_tools: bool) ->
     return pair[1] if forced else pair[0]
 
 
-def _block_component(text_key: str, block: dict) -> tuple[str, int]:
+def _block_component(text_key: str, block: dict[str, Any]) -> tuple[str, int]:
     kind = block.get("type")
     if kind == "tool_use":
         return "tool_use", estimate_text(block.get("name", "")) + estimate_json(block.get("input", {}))
@@ -78,7 +78,7 @@ def _block_component(text_key: str, block: dict) -> tuple[str, int]:
     return text_key, estimate_json(block)
 
 
-def _add_messages(parts: dict[str, int], messages: list) -> None:
+def _add_messages(parts: dict[str, int], messages: list[dict[str, Any]]) -> None:
     # Runs over the whole history twice per turn offline (the sim and the accounting), so the common
     # blocks (text, tool_result) are counted inline; the rest goes through _block_component.
     for message in messages:
@@ -101,7 +101,7 @@ def _add_messages(parts: dict[str, int], messages: list) -> None:
                 parts[name] += size + BLOCK_FRAMING
 
 
-def split_components(body: dict) -> dict[str, int]:
+def split_components(body: dict[str, Any]) -> dict[str, int]:
     """Estimated input tokens of a Messages request, by component."""
     parts = dict.fromkeys(COMPONENTS, 0)
     system = body.get("system")
@@ -116,7 +116,7 @@ def split_components(body: dict) -> dict[str, int]:
     return parts
 
 
-def count_request(body: dict) -> int:
+def count_request(body: dict[str, Any]) -> int:
     """Whole estimated input of a request; the simulated count_tokens returns this."""
     return sum(split_components(body).values())
 

@@ -113,7 +113,7 @@ def reset_unrun_approvals(run: Run) -> None:
                 tool.approval = "pending"
 
 
-def duplicate_tool_use_ids(calls: list[dict]) -> list[str]:
+def duplicate_tool_use_ids(calls: list[dict[str, Any]]) -> list[str]:
     """tool_use ids that appear more than once in one reply (the API refuses such a history)."""
     seen: set[str] = set()
     repeated: list[str] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from agent_core.export import import_json
 from agent_core.model import Run
@@ -25,6 +26,6 @@ def load_example(name: str) -> Run:
     return import_json(paths[name].read_bytes(), keep_id=True)
 
 
-def load_scenarios() -> dict[str, dict]:
+def load_scenarios() -> dict[str, dict[str, Any]]:
     """The scenario table the recordings are generated from (title, expect_stop, lesson, config)."""
     return tomllib.loads(SCENARIOS_PATH.read_text(encoding="utf-8"))

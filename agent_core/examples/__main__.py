@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from agent_core.examples import EXAMPLES_DIR, load_scenarios
 from agent_core.export import export_json
@@ -13,7 +14,7 @@ from agent_core.tools.catalog import default_specs
 from agent_core.vocab import Provider
 
 
-def record(name: str, scenario: dict) -> Run:
+def record(name: str, scenario: dict[str, Any]) -> Run:
     """Run one scenario to its end; fail if it did not stop the way the lesson needs."""
     # Scenarios name catalog tools; the catalog supplies their descriptions and schemas.
     config = config_from_dict({**scenario["config"], "tools": []})
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         path = EXAMPLES_DIR / f"{name}.json"
         path.write_bytes(export_json(run) + b"\n")
         print(
-            f"{path.name}: {len(run.turns)} turn(s), stop {run.stop.kind}, {run.total_tokens} tokens, "
+            f"{path.name}: {len(run.turns)} turn(s), stop {run.stop.kind if run.stop else None}, {run.total_tokens} tokens, "
             f"final: {run.final_text[:70]!r}"
         )
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anthropic
 from jsonschema import Draft202012Validator, SchemaError
@@ -16,6 +16,9 @@ from agent_core.providers import make_client
 from agent_core.sim import validate
 from agent_core.sim.transport import SimTransport
 from agent_core.tools.catalog import default_specs
+
+if TYPE_CHECKING:
+    from anthropic.types import ToolUnionParam
 
 # ---- 1. order the loop's lines -----------------------------------------------------------------------
 
@@ -99,7 +102,7 @@ class ToolCheck:
 
     checks: list[tuple[Fact, bool]] = field(default_factory=list)
     picked: str | None = None  # the tool the model called for the target question
-    picked_input: dict | None = None
+    picked_input: dict[str, Any] | None = None
 
     @property
     def passed(self) -> bool:
@@ -124,7 +127,7 @@ def check_tool(name: str, description: str, schema_text: str, lang: str = "en") 
     return out
 
 
-def _schema(text: str, out: ToolCheck) -> dict | None:
+def _schema(text: str, out: ToolCheck) -> dict[str, Any] | None:
     try:
         schema = json.loads(text)
     except ValueError as exc:
@@ -137,7 +140,7 @@ def _schema(text: str, out: ToolCheck) -> dict | None:
         return None
     is_object = isinstance(schema, dict) and schema.get("type") == "object"
     out.checks.append((fact("schema_object"), is_object))
-    if not is_object:
+    if not isinstance(schema, dict) or not is_object:
         return None
     properties = schema.get("properties") or {}
     out.checks.append((fact("schema_has_params"), isinstance(properties, dict) and bool(properties)))
@@ -164,9 +167,10 @@ def _listed(code: str, missing: list[str]) -> Fact:
     return fact(f"{code}_missing", missing=", ".join(missing)) if missing else fact(code)
 
 
-def _ask(tool: dict, question: str) -> tuple[str | None, dict | None]:
+def _ask(tool: dict[str, Any], question: str) -> tuple[str | None, dict[str, Any] | None]:
     config = RunConfig(task=question, tools=[])
-    tools = [spec.definition() for spec in default_specs(list(DISTRACTORS))] + [tool]
+    # Tool definitions are plain JSON objects, shaped like the SDK's ToolParam but not built from it.
+    tools = cast("list[ToolUnionParam]", [spec.definition() for spec in default_specs(list(DISTRACTORS))] + [tool])
     client = make_client(config, lambda exchange: None, transport=SimTransport(config.sim), max_retries=0)
     try:
         reply = client.messages.create(
@@ -237,7 +241,7 @@ def check_fill(text: str) -> FillCheck:
     return out
 
 
-def _first_result(content: Any) -> dict | None:
+def _first_result(content: Any) -> dict[str, Any] | None:
     blocks = content if isinstance(content, list) else []
     return next((b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"), None)
 

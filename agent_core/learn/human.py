@@ -11,11 +11,12 @@ import anthropic
 
 from agent_core.learn.facts import Fact, fact
 from agent_core.loop import Stepper
-from agent_core.model import Phase, Run
+from agent_core.model import Run
 from agent_core.providers import make_client
 from agent_core.sim.brain import Draft
 from agent_core.sim.handler import SimHandler
 from agent_core.sim.transport import SimTransport
+from agent_core.vocab import Phase
 
 # What a reply may hold: a model writes text and tool_use blocks (thinking is the model's own, not typed by hand).
 BLOCK_TYPES = ("text", "tool_use")
@@ -34,7 +35,7 @@ class ReplyError(ValueError):
 class HumanReply:
     """The assistant's reply as the learner wrote it."""
 
-    blocks: list[dict] = field(default_factory=list)
+    blocks: list[dict[str, Any]] = field(default_factory=list)
     stop_reason: str | None = None  # None: what the API would say (tool_use when any tool_use block, else end_turn)
 
     @property
@@ -52,7 +53,7 @@ class HumanReply:
 
 def from_form(text: str, calls: list[tuple[str, str, str]], stop_reason: str | None = None) -> HumanReply:
     """A reply from the form: optional text, then (tool name, input as JSON, optional id) per tool call."""
-    blocks: list[dict] = [{"type": "text", "text": text}] if text.strip() else []
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text.strip() else []
     for index, (name, input_text, tool_id) in enumerate(calls, 1):
         tool_input = _json(input_text or "{}", fact("input_not_json", n=index))
         block = {"type": "tool_use", "name": name.strip(), "input": tool_input}
@@ -105,7 +106,7 @@ class HumanBrain:
         self.reply = reply
         self.asked = 0
 
-    def __call__(self, body: dict, settings: Any) -> Draft:
+    def __call__(self, body: dict[str, Any], settings: Any) -> Draft:
         self.asked += 1
         return Draft(copy.deepcopy(self.reply.blocks), self.reply.effective_stop_reason, reasoning="")
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from agent_core.learn.facts import Fact, fact
-from agent_core.model import Phase, Run, Turn
+from agent_core.model import Run, Turn
+from agent_core.vocab import Phase
 
 NO_TOOL = ""  # the prediction "no tool is called"
 PREDICTABLE_STOP_REASONS = ("tool_use", "end_turn", "max_tokens", "pause_turn", "refusal")
@@ -86,7 +88,7 @@ def appended_of(run: Run, turn: Turn) -> Appended:
     return Appended.REPLY_AND_RESULTS if turn.tool_results_message else Appended.REPLY_ONLY
 
 
-def _classify(new: list[dict]) -> Appended:
+def _classify(new: list[dict[str, Any]]) -> Appended:
     roles = [m.get("role") for m in new]
     if not new:
         return Appended.NOTHING
@@ -98,7 +100,7 @@ def _classify(new: list[dict]) -> Appended:
     return Appended.SOMETHING_ELSE
 
 
-def _has_result(blocks: list) -> bool:
+def _has_result(blocks: list[Any]) -> bool:
     return any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)
 
 

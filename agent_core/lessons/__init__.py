@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, GoalResult, check_goal, config_value
 from agent_core.lessons.scenario import (
@@ -67,11 +68,13 @@ class Exercise:
     id: str
     title: dict[str, str]
     instructions: dict[str, str]
-    change: dict
-    goal: dict
+    change: dict[str, Any]
+    goal: dict[str, Any]
     hint: dict[str, str]
     success: dict[str, str]
-    tempting: list[dict] = field(default_factory=list)  # wrong changes a learner is likely to try; none may pass
+    tempting: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # wrong changes a learner is likely to try; none may pass
 
 
 @dataclass
@@ -101,33 +104,35 @@ class Lesson:
     curriculum: list[int]
     title: dict[str, str]
     summary: dict[str, str]
-    scenario: dict
-    expected: dict
+    scenario: dict[str, Any]
+    expected: dict[str, Any]
     exercises: list[Exercise]
     questions: list[Question]
     path: Path
     steps: dict[str, list[Step]]
-    teacher_notes: dict | None = None  # minutes, level, objectives/numbers/misconceptions/discussion per language
-    sources: list[dict] = field(default_factory=list)  # [{"title", "url", "checked": "YYYY-MM-DD"}]
+    teacher_notes: dict[str, Any] | None = (
+        None  # minutes, level, objectives/numbers/misconceptions/discussion per language
+    )
+    sources: list[dict[str, Any]] = field(default_factory=list)  # [{"title", "url", "checked": "YYYY-MM-DD"}]
 
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
         return self.steps[_language(lang)]
 
-    def resolved_scenario(self, lang: str, patch: dict | None = None) -> dict:
+    def resolved_scenario(self, lang: str, patch: dict[str, Any] | None = None) -> dict[str, Any]:
         """The patched scenario as plain JSON with texts in one language (tools still as written)."""
         return resolve_scenario(self._patched(patch), _language(lang))
 
-    def scenario_config(self, lang: str, patch: dict | None = None) -> RunConfig:
+    def scenario_config(self, lang: str, patch: dict[str, Any] | None = None) -> RunConfig:
         """The RunConfig to run: the scenario in one language, with an optional deep-merge patch."""
         return build_config(self._patched(patch), _language(lang))
 
-    def _patched(self, patch: dict | None) -> dict:
+    def _patched(self, patch: dict[str, Any] | None) -> dict[str, Any]:
         if patch:
             check_patch(patch)  # a typo in a UI edit must fail loudly, not be dropped by config_from_dict
         return deep_merge(self.scenario, patch or {})
 
-    def check(self, goal: dict, run: Run) -> GoalResult:
+    def check(self, goal: dict[str, Any], run: Run) -> GoalResult:
         """Check a goal against a finished run, comparing its config with this lesson's own scenario."""
         return check_goal(goal, run, self.scenario_config(run.config.language))
 
@@ -162,7 +167,7 @@ def _read_steps(folder: Path, lang: str, problems: list[str]) -> list[Step]:
     return steps
 
 
-def _lesson_from(data: dict, folder: Path, steps: dict[str, list[Step]]) -> Lesson:
+def _lesson_from(data: dict[str, Any], folder: Path, steps: dict[str, list[Step]]) -> Lesson:
     questions = [
         Question(
             id=q["id"],

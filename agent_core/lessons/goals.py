@@ -23,7 +23,7 @@ class Miss:
     sentence reaches a Russian or Polish learner."""
 
     code: str
-    values: dict = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" for k, v in self.values.items())
@@ -44,7 +44,7 @@ class GoalResult:
 
 
 def _tools_called(run: Run) -> set[str]:
-    asked = {c.get("name") for t in run.turns for c in t.tool_calls}
+    asked = {c["name"] for t in run.turns for c in t.tool_calls if isinstance(c.get("name"), str)}
     ran = {x.name for t in run.turns for x in t.tools}
     return asked | ran
 
@@ -110,11 +110,11 @@ def _config_check(actual: Any, check: str, want: Any, base: Any) -> bool:
     if check == "set":
         return (actual is not None) == bool(want)
     if check == "equals":
-        return actual == want
+        return bool(actual == want)
     if check == "not_equals":
-        return actual != want
+        return bool(actual != want)
     if check == "changed":
-        return (actual != base) == bool(want)
+        return bool(actual != base) == bool(want)
     if check == "one_of":
         return actual in want
     if check == "contains":
@@ -123,13 +123,13 @@ def _config_check(actual: Any, check: str, want: Any, base: Any) -> bool:
         )
     if not _number(actual):
         return False  # an unset limit is not "at most 8"
-    return actual <= want if check == "max" else actual >= want
+    return bool(actual <= want if check == "max" else actual >= want)
 
 
 CONFIG_CHECKS = ("set", "max", "min", "equals", "not_equals", "changed", "one_of", "contains")
 
 
-def _config(run: Run, value: dict, base: RunConfig | None) -> list[Miss]:
+def _config(run: Run, value: dict[str, Any], base: RunConfig | None) -> list[Miss]:
     misses = []
     for path, checks in value.items():
         actual = config_value(run.config, path)
@@ -243,7 +243,7 @@ MISS_CODES = (
 )
 
 
-def check_goal(goal: dict, run: Run, base: RunConfig | None = None) -> GoalResult:
+def check_goal(goal: dict[str, Any], run: Run, base: RunConfig | None = None) -> GoalResult:
     """Check every key of a goal against a finished run; `base` is the lesson's own scenario, for 'changed' checks."""
     unknown = [k for k in goal if k not in GOAL_CHECKS]
     if unknown:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict
+from types import ModuleType
 from typing import Any
 
 from agent_core.model import RunConfig, ToolSpec, config_from_dict
@@ -28,7 +29,7 @@ def pick(value: Any, lang: str) -> Any:
     return value
 
 
-def deep_merge(base: dict, patch: dict) -> dict:
+def deep_merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     """Objects merge key by key; lists, strings and numbers in the patch replace the old value."""
     out = copy.deepcopy(base)
     for key, value in patch.items():
@@ -40,7 +41,7 @@ def deep_merge(base: dict, patch: dict) -> dict:
     return out
 
 
-def tools_catalog():
+def tools_catalog() -> ModuleType:
     """The tools catalog module."""
     # Imported late: the tools package must not be needed just to read lesson texts.
     from agent_core.tools import catalog
@@ -58,7 +59,7 @@ def catalog_spec(name: str) -> ToolSpec | None:
     return copy.deepcopy(specs[0]) if specs else None
 
 
-def resolve_tool(entry: str | dict, lang: str) -> ToolSpec:
+def resolve_tool(entry: str | dict[str, Any], lang: str) -> ToolSpec:
     """A catalog name or a (partial) tool spec turned into a ToolSpec; missing fields come from the catalog."""
     if isinstance(entry, str):
         spec = catalog_spec(entry)
@@ -73,7 +74,7 @@ def resolve_tool(entry: str | dict, lang: str) -> ToolSpec:
     return ToolSpec(**data)
 
 
-def resolve_scenario(scenario: dict, lang: str) -> dict:
+def resolve_scenario(scenario: dict[str, Any], lang: str) -> dict[str, Any]:
     """Texts in one language; tool entries left as written."""
     data = copy.deepcopy(scenario)
     for key in ("task", "system"):
@@ -84,14 +85,14 @@ def resolve_scenario(scenario: dict, lang: str) -> dict:
     return data
 
 
-def pick_tool(entry: str | dict, lang: str) -> str | dict:
+def pick_tool(entry: str | dict[str, Any], lang: str) -> str | dict[str, Any]:
     """A tool entry with its description in one language."""
     if isinstance(entry, dict) and "description" in entry:
         return {**entry, "description": pick(entry["description"], lang)}
     return entry
 
 
-def build_config(scenario: dict, lang: str) -> RunConfig:
+def build_config(scenario: dict[str, Any], lang: str) -> RunConfig:
     """A scenario (already patched) in one language as a RunConfig."""
     data = resolve_scenario(scenario, lang)
     data["tools"] = [asdict(resolve_tool(t, lang)) for t in data["tools"]]
@@ -99,6 +100,6 @@ def build_config(scenario: dict, lang: str) -> RunConfig:
     return config_from_dict(data)
 
 
-def as_list(value: Any) -> list:
+def as_list(value: Any) -> list[Any]:
     """A value as a list (a single item becomes a one-item list)."""
     return value if isinstance(value, list) else [value]

@@ -54,7 +54,7 @@ class Checker:
     def fail(self, where: str, message: str) -> None:
         self.problems.append(f"{self.label}: {where}: {message}" if where else f"{self.label}: {message}")
 
-    def keys(self, data: Any, where: str, allowed: tuple, required: tuple = ()) -> bool:
+    def keys(self, data: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> bool:
         if not isinstance(data, dict):
             self.fail(where, "must be an object")
             return False
@@ -79,7 +79,7 @@ class Checker:
             if not (isinstance(value.get(lang), str) and value[lang].strip()):
                 self.fail(f"{where}.{lang}", "missing or empty text")
 
-    def one_of(self, value: Any, where: str, allowed: tuple) -> None:
+    def one_of(self, value: Any, where: str, allowed: tuple[Any, ...]) -> None:
         for item in _as_list(value):
             if item not in allowed:
                 self.fail(where, f"unknown value {item!r}; expected one of {', '.join(allowed)}")
@@ -112,7 +112,7 @@ def _check_tool(check: Checker, entry: Any, where: str) -> None:
         check.fail(f"{where}.input_schema", "must be a JSON Schema with type 'object'")
 
 
-def check_patch(patch: dict) -> None:
+def check_patch(patch: dict[str, Any]) -> None:
     """Raise LessonError when a scenario patch (from an exercise or the lesson page) has unknown keys or values."""
     check = Checker("patch")
     _check_scenario(check, patch, "", partial=True)
@@ -221,7 +221,7 @@ def _check_items(check: Checker, items: Any, where: str, item_check: Callable[[A
         item_check(item, f"{where}[{n}]")
 
 
-def _check_exercise(check: Checker, data: dict, item: Any, where: str) -> None:
+def _check_exercise(check: Checker, data: dict[str, Any], item: Any, where: str) -> None:
     if not check.keys(item, where, _EXERCISE_KEYS + _EXERCISE_OPTIONAL, _EXERCISE_KEYS):
         return
     tempting = item.get("tempting", [])
@@ -255,7 +255,7 @@ def _check_question(check: Checker, item: Any, where: str) -> None:
         check.fail(f"{where}.options", f"exactly one option must be correct, found {len(correct)}")
 
 
-def _check_builds(check: Checker, scenario: dict, where: str) -> None:
+def _check_builds(check: Checker, scenario: dict[str, Any], where: str) -> None:
     for lang in LANGUAGES:
         try:
             build_config(scenario, lang)

@@ -165,7 +165,7 @@ def _call(name: str, args: list[Number]) -> Number:
     if name == "sqrt":
         return _sqrt(value)
     if name == "abs":
-        return abs(value)
+        return math.fabs(value) if isinstance(value, float) else abs(value)
     if name == "round":
         return _round(value, args[1] if len(args) > 1 else None)
     exact = Fraction(value) if isinstance(value, float) else value
@@ -187,6 +187,11 @@ class _Parser:
             self.i += 1
             return self.tokens[self.i - 1]
         return None
+
+    def advance(self) -> Token:
+        """Consume the current token, which the caller has seen is not the end."""
+        self.i += 1
+        return self.tokens[self.i - 1]
 
     def deeper(self) -> None:
         self.depth += 1
@@ -212,20 +217,20 @@ class _Parser:
     def expr(self) -> Number:
         value = self.term()
         while self.tok.text in ("+", "-") and self.tok.kind == "op":
-            op = self.take().text
+            op = self.advance().text
             value = _binary(op, value, self.term())
         return value
 
     def term(self) -> Number:
         value = self.unary()
         while self.tok.text in ("*", "/", "%") and self.tok.kind == "op":
-            op = self.take().text
+            op = self.advance().text
             value = _binary(op, value, self.unary())
         return value
 
     def unary(self) -> Number:
         if self.tok.kind == "op" and self.tok.text in ("-", "+"):
-            op = self.take().text
+            op = self.advance().text
             self.deeper()
             value = self.unary()
             self.depth -= 1
@@ -259,7 +264,7 @@ class _Parser:
         raise self.fail("a number, a function or '('")
 
     def name(self) -> Number:
-        tok = self.take()
+        tok = self.advance()
         lowered = tok.text.lower()
         if lowered in CONSTANTS:
             return CONSTANTS[lowered]
@@ -280,7 +285,7 @@ class _Parser:
         return _check(_call(lowered, args))
 
 
-def _number(text: str) -> Fraction:
+def _number(text: str) -> Number:
     mantissa, _, exponent = text.lower().partition("e")
     if exponent and abs(int(exponent)) > 1000:
         raise CalculationError(f"the number {text} is too large or too small; exponents up to 1000 are allowed.")

@@ -8,15 +8,17 @@ import re
 import unicodedata
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
 DEMO_LABEL = "(demo data, not a live forecast)"
 
 
 @cache
-def load_data(name: str) -> dict:
+def load_data(name: str) -> dict[str, Any]:
     """A JSON file from agent_core/tools/data, read once."""
-    return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+    return data
 
 
 def normalize(text: str) -> str:
@@ -28,8 +30,8 @@ def normalize(text: str) -> str:
 
 # -- weather --------------------------------------------------------------------------------
 @cache
-def _city_index() -> dict[str, dict]:
-    index: dict[str, dict] = {}
+def _city_index() -> dict[str, dict[str, Any]]:
+    index: dict[str, dict[str, Any]] = {}
     for city in load_data("weather.json")["cities"]:
         for spelling in [city["name"], *city.get("aliases", [])]:
             index.setdefault(normalize(spelling), city)
@@ -41,12 +43,13 @@ def city_names() -> list[str]:
     return [c["name"] for c in load_data("weather.json")["cities"]]
 
 
-def _words(lang: str) -> dict | None:
+def _words(lang: str) -> dict[str, Any] | None:
     """The weather report's words in a language other than English (None: English)."""
-    return load_data("weather.json")["words"].get(lang)
+    words: dict[str, Any] | None = load_data("weather.json")["words"].get(lang)
+    return words
 
 
-def find_city(name: str, lang: str = "en") -> dict:
+def find_city(name: str, lang: str = "en") -> dict[str, Any]:
     """The city record for a spelling; ValueError with a 'did you mean' suggestion (in lang) when unknown."""
     index = _city_index()
     key = normalize(name)
@@ -74,7 +77,8 @@ def weather_report(city: str, units: str = "celsius", lang: str = "en") -> str:
     temp = f"{round(temp_c * 9 / 5 + 32)}°F" if units == "fahrenheit" else f"{temp_c}°C"
     words = _words(lang)
     if words:
-        return words["report"].format(
+        report: str = words["report"]
+        return report.format(
             where=record.get("in", {}).get(lang) or record["name"],
             temp=temp,
             conditions=words["conditions"].get(record["conditions"], record["conditions"]),

@@ -11,11 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import referencing
-import referencing.exceptions
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, ValidationError, relevance
-
 from agent_core.model import ToolSpec
 from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.catalog import CATALOG
@@ -23,8 +18,6 @@ from agent_core.tools.sandbox import Sandbox
 from agent_core.trust import builtin_needs_approval
 
 log = logging.getLogger(__name__)
-
-MAX_REPORTED_ERRORS = 3
 
 
 @dataclass
@@ -34,24 +27,6 @@ class ToolOutcome:
     output: str
     is_error: bool
     duration_ms: float
-
-
-def _refuse_remote(uri: str) -> referencing.Resource:
-    # A user-edited schema may "$ref" a URL; the program must never fetch it.
-    raise referencing.exceptions.NoSuchResource(ref=uri)
-
-
-# jsonschema adds the meta-schemas itself; this registry only stops remote retrieval.
-_NO_REMOTE = referencing.Registry(retrieve=_refuse_remote)
-
-
-def _schema_text(schema: Any) -> str:
-    return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
-
-
-def _describe(error: ValidationError) -> str:
-    where = "/".join(str(p) for p in error.absolute_path)
-    return f"at '{where}': {error.message}" if where else error.message
 
 
 class ToolRegistry:
@@ -78,7 +53,7 @@ class ToolRegistry:
             impl = self._by_name[key].impl_key if key in self._by_name else key
             self._calls[impl] = self._calls.get(impl, 0) + int(count)
 
-    def definitions(self) -> list[dict]:
+    def definitions(self) -> list[dict[str, Any]]:
         """The `tools` list of the request: name, description and input_schema of each tool."""
         return [spec.definition() for spec in self.specs]
 
@@ -141,22 +116,10 @@ class ToolRegistry:
 
     def _validate(self, spec: ToolSpec, tool_input: Any) -> str | None:
         """None when the input fits the tool's JSON Schema, else a message the model can act on."""
-        try:
-            Draft202012Validator.check_schema(spec.input_schema)
-        except SchemaError as exc:
-            return (
-                f"Tool {spec.name!r} has an invalid input_schema, so its input cannot be checked: "
-                f"{exc.message}. Fix the tool definition."
-            )
-        validator = Draft202012Validator(spec.input_schema, registry=_NO_REMOTE)
-        try:
-            errors = sorted(validator.iter_errors(tool_input), key=relevance)
-        except referencing.exceptions.Unresolvable as exc:
-            return f"Tool {spec.name!r} has an input_schema with a reference that cannot be resolved: {exc}."
-        if not errors:
-            return None
-        reasons = "; ".join(_describe(e) for e in errors[:MAX_REPORTED_ERRORS])
-        return f"Invalid input for {spec.name}: {reasons}. Expected schema: {_schema_text(spec.input_schema)}"
+        # jsonschema and referencing take ~75 ms to import: paid at the first tool call, not by importing the loop.
+        from agent_core.tools.input_schema import input_problem
+
+        return input_problem(spec.name, spec.input_schema, tool_input)
 
     @staticmethod
     def _check_arguments(spec: ToolSpec, function: Any, tool_input: Any) -> str | None:
@@ -179,7 +142,7 @@ class ToolRegistry:
             return f"Invalid input for {spec.name}: the parameter {missing[0]!r} is required."
         return None
 
-    def _run(self, name: str, function: Any, context: ToolContext, tool_input: dict) -> tuple[str, bool]:
+    def _run(self, name: str, function: Any, context: ToolContext, tool_input: dict[str, Any]) -> tuple[str, bool]:
         """Call the function in a daemon thread and stop waiting after tool_timeout_s."""
         box: dict[str, Any] = {}
 
@@ -195,7 +158,7 @@ class ToolRegistry:
         worker.join(limit)
         if worker.is_alive():
             context.cancelled.set()  # a cooperative tool stops now; any other thread is a daemon and is abandoned
-            return f"Timeout: {name} took longer than {float(limit)} s and was stopped.", True
+            return f"Timeout: {name} took longer than {float(limit or 0)} s and was stopped.", True
         if "error" in box:
             error = box["error"]
             if isinstance(error, ToolFailure):

@@ -48,7 +48,7 @@ class Sandbox:
 
     def __init__(self, folder: str | Path | None = None) -> None:
         self.original = sandbox_path(folder) if folder is not None else SANDBOXES_DIR / DEFAULT_SANDBOX
-        self._copy: tempfile.TemporaryDirectory | None = None
+        self._copy: tempfile.TemporaryDirectory[str] | None = None
         self.root = self.original
 
     # -- paths ------------------------------------------------------------------------------
