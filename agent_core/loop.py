@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-import json
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import anthropic
 import httpx2
@@ -14,48 +14,18 @@ from agent_core import context
 from agent_core.capture import Wait
 from agent_core.errors import describe_api_error
 from agent_core.guards import check_limits
-from agent_core.model import Decision, Exchange, Phase, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
+from agent_core.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
+from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
 from agent_core.providers import ProviderError, make_client
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
 from agent_core.trust import duplicate_tool_use_ids, input_digest
-from agent_core.vocab import Approval, DecisionKind, LoopBug, StopKind, StopReason, final_stop_reasons
+from agent_core.vocab import Approval, DecisionKind, LoopBug, Phase, StopKind, StopReason, final_stop_reasons
 
 # Stop reasons that end the loop, with the words the timeline shows (from the one stop table).
 FINAL_STOP_REASONS = final_stop_reasons()
-PARAM_FIELDS = {
-    "text": ("type", "text", "citations"),
-    "tool_use": ("type", "id", "name", "input"),
-    "thinking": ("type", "thinking", "signature"),
-    "redacted_thinking": ("type", "data"),
-}
-
-
-def assistant_message(response: dict) -> dict:
-    """The reply as it goes back into the history: blocks unchanged (thinking signatures included)."""
-    blocks = []
-    for block in response.get("content") or []:
-        keep = PARAM_FIELDS.get(block.get("type"))
-        kept = {k: block[k] for k in (keep or block) if k in block and block[k] is not None}
-        blocks.append(kept)
-    return {"role": "assistant", "content": blocks}
-
-
-def _final_stop_params(reason: str, response: dict) -> dict:
-    """The facts the learner needs about a final stop_reason: the sequence that fired, a refusal's category."""
-    params: dict = {"reason": reason}
-    content = response.get("content") or []
-    if reason == StopReason.MAX_TOKENS and content and content[-1].get("type") == "tool_use":
-        params["tool_call_cut_off"] = True  # the last tool call is incomplete and cannot be run
-    if reason == StopReason.STOP_SEQUENCE:
-        params["sequence"] = response.get("stop_sequence")
-    if reason == StopReason.REFUSAL:
-        details = response.get("stop_details") or {}
-        params["category"] = details.get("category")
-        params["explanation"] = details.get("explanation") or ""
-    return params
 
 
 class Stepper:
@@ -205,7 +175,7 @@ class Stepper:
         self._exchanges = turn.exchanges
         started = time.perf_counter()
         try:
-            raw = self._get_client().messages.with_raw_response.create(**turn.request)
+            raw = self._get_client().messages.with_raw_response.create(**(turn.request or {}))
             message = raw.parse()
         # UnicodeEncodeError: a lone surrogate (half an emoji) in the history cannot be sent as UTF-8.
         except (anthropic.APIError, ProviderError, UnicodeEncodeError) as exc:
@@ -214,16 +184,14 @@ class Stepper:
             turn.decisions = [Decision(DecisionKind.CALL_FAILED)]
             return self._stop(StopCause(StopKind.API_ERROR))
         turn.duration_ms += (time.perf_counter() - started) * 1000
-        turn.response = message.to_dict()
-        turn.usage = Usage.from_api(turn.response.get("usage"))
+        response: dict[str, Any] = message.to_dict()
+        turn.response = response
+        turn.usage = Usage.from_api(response.get("usage"))
         turn.components = turn_components(turn.request, turn.usage, self.run.config.provider)
         turn.cost_usd = turn_cost(
-            self.run.config.model,
-            turn.usage,
-            self.pricing,
-            cache_write_1h=cache_write_1h_tokens(turn.response),
+            self.run.config.model, turn.usage, self.pricing, cache_write_1h=cache_write_1h_tokens(response)
         )
-        turn.stop_reason = turn.response.get("stop_reason")
+        turn.stop_reason = response.get("stop_reason")
         self.run.phase = Phase.READ_STOP_REASON
 
     def _read_stop_reason(self) -> None:
@@ -254,7 +222,7 @@ class Stepper:
             turn.decisions = [Decision(DecisionKind.PAUSE_TURN)]
             run.phase = Phase.BUILD_REQUEST
         elif reason in FINAL_STOP_REASONS:
-            params = _final_stop_params(reason, turn.response or {})
+            params = final_stop_params(reason, turn.response or {})
             turn.decisions = [Decision(DecisionKind.FINAL_STOP, params)]
             self._stop(StopCause(reason, params))
         elif LoopBug.CONTINUE_ON_UNKNOWN_STOP in bugs:
@@ -314,20 +282,11 @@ class Stepper:
 
     def _append_results(self) -> None:
         run, turn = self.run, self.run.turns[-1]
-        blocks: list[dict] = []
-        for tool in turn.tools:
-            block = {"type": "tool_result", "tool_use_id": tool.tool_use_id, "content": tool.output}
-            if tool.is_error:
-                block["is_error"] = True
-            blocks.append(block)
-        if LoopBug.DROP_ONE_TOOL_RESULT in run.config.bugs:
-            blocks = blocks[:-1]
-        if LoopBug.TEXT_BEFORE_TOOL_RESULT in run.config.bugs:
-            blocks.insert(0, {"type": "text", "text": "Here are the results:"})
-        turn.tool_results_message = {"role": "user", "content": blocks}
+        message = tool_results_message(turn.tools, run.config.bugs)
+        turn.tool_results_message = message
         if LoopBug.FORGET_ASSISTANT_REPLY not in run.config.bugs:
-            run.messages.append(copy.deepcopy(turn.tool_results_message))
-            turn.decisions.append(Decision(DecisionKind.RESULTS_APPENDED, {"blocks": len(blocks)}))
+            run.messages.append(copy.deepcopy(message))
+            turn.decisions.append(Decision(DecisionKind.RESULTS_APPENDED, {"blocks": len(message["content"])}))
         else:
             turn.decisions.append(Decision(DecisionKind.NOTHING_APPENDED))
         run.phase = Phase.BUILD_REQUEST
@@ -337,24 +296,15 @@ class Stepper:
         """Workflow mode: the program runs its fixed steps, then asks the model once with the data."""
         if self.run.turns:
             return
-        lines = []
         for i, step in enumerate(self.run.config.workflow_steps, 1):
-            outcome = self.registry.execute(step["tool"], step.get("input", {}))
+            tool_input = step.get("input", {})
+            outcome = self.registry.execute(step["tool"], tool_input)
             turn.tools.append(
                 ToolExecution(
-                    f"workflow_{i}",
-                    step["tool"],
-                    step.get("input", {}),
-                    outcome.output,
-                    outcome.is_error,
-                    outcome.duration_ms,
+                    f"workflow_{i}", step["tool"], tool_input, outcome.output, outcome.is_error, outcome.duration_ms
                 )
             )
-            lines.append(f"- {step['tool']}({json.dumps(step.get('input', {}), ensure_ascii=False)}): {outcome.output}")
-        self.run.messages[0] = {
-            "role": "user",
-            "content": f"{self.run.config.task}\n\nData the program already gathered:\n" + "\n".join(lines),
-        }
+        self.run.messages[0] = workflow_task_message(self.run.config.task, turn.tools)
 
     def _get_client(self) -> anthropic.Anthropic:
         if self._client is None:
@@ -380,7 +330,7 @@ class Stepper:
             self.run.turns[-1].decisions.append(Decision(DecisionKind.THEN_STOP, {"kind": cause.kind, **cause.params}))
 
 
-def iter_turns(run: Run, **kwargs) -> Iterator[Turn]:
+def iter_turns(run: Run, **kwargs: Any) -> Iterator[Turn]:
     """The plain generator: yields each finished turn until the run stops."""
     with Stepper(run, **kwargs) as stepper:
         while not stepper.halted and not stepper.awaiting_approval:
@@ -389,7 +339,7 @@ def iter_turns(run: Run, **kwargs) -> Iterator[Turn]:
                 yield turn
 
 
-def run_task(config: RunConfig, api_key: str | None = None, **kwargs) -> Run:
+def run_task(config: RunConfig, api_key: str | None = None, **kwargs: Any) -> Run:
     """Run a whole task to its end and return the record."""
     with Stepper(Run(config=config), api_key=api_key, **kwargs) as stepper:
         return stepper.run_to_end()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import Any
 
 import anthropic
 
 from agent_core import context
 from agent_core.learn.facts import Fact, fact
-from agent_core.loop import assistant_message
+from agent_core.messages import assistant_message
 from agent_core.model import RunConfig
 from agent_core.providers import make_client
 from agent_core.sim.transport import SimTransport
@@ -43,7 +44,7 @@ class ToolRun:
 
     tool_use_id: str
     name: str
-    input: dict
+    input: dict[str, Any]
     output: str
     is_error: bool
 
@@ -55,7 +56,7 @@ class Outcome:
     accepted: bool
     status: int | None = None
     error: str = ""
-    reply: dict | None = None
+    reply: dict[str, Any] | None = None
     notes: list[Fact] = field(default_factory=list)  # mistakes the API accepts but the model suffers from
 
 
@@ -64,8 +65,8 @@ class LoopGame:
     """A conversation the learner drives as the loop; `messages` holds only what the server accepted."""
 
     config: RunConfig
-    messages: list[dict] = field(default_factory=list)
-    reply: dict | None = None  # the model's latest reply
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    reply: dict[str, Any] | None = None  # the model's latest reply
     tool_runs: list[ToolRun] = field(default_factory=list)
     history: list[Outcome] = field(default_factory=list)
 
@@ -91,7 +92,7 @@ def suggested(game: LoopGame) -> Move:
     return Move(include_reply=True, results=rows)
 
 
-def build_messages(game: LoopGame, move: Move) -> list[dict]:
+def build_messages(game: LoopGame, move: Move) -> list[dict[str, Any]]:
     """The `messages` of the next request exactly as the learner's choices make it."""
     messages = copy.deepcopy(game.messages)
     if move.include_reply and game.reply is not None:
@@ -111,8 +112,8 @@ def build_messages(game: LoopGame, move: Move) -> list[dict]:
     return messages
 
 
-def _result_block(row: ResultRow) -> dict:
-    block = {"type": "tool_result", "tool_use_id": row.tool_use_id, "content": row.content}
+def _result_block(row: ResultRow) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": row.tool_use_id, "content": row.content}
     if row.is_error:
         block["is_error"] = True
     return block
@@ -149,7 +150,7 @@ def coach(game: LoopGame, move: Move) -> list[Fact]:
     return notes
 
 
-def _send(game: LoopGame, messages: list[dict]) -> Outcome:
+def _send(game: LoopGame, messages: list[dict[str, Any]]) -> Outcome:
     body = context.build_request(game.config, messages)
     client = make_client(game.config, lambda exchange: None, transport=SimTransport(game.config.sim), max_retries=0)
     try:
@@ -163,8 +164,9 @@ def _send(game: LoopGame, messages: list[dict]) -> Outcome:
 
 def _run_tools(game: LoopGame) -> list[ToolRun]:
     """The program runs the tools for the learner; assembling the request from their output is the learner's job."""
-    calls = [b for b in (game.reply or {}).get("content") or [] if b.get("type") == "tool_use"]
-    if not calls or game.reply.get("stop_reason") != "tool_use":
+    reply = game.reply or {}
+    calls = [b for b in reply.get("content") or [] if b.get("type") == "tool_use"]
+    if not calls or reply.get("stop_reason") != "tool_use":
         return []
     registry = ToolRegistry([t for t in game.config.tools if not t.server_type])
     runs = []
