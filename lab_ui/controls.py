@@ -8,6 +8,7 @@ import re
 
 import jsonschema
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from agent_core.lineup import lineup
 from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
@@ -108,6 +109,13 @@ def _depth(value: object) -> int:
     return deepest
 
 
+def _keyed(name: str) -> DeltaGenerator:
+    """A keyed container for one input, so tests find it by key (`st-key-cfg-NAME`), not by its label. The input
+    itself stays keyless: with a key, Streamlit would keep its old value when the code sets a new one (a lesson's
+    scenario, Reset, a run opened from the Runs page)."""
+    return st.container(key=f"cfg-{name}")
+
+
 def _model_and_provider(cfg: RunConfig) -> None:
     cfg.provider = st.selectbox(
         t("Provider"),
@@ -127,7 +135,7 @@ def _model_and_provider(cfg: RunConfig) -> None:
 def _tool_picker(cfg: RunConfig) -> None:
     current = [t.name for t in cfg.tools]
     options = list(dict.fromkeys(list(CATALOG) + current))
-    chosen = st.multiselect(
+    chosen = _keyed("tools").multiselect(
         t("Tools"),
         options,
         default=current,
@@ -163,7 +171,7 @@ def _tool_editor(cfg: RunConfig) -> None:
 
 def _limits(cfg: RunConfig) -> None:
     limits = cfg.limits
-    no_limit = st.checkbox(
+    no_limit = _keyed("no-step-limit").checkbox(
         t("No step limit"),
         value=limits.max_steps is None,
         help=t("Even with no limit, the app stops at a hard ceiling of {n} steps.", n=MAX_STEPS_CEILING),
@@ -174,7 +182,8 @@ def _limits(cfg: RunConfig) -> None:
             t("⚠️ No step limit: only the hard ceiling of {n} steps will stop a runaway loop.", n=MAX_STEPS_CEILING)
         )
     else:
-        limits.max_steps = int(st.number_input(t("Max steps"), 1, MAX_STEPS_CEILING, value=limits.max_steps or 10))
+        steps = _keyed("max-steps").number_input(t("Max steps"), 1, MAX_STEPS_CEILING, value=limits.max_steps or 10)
+        limits.max_steps = int(steps)
     tokens = st.number_input(t("Token budget (0 = none)"), 0, 10_000_000, value=limits.max_total_tokens or 0, step=1000)
     limits.max_total_tokens = int(tokens) or None
     cost = st.number_input(
@@ -201,16 +210,16 @@ def _tool_choice(cfg: RunConfig) -> None:
     options |= {f"tool: {t.name}": {"type": "tool", "name": t.name} for t in cfg.tools if not t.server_type}
     labels = list(options)
     current = next((k for k, v in options.items() if v == (cfg.tool_choice or None)), "auto")
-    cfg.tool_choice = options[st.selectbox("tool_choice", labels, index=labels.index(current))]
+    cfg.tool_choice = options[_keyed("tool-choice").selectbox("tool_choice", labels, index=labels.index(current))]
 
 
 def _context(cfg: RunConfig) -> None:
-    cfg.context_policy = st.selectbox(
+    cfg.context_policy = _keyed("context-policy").selectbox(
         t("Context policy"), CONTEXT_POLICIES, index=CONTEXT_POLICIES.index(cfg.context_policy)
     )
     if cfg.context_policy != "none":
         cfg.keep_last_turns = int(
-            st.number_input(t("Keep the last N turns as they are"), 0, 50, value=cfg.keep_last_turns)
+            _keyed("keep-last").number_input(t("Keep the last N turns as they are"), 0, 50, value=cfg.keep_last_turns)
         )
 
 
@@ -244,7 +253,7 @@ def workflow_from_text(text: str, tool_names: list[str]) -> list[dict]:
 
 
 def _workflow(cfg: RunConfig) -> None:
-    text = st.text_area(
+    text = _keyed("workflow").text_area(
         t("Workflow steps (JSON; empty = agent mode)"),
         height=100,
         value=json.dumps(cfg.workflow_steps, ensure_ascii=False) if cfg.workflow_steps else "",
@@ -286,7 +295,7 @@ def _extras(cfg: RunConfig) -> None:
             t("Simulated context window (0 = the model's)"), 0, 1_000_000, value=sim.context_window or 0, step=500
         )
         sim.context_window = int(window) or None
-        picked = st.multiselect(
+        picked = _keyed("faults").multiselect(
             t("Inject faults"),
             list(FAULTS),
             format_func={k: fault_label(k) for k in FAULTS}.get,
@@ -298,15 +307,17 @@ def _extras(cfg: RunConfig) -> None:
 def render(lab: LabSession) -> None:
     """Edit the draft config; it applies to the next run (Reset) or a re-run from a turn."""
     cfg = lab.config
-    cfg.task = st.text_area(t("Task"), value=cfg.task, height=90, max_chars=1_000_000)
+    cfg.task = _keyed("task").text_area(t("Task"), value=cfg.task, height=90, max_chars=1_000_000)
     with st.expander(t("Model and provider"), expanded=False):
         _model_and_provider(cfg)
     with st.expander(t("System prompt"), expanded=False):
         cfg.system = st.text_area(t("System prompt"), value=cfg.system, height=120, label_visibility="collapsed")
-    with st.expander(t("Tools"), expanded=False):
+    with st.expander(t("Tools"), expanded=False, key="cfg-tools-panel"):
         _tool_picker(cfg)
         _tool_editor(cfg)
-    with st.expander(t("Limits"), expanded=False):
+    with st.expander(t("Limits"), expanded=False, key="cfg-limits-panel"):
         _limits(cfg)
-    with st.expander(t("More: tool_choice, caching, context, workflow, bugs, faults"), expanded=False):
+    with st.expander(
+        t("More: tool_choice, caching, context, workflow, bugs, faults"), expanded=False, key="cfg-more-panel"
+    ):
         _extras(cfg)

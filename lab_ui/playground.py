@@ -217,6 +217,7 @@ def _status(lab: LabSession) -> None:
         _raw_error(run)
         if st.button(
             t("Retry this step"),
+            key="retry-step",
             help=t("Sends the same request again, with the key and the injected faults as they are set now."),
         ):
             _act(lab, "retry")

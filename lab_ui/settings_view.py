@@ -195,9 +195,9 @@ def _key(lab: LabSession) -> None:
                 "never logged, never shown again. Closing the tab forgets it."
             ),
         )
-        st.form_submit_button(t("Use this key"), on_click=_use_key, args=(lab,))
+        st.form_submit_button(t("Use this key"), key="settings:use-key", on_click=_use_key, args=(lab,))
     if lab.api_key:
-        st.button(t("Forget the key typed here"), on_click=_forget_key, args=(lab,))
+        st.button(t("Forget the key typed here"), key="settings:forget-key", on_click=_forget_key, args=(lab,))
     st.caption(t("Order: a key typed here, else ANTHROPIC_API_KEY in .streamlit/secrets.toml, else the environment."))
 
 
@@ -243,8 +243,8 @@ def _models(lab: LabSession) -> None:
 
 def _connection(lab: LabSession) -> None:
     test, reload = st.columns(2)
-    reload.button(t("Reload the model list"), on_click=_ask_for_models, width="stretch")
-    if test.button(t("Test connection"), type="primary", width="stretch"):
+    reload.button(t("Reload the model list"), key="settings:reload-models", on_click=_ask_for_models, width="stretch")
+    if test.button(t("Test connection"), key="settings:test", type="primary", width="stretch"):
         with st.spinner(t("Calling GET /v1/models…")):
             st.session_state[_CHECK] = (_where(lab), check_connection(copy.deepcopy(lab.config), lab.resolved_key()))
     tested = st.session_state.get(_CHECK)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -126,3 +127,47 @@ def wait_idle(page, timeout: float = 60_000) -> None:
         pass
     page.wait_for_selector(f"{app}[data-test-script-state='notRunning']", timeout=timeout)
     page.wait_for_timeout(100)  # let the last deltas paint
+
+
+# -- finding controls by key: Streamlit puts the class `st-key-KEY` on a keyed element, never a label's words ------
+def key_css(key: str) -> str:
+    """The CSS selector of the element keyed `key` (Streamlit turns each character outside [a-zA-Z0-9_-] into -)."""
+    return ".st-key-" + re.sub(r"[^a-zA-Z0-9_-]", "-", key.strip())
+
+
+def by_key(page, key: str):
+    """The keyed element itself (a widget's container, or a keyed st.container)."""
+    return page.locator(key_css(key))
+
+
+def button(page, key: str):
+    """The button keyed `key` (st.button, a form's submit button, a popover's or a download button)."""
+    return page.locator(f"{key_css(key)} button").first
+
+
+def click_key(page, key: str) -> None:
+    """Click the button keyed `key` and wait until the rerun it starts has finished."""
+    button(page, key).click()
+    wait_idle(page)
+
+
+def field(page, key: str):
+    """The text box, text area or number box keyed `key` (or in the container keyed `key`)."""
+    return page.locator(f"{key_css(key)} :is(input, textarea)").first
+
+
+def option(page, key: str, index: int):
+    """Option `index` (from 0, in the code's order) of the radio group or segmented control keyed `key`."""
+    return page.locator(f"{key_css(key)} :is(label:has(input[type=radio]), button)").nth(index)
+
+
+def tab(page, key: str, index: int):
+    """Tab `index` (from 0, in the code's order) of the tabs keyed `key`."""
+    return page.locator(f"{key_css(key)} [role=tab]").nth(index)
+
+
+def nav_link(page, url_path: str):
+    """The sidebar's link to the page at `url_path` (st.Page's url_path, never its translated title); "home" is the
+    default page, whose link is the app's root: the first one."""
+    links = page.get_by_test_id("stSidebarNavItems").locator("a")
+    return links.first if url_path == "home" else links.and_(page.locator(f"[href*='/{url_path}']"))

@@ -8,8 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_errors_playground import scripted_think
-from test_secrets_canary import RecordingHandler
+from scripted_brain import RecordingHandler, scripted_think
 
 import agent_core.sim
 from agent_core.model import SimSettings

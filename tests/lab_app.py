@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from keys import FAULTS
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Block, Widget
 
@@ -36,6 +37,11 @@ def widget(at: AppTest | Block, key: str) -> Any:
     return node
 
 
+def key_starting(at: AppTest, prefix: str) -> str:
+    """The key of the first widget whose key starts with `prefix` (keys that carry a turn or a hash)."""
+    return next(e.key for e in at if isinstance(e, Widget) and (e.key or "").startswith(prefix))
+
+
 def click(at: AppTest, key: str) -> None:
     """Click the button with this key and run the app once more."""
     widget(at, key).click().run()
@@ -50,3 +56,29 @@ def lab_of(at: AppTest) -> Any:
 def texts(elements: Iterable[Any]) -> str:
     """The values of these elements, one a line."""
     return "\n".join(str(e.value) for e in elements)
+
+
+def pick_faults(at: AppTest, *labels: str) -> None:
+    """Inject exactly these faults (FAULTS keys in lab_ui.controls), none when there are none."""
+    box = widget(at, FAULTS)
+    for old in list(box.value):
+        box.unselect(old)
+    for label in labels:
+        box.select(label)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def everything_shown(at: AppTest) -> str:
+    """Every element the page sent to the browser (values, labels, bodies), as text."""
+    out: list[str] = []
+
+    def walk(node: Any) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            out.append(str(proto))
+        for child in (getattr(node, "children", None) or {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(out)

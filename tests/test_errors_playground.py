@@ -2,90 +2,27 @@
 
 Each failure must show a plain message and the raw error JSON, keep the earlier turns, and "Retry this step"
 (after the cause is gone) must finish the run. The model here is scripted (the simulated model's HTTP side with
-a fixed brain) so these tests pin the Playground's error handling, not the brain's wording. The helpers at the
-top are shared by the other Playground test files of this issue.
+a fixed brain, tests/scripted_brain.py) so these tests pin the Playground's error handling, not the brain's wording.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import anthropic
 import httpx2
 import pytest
 from browser import free_port
-from streamlit.testing.v1 import AppTest
+from keys import NEXT_STEP, RETRY_STEP, RUN_TO_END
+from lab_app import click, lab_of, open_page, pick_faults, texts
 
 from agent_core import errors
 from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import faults, start_server
-from agent_core.sim.brain import Draft  # scripted brains return the real type
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
 from lab_ui.catalogue import stop_text
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-LAB_KEY = "agent_loop_lab:playground"
-
-
-# -- shared harness ------------------------------------------------------------------------------
-
-
-def _question(body: dict) -> str:
-    content = body["messages"][0]["content"]
-    return content if isinstance(content, str) else " ".join(b.get("text", "") for b in content if "text" in b)
-
-
-def scripted_think(body: dict, settings: SimSettings) -> Draft:
-    """Turn 1 calls a tool (delete_file when asked to delete, else calculate); with results, it answers."""
-    last = body["messages"][-1]["content"]
-    results = [b for b in last if b.get("type") == "tool_result"] if isinstance(last, list) else []
-    question = _question(body)
-    if results:
-        said = "; ".join(str(r.get("content")) for r in results)
-        return Draft([{"type": "text", "text": f"Done. You asked: {question[:80]} The tools said: {said}"}], "end_turn")
-    tools = {t.get("name") for t in body.get("tools") or []}
-    if "delete" in question and "delete_file" in tools:
-        call = {"type": "tool_use", "id": None, "name": "delete_file", "input": {"path": "notes.txt"}}
-    elif "calculate" in tools:
-        call = {"type": "tool_use", "id": None, "name": "calculate", "input": {"expression": "2^16"}}
-    else:
-        return Draft([{"type": "text", "text": f"You asked: {question[:80]}"}], "end_turn")
-    return Draft([{"type": "text", "text": "Let me use a tool."}, call], "tool_use")
-
-
-def open_page(page: str = "pages/playground.py") -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def click(at: AppTest, label: str) -> None:
-    next(b for b in at.button if b.label == label).click().run()
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def lab_of(at: AppTest):
-    return at.session_state[LAB_KEY]
-
-
-def texts(elements) -> str:
-    return "\n".join(str(e.value) for e in elements)
-
-
-def pick_faults(at: AppTest, *labels: str) -> None:
-    box = next(m for m in at.multiselect if m.label == "Inject faults")
-    for old in list(box.value):
-        box.unselect(old)
-    for label in labels:
-        box.select(label)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-
 
 # -- the walk-through --------------------------------------------------------------------------------
 STATUSES = [400, 401, 403, 404, 413, 429, 500, 529]
@@ -97,7 +34,7 @@ RETRIED = {429, 500, 529}
 def test_status_error_shows_plain_words_and_raw_json_keeps_turn_1_and_retry_finishes(status, app_env, scripted_model):
     at = open_page()
     pick_faults(at, f"{status} on turn 2, every attempt")
-    click(at, "Run to end")
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.stop.kind == "api_error" and len(run.turns) == 2
     shown = texts(at.error)
@@ -114,8 +51,8 @@ def test_status_error_shows_plain_words_and_raw_json_keeps_turn_1_and_retry_fini
     assert saved.turns[1].error.status == status, "the failed step is saved with its error"
 
     pick_faults(at)  # the cause is gone
-    click(at, "Retry this step")
-    click(at, "Run to end")
+    click(at, RETRY_STEP)
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.stop.kind == "end_turn", run.stop
     assert run.turns[0].tools[0].output == "65536" and "65536" in run.final_text
@@ -129,7 +66,7 @@ def test_status_error_shows_plain_words_and_raw_json_keeps_turn_1_and_retry_fini
 def test_a_fault_the_sdk_retries_once_shows_as_two_attempts_and_the_run_goes_on(app_env, scripted_model):
     at = open_page()
     pick_faults(at, "500 on turn 2")
-    click(at, "Run to end")
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.stop.kind == "end_turn" and not at.error
     assert [x.status for x in run.turns[1].exchanges] == [500, 200]
@@ -139,7 +76,7 @@ def test_a_fault_the_sdk_retries_once_shows_as_two_attempts_and_the_run_goes_on(
 def test_dropped_connection_every_attempt_then_retry(app_env, scripted_model):
     at = open_page()
     pick_faults(at, "dropped connection on turn 2, every attempt")
-    click(at, "Run to end")
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.stop.kind == "api_error" and run.turns[1].error.kind == "connection"
     assert errors.DROPPED in texts(at.error)
@@ -147,8 +84,8 @@ def test_dropped_connection_every_attempt_then_retry(app_env, scripted_model):
     assert all("RemoteProtocolError" in x.error for x in run.turns[1].exchanges)
     assert run.turns[0].tools[0].output == "65536"
     pick_faults(at)
-    click(at, "Retry this step")
-    click(at, "Run to end")
+    click(at, RETRY_STEP)
+    click(at, RUN_TO_END)
     assert lab_of(at).run.stop.kind == "end_turn"
 
 
@@ -159,15 +96,15 @@ def test_connection_refused_then_the_server_starts_and_retry_finishes(app_env, s
     lab.config.provider, lab.config.base_url = "compatible", f"http://127.0.0.1:{port}"
     at.run()
     assert f"127.0.0.1:{port}" in texts(at.markdown), "the badge names the server"
-    click(at, "Next step")
+    click(at, NEXT_STEP)
     run = lab_of(at).run
     assert run.stop.kind == "api_error" and run.turns[0].error.kind == "connection"
     assert errors.REFUSED in texts(at.error)
     assert all(x.error and "ConnectError" in x.error for x in run.turns[0].exchanges)
     server, _ = start_server(SimSettings(), port=port)
     try:
-        click(at, "Retry this step")
-        click(at, "Run to end")
+        click(at, RETRY_STEP)
+        click(at, RUN_TO_END)
     finally:
         server.shutdown()
     run = lab_of(at).run

@@ -12,7 +12,9 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_errors_playground import click, lab_of, open_page, texts
+from keys import ALLOW, DENY, RESET, RUN_TO_END, TASK
+from keys import TOOLS as TOOL_PICKER
+from lab_app import LAB_KEY, click, key_starting, lab_of, open_page, texts, widget
 
 from agent_core.export import RunImportError, export_json, import_json
 from agent_core.model import Run, SimSettings
@@ -228,10 +230,10 @@ def test_the_simulated_server_answers_any_body_with_a_reply_or_a_4xx_envelope(pa
 # -- the Playground under hostile tasks ------------------------------------------------------------------------------
 def _run_task_in_playground(task: str, db) -> Run:
     at = open_page()
-    at.session_state["agent_loop_lab:playground"].config.task = task  # as an imported run or a lesson would set it
+    at.session_state[LAB_KEY].config.task = task  # as an imported run or a lesson would set it
     at.run()
-    click(at, "Reset")
-    click(at, "Run to end")
+    click(at, RESET)
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.stop is not None, "the run ended, with a reason"
     shown = texts(at.success) + texts(at.warning) + texts(at.error)
@@ -244,10 +246,10 @@ def test_a_one_megabyte_task_completes_or_stops_with_a_clear_message(app_env):
     task = "A long pasted report about the quiet river bank and the brown fox that jumps over it. " * 12_000
     task = task[:1_000_000]
     at = open_page()
-    next(t for t in at.text_area if t.label == "Task").set_value(task).run()
+    widget(at, TASK).set_value(task).run()
     assert not at.exception
-    click(at, "Reset")
-    click(at, "Run to end")
+    click(at, RESET)
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.messages[0]["content"] == task and run.stop is not None
     assert stop_text(run)[:60] in texts(at.success) + texts(at.warning) + texts(at.error)
@@ -270,11 +272,11 @@ def test_odd_unicode_in_the_task_never_crashes_and_saved_runs_load_back_equal(ta
 # -- a dangerous tool waits for the human ------------------------------------------------------------------------
 def _delete_request(at) -> None:
     lab = lab_of(at)
-    tools = next(m for m in at.multiselect if m.label == "Tools")
+    tools = widget(at, TOOL_PICKER)
     tools.select("delete_file").run()
-    next(t for t in at.text_area if t.label == "Task").set_value("Please delete notes.txt").run()
-    click(at, "Reset")
-    click(at, "Run to end")
+    widget(at, TASK).set_value("Please delete notes.txt").run()
+    click(at, RESET)
+    click(at, RUN_TO_END)
     assert lab.stepper().awaiting_approval, "the loop waits instead of deleting"
     assert "can do harm: allow it?" in texts(at.warning)
 
@@ -284,8 +286,8 @@ def test_a_dangerous_tool_call_waits_for_allow_or_deny(allow, app_env, scripted_
     at = open_page()
     _delete_request(at)
     tool_use_id = lab_of(at).run.turns[0].tools[0].tool_use_id
-    click(at, "Allow" if allow else "Deny")
-    click(at, "Run to end")
+    click(at, key_starting(at, ALLOW if allow else DENY))
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     tool = run.turns[0].tools[0]
     result = run.turns[1].request["messages"][-1]["content"][0]

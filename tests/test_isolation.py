@@ -11,8 +11,9 @@ import sys
 import types
 
 import pytest
-from browser import browser, needs_chromium, running_app, wait_idle
-from test_errors_playground import click, lab_of, open_page, pick_faults, texts
+from browser import browser, button, by_key, click_key, field, nav_link, needs_chromium, running_app, tab, wait_idle
+from keys import BACK, NEXT_PHASE, NEXT_STEP, PROVIDER, RESET, RUN_TO_END, TASK, TURN_TABS, USE_KEY
+from lab_app import click, lab_of, open_page, pick_faults, texts, widget
 from test_secrets_canary import settings_with_key
 
 import agent_core
@@ -20,6 +21,7 @@ import lab_ui
 from agent_core.tools import lookups
 from lab_ui import lessons_view
 from lab_ui.session import LabSession, default_config
+from lab_ui.turn_view import TABS
 
 KEY_A = "sk-ant-" + "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
 TASK_A = "What is 2 to the power of 16? (learner A)"
@@ -27,15 +29,15 @@ TASK_B = "Please calculate 2^16 for learner B"
 
 
 def set_task(at, task: str) -> None:
-    next(t for t in at.text_area if t.label == "Task").set_value(task).run()
-    click(at, "Reset")
+    widget(at, TASK).set_value(task).run()
+    click(at, RESET)
 
 
 def test_two_sessions_at_once_keep_their_own_runs_turns_keys_and_config(app_env, scripted_model):
     a, b = open_page(), open_page()
     a.switch_page("pages/settings.py").run()
     a.text_input(key="settings:key").input(KEY_A)
-    click(a, "Use this key")
+    click(a, USE_KEY)
     a.radio(key="settings:provider").set_value("anthropic").run()
     a.radio(key="settings:provider").set_value("offline").run()  # back to offline, but the key stays A's
     a.switch_page("pages/playground.py").run()
@@ -43,10 +45,10 @@ def test_two_sessions_at_once_keep_their_own_runs_turns_keys_and_config(app_env,
     set_task(a, TASK_A)
     set_task(b, TASK_B)
     # Interleaved, as two browsers would be: one phase here, one step there.
-    click(a, "Next phase")
-    click(b, "Next step")
-    click(a, "Run to end")
-    click(b, "Run to end")
+    click(a, NEXT_PHASE)
+    click(b, NEXT_STEP)
+    click(a, RUN_TO_END)
+    click(b, RUN_TO_END)
     lab_a, lab_b = lab_of(a), lab_of(b)
     assert lab_a.run.id != lab_b.run.id
     assert lab_a.run.messages[0]["content"] == TASK_A and lab_b.run.messages[0]["content"] == TASK_B
@@ -54,7 +56,7 @@ def test_two_sessions_at_once_keep_their_own_runs_turns_keys_and_config(app_env,
     assert [x.status for x in lab_a.run.turns[1].exchanges] == [500, 200], "A's fault hit A"
     assert [x.status for x in lab_b.run.turns[1].exchanges] == [200], "and never B"
     assert lab_b.config.sim.faults == [] and lab_b.run.config.sim.faults == []
-    click(a, "◀ Back")
+    click(a, BACK)
     assert lab_of(a).selected == 1 and lab_of(b).selected is None
     assert "Turn 1" in texts(a.markdown) and "### Turn 2" in texts(b.markdown)
     assert lab_of(a).api_key == KEY_A and lab_of(b).api_key is None and lab_of(b).key_source() is None
@@ -66,7 +68,7 @@ def test_two_sessions_at_once_keep_their_own_runs_turns_keys_and_config(app_env,
 
 def test_a_lesson_workspace_is_per_session_and_uses_its_own_tabs_key(app_env, scripted_model):
     a, b = open_page("pages/lessons.py"), open_page("pages/lessons.py")
-    click(a, "Run to end")
+    click(a, RUN_TO_END)
     lessons_a = [k for k in list(a.session_state.keys()) if k.startswith("agent_loop_lab:lesson:")]
     assert lessons_a and a.session_state[lessons_a[0]].run is not None
     assert b.session_state[lessons_a[0]].run is None, "B's copy of the same lesson has not run"
@@ -135,9 +137,9 @@ def test_a_session_that_changes_everything_it_holds_changes_nothing_shared(app_e
     a = open_page()
     pick_faults(a, "429 on turn 2", "dropped connection on turn 1")
     set_task(a, TASK_A)
-    click(a, "Run to end")
+    click(a, RUN_TO_END)
     a.switch_page("pages/lessons.py").run()
-    click(a, "Run to end")
+    click(a, RUN_TO_END)
     for key in list(a.session_state.keys()):
         lab = a.session_state[key]
         if isinstance(lab, LabSession):
@@ -171,10 +173,9 @@ def test_the_scribble_probe_would_notice_a_shared_default():
 # -- two browsers against one running server ---------------------------------------------------------------------
 def first_request_shown(page) -> str:
     """The raw request body on the Raw JSON tab of turn 1."""
-    while page.get_by_role("button", name="◀ Back").is_enabled():
-        page.get_by_role("button", name="◀ Back").click()
-        wait_idle(page)
-    page.get_by_role("tab", name="Raw JSON").click()
+    while button(page, BACK).is_enabled():
+        click_key(page, BACK)
+    tab(page, TURN_TABS, TABS.index("Raw JSON")).click()
     wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
     return page.locator("[data-testid='stCode']:visible").first.inner_text()
 
@@ -186,18 +187,18 @@ def test_two_browsers_at_once_on_one_server_share_nothing(tmp_path, model_server
     with running_app(tmp_path / "runs.db") as url, browser() as b:
         a, c = (b.new_context(viewport={"width": 1500, "height": 1100}).new_page() for _ in range(2))
         a.goto(f"{url}/settings")
-        a.get_by_text("Provider").first.wait_for(timeout=30_000)
+        by_key(a, PROVIDER).wait_for(timeout=180_000)  # a cold start on a busy machine
         settings_with_key(a, server_url, KEY_A)
-        a.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Playground").click()
+        nav_link(a, "playground").click()
         c.goto(f"{url}/playground")
         for page, task in ((a, TASK_A), (c, TASK_B)):
-            page.get_by_role("button", name="Run to end").wait_for(timeout=30_000)
-            box = page.get_by_label("Task", exact=True)
+            button(page, RUN_TO_END).wait_for(timeout=30_000)
+            box = field(page, TASK)
             box.fill(task)
             box.press("Control+Enter")
             wait_idle(page)
-        a.get_by_role("button", name="Run to end").click()  # both runs in flight at once
-        c.get_by_role("button", name="Run to end").click()
+        button(a, RUN_TO_END).click()  # both runs in flight at once
+        button(c, RUN_TO_END).click()
         for page in (a, c):
             wait_idle(page)
             page.get_by_text("Loop stopped").wait_for(timeout=60_000)
@@ -206,7 +207,7 @@ def test_two_browsers_at_once_on_one_server_share_nothing(tmp_path, model_server
         assert TASK_B in seen_c and TASK_A not in seen_c
         assert "127.0.0.1" in a.get_by_test_id("stSidebar").inner_text()
         assert "Simulated model (offline)" in c.get_by_test_id("stSidebar").inner_text(), "A's provider stayed A's"
-        c.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Settings").click()
+        nav_link(c, "settings").click()
         c.get_by_text("No key is set").wait_for(timeout=30_000)
         assert KEY_A not in c.content()
     assert f"Bearer {KEY_A}" in handler.credentials and len(handler.credentials) >= 2

@@ -13,27 +13,29 @@ import secrets
 from pathlib import Path
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
-from test_errors_playground import click, lab_of, open_page, scripted_think  # noqa: F401
-from test_settings_page import everything_shown, use_compatible
+from browser import (
+    browser,
+    button,
+    by_key,
+    click_key,
+    field,
+    nav_link,
+    needs_chromium,
+    option,
+    running_app,
+    shot,
+    tab,
+    wait_idle,
+)
+from keys import KEY_FIELD, PROVIDER, RUN_TO_END, TEST_CONNECTION, TURN_TABS, USE_KEY
+from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page
+from test_settings_page import use_compatible
 
 from agent_core.export import export_json, to_openai_messages, to_openai_response, to_python_script
-from agent_core.model import SimSettings
-from agent_core.sim import SimHandler
 from agent_core.store import RunStore
-
-
-class RecordingHandler(SimHandler):
-    """The simulated model, remembering the credentials each request carried."""
-
-    def __init__(self) -> None:
-        super().__init__(SimSettings(), think=scripted_think)
-        self.credentials: list[str] = []
-
-    def handle(self, method, path, headers, body):
-        lowered = {k.lower(): v for k, v in headers.items()}
-        self.credentials += [lowered[h] for h in ("authorization", "x-api-key") if h in lowered]
-        return super().handle(method, path, headers, body)
+from agent_core.vocab import Provider
+from lab_ui.settings_view import PROVIDERS
+from lab_ui.turn_view import TABS
 
 
 def canary(prefix: str) -> str:
@@ -74,42 +76,39 @@ def app_logging_to(db: Path, log: Path):
 
 
 def settings_with_key(page, server_url: str, key: str) -> None:
-    page.get_by_text("Anthropic-compatible URL").click()
+    option(page, PROVIDER, PROVIDERS.index(Provider.COMPATIBLE)).click()
     wait_idle(page)
-    base = page.get_by_label("Base URL", exact=True)
+    base = field(page, "settings:base_url")
     base.fill(server_url)
     base.press("Enter")
     wait_idle(page)
-    page.get_by_label("Paste an API key for this tab only", exact=True).fill(key)
-    page.get_by_role("button", name="Use this key").click()
-    wait_idle(page)
+    field(page, KEY_FIELD).fill(key)
+    click_key(page, USE_KEY)
     page.get_by_text("A key is set (from: session").wait_for(timeout=10_000)
-    page.get_by_role("button", name="Test connection").click()
-    wait_idle(page)
+    click_key(page, TEST_CONNECTION)
     page.get_by_text("OK: the server answered").wait_for(timeout=10_000)
 
 
 def run_to_the_end(page) -> None:
     # Through the sidebar: the same session goes on (a new URL would start a fresh one, without the key).
-    page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Playground").click()
-    page.get_by_role("button", name="Run to end").wait_for(timeout=30_000)
-    page.get_by_role("button", name="Run to end").click()
-    wait_idle(page)
+    nav_link(page, "playground").click()
+    button(page, RUN_TO_END).wait_for(timeout=30_000)
+    click_key(page, RUN_TO_END)
     page.get_by_text("Loop stopped").wait_for(timeout=30_000)
 
 
 def open_raw_views(page, html: dict[str, bytes]) -> None:
-    for tab in ("Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"):
-        page.get_by_role("tab", name=tab).first.click()
+    for name in ("Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"):
+        tab(page, TURN_TABS, TABS.index(name)).click()
         wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
-        if tab == "HTTP attempts":
-            for attempt in page.get_by_text("Attempt 1 ·").all():
-                attempt.click()
+        if name == "HTTP attempts":
+            for attempt in by_key(page, TURN_TABS).locator("[data-testid='stExpander'] summary:visible").all():
+                attempt.click()  # every attempt's expander on this tab
             for viewer in page.locator("[data-testid='stJson'] [role='button']").all()[:40]:
                 with contextlib.suppress(Exception):
                     viewer.click(timeout=500)  # unfold the header trees too
         page.wait_for_timeout(200)
-        html[f"playground {tab}"] = page.content().encode()
+        html[f"playground {name}"] = page.content().encode()
 
 
 @pytest.mark.browser
@@ -129,17 +128,17 @@ def test_a_canary_key_used_for_a_whole_browser_session_is_found_nowhere(tmp_path
             ),
         )
         page.goto(f"{url}/settings")
-        page.get_by_text("Provider").first.wait_for(timeout=30_000)
+        by_key(page, PROVIDER).wait_for(timeout=180_000)  # a cold start on a busy machine
         settings_with_key(page, server_url, key)
         html["settings"] = page.content().encode()
         shot(page, "settings-with-session-key")
         run_to_the_end(page)
         open_raw_views(page, html)
-        for name in ("Home", "Lessons", "Runs", "Settings"):
-            page.get_by_test_id("stSidebarNavItems").get_by_role("link", name=name).click()
+        for name in ("home", "lessons", "runs", "settings"):
+            nav_link(page, name).click()
             wait_idle(page)
             html[f"page {name}"] = page.content().encode()
-        assert "A key is set (from: session" in html["page Settings"].decode(), "the same session all along"
+        assert "A key is set (from: session" in html["page settings"].decode(), "the same session all along"
     assert f"Bearer {key}" in handler.credentials, "the canary really went to the model server"
     places = {
         **html,
@@ -161,12 +160,12 @@ def test_a_canary_that_is_not_key_shaped_is_found_nowhere_either(app_env, model_
     shown: dict[str, bytes] = {}
     at = open_page("pages/settings.py")
     use_compatible(at, server_url)
-    at.text_input(key="settings:key").input(key)
-    click(at, "Use this key")
-    click(at, "Test connection")
+    at.text_input(key=KEY_FIELD).input(key)
+    click(at, USE_KEY)
+    click(at, TEST_CONNECTION)
     shown["settings"] = everything_shown(at).encode()
-    at.switch_page("pages/playground.py").run()
-    click(at, "Run to end")
+    at.switch_page(PLAYGROUND).run()
+    click(at, RUN_TO_END)
     assert lab_of(at).run.stop.kind == "end_turn"
     shown["playground"] = everything_shown(at).encode()
     shown["run in memory"] = repr(lab_of(at).run).encode()

@@ -9,7 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from browser import free_port
-from test_errors_playground import click, lab_of, open_page, texts
+from keys import FORGET_KEY, NEXT_PHASE, RELOAD_MODELS, RESET, RUN_TO_END, TEST_CONNECTION, USE_KEY
+from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page, texts
 
 from agent_core import accounting, errors
 from agent_core.lineup import lineup
@@ -22,22 +23,6 @@ MODEL_IDS = [r.id for r in sorted(lineup().served, key=lambda r: r.released, rev
 
 SETTINGS = "pages/settings.py"
 PRICING = accounting.load_pricing()
-PLAYGROUND = "pages/playground.py"
-
-
-def everything_shown(at) -> str:
-    """Every element the page sent to the browser (values, labels, bodies), as text."""
-    out: list[str] = []
-
-    def walk(node) -> None:
-        proto = getattr(node, "proto", None)
-        if proto is not None:
-            out.append(str(proto))
-        for child in (getattr(node, "children", None) or {}).values():
-            walk(child)
-
-    walk(at._tree)
-    return "\n".join(out)
 
 
 @pytest.fixture
@@ -89,7 +74,7 @@ def test_offline_lists_the_servers_models_and_the_connection_test_says_ok(app_en
     model = at.selectbox(key="settings:model:offline")
     assert list(MODEL_IDS) == [o for o in model.options if o in MODEL_IDS] and len(model.options) == len(MODEL_IDS)
     assert f"{len(MODEL_IDS)} model(s) from the server's GET /v1/models." in texts(at.caption)
-    click(at, "Test connection")
+    click(at, TEST_CONNECTION)
     assert f"OK: the server answered and lists {len(MODEL_IDS)} model(s)." in texts(at.success)
 
 
@@ -110,16 +95,16 @@ def test_compatible_server_choice_reaches_the_playground(app_env, sim_server, sc
     use_compatible(at, sim_server)
     assert "press “Reload the model list” to ask the server" in texts(at.caption), "no fetch per URL edit"
     assert at.selectbox(key="settings:preset").value == "Custom URL", "a typed URL is no preset's"
-    click(at, "Reload the model list")  # the server's own list, on demand
+    click(at, RELOAD_MODELS)  # the server's own list, on demand
     at.selectbox(key="settings:model:compatible").set_value("claude-haiku-4-5").run()
     assert f"{len(MODEL_IDS)} model(s) from the server's GET /v1/models." in texts(at.caption)
-    click(at, "Test connection")
+    click(at, TEST_CONNECTION)
     assert "OK: the server answered" in texts(at.success)
     cfg = lab_of(at).config
     assert (cfg.provider, cfg.base_url, cfg.model) == ("compatible", sim_server, "claude-haiku-4-5")
     at.switch_page(PLAYGROUND).run()
     assert f"claude-haiku-4-5 at {sim_server}" in texts(at.markdown)
-    click(at, "Run to end")
+    click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.stop.kind == "end_turn" and run.turns[0].exchanges[0].url == f"{sim_server}/v1/messages"
     assert run.turns[0].request["model"] == "claude-haiku-4-5"
@@ -128,18 +113,18 @@ def test_compatible_server_choice_reaches_the_playground(app_env, sim_server, sc
 def test_a_refused_connection_falls_back_to_the_pricing_list_and_says_why(app_env):
     at = open_page(SETTINGS)
     use_compatible(at, f"http://127.0.0.1:{free_port()}")
-    click(at, "Reload the model list")
+    click(at, RELOAD_MODELS)
     assert "Models from the pricing file" in texts(at.caption) and "connection refused" in texts(at.caption)
     options = at.selectbox(key="settings:model:compatible").options
     assert set(lineup().served_ids) <= set(options)  # the table's served models (retired ones are gone)
-    click(at, "Test connection")
+    click(at, TEST_CONNECTION)
     assert errors.REFUSED in texts(at.error)
 
 
 def test_a_401_shows_plain_words_and_the_raw_error_json(app_env, refusing_server):
     at = open_page(SETTINGS)
     use_compatible(at, refusing_server)
-    click(at, "Test connection")
+    click(at, TEST_CONNECTION)
     assert errors.PLAIN[401] in texts(at.error) and "invalid x-api-key" in texts(at.error)
     assert '"authentication_error"' in texts(at.code) and "req_401" in texts(at.code)
 
@@ -149,7 +134,7 @@ def test_anthropic_without_a_key_says_where_to_put_one(app_env):
     at.radio(key="settings:provider").set_value("anthropic").run()
     assert lab_of(at).config.base_url is None
     assert "No key is set" in texts(at.info)
-    click(at, "Test connection")
+    click(at, TEST_CONNECTION)
     assert "No API key" in texts(at.error) and "Settings page" in texts(at.error)
 
 
@@ -157,13 +142,13 @@ def test_a_typed_key_is_kept_for_the_session_and_never_shown_back(app_env):
     key = "sk-ant-" + "settings-test-0123456789abcdef"  # split: no key-shaped literal in the repository
     at = open_page(SETTINGS)
     at.text_input(key="settings:key").input(key)
-    click(at, "Use this key")
+    click(at, USE_KEY)
     lab = lab_of(at)
     assert lab.api_key == key and lab.resolved_key() == key and lab.key_source() == "session"
     assert "A key is set (from: session" in texts(at.success)
     assert at.text_input(key="settings:key").value == "", "the field is emptied once the key is stored"
     assert key not in everything_shown(at) and key[-4:] not in everything_shown(at)
-    click(at, "Forget the key typed here")
+    click(at, FORGET_KEY)
     assert lab_of(at).api_key is None and "No key is set" in texts(at.info)
 
 
@@ -209,23 +194,23 @@ def test_the_playground_shows_the_next_steps_estimate_and_it_bounds_the_real_cos
     predicted = _shown_estimate(at)  # before anything is built: the first request as it would be sent
     # Escaped dollars: two bare $ on one line would be typeset as LaTeX math
     assert "spent in this tab: **\\$0.0000** of no cap" in texts(at.caption)
-    click(at, "Next phase")
+    click(at, NEXT_PHASE)
     first = lab_of(at).run.turns[0].request
     assert predicted == _estimate(first) == _shown_estimate(at)
     for _ in range(4):  # call the model, read stop_reason, run the tools, append the results
-        click(at, "Next phase")
+        click(at, NEXT_PHASE)
     run = lab_of(at).run
     assert 0 < run.turns[0].cost_usd <= float(predicted[2:])
     predicted = _shown_estimate(at)
     assert f"spent in this tab: **\\${run.turns[0].cost_usd:.4f}**" in texts(at.caption)
-    click(at, "Next phase")
+    click(at, NEXT_PHASE)
     second = lab_of(at).run.turns[1].request
     assert len(second["messages"]) == 3 and predicted == _estimate(second), "the estimate was for the request sent"
 
 
 def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, scripted_model):
     at = _real_model_playground(sim_server)
-    click(at, "Run to end")
+    click(at, RUN_TO_END)
     first = lab_of(at).run
     assert first.stop.kind == "end_turn" and first.total_cost_usd > 0
     assert lab_of(at).session_spend_usd == pytest.approx(first.total_cost_usd)
@@ -235,8 +220,8 @@ def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, 
     at.number_input(key="settings:cap").set_value(cap).run()
     assert lab_of(at).spend_cap_usd == cap
     at.switch_page(PLAYGROUND).run()
-    click(at, "Reset")
-    click(at, "Run to end")
+    click(at, RESET)
+    click(at, RUN_TO_END)
     second = lab_of(at).run
     assert second.id != first.id and second.stop.kind == "spend_cap" and not second.turns
     assert "session spend cap" in stop_text(second) and f"${first.total_cost_usd:.4f}" in stop_text(second)
@@ -245,5 +230,5 @@ def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, 
 
 def test_the_offline_model_shows_no_spend_line(app_env, scripted_model):
     at = open_page(PLAYGROUND)
-    click(at, "Next phase")
+    click(at, NEXT_PHASE)
     assert "Next step: up to" not in texts(at.caption)
