@@ -511,6 +511,14 @@ def test_a_step_splits_into_simply_and_in_depth_at_the_marker():
         assert all(s.depth and "<!--" not in s.body for s in lesson.text(lang))
 
 
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if int(f.name[:2]) >= 10], ids=lambda f: f.name)
+def test_every_step_of_the_later_lessons_has_a_simple_and_an_in_depth_part(folder: Path):
+    for lang in LANGUAGES:
+        steps = _lesson(folder).text(lang)
+        assert all(s.body.strip() and s.depth.strip() for s in steps), [s.title for s in steps if not s.depth]
+        assert all(len(s.depth) > len(s.title) * 2 for s in steps), "an in-depth part adds more than a line"
+
+
 def test_in_depth_parts_must_sit_in_the_same_steps_in_every_language(tmp_path: Path):
     folder = _copy(tmp_path)
     text = (folder / "pl.md").read_text(encoding="utf-8")
