@@ -1,8 +1,14 @@
-"""Plain-words explanations of failed model calls (status errors, timeouts, refused connections)."""
+"""Failed model calls as facts (a kind, a reason and parameters) and their plain-words explanation.
+
+The English sentences below are also the translation catalogue's keys: lab_ui.catalogue passes `explain` the tab's
+translate function (and lists these texts for tests/test_i18n.py); the command line and `ApiError.message` use the
+English."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import anthropic
 import httpx2
@@ -10,6 +16,7 @@ import httpx2
 from agent_core.model import ApiError
 from agent_core.providers import NoAnswer
 from agent_core.secrets import scrub_secrets
+from agent_core.vocab import ApiErrorKind, ErrorReason
 
 PLAIN = {
     400: "The API rejected the request as invalid (400): it breaks one of the API's rules.",
@@ -25,6 +32,8 @@ PLAIN = {
     504: "The server timed out (504); retry this step.",
     529: "The API is overloaded (529): too many requests everywhere right now; wait a moment and retry this step.",
 }
+OTHER_STATUS = "The server answered with HTTP {status}."
+SERVER_SAID = "The server said: {detail}"
 TIMEOUT = "The request timed out: no answer from the server in time. Retry this step."
 # A timeout with the facts it happened with (ApiError.params: url, seconds); lab_ui words them in the tab's language.
 NO_CONNECTION_IN = (
@@ -45,10 +54,62 @@ NOT_UTF8 = (
     "The request holds text that is not valid Unicode (a lone surrogate: half of an emoji, such as \\ud83d), "
     "so it cannot be sent as UTF-8. Nothing was sent; edit the task or the text that carried it."
 )
+OTHER = "The request could not be made: {detail}"
+CONNECTION = {ErrorReason.REFUSED: REFUSED, ErrorReason.DROPPED: DROPPED, ErrorReason.UNREACHABLE: UNREACHABLE}
+FIXED = {ErrorReason.TIMEOUT: TIMEOUT, ErrorReason.NOT_UTF8: NOT_UTF8}
+# Every sentence above, for the catalogue's check that each has a Russian and a Polish translation.
+TEXTS = (
+    *PLAIN.values(),
+    OTHER_STATUS,
+    SERVER_SAID,
+    NO_CONNECTION_IN,
+    NO_ANSWER_IN,
+    *CONNECTION.values(),
+    *FIXED.values(),
+    OTHER,
+)
+
+Translate = Callable[..., str]
+
+
+def _english(text: str, **values: Any) -> str:
+    return text.format(**values) if values else text
+
+
+def _quoted(detail: str) -> str:
+    return f'"{detail}"'
+
+
+def explain(error: ApiError, tr: Translate = _english, quote: Callable[[str], str] = _quoted) -> str:
+    """The error in plain words through `tr`; `quote` marks the server's (or the exception's) own words."""
+    p = error.params
+    reason = p.get("reason")
+    if error.kind == ApiErrorKind.TIMEOUT and "url" in p and "seconds" in p:
+        template = NO_CONNECTION_IN if p.get("connecting") else NO_ANSWER_IN
+        return tr(template, url=p["url"], seconds=p["seconds"])
+    if reason == ErrorReason.STATUS:
+        plain = PLAIN.get(error.status or 0)
+        words = tr(plain) if plain else tr(OTHER_STATUS, status=error.status)
+        detail = p.get("detail")
+        return f"{words} {tr(SERVER_SAID, detail=quote(str(detail)))}" if detail else words
+    if reason in CONNECTION:
+        return f"{tr(CONNECTION[reason])} ({p.get('exception', '')})"
+    if reason in FIXED:
+        return tr(FIXED[reason])
+    if reason == ErrorReason.OTHER:
+        return tr(OTHER, detail=quote(str(p.get("detail", ""))))
+    return error.message  # a run file from before errors were kept as facts: its English sentence
+
+
+def _error(kind: str, reason: str, status: int | None = None, body: str | None = None, **params: Any) -> ApiError:
+    error_type = params.pop("error_type", None)
+    error = ApiError(kind, "", status, error_type, body, {"reason": reason, **params})
+    error.message = explain(error)
+    return error
 
 
 def describe_api_error(exc: Exception) -> ApiError:
-    """Turn an SDK exception into an ApiError with a plain message and the raw (scrubbed) error JSON."""
+    """Turn an SDK exception into an ApiError: its facts, an English explanation and the raw (scrubbed) error JSON."""
     if isinstance(exc, anthropic.APIStatusError):
         body = scrub_secrets(exc.response.text or "")
         error_type, detail = None, ""
@@ -57,18 +118,18 @@ def describe_api_error(exc: Exception) -> ApiError:
             error_type, detail = error.get("type"), error.get("message", "")
         except (ValueError, AttributeError):
             pass
-        plain = PLAIN.get(exc.status_code, f"The server answered with HTTP {exc.status_code}.")
-        message = f'{plain} The server said: "{detail}"' if detail else plain
-        return ApiError("status", message, exc.status_code, error_type, body)
+        extra = {"detail": str(detail)} if detail else {}
+        return _error(ApiErrorKind.STATUS, ErrorReason.STATUS, exc.status_code, body, error_type=error_type, **extra)
     if isinstance(exc, NoAnswer):
         return _timed_out(exc.request, exc.connecting)
     if isinstance(exc, anthropic.APITimeoutError):
         return _timed_out(exc.request, isinstance(exc.__cause__, httpx2.ConnectTimeout))
     if isinstance(exc, anthropic.APIConnectionError):
-        return ApiError("connection", f"{_connection_words(exc.__cause__)} ({type(exc.__cause__ or exc).__name__})")
+        exception = type(exc.__cause__ or exc).__name__
+        return _error(ApiErrorKind.CONNECTION, _connection_reason(exc.__cause__), exception=exception)
     if isinstance(exc, UnicodeEncodeError):
-        return ApiError("invalid_config", NOT_UTF8)
-    return ApiError("invalid_config", scrub_secrets(str(exc)))
+        return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.NOT_UTF8)
+    return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.OTHER, detail=scrub_secrets(str(exc)))
 
 
 def _timed_out(request: httpx2.Request | None, connecting: bool) -> ApiError:
@@ -76,19 +137,17 @@ def _timed_out(request: httpx2.Request | None, connecting: bool) -> ApiError:
     limits = request.extensions.get("timeout", {}) if request is not None else {}
     seconds = limits.get("connect" if connecting else "read")
     if request is None or not isinstance(seconds, (int, float)):
-        return ApiError("timeout", TIMEOUT)
+        return _error(ApiErrorKind.TIMEOUT, ErrorReason.TIMEOUT)
     url = request.url
     # Scheme, host and port only: a path says nothing here, and user:password@ in a URL must not be shown.
     origin = f"{url.scheme}://{url.host}" + (f":{url.port}" if url.port else "")
-    params = {"url": origin, "seconds": f"{seconds:g}", "connecting": connecting}
-    template = NO_CONNECTION_IN if connecting else NO_ANSWER_IN
-    return ApiError("timeout", template.format(**params), params=params)
+    return _error(ApiErrorKind.TIMEOUT, ErrorReason.TIMEOUT, url=origin, seconds=f"{seconds:g}", connecting=connecting)
 
 
-def _connection_words(cause: BaseException | None) -> str:
+def _connection_reason(cause: BaseException | None) -> ErrorReason:
     # A refused connection and a dropped one need different fixes: start the server vs. just retry.
     if isinstance(cause, httpx2.ConnectError):
-        return REFUSED
+        return ErrorReason.REFUSED
     if isinstance(cause, (httpx2.RemoteProtocolError, httpx2.ReadError)):
-        return DROPPED
-    return UNREACHABLE
+        return ErrorReason.DROPPED
+    return ErrorReason.UNREACHABLE

@@ -81,11 +81,13 @@ class ApiError:
     """A failed model call, kept so the learner can see it and retry."""
 
     kind: str  # an ApiErrorKind value
-    message: str  # plain words for the learner
+    message: str  # the explanation in English (the command line; the UI words `params` in the learner's language)
     status: int | None = None
     error_type: str | None = None
     body: str | None = None  # the raw error JSON, redacted
-    params: dict[str, Any] = field(default_factory=dict)  # facts the message was made from (a timeout: url, seconds)
+    # What agent_core.errors.explain words: "reason" (an ErrorReason), "detail" (the server's or the exception's
+    # own words, redacted), "exception" (its class name). Empty in a run file from before they were kept.
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -74,6 +74,18 @@ class ApiErrorKind(StrEnum):
     INVALID_CONFIG = "invalid_config"
 
 
+class ErrorReason(StrEnum):
+    """Why a model call failed, finer than ApiErrorKind: each reason has its own plain-words explanation."""
+
+    STATUS = "status"  # the server answered with an error status
+    TIMEOUT = "timeout"
+    REFUSED = "refused"  # nothing listens at the base URL: start the server or fix the URL
+    DROPPED = "dropped"  # the server closed the connection without answering: just retry
+    UNREACHABLE = "unreachable"
+    NOT_UTF8 = "not_utf8"  # a lone surrogate in the request: nothing was sent
+    OTHER = "other"  # anything else the SDK raised before sending
+
+
 class StopReason(StrEnum):
     """The API's own stop_reason values (they stay English: they are the wire's words)."""
 

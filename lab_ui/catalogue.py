@@ -15,6 +15,7 @@ from agent_core.model import ApiError, Decision, Run, StopCause, Turn
 from agent_core.providers import PROVIDER_TABLE
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
 from lab_ui.i18n import mark, t
+from lab_ui.untrusted import code_span, md
 
 Translate = Callable[..., str]
 
@@ -22,8 +23,7 @@ Translate = Callable[..., str]
 BORROWED_TEXTS = (
     *(info.label for info in PROVIDER_TABLE.values()),
     *(info.why for info in STOP_TABLE.values() if info.ends_loop),
-    errors.NO_CONNECTION_IN,
-    errors.NO_ANSWER_IN,
+    *errors.TEXTS,
 )
 
 DUPLICATE_IDS = mark(
@@ -132,22 +132,29 @@ def stop_words(kind: str, params: dict[str, Any], error: str = "", tr: Translate
 
 
 def error_text(error: ApiError | None, tr: Translate = t) -> str:
-    """A failed call's explanation in words: from its facts where it has them, else as the record says it."""
-    if error is None:
-        return ""
-    p = error.params
-    if error.kind == "timeout" and "url" in p and "seconds" in p:
-        template = errors.NO_CONNECTION_IN if p.get("connecting") else errors.NO_ANSWER_IN
-        return tr(template, url=p["url"], seconds=p["seconds"])
-    return error.message
+    """A failed call's explanation in words (plain text; the server's own words in quotes); '' for none."""
+    return errors.explain(error, tr) if error else ""
+
+
+def error_markdown(error: ApiError, tr: Translate = t) -> str:
+    """A failed call's explanation as safe Markdown: the server's own words, which are data, as inline code."""
+
+    def safe(text: str, **values: Any) -> str:
+        return tr(text, **{k: v if k == "detail" else md(v) for k, v in values.items()})
+
+    return errors.explain(error, safe, code_span) if error.params else md(error.message)
+
+
+def last_error(run: Run) -> ApiError | None:
+    return next((x.error for x in reversed(run.turns) if x.error), None)
 
 
 def stop_text(run: Run, tr: Translate = t) -> str:
     """The run's stop cause in words ('' while it runs)."""
     if run.stop is None:
         return ""
-    error = next((error_text(x.error, tr) for x in reversed(run.turns) if x.error), "")
-    return stop_words(run.stop.kind, run.stop.params, error, tr)
+    error = last_error(run)
+    return stop_words(run.stop.kind, run.stop.params, error_text(error, tr) if error else "", tr)
 
 
 def _decision(d: Decision, turn: Turn, tr: Translate) -> str:
@@ -157,7 +164,7 @@ def _decision(d: Decision, turn: Turn, tr: Translate) -> str:
     if d.kind == DecisionKind.FINAL_STOP:
         return _final(p, tr)
     if d.kind == DecisionKind.CALL_FAILED:
-        return tr(DECISIONS[DecisionKind.CALL_FAILED], error=error_text(turn.error, tr))
+        return tr(DECISIONS[DecisionKind.CALL_FAILED], error=error_text(turn.error, tr) if turn.error else "")
     if d.kind == DecisionKind.THEN_STOP:
         rest = {k: v for k, v in p.items() if k != "kind"}
         return tr(DECISIONS[DecisionKind.THEN_STOP], message=stop_words(str(p.get("kind")), rest, tr=tr))

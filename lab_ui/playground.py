@@ -30,7 +30,7 @@ from lab_ui import (
     turn_view,
     url_state,
 )
-from lab_ui.catalogue import stop_text
+from lab_ui.catalogue import error_markdown, last_error, stop_text
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import code_span, md
@@ -213,7 +213,9 @@ def _status(lab: LabSession) -> None:
         )
     stepper = lab.stepper() if not lab.replay else None
     if run.stop and run.stop.kind == StopKind.API_ERROR:
-        st.error(t("Stopped by an API error: {message}", message=md(stop_text(run))))
+        error = last_error(run)
+        message = error_markdown(error) if error else md(stop_text(run))
+        st.error(t("Stopped by an API error: {message}", message=message))
         _raw_error(run)
         if st.button(
             t("Retry this step"),
@@ -437,6 +439,6 @@ def render(lab: LabSession) -> None:
     with left:
         loop_code_panel(lab)
         controls.render(lab)
-        keep_draft(lab, session.DEFAULT_TASK)
+        keep_draft(lab, t(session.DEFAULT_TASK))
     insights(lab.run)
     _sync_url(lab)  # after the timeline: Back/Forward change the selected turn without a _save

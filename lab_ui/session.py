@@ -18,13 +18,13 @@ from agent_core.store import RunStore, default_target
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from agent_core.vocab import DecisionKind, Provider, StopKind
-from lab_ui.i18n import t
+from lab_ui.i18n import LANGUAGES, mark, t, translate
 
 log = logging.getLogger(__name__)
 
 KEY = "agent_loop_lab"
 STORE_KEY = "runs:store"
-DEFAULT_TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
+DEFAULT_TASK = mark("What's the weather in Oslo, and what is 2 to the power of 16?")
 
 
 def default_config() -> RunConfig:
@@ -64,6 +64,17 @@ class LabSession:
         self._stepper, self.selected, self.last_phase, self.replay = None, None, None, False
         self.saved_version = None
         return self.run
+
+    def follow_language(self) -> None:
+        """The default task is asked in the tab's language until the learner edits it or runs it: a Russian
+        learner's model then thinks, calls tools and answers in Russian."""
+        if self.run is not None and self.run.turns:
+            return
+        if self.config.task not in {translate(lang, DEFAULT_TASK) for lang in LANGUAGES}:
+            return
+        self.config.task = translate(self.language, DEFAULT_TASK)
+        if self.run is not None and self.run.config.task != self.config.task:
+            self.start()
 
     def fork_away(self) -> Run:
         """Another tab saved this run since this tab loaded it: go on as a new linked copy, overwriting nothing."""

@@ -14,7 +14,7 @@ from agent_core.model import RunConfig
 from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.vocab import Provider
-from lab_ui.catalogue import error_text, provider_label
+from lab_ui.catalogue import error_markdown, provider_label
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
@@ -71,7 +71,7 @@ def model_list(config: RunConfig, api_key: str | None) -> ModelList:
             return ModelList(ids, True)
         note = t("the server lists no models")
     except (anthropic.APIError, ProviderError) as exc:
-        note = error_text(scrub_record(describe_api_error(exc), [api_key or "", *env_secrets()]))
+        note = error_markdown(scrub_record(describe_api_error(exc), [api_key or "", *env_secrets()]))
     return ModelList(lineup().served_ids, False, note)
 
 
@@ -90,7 +90,7 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
     except (anthropic.APIError, ProviderError) as exc:
         # An upstream may echo the key in its error: scrubbed by value before the page shows it.
         error = scrub_record(describe_api_error(exc), [api_key or "", *env_secrets()])
-        return ConnectionCheck("error", error_text(error), error.body)
+        return ConnectionCheck("error", error_markdown(error), error.body)
     return ConnectionCheck("success", t("OK: the server answered and lists {n} model(s).", n=count))
 
 

@@ -21,5 +21,6 @@ def render() -> None:
             index=list(LANGUAGES).index(lab.language),
         )
         url_state.remember_language(lab.language)
+        lab.follow_language()
         presenter.toggle()
         st.caption(t("Model: **{model}**", model=lab.model_label))

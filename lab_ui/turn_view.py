@@ -11,7 +11,7 @@ from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
 from lab_ui import presenter
-from lab_ui.catalogue import decision_text, error_text
+from lab_ui.catalogue import decision_text, error_markdown
 from lab_ui.i18n import mark, t
 from lab_ui.untrusted import code_span, md
 
@@ -84,7 +84,7 @@ def _request(turn: Turn) -> None:
 
 def _response(turn: Turn) -> None:
     if turn.error:
-        st.error(md(error_text(turn.error)))
+        st.error(error_markdown(turn.error))
         if turn.error.body:
             st.code(pretty_body(turn.error.body.encode()), language="json")
         return

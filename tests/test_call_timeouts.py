@@ -103,7 +103,7 @@ def test_a_connect_timeout_names_the_server_and_the_seconds():
     exc = anthropic.APITimeoutError(request)
     exc.__cause__ = httpx2.ConnectTimeout("timed out")
     error = describe_api_error(exc)
-    assert error.params == {"url": "http://10.255.255.1:11434", "seconds": "3", "connecting": True}
+    assert error.params == {"reason": "timeout", "url": "http://10.255.255.1:11434", "seconds": "3", "connecting": True}
     assert error_text(error).startswith(
         "The server at http://10.255.255.1:11434 did not accept a connection within 3 s"
     )
