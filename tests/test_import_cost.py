@@ -1,4 +1,6 @@
-"""The loop's import path stays light: no pandas, numpy or plotly (the report and the charts load only where drawn)."""
+"""The loop's import path stays light: no pandas, numpy or plotly (the report and the charts load only where drawn),
+and no jsonschema (it loads at the first tool input checked). Which modules load, not how long: timings live in
+benchmarks/bench_import.py."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
-HEAVY = ("pandas", "numpy", "plotly", "streamlit")
+HEAVY = ("pandas", "numpy", "plotly", "streamlit", "jsonschema", "referencing")
 
 
 def _loaded_after(statement: str) -> dict[str, bool]:
@@ -26,6 +28,15 @@ def test_a_run_from_the_command_line_stays_light_too():
     # The CLI's `run` path (loop + export of a run) should not pay for the report either.
     loaded = _loaded_after("import agent_core.cli, agent_core.pricing")
     assert not loaded["pandas"] and not loaded["plotly"]
+
+
+def test_checking_a_tool_input_loads_jsonschema_then():
+    # Lazy, not gone: the first tool call checks its input against the schema, and only then is jsonschema loaded.
+    loaded = _loaded_after(
+        "from agent_core.tools import ToolRegistry, default_specs; "
+        "ToolRegistry(default_specs(['calculate'])).execute('calculate', {'expression': '2+2'})"
+    )
+    assert loaded["jsonschema"]
 
 
 def test_the_report_still_loads_pandas_where_it_is_used():
