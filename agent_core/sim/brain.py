@@ -90,7 +90,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             _derive(view, need, needs)
     _mark_twins(needs)
     extras = _attach([n for n in needs if n.derived is not None and n.twin is None], leftovers)
-    answered = {**view.history, **{call_key(a.name, a.input): a for a in view.episode if a.status == "ok"}}
+    answered = {**view.history, **{a.key: a for a in view.episode if a.status == "ok"}}
     for need in needs:
         if need.twin is None:
             _decide(view, need, needs, answered)
@@ -305,7 +305,7 @@ def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
 
 
 def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
-    done = {call_key(a.name, a.input) for a in view.episode}
+    done = {a.key for a in view.episode}
     fresh = reply.task_phrases(
         view,
         [

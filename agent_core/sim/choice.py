@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -62,21 +63,22 @@ def _intent_of(need: Need) -> str:
     return "" if need.intent == "arithmetic" and not need.value and need.derived is None else need.intent
 
 
-def score(tool: dict, need: Need) -> int:
-    """A tool's score for a need: intent boost plus meaning (BEHAVIOUR.md, section 2)."""
-    key = _tool_key(tool)
-    return _boost(key, _intent_of(need)) + meaning.fit(need.clause, key).points
+@lx.text_cache
+def _ranking(clause: str, intent: str, keys: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """Each tool's (score, intent boost) for a clause: intent boost plus meaning (BEHAVIOUR.md, section 2).
+    Cached: every turn of a run asks the same clauses of the same tools again."""
+    return tuple((boost + meaning.fit(clause, key).points, boost) for key in keys for boost in [_boost(key, intent)])
 
 
 def choose(view: View, need: Need, forced: bool = False) -> None:
     """Pick the best-scoring tool for a need (any score when the choice is forced)."""
     kind = view.choice_type
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
-    intent = _intent_of(need)
-    ranked = []
-    for i, (key, tool) in enumerate(zip(keys, view.tools, strict=False)):
-        boost = _boost(key, intent)
-        ranked.append((boost + meaning.fit(need.clause, key).points, -i, tool, boost, key))
+    scores = _ranking(need.clause, _intent_of(need), tuple(keys))
+    ranked = [
+        (points, -i, tool, boost, key)
+        for i, ((points, boost), tool, key) in enumerate(zip(scores, view.tools, keys, strict=False))
+    ]
     if kind == "tool":
         ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
     if not ranked:
@@ -214,14 +216,28 @@ def _key_in_view(view: View, tool: dict) -> str:
     return _tool_key(tool)
 
 
+def _texts(view: View, need: Need, only_clause: bool, wording: bool) -> Iterator[str]:
+    """Where a parameter's value is looked for, in order: the clause (or for the user's own wording the whole
+    question first), the question, the system prompt, earlier results. Lazy: most values are in the first text,
+    and a long run's results are read only when they are needed."""
+    if only_clause:
+        yield need.clause
+        return
+    yield from (view.question, need.clause) if wording else (need.clause, view.question)
+    yield view.system
+    name = need.tool.get("name")
+    for attempt in view.episode:
+        if attempt.status == "ok" and attempt.name != name:
+            yield lx.attend(attempt.output)
+
+
 def fill(view: View, need: Need, only_clause: bool = False) -> None:
     """Arguments for the chosen tool from the question, the system prompt and earlier results."""
     schema = need.tool.get("input_schema") or {}
     key = _key_in_view(view, need.tool)
     required = set(schema.get("required") or [])
     forced = view.choice_type in ("any", "tool")
-    outputs = [lx.attend(a.output) for a in view.episode if a.status == "ok" and a.name != need.tool.get("name")]
-    sources = [need.clause] if only_clause else [need.clause, view.question, view.system, *outputs]
+    spoken = (need.clause,) if only_clause else (need.clause, view.question)  # where numbers are taken from
     main = lx.lexicon()["main_slot"].get(need.intent)
     need.args, need.missing, need.main_param = {}, [], ""
     counted = 0
@@ -231,15 +247,15 @@ def fill(view: View, need: Need, only_clause: bool = False) -> None:
         need.main_param = need.main_param or (pname if slot == main else "")
         value = need.value if slot == main and need.value else None
         if slot == "number":
-            found = [n for text in sources[:2] for n in [_numbers(need, text)] if n]
+            found = [n for text in spoken for n in [_numbers(need, text)] if n]
             value = _as_number(found[0][counted], prop) if found and counted < len(found[0]) else None
             counted += 1
-        ordered = [view.question, need.clause, *sources[2:]] if slot in _WORDING and not only_clause else sources
         taken = tuple(str(v) for v in need.args.values())
-        for text in ordered if value is None and slot and slot != "number" else []:
-            value = _extract(slot, text, need, pname, prop, key, taken)
-            if value is not None:
-                break
+        if value is None and slot and slot != "number":
+            for text in _texts(view, need, only_clause, slot in _WORDING):
+                value = _extract(slot, text, need, pname, prop, key, taken)
+                if value is not None:
+                    break
         if slot == "expression" and isinstance(value, str) and _shows_power_as_stars(key):
             value = value.replace("^", "**")
         if value is None and pname in required:
@@ -286,21 +302,21 @@ def feeder(view: View, need: Need) -> Need | None:
     wanted = {lx.stem(w) for p in lacking for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p))} - {"id"}
     if not wanted or view.choice_type in ("any", "tool"):
         return None
-    for tool in view.tools:
-        if tool.get("name") == need.tool.get("name"):
-            continue
+
+    def promises(tool: dict) -> bool:
         promised = {lx.stem(w) for w in lx.words(str(tool.get("description") or ""))}
-        if not any(lx.stems_match(w, p) for w in wanted for p in promised):
-            continue
-        trial = Need("tool", need.clause, None, tool=tool, feeds=need)
-        fill(view, trial)
-        if not trial.missing and trial.args:
-            view.notes.append(
-                f"{need.tool.get('name')} needs {', '.join(lacking)}, which I do not have; "
-                f"{tool.get('name')} can find it, so I call it first."
-            )
-            return trial
-    return None
+        return any(lx.stems_match(w, p) for w in wanted for p in promised)
+
+    return _first_callable(
+        view,
+        need,
+        {"feeds": need},
+        (t for t in view.tools if t.get("name") != need.tool.get("name") and promises(t)),
+        lambda trial: (
+            f"{need.tool.get('name')} needs {', '.join(lacking)}, which I do not have; "
+            f"{trial.tool.get('name')} can find it, so I call it first."
+        ),
+    )
 
 
 def follow_up(view: View, need: Need) -> Need | None:
@@ -310,16 +326,31 @@ def follow_up(view: View, need: Need) -> Need | None:
         return None
     used = meaning.profile(_tool_key(need.tool))
     open_ = meaning.concepts(need.clause) - used.name - used.described - used.params
-    for tool in view.tools if open_ else []:
+
+    def covers(tool: dict) -> bool:
         other = meaning.profile(_tool_key(tool))
-        if tool.get("name") == need.tool.get("name") or not open_ & (other.name | other.described):
-            continue
-        trial = Need("tool", need.clause, None, tool=tool, after=need)
+        return tool.get("name") != need.tool.get("name") and bool(open_ & (other.name | other.described))
+
+    return _first_callable(
+        view,
+        need,
+        {"after": need},
+        (t for t in view.tools if open_ and covers(t)),
+        lambda trial: (
+            f"{need.tool.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
+            f"{trial.tool.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
+        ),
+    )
+
+
+def _first_callable(
+    view: View, need: Need, link: dict[str, Need], tools: Iterable[dict], why: Callable[[Need], str]
+) -> Need | None:
+    """The first of tools whose arguments can all be filled now for need's clause (link: feeds or after), noted."""
+    for tool in tools:
+        trial = Need("tool", need.clause, None, tool=tool, **link)
         fill(view, trial)
         if not trial.missing and trial.args:
-            view.notes.append(
-                f"{need.tool.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
-                f"{tool.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
-            )
+            view.notes.append(why(trial))
             return trial
     return None

@@ -99,7 +99,11 @@ class AttemptCounter:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def next(self, *parts: object) -> int:
-        key = hashlib.sha256(repr(parts).encode("utf-8", "replace")).hexdigest()
+        digest = hashlib.sha256()
+        for part in parts:  # a body's bytes as they are: repr() of a long body cost more than the hash
+            digest.update(part if isinstance(part, bytes) else repr(part).encode("utf-8", "replace"))
+            digest.update(b"\x00")
+        key = digest.hexdigest()
         with self._lock:
             attempt = self._seen.pop(key, -1) + 1
             self._seen[key] = attempt

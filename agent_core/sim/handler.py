@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 # Deeper JSON is refused with a 400 before any recursive code walks it (tool schemas stay far shallower).
 MAX_JSON_DEPTH = 64
 _TOO_DEEP = object()
+# What json.dumps(..., sort_keys=True, ensure_ascii=False, separators=(",", ":")) builds per call, built once.
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass
@@ -65,15 +67,18 @@ class ApiFailure(Exception):
 
 
 def depth_within(value: Any, limit: int) -> bool:
-    """True when no list/object in value is nested deeper than limit (iterative: safe on hostile input)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            if depth > limit:
-                return False
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    """True when no list/object in value is nested deeper than limit (recursion stops at limit: safe on hostile
+    input, which json.loads has already bounded)."""
+    if not isinstance(value, (dict, list)):
+        return True
+    return limit >= 1 and _within(value, limit - 1)
+
+
+def _within(item: dict | list, room: int) -> bool:
+    # Recursive: a generator over every value was a hot spot on long histories; only containers recurse.
+    for child in item.values() if isinstance(item, dict) else item:
+        if isinstance(child, (dict, list)) and (room < 1 or not _within(child, room - 1)):
+            return False
     return True
 
 
@@ -93,9 +98,7 @@ def _hex(*parts: Any) -> str:
 
 def canonical(body: dict) -> str:
     """The request as canonical JSON; `stream` is left out so both modes get the same ids."""
-    return json.dumps(
-        {k: v for k, v in body.items() if k != "stream"}, sort_keys=True, ensure_ascii=False, separators=(",", ":")
-    )
+    return _CANONICAL.encode({k: v for k, v in body.items() if k != "stream"})
 
 
 def _json_reply(status: int, data: dict, headers: dict[str, str] | None = None) -> SimReply:
@@ -271,6 +274,7 @@ class SimHandler:
             unknown_stop_reason=plan.unknown_stop_reason,
             row=row,
             tie=tie,
+            prompt_tokens=prompt_tokens,
         )
         used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
         if body.get("stream"):

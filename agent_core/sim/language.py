@@ -163,6 +163,9 @@ class _Index:
     loose: dict[str, tuple[int, ...]]  # one-word keys that are not exact, by their stem ('лог' finds 'логах')
     starts: dict[str, tuple[tuple[int, str], ...]]  # one-word keys that also match longer words, by first 4 letters
     phrases: tuple[tuple[int, Keyword], ...]
+    # The first 3 letters of every key's first word: a token that starts otherwise can hit no key (a word, its stem
+    # or a longer word all share them), so most words of a text are dropped at once.
+    prefixes: frozenset[str]
 
 
 @lru_cache(maxsize=1024)
@@ -188,13 +191,16 @@ def _index(items: tuple[str, ...]) -> _Index:
         {k: tuple(v) for k, v in loose.items()},
         {k: tuple(v) for k, v in starts.items()},
         tuple(phrases),
+        frozenset(key.tokens[0][:3] for key in compiled),
     )
 
 
 def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
     """The distinct keywords of a word list found in a token list (phrases as consecutive words), in list order."""
     index = _index(tuple(items))
-    unique = set(tokens)
+    unique = {t for t in tokens if t[:3] in index.prefixes}
+    if not unique:
+        return []
     found: set[int] = set()
     for token in unique:
         found.update(index.whole.get(token, ()))

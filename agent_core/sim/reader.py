@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
 from agent_core.model import SimSettings
 from agent_core.sim import arithmetic, gazetteer
 from agent_core.sim import language as lx
-from agent_core.sim.results import Attempt, Injection, attempts_in, blocks, call_key, noted_calls, text_of
+from agent_core.sim.results import SORTED_JSON, Attempt, Injection, attempts_in, noted_calls, text_of
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 # Bounds on the work one reply does, whatever the input (BEHAVIOUR.md, "Huge inputs").
@@ -77,26 +76,17 @@ class View:
 def read(body: dict, settings: SimSettings) -> View:
     """What a model sees: system prompt, tools, tool_choice and the messages, split into question and episode."""
     messages = body.get("messages") or []
-    q_index = next(
-        (
-            i
-            for i in range(len(messages) - 1, -1, -1)
-            if messages[i].get("role") == "user"
-            and text_of(messages[i].get("content")).strip()
-            and not any(b.get("type") == "tool_result" for b in blocks(messages[i].get("content")))
-        ),
-        0,
-    )
+    q_index = _question_index(messages)
     question, noted = noted_calls(text_of(messages[q_index].get("content")) if messages else "")
     question = lx.attend(question)
     system = body.get("system") or ""
     tools = body.get("tools") or []
     custom = [t for t in tools if t.get("type") in (None, "custom")]
-    history = {call_key(a.name, a.input): a for a in attempts_in(messages[:q_index]) if a.status == "ok"}
+    history = {a.key: a for a in attempts_in(messages[:q_index]) if a.status == "ok"}
     return View(
         system=lx.attend(system if isinstance(system, str) else text_of(system)),
         tools=custom,
-        tool_keys=[_tool_key(t) for t in custom],
+        tool_keys=[_shared(_tool_key(t)) for t in custom],
         server_tools=[t for t in tools if t.get("type") not in (None, "custom")],
         choice=body.get("tool_choice") or {"type": "auto"},
         messages=messages,
@@ -108,6 +98,20 @@ def read(body: dict, settings: SimSettings) -> View:
         continuing=bool(messages) and messages[-1].get("role") == "assistant",
         q_index=q_index,
     )
+
+
+def _question_index(messages: list[dict]) -> int:
+    """The last user message with text that is not tool results: the question being answered (0 if none)."""
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+            continue  # tested first: most user turns of a long run are tool results
+        if text_of(content).strip():
+            return i
+    return 0
 
 
 # ---- understanding the question ---------------------------------------------------------------------
@@ -206,7 +210,14 @@ def understand(view: View) -> list[Need]:
 
 
 def _tool_key(tool: dict) -> str:
-    return json.dumps(tool, sort_keys=True, ensure_ascii=False)
+    return SORTED_JSON.encode(tool)
+
+
+@lx.text_cache
+def _shared(key: str) -> str:
+    # The first-seen copy of an equal tool key: each turn's request has its own, and the score caches would keep one
+    # of each; with one copy they hold one string per tool, whose hash is computed once.
+    return key
 
 
 def _clauses(question: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from agent_core.sim import arithmetic
@@ -13,6 +13,8 @@ from agent_core.sim import language as lx
 
 SHORT_RESULT = 200  # only short results can mean "unavailable"; a long document merely mentioning it is data
 # Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text".
+# json.dumps(value, sort_keys=True, ensure_ascii=False) without building an encoder per call (a hot spot).
+SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
 _CALL_LINE = re.compile(r"^- ([A-Za-z0-9_-]{1,64})\((\{.*\})\)(?: -> (result|error))?: ?(.*)$")
 
 
@@ -27,6 +29,11 @@ class Attempt:
     input: dict
     output: str
     status: str
+
+    @cached_property
+    def key(self) -> str:
+        """call_key of this call, made once: the history's calls are looked up several times a turn."""
+        return call_key(self.name, self.input)
 
 
 def blocks(content: Any) -> list[dict]:
@@ -52,14 +59,19 @@ def attempts_in(messages: list[dict]) -> list[Attempt]:
     asked: dict[str, tuple[str, dict]] = {}
     out = []
     for message in messages:
-        for block in blocks(message.get("content")):
-            if message.get("role") == "assistant" and block.get("type") == "tool_use":
+        content = message.get("content")
+        if not isinstance(content, list):
+            continue  # a plain string holds no tool blocks
+        assistant = message.get("role") == "assistant"
+        for block in content:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "tool_use" and assistant:
                 tool_input = block.get("input")
                 asked[block.get("id")] = (block.get("name", ""), tool_input if isinstance(tool_input, dict) else {})
-            elif block.get("type") == "tool_result" and block.get("tool_use_id") in asked:
+            elif kind == "tool_result" and block.get("tool_use_id") in asked:
                 name, tool_input = asked.pop(block["tool_use_id"])
-                content = block.get("content")
-                text = content if isinstance(content, str) else text_of(content)
+                result = block.get("content")
+                text = result if isinstance(result, str) else text_of(result)
                 out.append(Attempt(name, tool_input, text, _status(text, bool(block.get("is_error")))))
     return out
 
@@ -94,7 +106,7 @@ def noted_calls(text: str) -> tuple[str, list[Attempt]]:
 
 def call_key(name: str, tool_input: Any) -> str:
     """Identity of a call: the same tool with the same input."""
-    return name + json.dumps(tool_input, sort_keys=True, ensure_ascii=False)
+    return name + SORTED_JSON.encode(tool_input)
 
 
 def short(text: str, limit: int = 120) -> str:

@@ -150,11 +150,12 @@ def between_tools_as_thinking(blocks: list[dict], body: dict, row: ModelRow | No
 def structure(blocks: list[dict], body: dict, stop_reason: str) -> list[dict]:
     """Strict tools get inputs valid against their schema; a final answer under an output schema becomes its JSON."""
     answer = " ".join(b["text"] for b in blocks if b["type"] == "text")
-    facts = structured.evidence(body, answer)
     tools = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
+    facts = None  # read from the whole history only when a strict tool is called (a 50-turn history is not free)
     for block in blocks:
         tool = tools.get(block.get("name")) if block["type"] == "tool_use" else None
         if tool and tool.get("strict") and isinstance(tool.get("input_schema"), dict):
+            facts = facts or structured.evidence(body, answer)
             block["input"] = structured.conform(block["input"], tool["input_schema"], facts)
     if stop_reason in ("tool_use", "refusal", "pause_turn"):
         return blocks
@@ -250,8 +251,10 @@ def shape_message(
     unknown_stop_reason: bool = False,
     row: ModelRow | None = None,
     tie: str = "",
+    prompt_tokens: int | None = None,
 ) -> dict:
-    """Turn the brain's draft into the reply: stop sequences, thinking, token limits, usage."""
+    """Turn the brain's draft into the reply: stop sequences, thinking, token limits, usage (prompt_tokens: the
+    request's input tokens when the caller has counted them already)."""
     blocks = structure(forced_starts_with_tool(_draft_blocks(draft, ids), body), body, draft.stop_reason)
     stop_reason, stop_sequence, details = draft.stop_reason, None, getattr(draft, "stop_details", None)
     if details is not None and "type" not in details:
@@ -266,7 +269,7 @@ def shape_message(
         blocks.insert(0, _thinking_block(body, draft))
     if _display_omitted(body):
         blocks = [{**b, "thinking": ""} if b["type"] == "thinking" else b for b in blocks]
-    total = tokens.count_request(body)
+    total = tokens.count_request(body) if prompt_tokens is None else prompt_tokens
     room = window - total
     if room <= 0:  # the input exactly fills the window (more is a 400 before this): no room to write
         text_only = [b for b in blocks if b["type"] == "text"]

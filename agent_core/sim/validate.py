@@ -215,13 +215,15 @@ def _check_messages(messages: Any, seed: int, tie: str = "") -> None:
     if messages[0]["role"] != "user":
         raise InvalidRequest('messages.0.role: the first message must use the "user" role')
     seen_ids: set[str] = set()  # tool_use ids are unique across the whole history
+    contents = [_blocks(m["content"]) for m in messages]  # once: each message is read with its neighbours
     for i, message in enumerate(messages):
-        previous = messages[i - 1] if i else None
         if message["role"] == "assistant":
-            _check_tool_use_ids(i, _blocks(message["content"]), seen_ids)
-            _check_assistant(i, message, messages[i + 1] if i + 1 < len(messages) else None, seed, tie)
+            _check_tool_use_ids(i, contents[i], seen_ids)
+            following = (messages[i + 1], contents[i + 1]) if i + 1 < len(messages) else None
+            _check_assistant(i, contents[i], following, seed, tie)
         else:
-            _check_tool_results(i, message, previous)
+            previous = (messages[i - 1], contents[i - 1]) if i else None
+            _check_tool_results(i, contents[i], previous)
 
 
 def _check_message_shape(i: int, message: Any, last: bool = False) -> None:
@@ -248,8 +250,9 @@ def _check_message_shape(i: int, message: Any, last: bool = False) -> None:
             raise InvalidRequest(f"messages.{i}.content.{j}.text: text content blocks must be non-empty")
 
 
-def _check_assistant(i: int, message: dict, following: dict | None, seed: int, tie: str = "") -> None:
-    blocks = _blocks(message["content"])
+def _check_assistant(
+    i: int, blocks: list[dict], following: tuple[dict, list[dict]] | None, seed: int, tie: str = ""
+) -> None:
     for j, block in enumerate(blocks):
         if block["type"] == "tool_result":
             raise InvalidRequest(
@@ -260,8 +263,8 @@ def _check_assistant(i: int, message: dict, following: dict | None, seed: int, t
     ids = [b.get("id") for b in blocks if b["type"] == "tool_use"]
     if not ids or following is None:
         return
-    answered = {b.get("tool_use_id") for b in _blocks(following.get("content")) if b["type"] == "tool_result"}
-    missing = [x for x in ids if x not in answered] if following.get("role") == "user" else ids
+    answered = {b.get("tool_use_id") for b in following[1] if b["type"] == "tool_result"}
+    missing = [x for x in ids if x not in answered] if following[0].get("role") == "user" else ids
     if missing:
         raise InvalidRequest(
             f"messages.{i + 1}: `tool_use` ids were found without `tool_result` blocks immediately after: "
@@ -285,11 +288,10 @@ def _check_tool_use_ids(i: int, blocks: list[dict], seen: set[str]) -> None:
         seen.add(tool_id)
 
 
-def _check_tool_results(i: int, message: dict, previous: dict | None) -> None:
-    blocks = _blocks(message["content"])
+def _check_tool_results(i: int, blocks: list[dict], previous: tuple[dict, list[dict]] | None) -> None:
     asked = set()
-    if previous is not None and previous.get("role") == "assistant":
-        asked = {b.get("id") for b in _blocks(previous["content"]) if b["type"] == "tool_use"}
+    if previous is not None and previous[0].get("role") == "assistant":
+        asked = {b.get("id") for b in previous[1] if b["type"] == "tool_use"}
     seen_other = False
     for j, block in enumerate(blocks):
         if block["type"] != "tool_result":
