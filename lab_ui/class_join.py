@@ -58,8 +58,8 @@ def render(learner: str) -> None:
 def _join_form(store: ClassStore, learner: str, code: str) -> None:
     with st.form("class:join", border=False):
         typed = code or st.text_input(t("Class code"), max_chars=12)
-        name = st.text_input(t("Your name (as your teacher should see it)"), max_chars=40)
-        if not st.form_submit_button(t("Join")):
+        name = st.text_input(t("Your name (as your teacher should see it)"), max_chars=40, key="class:learner-name")
+        if not st.form_submit_button(t("Join"), key="class:join-button"):
             return
     if not name.strip():
         st.error(t("Type your name first."))

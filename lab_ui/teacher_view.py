@@ -71,8 +71,8 @@ def _start(store: ClassStore) -> None:
     with new, st.form("teacher:create"):
         st.subheader(t("Create a class"))
         st.caption(t("No accounts: learners join with a short code, and only you get the teacher key."))
-        name = st.text_input(t("Class name"), placeholder=t("e.g. Group B, Tuesday"))
-        if st.form_submit_button(t("Create the class"), type="primary"):
+        name = st.text_input(t("Class name"), placeholder=t("e.g. Group B, Tuesday"), key="teacher:class-name")
+        if st.form_submit_button(t("Create the class"), type="primary", key="teacher:create-class"):
             try:
                 made = store.create(name)
             except ClassError:

@@ -1,9 +1,8 @@
 """Classes without accounts, first quiz answers, the class report, teacher notes, and the Teacher page with 40 learners."""
 
-from pathlib import Path
-
 import pg
 import pytest
+from lab_app import APP, click
 from streamlit.testing.v1 import AppTest
 
 from agent_core.class_report import build_report, load_report
@@ -12,8 +11,6 @@ from agent_core.lessons import load_lessons
 from agent_core.lessons.quiz import FINAL_QUIZ
 from agent_core.progress import ProgressStore
 from agent_core.teacher_notes import lesson_notes, notes_from
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
 @pytest.fixture(scope="module")
@@ -218,9 +215,8 @@ def test_a_teacher_creates_a_class_from_the_page():
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.switch_page("pages/teacher.py").run()
-    next(i for i in at.text_input if i.label == "Class name").input("Group B")
-    next(b for b in at.button if b.label == "Create the class").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    at.text_input(key="teacher:class-name").input("Group B")
+    click(at, "teacher:create-class")
     code = at.query_params["class"][0] if isinstance(at.query_params["class"], list) else at.query_params["class"]
     assert ClassStore().find(code).name == "Group B"
     assert any("No learner has joined yet" in i.value for i in at.info)

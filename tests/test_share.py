@@ -1,8 +1,8 @@
 """A run shared by link: read-only for others, never with its own settings; "Make my copy" continues it as theirs."""
 
-from pathlib import Path
-
 import pytest
+from keys import STEP_BUTTONS
+from lab_app import APP, click, widget
 from streamlit.testing.v1 import AppTest
 
 from agent_core.loop import Stepper
@@ -11,7 +11,6 @@ from agent_core.share import own_copy
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
 ELSEWHERE = "http://127.0.0.1:9/not-my-server"
 
 
@@ -71,12 +70,10 @@ def test_a_shared_link_opens_read_only_and_my_copy_runs_on_my_settings():
     shared = _finished_run(turns_wanted=1)  # stopped by the step limit: a copy has more to do
     at = _open_shared(shared.id)
     assert any("shared with you" in i.value for i in at.info)
-    steps = [b for b in at.button if b.label in ("Next phase", "Next step", "Run to end")]
-    assert len(steps) == 3 and all(b.disabled for b in steps)  # read-only: nothing calls the model
+    assert all(widget(at, key).disabled for key in STEP_BUTTONS)  # read-only: nothing calls the model
     assert not any(b.key == "fork" for b in at.button)  # no re-run from a turn on someone else's settings
     assert not any(ELSEWHERE in i.value for i in at.text_input)  # the viewer's settings stay their own
-    next(b for b in at.button if b.key == "share:copy").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    click(at, "share:copy")
     new_id = at.query_params["run"]
     new_id = new_id[0] if isinstance(new_id, list) else new_id
     assert new_id != shared.id and "view" not in at.query_params
