@@ -14,7 +14,8 @@ def render() -> None:
     if linked in LANGUAGES and linked != lab.language:
         lab.language = linked
     with st.sidebar:
-        lab.language = st.selectbox(
+        # A keyed container, not a keyed widget: a language a link names must still move the switch.
+        lab.language = st.container(key="language").selectbox(
             ":material/translate: Language / Язык / Język",
             list(LANGUAGES),
             format_func=LANGUAGES.get,

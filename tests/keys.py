@@ -23,3 +23,6 @@ USE_KEY = "settings:use-key"
 FORGET_KEY = "settings:forget-key"
 RELOAD_MODELS = "settings:reload-models"
 TEST_CONNECTION = "settings:test"
+
+# Every page's sidebar (lab_ui/sidebar.py).
+LANGUAGE = "language"

@@ -9,7 +9,9 @@ import json
 import re
 from pathlib import Path
 
+import keys
 import pytest
+from lab_app import click, widget
 from streamlit.testing.v1 import AppTest
 
 from agent_core import accounting, charts, compare
@@ -24,7 +26,12 @@ APP = str(ROOT / "app.py")
 CONTENT = ROOT / "lab_ui" / "content"
 OTHER = [lang for lang in LANGUAGES if lang != "en"]
 CHART_MODULES = [ROOT / "agent_core" / "charts.py", ROOT / "agent_core" / "compare.py"]
-STEP_BUTTONS = ["Next phase", "Next step", "Run to end", "Reset"]
+STEP_BAR = {
+    keys.NEXT_PHASE: "Next phase",
+    keys.NEXT_STEP: "Next step",
+    keys.RUN_TO_END: "Run to end",
+    keys.RESET: "Reset",
+}
 TURN_TABS = ["Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff", "OpenAI form"]
 # API terms: where an English string holds one, its translations hold it too.
 KEPT = [
@@ -202,13 +209,12 @@ def test_home_content_exists_in_every_language_with_the_same_tour(lang):
 
 # -- the pages in every language ----------------------------------------------------------------------
 @pytest.fixture
-def app_env(tmp_path, monkeypatch):
-    """Own runs database (with two saved runs, so Compare has something to show) and no key from the environment."""
-    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    with RunStore(tmp_path / "runs.db") as store:
+def app_env(app_env: Path) -> Path:
+    """conftest's own runs database and no key, with two saved runs, so Compare has something to show."""
+    with RunStore(app_env) as store:
         for name in ("weather_and_calculator", "stubborn_runaway"):
             store.save_run(load_example(name))
+    return app_env
 
 
 def app_in(lang: str) -> AppTest:
@@ -216,8 +222,7 @@ def app_in(lang: str) -> AppTest:
     # AppTest's first run draws the sidebar before any page is known, so the switch's widget id changes once;
     # a second run settles it (a browser does not see this: there the first pick works).
     at.run().run()
-    switch = next(s for s in at.sidebar.selectbox if s.label.endswith("Language / Язык / Język"))
-    switch.set_value(lang).run()
+    widget(at, keys.LANGUAGE).set_value(lang).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -240,11 +245,10 @@ def test_every_page_opens_with_its_translated_title(app_env, page, lang):
 @pytest.mark.parametrize("lang", OTHER)
 def test_playground_step_buttons_and_tabs_are_in_the_language(app_env, lang):
     at = open_page(app_in(lang), "pages/playground.py")
-    translated = [translate(lang, name) for name in STEP_BUTTONS]
-    assert [b.label for b in at.button if b.label in translated] == translated
-    assert not set(translated) & set(STEP_BUTTONS)
-    next(b for b in at.button if b.label == translate(lang, "Run to end")).click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    translated = [translate(lang, name) for name in STEP_BAR.values()]
+    assert [widget(at, key).label for key in STEP_BAR] == translated
+    assert not set(translated) & set(STEP_BAR.values())
+    click(at, keys.RUN_TO_END)
     stopped = translate(lang, "**Loop stopped** ({kind}): {message}", kind="end_turn", message="")
     assert any(s.value.startswith(stopped) for s in at.success), [s.value for s in at.success]
     assert any(translate(lang, "Simulated model (offline)") in m.value for m in at.markdown)
@@ -259,12 +263,13 @@ def test_runs_page_views_open_in_the_language(app_env, lang):
     for name in ("Compare", "Import & examples", "Saved runs"):
         at.segmented_control(key="runs:view").set_value(name).run()
         assert not at.exception, (name, [e.value for e in at.exception])
-    assert any(b.label == translate(lang, "Open as replay") for b in at.button)
+    assert widget(at, "runs:replay").label == translate(lang, "Open as replay")
 
 
 @pytest.mark.parametrize("lang", OTHER)
 def test_settings_page_for_a_local_server_opens_in_the_language(app_env, lang):
     at = open_page(app_in(lang), "pages/settings.py")
-    next(r for r in at.radio if r.label == translate(lang, "Provider")).set_value("compatible").run()
+    at.radio(key=keys.PROVIDER).set_value("compatible").run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any(s.label == translate(lang, "Server") for s in at.selectbox)
+    assert at.radio(key=keys.PROVIDER).label == translate(lang, "Provider")
+    assert at.selectbox(key="settings:preset").label == translate(lang, "Server")
