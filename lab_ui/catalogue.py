@@ -30,7 +30,7 @@ DUPLICATE_IDS = mark(
     "The reply uses the tool_use id {ids} more than once. The API refuses a history like that "
     "(`tool_use` ids must be unique), so no tool runs and the loop stops."
 )
-DECISIONS = {
+DECISIONS: dict[str, str] = {  # keyed by DecisionKind (a StrEnum, so a plain string finds its entry)
     DecisionKind.REQUEST_BUILT: mark(
         "Request built: {messages} message(s) and {tools} tool definition(s), all sent again."
     ),
@@ -55,7 +55,7 @@ FINAL = mark("stop_reason is {reason}: {why}.")
 CUT_OFF = mark("Its last tool call was cut off and cannot be run.")
 SEQUENCE = mark("(sequence: {sequence})")
 REFUSAL = mark("Category: {category}.")
-STOPS = {
+STOPS: dict[str, str] = {  # keyed by StopKind
     StopKind.REPEATED_CALL: mark(
         "the same tool call returned the same result {times} times in a row, so the loop gave up"
     ),
@@ -100,7 +100,7 @@ def _limit(kind: str, p: dict[str, Any], tr: Translate) -> str | None:
         return tr(SESSION_CAP, cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
     if kind == StopKind.STEP_LIMIT and "ceiling" in p:
         return tr(STEP_CEILING, ceiling=p["ceiling"])
-    values = {
+    by_kind: dict[str, Callable[[], dict[str, Any]]] = {
         StopKind.REPEATED_CALL: lambda: {"times": p["times"]},
         StopKind.ERROR_BUDGET: lambda: {"errors": p["errors"], "limit": p["limit"]},
         StopKind.SPEND_CAP: lambda: {"cap": f"{p['cap_usd']:.4f}", "spent": f"{p['spent_usd']:.4f}"},
@@ -109,7 +109,8 @@ def _limit(kind: str, p: dict[str, Any], tr: Translate) -> str | None:
         StopKind.TIMEOUT: lambda: {"limit": f"{p['limit_s']:g}", "spent": f"{p['spent_s']:.1f}"},
         StopKind.STEP_LIMIT: lambda: {"limit": p["limit"]},
         StopKind.INVALID_REPLY: lambda: {"ids": p["ids"]},
-    }.get(kind)  # StrEnum keys: a plain string finds its member
+    }
+    values = by_kind.get(kind)  # StrEnum keys: a plain string finds its member
     return tr(STOPS[kind], **values()) if values else None
 
 

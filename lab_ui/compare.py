@@ -24,9 +24,10 @@ HEADERS = {
 def _defaults(runs: list[RunSummary]) -> tuple[str, str]:
     """A: the run picked in Saved runs (else the newest); B: its parent if it is a fork, else the next run."""
     ids = [r.id for r in runs]
-    a = st.session_state.get(PICKED_KEY) if st.session_state.get(PICKED_KEY) in ids else ids[0]
+    picked = st.session_state.get(PICKED_KEY)
+    a = picked if isinstance(picked, str) and picked in ids else ids[0]
     parent = next(r.parent_id for r in runs if r.id == a)
-    b = parent if parent in ids else next(i for i in ids if i != a)
+    b = parent if parent is not None and parent in ids else next(i for i in ids if i != a)
     return a, b
 
 
@@ -44,8 +45,8 @@ def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
     # Labels are made now, in this run's language: AppTest calls format_func after the run has ended.
     labels = {i: _label(r) for i, r in by_id.items()}
     left, right = st.columns(2)
-    a = left.selectbox(t("Run A"), list(by_id), key=A_KEY, format_func=labels.get)
-    b = right.selectbox(t("Run B"), list(by_id), key=B_KEY, format_func=labels.get)
+    a = left.selectbox(t("Run A"), list(by_id), key=A_KEY, format_func=labels.__getitem__)
+    b = right.selectbox(t("Run B"), list(by_id), key=B_KEY, format_func=labels.__getitem__)
     return a, b
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from typing import Any
 
 import jsonschema
 import streamlit as st
@@ -23,7 +24,7 @@ PROVIDERS = list(PROVIDER_TABLE)
 PERSONAS = [p.value for p in Persona]
 CONTEXT_POLICIES = [p.value for p in ContextPolicy]
 BUGS = [b.value for b in LoopBug]
-FAULTS = {
+FAULTS: dict[str, dict[str, Any]] = {
     "429 on turn 2": {"status": 429, "turn": 2, "retry_after": 0},
     "529 on turn 1": {"status": 529, "turn": 1},
     "500 on turn 2": {"status": 500, "turn": 2},
@@ -121,7 +122,7 @@ def _model_and_provider(cfg: RunConfig) -> None:
         t("Provider"),
         PROVIDERS,
         index=PROVIDERS.index(cfg.provider),
-        format_func={p: provider_label(p) for p in PROVIDERS}.get,  # worked out now, in this run's language
+        format_func={p: provider_label(p) for p in PROVIDERS}.__getitem__,  # worked out now, in this run's language
     )
     models = lineup().served_ids  # retired models are gone from the API, so from the picker too
     if cfg.provider == Provider.COMPATIBLE:
@@ -298,7 +299,7 @@ def _extras(cfg: RunConfig) -> None:
         picked = _keyed("faults").multiselect(
             t("Inject faults"),
             list(FAULTS),
-            format_func={k: fault_label(k) for k in FAULTS}.get,
+            format_func={k: fault_label(k) for k in FAULTS}.__getitem__,
             default=[k for k, v in FAULTS.items() if v in sim.faults],
         )
         sim.faults = [copy.deepcopy(FAULTS[k]) for k in picked]  # never share the module's dicts between tabs

@@ -37,7 +37,7 @@ from lab_ui.untrusted import code_span, md
 
 log = logging.getLogger(__name__)
 
-PHASE_WORDS = {
+PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase string finds its entry)
     Phase.BUILD_REQUEST: mark("build the request"),
     Phase.CALL_MODEL: mark("call the model"),
     Phase.READ_STOP_REASON: mark("read stop_reason"),
@@ -78,10 +78,10 @@ def _save(lab: LabSession) -> None:
 def _save_unless_changed_elsewhere(lab: LabSession) -> None:
     """Save the run; if another tab saved it since this tab loaded it, go on as a linked copy instead."""
     store = session.run_store()
-    stored = store.version(lab.run.id)
+    stored = store.version(lab.active_run.id)
     # None: this tab never read a stored version (a new run, or one this tab saved itself elsewhere).
     if lab.saved_version is not None and stored is not None and stored != lab.saved_version:
-        original = lab.run.id
+        original = lab.active_run.id
         lab.fork_away()
         lab.message = (
             "warning",
@@ -89,12 +89,12 @@ def _save_unless_changed_elsewhere(lab: LabSession) -> None:
                 "Another tab changed run {run} after this tab opened it. So that neither tab overwrites the other, "
                 "this tab goes on as a new run {copy}, linked to it.",
                 run=original,
-                copy=lab.run.id,
+                copy=lab.active_run.id,
             ),
         )
-    store.save_run(lab.run, from_turn=lab.unsaved_from())  # a forked copy has no saved turns: saved whole
+    store.save_run(lab.active_run, from_turn=lab.unsaved_from())  # a forked copy has no saved turns: saved whole
     lab.mark_saved()
-    lab.saved_version = store.version(lab.run.id)
+    lab.saved_version = store.version(lab.active_run.id)
 
 
 def _sync_url(lab: LabSession) -> None:
@@ -150,7 +150,7 @@ def _buttons(lab: LabSession) -> None:
         _act(lab, clicked)
     if clicked:
         _save(lab)
-    if clicked == "reset" or (clicked and bool(lab.run.stop or lab.run.done) != halted):
+    if clicked == "reset" or (clicked and bool(lab.active_run.stop or lab.active_run.done) != halted):
         st.rerun()  # the buttons above were drawn for the run as it was before the click: draw them again
 
 
@@ -373,7 +373,7 @@ def loop_code_panel(lab: LabSession) -> None:
         t("Language of the code"),
         list(loop_code.LANGUAGE_NAMES),
         default="python",
-        format_func=loop_code.LANGUAGE_NAMES.get,
+        format_func=loop_code.LANGUAGE_NAMES.__getitem__,
         key="loop_code_language",
         label_visibility="collapsed",
     )

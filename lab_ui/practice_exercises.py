@@ -39,9 +39,10 @@ def render_order() -> None:
         if result.correct:
             st.success(t("Right: this is the loop."))
         elif result.position is None:
-            st.warning(say(result.why))
+            st.warning(say(result.why) if result.why else "")
         else:
-            st.warning(t("Line {n} is not right yet.", n=result.position) + " " + say(result.why))
+            why = say(result.why) if result.why else ""
+            st.warning(t("Line {n} is not right yet.", n=result.position) + " " + why)
 
 
 def render_tool() -> None:

@@ -47,10 +47,9 @@ def render() -> None:
     st.subheader(t("The model's reply"))
     st.json((game.reply or {}).get("content") or [], expanded=2)
     if game.finished:
-        st.success(
-            t("stop_reason is {reason}: the loop is over. The model's answer:", reason=game.reply["stop_reason"])
-        )
-        st.markdown(md("".join(b.get("text", "") for b in game.reply["content"] if b.get("type") == "text")))
+        reply = game.reply or {}  # a finished game has the reply that ended it
+        st.success(t("stop_reason is {reason}: the loop is over. The model's answer:", reason=reply["stop_reason"]))
+        st.markdown(md("".join(b.get("text", "") for b in reply["content"] if b.get("type") == "text")))
         return
     _tool_outputs(game)
     move = _move_form(game)

@@ -93,14 +93,15 @@ def _history(game: ModelGame) -> None:
 
 def _stopped(game: ModelGame) -> None:
     run = game.run
-    if run.stop.kind == "api_error":
+    kind = run.stop.kind if run.stop else None  # called once the run has stopped
+    if kind == "api_error":
         st.error(t("The server rejected the request: {message}", message=md(stop_text(run))))
         st.caption(t("The API checks the whole history on every call, your earlier replies included."))
-    elif run.stop.kind == "invalid_reply":
+    elif kind == "invalid_reply":
         st.error(t("The loop stopped before running any tool: your reply breaks a rule the API enforces."))
         _verdict(game.verdict)
     else:
-        st.success(t("**Loop stopped** ({kind}).", kind=run.stop.kind))
+        st.success(t("**Loop stopped** ({kind}).", kind=kind))
         if run.final_text:
             st.markdown(md(run.final_text))
     if game.before and st.button(t("Take back my last reply"), key="model-undo"):
@@ -130,7 +131,7 @@ def _editor(game: ModelGame) -> None:
         ["form", "json"],
         default="form",
         key="model-way",
-        format_func={"form": t("a form"), "json": "JSON"}.get,
+        format_func={"form": t("a form"), "json": "JSON"}.__getitem__,
     )
     try:
         if way == "json":

@@ -44,7 +44,7 @@ def panel(lab: LabSession) -> None:
     """Reveal a finished prediction, then offer to predict the next model call."""
     held = _held(lab)
     run = lab.run
-    if held.prediction is not None and predict.ready(run, held.prediction):
+    if held.prediction is not None and run is not None and predict.ready(run, held.prediction):
         held.reveal, held.prediction = predict.reveal(run, held.prediction), None
     if held.reveal is not None:
         _show_reveal(held.reveal)

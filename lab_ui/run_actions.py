@@ -213,6 +213,6 @@ def _openai(runs_db: RunStore, summary: RunSummary) -> None:
         range(1, len(run.turns) + 1),
         index=len(run.turns) - 1,
         key=f"runs:openai_turn:{run.id}",
-        format_func={i: t("Turn {n}", n=i) for i in range(1, len(run.turns) + 1)}.get,
+        format_func={i: t("Turn {n}", n=i) for i in range(1, len(run.turns) + 1)}.__getitem__,
     )
     turn_view.openai_form(run.turns[index - 1])

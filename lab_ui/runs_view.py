@@ -209,7 +209,7 @@ def render(lab: LabSession) -> None:
         default=VIEWS[0],
         required=True,
         key="runs:view",
-        format_func={v: t(v) for v in VIEWS}.get,
+        format_func={v: t(v) for v in VIEWS}.__getitem__,
         label_visibility="collapsed",
     )
     try:

@@ -59,6 +59,12 @@ class LabSession:
     _tab: LabSession | None = field(default=None, repr=False)
 
     # -- the run ---------------------------------------------------------------------------
+    @property
+    def active_run(self) -> Run:
+        """The run, where the caller knows there is one (the Playground starts a run before it draws or acts)."""
+        assert self.run is not None, "this tab has no run yet"
+        return self.run
+
     def start(self) -> Run:
         self.run = Run(config=copy.deepcopy(self.config))
         self._stepper, self.selected, self.last_phase, self.replay = None, None, None, False
@@ -78,8 +84,9 @@ class LabSession:
 
     def fork_away(self) -> Run:
         """Another tab saved this run since this tab loaded it: go on as a new linked copy, overwriting nothing."""
-        copy_ = copy.deepcopy(self.run)
-        copy_.id, copy_.parent_id = Run(config=copy_.config).id, self.run.id
+        original = self.active_run
+        copy_ = copy.deepcopy(original)
+        copy_.id, copy_.parent_id = Run(config=copy_.config).id, original.id
         copy_.parent_turn, copy_.created_at = len(copy_.turns) or None, time.time()
         self.run, self._stepper, self.saved_version = copy_, None, None
         return copy_
@@ -109,7 +116,7 @@ class LabSession:
 
     def fork(self, from_turn: int, with_current_settings: bool) -> Run:
         """Re-run from a turn: a new linked run; optionally with the settings as edited now."""
-        child = fork_run(self.run, from_turn)
+        child = fork_run(self.active_run, from_turn)
         if with_current_settings:
             keep_task = child.config.task
             child.config = copy.deepcopy(self.config)
@@ -131,7 +138,7 @@ class LabSession:
         if self.run is None:
             self.start()
         if self._stepper is None or self._stepper.run is not self.run:
-            self._stepper = Stepper(self.run, api_key=self.resolved_key())
+            self._stepper = Stepper(self.active_run, api_key=self.resolved_key())
         self._stepper.on_wait = self.on_wait
         self._stepper.spend_cap_usd = self.remaining_cap()  # other runs of this tab may have spent since
         return self._stepper
@@ -174,7 +181,7 @@ class LabSession:
         return spent_here + tab.spend_cap_usd - tab.session_spend_usd
 
     def _count_spend(self, before: float) -> None:
-        run, tab = self.run, self.tab
+        run, tab = self.active_run, self.tab
         if run.config.provider != Provider.OFFLINE:
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
         if run.stop and run.stop.kind == StopKind.SPEND_CAP and tab.spend_cap_usd is not None:
@@ -192,10 +199,10 @@ class LabSession:
             return
         if action == "retry":
             # The key may have been fixed on the Settings page, or the injected fault removed: use them now.
-            self.run.config.sim.faults = copy.deepcopy(self.config.sim.faults)
+            self.active_run.config.sim.faults = copy.deepcopy(self.config.sim.faults)
             self._stepper = None
         stepper = self.stepper()
-        before = self.run.total_cost_usd
+        before = self.active_run.total_cost_usd
         try:
             self._perform(stepper, action)
         finally:
@@ -207,10 +214,12 @@ class LabSession:
             self.last_phase = stepper.next_phase()
         elif action == "turn":
             stepper.next_turn()
-            self.last_phase = Phase.APPEND_RESULTS if self.run.phase == Phase.BUILD_REQUEST else self.run.phase
+            self.last_phase = (
+                Phase.APPEND_RESULTS if self.active_run.phase == Phase.BUILD_REQUEST else self.active_run.phase
+            )
         elif action == "end":
             stepper.run_to_end()
-            self.last_phase = self.run.phase
+            self.last_phase = self.active_run.phase
         elif action == "retry":
             stepper.retry()
             stepper.next_phase()

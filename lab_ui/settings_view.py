@@ -99,7 +99,7 @@ def _provider(cfg: RunConfig) -> None:
     cfg.provider = st.radio(
         t("Provider"),
         PROVIDERS,
-        format_func={p: provider_label(p) for p in PROVIDERS}.get,  # worked out now, in this run's language
+        format_func={p: provider_label(p) for p in PROVIDERS}.__getitem__,  # worked out now, in this run's language
         horizontal=True,
         index=PROVIDERS.index(cfg.provider),
         key="settings:provider",
@@ -136,7 +136,7 @@ def _compatible(cfg: RunConfig) -> None:
         index=names.index(current),
         key="settings:preset",
         on_change=_use_preset,
-        format_func={**{n: n for n in LOCAL_PRESETS}, CUSTOM: t(CUSTOM)}.get,
+        format_func={**{n: n for n in LOCAL_PRESETS}, CUSTOM: t(CUSTOM)}.__getitem__,
     )
     url = st.text_input(
         t("Base URL"),

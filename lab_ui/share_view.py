@@ -53,7 +53,7 @@ def banner(lab: LabSession) -> None:
 
 
 def make_copy(lab: LabSession) -> None:
-    mine, unreviewed = own_copy(lab.run, lab.config)
+    mine, unreviewed = own_copy(lab.active_run, lab.config)
     lab.open(mine, replay=False)
     lab.unreviewed_tools = unreviewed  # offered for review, as for any recorded run's own tools
     st.session_state.pop(VIEWING_KEY, None)

@@ -18,7 +18,7 @@ def render() -> None:
         lab.language = st.container(key="language").selectbox(
             ":material/translate: Language / Язык / Język",
             list(LANGUAGES),
-            format_func=LANGUAGES.get,
+            format_func=LANGUAGES.__getitem__,
             index=list(LANGUAGES).index(lab.language),
         )
         url_state.remember_language(lab.language)

@@ -44,7 +44,7 @@ def table(run: Run) -> pd.DataFrame:
 
 def render(lab: LabSession) -> int:
     """Draw the timeline and the navigation; returns the selected turn number (1-based)."""
-    run = lab.run
+    run = lab.active_run
     count = len(run.turns)
     current = lab.selected or count
     prev_col, pick_col, next_col = st.columns([3, 10, 3], vertical_alignment="center")

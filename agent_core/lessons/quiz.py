@@ -13,12 +13,16 @@ FINAL_QUIZ = "final-quiz"  # the lesson id the final quiz's first answers are re
 
 
 class Answer(Protocol):
-    """What a stored first answer offers (agent_core.progress.QuizAnswer)."""
+    """What a stored first answer offers (agent_core.progress.QuizAnswer); read-only, as the frozen record is."""
 
-    lesson: str
-    question: str
-    choice: int
-    correct: bool
+    @property
+    def lesson(self) -> str: ...
+    @property
+    def question(self) -> str: ...
+    @property
+    def choice(self) -> int: ...
+    @property
+    def correct(self) -> bool: ...
 
 
 @dataclass(frozen=True)
