@@ -1,15 +1,18 @@
 """The Playground in headless Chromium: step a two-tool run to its end, read the raw JSON, go back to turn 1."""
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import browser, button, click_key, field, needs_chromium, running_app, shot, tab, wait_idle
+from keys import BACK, NEXT_STEP, TASK, TURN_TABS
+
+from lab_ui.turn_view import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
-TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"
+QUESTION = "What's the weather in Oslo, and what is 2 to the power of 16?"
 
 
 def raw_request(page) -> str:
     """Open the Raw JSON tab of the selected turn and read the raw request body shown there."""
-    page.get_by_role("tab", name="Raw JSON").click()
+    tab(page, TURN_TABS, TABS.index("Raw JSON")).click()
     wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
     code = page.locator("[data-testid='stCode']:visible").first
     code.wait_for(timeout=10_000)
@@ -20,12 +23,12 @@ def test_step_a_two_tool_run_and_go_back(tmp_path):
     with running_app(tmp_path / "runs.db") as url, browser() as b:
         page = b.new_page(viewport={"width": 1600, "height": 1100})
         page.goto(f"{url}/playground")
-        page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
-        task = page.get_by_label("Task")
-        task.fill(TASK)
+        button(page, NEXT_STEP).wait_for(timeout=180_000)  # a cold start on a busy machine
+        task = field(page, TASK)
+        task.fill(QUESTION)
         task.press("Control+Enter")
         wait_idle(page)
-        step = page.get_by_role("button", name="Next step")
+        step = button(page, NEXT_STEP)
         for _ in range(8):
             if page.get_by_text("Loop stopped").count() or step.is_disabled():
                 break
@@ -36,10 +39,9 @@ def test_step_a_two_tool_run_and_go_back(tmp_path):
         raw = raw_request(page)
         assert '"tools"' in raw and '"tool_result"' in raw
         shot(page, "playground-raw")
-        while page.get_by_role("button", name="◀ Back").is_enabled():
-            page.get_by_role("button", name="◀ Back").click()
-            wait_idle(page)
+        while button(page, BACK).is_enabled():
+            click_key(page, BACK)
         assert page.get_by_role("heading", name="Turn 1").is_visible()
         first = raw_request(page)
-        assert TASK in first and '"tool_result"' not in first
+        assert QUESTION in first and '"tool_result"' not in first
         shot(page, "playground-turn1")

@@ -5,9 +5,12 @@ import re
 from pathlib import Path
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import browser, button, click_key, field, needs_chromium, option, running_app, shot, wait_idle
+from keys import BACK, NEXT_STEP, RUN_TO_END
 
+from agent_core.examples import list_examples
 from agent_core.model import SCHEMA_VERSION
+from lab_ui.runs_view import VIEWS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -27,9 +30,16 @@ def settle(page) -> None:
     page.wait_for_selector("[data-testid='stSkeleton']", state="detached", timeout=10_000)
 
 
+def view(page, name: str) -> None:
+    """Pick one of the Runs page's views (Saved runs, Compare, Import & examples)."""
+    option(page, "runs:view", VIEWS.index(name)).wait_for(timeout=180_000)  # a cold start on a busy machine
+    option(page, "runs:view", VIEWS.index(name)).click()
+    wait_idle(page)
+
+
 def reload(page) -> None:
     page.reload()
-    page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
+    button(page, NEXT_STEP).wait_for(timeout=30_000)
     settle(page)
 
 
@@ -37,8 +47,8 @@ def test_a_reload_keeps_the_run_and_the_selected_turn(tmp_path):
     with running_app(tmp_path / "runs.db") as url, browser() as b:
         page = b.new_page(viewport={"width": 1600, "height": 1100})
         page.goto(f"{url}/playground")
-        page.get_by_role("button", name="Run to end").wait_for(timeout=30_000)
-        page.get_by_role("button", name="Run to end").click()
+        button(page, RUN_TO_END).wait_for(timeout=180_000)  # a cold start on a busy machine
+        button(page, RUN_TO_END).click()
         page.get_by_text("Loop stopped").first.wait_for(timeout=30_000)  # the click reruns once more when it stops
         settle(page)
         run_id = url_params(page)["run"]
@@ -48,9 +58,8 @@ def test_a_reload_keeps_the_run_and_the_selected_turn(tmp_path):
         assert heading(page, f"Turn {last}").first.is_visible(), "the newest turn is shown again"
         assert page.get_by_text("Loop stopped").first.is_visible(), "the run is the finished one, not a new run"
         shot(page, "runs-reload-last-turn")
-        while page.get_by_role("button", name="◀ Back").is_enabled():
-            page.get_by_role("button", name="◀ Back").click()
-            wait_idle(page)
+        while button(page, BACK).is_enabled():
+            click_key(page, BACK)
         assert heading(page, "Turn 1").first.is_visible() and url_params(page).get("turn") == "1"
         reload(page)
         # the run and turn, besides what every page keeps (the language)
@@ -64,51 +73,45 @@ def test_the_runs_page_replays_reruns_and_compares(tmp_path):
     with running_app(tmp_path / "runs.db") as url, browser() as b:
         page = b.new_page(viewport={"width": 1600, "height": 1100})
         page.goto(f"{url}/runs")
-        page.get_by_role("radio", name="Import & examples").wait_for(timeout=30_000)
-        page.get_by_role("radio", name="Import & examples").click()
-        wait_idle(page)
-        page.get_by_role("button", name="Import", exact=True).first.click()
-        wait_idle(page)
+        view(page, "Import & examples")
+        click_key(page, f"runs:example:{list_examples()[0][0]}")
         shot(page, "runs-import-examples")
-        page.get_by_role("radio", name="Saved runs").click()
-        wait_idle(page)
-        page.get_by_role("button", name="Download JSON").wait_for(timeout=10_000)
-        picked = page.get_by_role("combobox", name="Run").input_value()
+        view(page, "Saved runs")
+        button(page, "runs:json").wait_for(timeout=10_000)
+        picked = field(page, "runs:picked").input_value()
         assert "example-" in picked, "the imported example is listed and picked"
         shot(page, "runs-list")
         with page.expect_download(timeout=30_000) as download:  # the bytes are built on this click
-            page.get_by_role("button", name="Download JSON").click()
+            button(page, "runs:json").click()
         exported = json.loads(Path(download.value.path()).read_bytes())
         assert exported["schema_version"] == SCHEMA_VERSION and exported["run"]["id"] in picked
         shot(page, "runs-list")
         with page.expect_download(timeout=30_000) as download:  # the bytes are built on this click
-            page.get_by_role("button", name="Download JSON").click()
+            button(page, "runs:json").click()
         exported = json.loads(Path(download.value.path()).read_bytes())
         assert exported["schema_version"] == SCHEMA_VERSION and exported["run"]["id"] in picked
-        page.get_by_role("button", name="Open as replay").click()
-        page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
+        button(page, "runs:replay").click()
+        button(page, NEXT_STEP).wait_for(timeout=30_000)
         settle(page)
         assert url_params(page).get("mode") == "replay"
         assert page.get_by_text("replay", exact=False).first.is_visible()
-        assert page.get_by_role("button", name="Next step").is_disabled()
+        assert button(page, NEXT_STEP).is_disabled()
         shot(page, "runs-replay")
         reload(page)
-        assert url_params(page).get("mode") == "replay" and page.get_by_role("button", name="Next step").is_disabled()
+        assert url_params(page).get("mode") == "replay" and button(page, NEXT_STEP).is_disabled()
         page.goto(f"{url}/runs")
-        page.get_by_role("button", name="Re-run from turn…").wait_for(timeout=30_000)
-        page.get_by_role("button", name="Re-run from turn…").click()
-        page.get_by_role("button", name="Start the re-run").click()
-        page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
+        button(page, "runs:rerun").wait_for(timeout=30_000)
+        button(page, "runs:rerun").click()
+        button(page, "runs:fork").click()
+        button(page, NEXT_STEP).wait_for(timeout=30_000)
         wait_idle(page)
-        assert "mode" not in url_params(page) and page.get_by_role("button", name="Next step").is_enabled()
-        page.get_by_role("button", name="Run to end").click()
+        assert "mode" not in url_params(page) and button(page, NEXT_STEP).is_enabled()
+        button(page, RUN_TO_END).click()
         settle(page)
         shot(page, "runs-rerun")
         page.goto(f"{url}/runs")
-        page.get_by_role("radio", name="Compare").wait_for(timeout=30_000)
-        page.get_by_role("radio", name="Compare").click()
-        wait_idle(page)
-        page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+        view(page, "Compare")
+        page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
         settle(page)
         assert page.locator(".js-plotly-plot").count() == 3
         assert "A forks from B at turn" in page.get_by_test_id("stMain").inner_text()
