@@ -26,10 +26,11 @@ run: $(VENV)/.installed-run
 tests/node/node_modules/.installed: tests/node/package.json tests/node/package-lock.json
 	if command -v npm >/dev/null 2>&1; then npm ci --prefix tests/node --no-audit --no-fund --silent && touch $@; fi
 
-# The formatter and the linter gate the tests (config in pyproject.toml).
+# The formatter, the linter and the type checker gate the tests (config in pyproject.toml: strict for agent_core).
 test: $(VENV)/.installed-test tests/node/node_modules/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 serve: $(VENV)/.installed-run

@@ -308,7 +308,7 @@ def _check_teacher_notes(check: Checker, notes: Any, where: str, exercise_ids: s
             _check_text_lists(check, value, f"{where}.{key}")
 
 
-def _check_figures(check: Checker, numbers: dict, exercise_ids: set[str], where: str) -> None:
+def _check_figures(check: Checker, numbers: dict[str, Any], exercise_ids: set[str], where: str) -> None:
     """The measured figures behind the numbers' texts (see agent_core/lessons/figures.py)."""
     problems = figure_problems(numbers["figures"], exercise_ids)
     for name, message in problems:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
@@ -20,7 +21,7 @@ _N = r"(-?\d+(?:[.,]\d+)?)"
 
 
 @cache
-def _verbs() -> tuple[tuple[re.Pattern, str], ...]:
+def _verbs() -> tuple[tuple[re.Pattern[str], str], ...]:
     items = [(k, v) for k, v in load("numbers")["verbs"].items() if not k.startswith("_")]
     return tuple((re.compile(r"(?<!\w)" + k.replace("N", _N), re.I), v) for k, v in items)
 
@@ -28,8 +29,13 @@ def _verbs() -> tuple[tuple[re.Pattern, str], ...]:
 def _rewrite_verbs(text: str) -> str:
     """'Multiply 12 by 34' -> '12 * 34', 'subtract 5 from 20' -> '20 - 5': the operands in the order meant."""
     for pattern, template in _verbs():
-        text = pattern.sub(lambda m, t=template: t.format(None, m.group(1), m.group(2)), text)
+        text = pattern.sub(_operands_into(template), text)
     return text
+
+
+def _operands_into(template: str) -> Callable[[re.Match[str]], str]:
+    """A re.sub replacement that puts a match's two operands into the template ({1} and {2})."""
+    return lambda m: template.format(None, m.group(1), m.group(2))
 
 
 @cache
@@ -65,7 +71,8 @@ def _merge_number_words(tokens: list[str]) -> list[str]:
 def _symbols(tokens: list[str]) -> list[str]:
     """Replace operator phrases by symbols; words that are not arithmetic stay as they are (as 'w:word')."""
     phrases = _operator_phrases()
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while i < len(tokens):
         for phrase, symbol in phrases:
             if tuple(tokens[i : i + len(phrase)]) == phrase:
@@ -86,7 +93,8 @@ def _is_num(item: str) -> bool:
 
 
 def _runs(items: list[str]) -> list[list[str]]:
-    runs, current = [], []
+    runs: list[list[str]] = []
+    current: list[str] = []
     for k, item in enumerate(items):
         if item == "*" and k and not _is_num(items[k - 1]) and items[k - 1] not in (")", "^2", "^3", "PCT"):
             item = "x"  # 'x' only means times between numbers
@@ -179,7 +187,7 @@ def _unary(tokens: list[str]) -> tuple[Fraction | float, list[str]]:
     base, rest = _atom(tokens)
     if rest and rest[0] in ("^", "**"):
         power, rest = _unary(rest[1:])
-        if abs(power) > MAX_EXPONENT:
+        if power > MAX_EXPONENT or power < -MAX_EXPONENT:
             raise ValueError("exponent too large")
         if isinstance(power, Fraction) and power.denominator == 1:
             return base ** int(power), rest

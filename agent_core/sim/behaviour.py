@@ -74,7 +74,7 @@ def check_fields(body: Any, allowed: frozenset[str]) -> None:
         raise InvalidRequest(f"{unknown[0]}: Extra inputs are not permitted")
 
 
-def check_thread(body: dict) -> None:
+def check_thread(body: dict[str, Any]) -> None:
     """The sim keeps no server-side history, so a `thread` is refused with the details the SDK falls back on."""
     if "thread" in body:
         raise ThreadUnsupported(
@@ -83,9 +83,9 @@ def check_thread(body: dict) -> None:
         )
 
 
-def thinking_type(body: dict, row: ModelRow) -> str:
+def thinking_type(body: dict[str, Any], row: ModelRow) -> str:
     """The thinking mode this request runs with: what it asks for, else the model's default ("off": not asked)."""
-    asked = (body.get("thinking") or {}).get("type") if isinstance(body.get("thinking"), dict) else None
+    asked: str | None = (body.get("thinking") or {}).get("type") if isinstance(body.get("thinking"), dict) else None
     if asked:
         return asked
     # A model that thinks by default does not when the request forces a tool (thinking and forcing never mix).
@@ -93,7 +93,7 @@ def thinking_type(body: dict, row: ModelRow) -> str:
     return "adaptive" if row.thinks_by_default and not forced else "off"
 
 
-def check_output_config(body: dict) -> None:
+def check_output_config(body: dict[str, Any]) -> None:
     """`output_config.format`, when given, must be a JSON schema of an object-shaped answer."""
     config = body.get("output_config")
     if config is None:
@@ -107,7 +107,7 @@ def check_output_config(body: dict) -> None:
         raise InvalidRequest("output_config.format.schema: Field required (a JSON Schema object)")
 
 
-def check_model(body: dict, row: ModelRow) -> None:
+def check_model(body: dict[str, Any], row: ModelRow) -> None:
     """The refusals that differ by model (models.json `behaviour`)."""
     rules, kind = row.behaviour, thinking_type(body, row)
     if kind == "disabled" and rules.thinking_disabled == "between_tools":
@@ -134,7 +134,7 @@ def check_model(body: dict, row: ModelRow) -> None:
     _check_prefill(body, row)
 
 
-def _check_sampling(body: dict, row: ModelRow) -> None:
+def _check_sampling(body: dict[str, Any], row: ModelRow) -> None:
     if row.behaviour.sampling != "default_only":
         return
     if body.get("temperature", 1) != 1 or "top_p" in body or "top_k" in body:
@@ -143,11 +143,11 @@ def _check_sampling(body: dict, row: ModelRow) -> None:
         )
 
 
-def _has_server_tool(body: dict) -> bool:
+def _has_server_tool(body: dict[str, Any]) -> bool:
     return any(isinstance(t, dict) and t.get("type") not in (None, "custom") for t in body.get("tools") or [])
 
 
-def _check_prefill(body: dict, row: ModelRow) -> None:
+def _check_prefill(body: dict[str, Any], row: ModelRow) -> None:
     messages = body.get("messages") or []
     last = messages[-1] if messages and isinstance(messages[-1], dict) else {}
     # Continuing a paused server-tool turn ends with the assistant's reply too; that is not a prefill.
@@ -158,7 +158,7 @@ def _check_prefill(body: dict, row: ModelRow) -> None:
         )
 
 
-def check_thinking_kept(body: dict, row: ModelRow) -> None:
+def check_thinking_kept(body: dict[str, Any], row: ModelRow) -> None:
     """With thinking on, the assistant turn before the latest tool results must still start with its thinking."""
     if thinking_type(body, row) not in ("enabled", "adaptive"):
         return

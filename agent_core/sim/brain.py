@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from agent_core.model import SimSettings
 from agent_core.sim import language as lx
@@ -22,13 +23,13 @@ QUERY_INTENTS = ("memory", "search")
 class Draft:
     """What the model 'wrote': content blocks, why it stopped, and the thinking behind it."""
 
-    content: list[dict]
+    content: list[dict[str, Any]]
     stop_reason: str
-    stop_details: dict | None = None
+    stop_details: dict[str, Any] | None = None
     reasoning: str = ""
 
 
-def think(body: dict, settings: SimSettings) -> Draft:
+def think(body: dict[str, Any], settings: SimSettings) -> Draft:
     """Draft the next assistant reply for a (validated) Messages API request body."""
     view = read(body, settings)
     harm = _harm(view.question)
@@ -52,7 +53,7 @@ def think(body: dict, settings: SimSettings) -> Draft:
     return Draft([_text(reply.final_text(view, needs, extras))], "end_turn", reasoning=_reasoning(view, "answer"))
 
 
-def _text(text: str) -> dict:
+def _text(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
@@ -165,11 +166,12 @@ def _name_intent(name: str) -> str | None:
 
 
 def _derive(view: View, need: Need, needs: list[Need]) -> None:
-    first, second = (needs[i] for i in need.derived)
-    temps = [lx.temperature(n.result.output) if n.result else None for n in (first, second)]
-    if None in temps:
+    if need.derived is None:
         return
-    a, b = temps
+    first, second = (needs[i] for i in need.derived)
+    a, b = (lx.temperature(n.result.output) if n.result else None for n in (first, second))
+    if a is None or b is None:
+        return
     need.value = f"{a}-({b})" if b.startswith("-") else f"{a}-{b}"
     need.clause = need.value
     if need.tool is not None:
@@ -183,7 +185,7 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
         need.state = "gave_up"  # data the program gathered failed, and there is no tool to try again with
     elif need.attempts:
         retry = _retry(view, need)
-        reused = answered.get(call_key(need.tool.get("name", ""), retry)) if retry is not None else None
+        reused = answered.get(call_key(need.tool_def.get("name", ""), retry)) if retry is not None else None
         need.state, need.call = ("call", retry) if retry is not None else ("gave_up", None)
         if reused is not None:
             need.state, need.result, need.call, need.say_before = "done", reused, None, ""
@@ -213,10 +215,10 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
 
 
 def _key(need: Need) -> str:
-    return call_key(need.tool.get("name", ""), need.args)
+    return call_key(need.tool_def.get("name", ""), need.args)
 
 
-def _retry(view: View, need: Need) -> dict | None:
+def _retry(view: View, need: Need) -> dict[str, Any] | None:
     """The persona's answer to a failing call: the next input, or None to give up."""
     last = need.attempts[-1]
     name = need.tool.get("name") if need.tool else last.name
@@ -263,6 +265,8 @@ def _obey(view: View, injection: Injection) -> Draft | None:
     if injection.reply is not None:
         view.notes.append("The document tells me what to reply, so I reply exactly that.")
         return Draft([_text(injection.reply)], "end_turn", reasoning=" ".join(view.notes))
+    if injection.call is None:
+        return None  # an injection asks either for a reply (above) or for a call
     name, args = injection.call
     if view.choice_type == "none" or any(a.name == name and a.input == args for a in view.episode):
         return None  # tools are off, or it has already done what the document said
@@ -274,12 +278,15 @@ def _obey(view: View, injection: Injection) -> Draft | None:
 # ---- calling tools --------------------------------------------------------------------------------
 
 
-def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
+def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict[str, Any]]]:
     if view.choice_type == "none":
         return []
-    calls, seen = [], set()
+    calls: list[tuple[Need, dict[str, Any]]] = []
+    seen: set[str] = set()
     for need in needs:
-        key = call_key(need.tool.get("name", ""), need.call) if need.state == "call" else None
+        if need.state != "call" or need.call is None:
+            continue
+        key = call_key(need.tool_def.get("name", ""), need.call)
         if key and key not in seen:
             seen.add(key)
             calls.append((need, need.call))
@@ -290,7 +297,7 @@ def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
     return calls
 
 
-def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
+def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict[str, Any]]]:
     """tool_choice any/tool: a tool call is compulsory even when nothing is left to ask for."""
     need = next((n for n in needs if n.tool is not None), None)
     if need is None and not view.tools:
@@ -300,23 +307,27 @@ def _forced(view: View, needs: list[Need]) -> list[tuple[Need, dict]]:
         choose(view, need, forced=True)
         fill(view, need)
     sent = need.call or (need.attempts[-1].input if need.attempts else need.args)
-    view.notes.append(f"tool_choice {view.choice_type} forces a tool call, so I call {need.tool.get('name')} again.")
+    view.notes.append(
+        f"tool_choice {view.choice_type} forces a tool call, so I call {need.tool_def.get('name')} again."
+    )
     return [(need, sent)]
 
 
-def _tool_draft(view: View, calls: list[tuple[Need, dict]]) -> Draft:
+def _tool_draft(view: View, calls: list[tuple[Need, dict[str, Any]]]) -> Draft:
     done = {a.key for a in view.episode}
     fresh = reply.task_phrases(
         view,
         [
             need
             for need, sent in calls
-            if not need.attempts and not need.say_before and call_key(need.tool.get("name", ""), sent) not in done
+            if not need.attempts and not need.say_before and call_key(need.tool_def.get("name", ""), sent) not in done
         ],
     )
     texts = [say("preface", view.lang, tasks=lx.join_list(fresh, view.lang))] if fresh else []
     texts += list(dict.fromkeys(need.say_before for need, _ in calls if need.say_before))
-    blocks = [{"type": "tool_use", "id": None, "name": need.tool.get("name"), "input": sent} for need, sent in calls]
+    blocks = [
+        {"type": "tool_use", "id": None, "name": need.tool_def.get("name"), "input": sent} for need, sent in calls
+    ]
     if len(calls) > 1:
         view.notes.append("These calls do not depend on each other, so I make them together in one reply.")
     return Draft([_text(" ".join(texts))] * bool(texts) + blocks, "tool_use", reasoning=_reasoning(view, "call"))

@@ -106,16 +106,16 @@ def _retarget(view: View, need: Need, boost: int, key: str) -> None:
     aim = purpose(key)
     value = _values(aim, need.clause)[0] if aim and aim not in GENERIC else None
     old = need.intent
-    need.intent, need.value = (aim, value) if value else ("tool", None)
+    need.intent, need.value = (aim, value) if aim and value else ("tool", None)  # a value is only found for an aim
     view.notes.append(
-        f"{need.tool.get('name')} is chosen for what it does, so I treat this as {need.intent}, not {old}."
+        f"{need.tool_def.get('name')} is chosen for what it does, so I treat this as {need.intent}, not {old}."
     )
 
 
 # ---- arguments ---------------------------------------------------------------------------------------
 
 
-def _slot(pname: str, prop: dict, tool_json: str) -> str | None:
+def _slot(pname: str, prop: dict[str, Any], tool_json: str) -> str | None:
     """The kind of value a parameter wants (city, id, body, sql, ...), from its name, description and type."""
     return _slot_of(pname, json.dumps(prop, sort_keys=True, ensure_ascii=False), tool_json)
 
@@ -149,7 +149,9 @@ def _slot_of(pname: str, prop_json: str, tool_json: str) -> str | None:
     return found
 
 
-def _extract(slot: str, text: str, need: Need, pname: str, prop: dict, tool_json: str, taken: tuple) -> Any:
+def _extract(
+    slot: str, text: str, need: Need, pname: str, prop: dict[str, Any], tool_json: str, taken: tuple[str, ...]
+) -> Any:
     if slot == "city":
         return next(iter(gazetteer.places(text)), None)
     if slot == "expression":
@@ -197,7 +199,7 @@ def _numbers(need: Need, text: str) -> list[str]:
     return values.numbers(text)
 
 
-def _as_number(raw: str, prop: dict) -> int | float:
+def _as_number(raw: str, prop: dict[str, Any]) -> int | float:
     number = float(raw)
     return int(number) if prop.get("type") == "integer" or number.is_integer() else number
 
@@ -208,7 +210,7 @@ def _shows_power_as_stars(tool_json: str) -> bool:
     return "**" in tool_json and "^" not in tool_json
 
 
-def _key_in_view(view: View, tool: dict) -> str:
+def _key_in_view(view: View, tool: dict[str, Any]) -> str:
     """The tool's canonical JSON, already made when the request was read (json.dumps per call was a hot spot)."""
     for candidate, key in zip(view.tools, view.tool_keys, strict=False):
         if candidate is tool:
@@ -225,7 +227,7 @@ def _texts(view: View, need: Need, only_clause: bool, wording: bool) -> Iterator
         return
     yield from (view.question, need.clause) if wording else (need.clause, view.question)
     yield view.system
-    name = need.tool.get("name")
+    name = need.tool_def.get("name")
     for attempt in view.episode:
         if attempt.status == "ok" and attempt.name != name:
             yield lx.attend(attempt.output)
@@ -233,8 +235,8 @@ def _texts(view: View, need: Need, only_clause: bool, wording: bool) -> Iterator
 
 def fill(view: View, need: Need, only_clause: bool = False) -> None:
     """Arguments for the chosen tool from the question, the system prompt and earlier results."""
-    schema = need.tool.get("input_schema") or {}
-    key = _key_in_view(view, need.tool)
+    schema = need.tool_def.get("input_schema") or {}
+    key = _key_in_view(view, need.tool_def)
     required = set(schema.get("required") or [])
     forced = view.choice_type in ("any", "tool")
     spoken = (need.clause,) if only_clause else (need.clause, view.question)  # where numbers are taken from
@@ -245,7 +247,7 @@ def fill(view: View, need: Need, only_clause: bool = False) -> None:
         prop = prop if isinstance(prop, dict) else {}
         slot = _slot(pname, prop, key)
         need.main_param = need.main_param or (pname if slot == main else "")
-        value = need.value if slot == main and need.value else None
+        value: Any = need.value if slot == main and need.value else None  # text, a number, or an enum's option
         if slot == "number":
             found = [n for text in spoken for n in [_numbers(need, text)] if n]
             value = _as_number(found[0][counted], prop) if found and counted < len(found[0]) else None
@@ -297,13 +299,13 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
 
 def feeder(view: View, need: Need) -> Need | None:
     """Another tool that can be called now and whose description promises what need lacks (an order ID)."""
-    schema = need.tool.get("input_schema") or {}
+    schema = need.tool_def.get("input_schema") or {}
     lacking = [p for p in schema.get("required") or [] if p not in need.args]
     wanted = {lx.stem(w) for p in lacking for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p))} - {"id"}
     if not wanted or view.choice_type in ("any", "tool"):
         return None
 
-    def promises(tool: dict) -> bool:
+    def promises(tool: dict[str, Any]) -> bool:
         promised = {lx.stem(w) for w in lx.words(str(tool.get("description") or ""))}
         return any(lx.stems_match(w, p) for w in wanted for p in promised)
 
@@ -311,10 +313,10 @@ def feeder(view: View, need: Need) -> Need | None:
         view,
         need,
         {"feeds": need},
-        (t for t in view.tools if t.get("name") != need.tool.get("name") and promises(t)),
+        (t for t in view.tools if t.get("name") != need.tool_def.get("name") and promises(t)),
         lambda trial: (
-            f"{need.tool.get('name')} needs {', '.join(lacking)}, which I do not have; "
-            f"{trial.tool.get('name')} can find it, so I call it first."
+            f"{need.tool_def.get('name')} needs {', '.join(lacking)}, which I do not have; "
+            f"{trial.tool_def.get('name')} can find it, so I call it first."
         ),
     )
 
@@ -327,9 +329,9 @@ def follow_up(view: View, need: Need) -> Need | None:
     used = meaning.profile(_tool_key(need.tool))
     open_ = meaning.concepts(need.clause) - used.name - used.described - used.params
 
-    def covers(tool: dict) -> bool:
+    def covers(tool: dict[str, Any]) -> bool:
         other = meaning.profile(_tool_key(tool))
-        return tool.get("name") != need.tool.get("name") and bool(open_ & (other.name | other.described))
+        return tool.get("name") != need.tool_def.get("name") and bool(open_ & (other.name | other.described))
 
     return _first_callable(
         view,
@@ -337,18 +339,18 @@ def follow_up(view: View, need: Need) -> Need | None:
         {"after": need},
         (t for t in view.tools if open_ and covers(t)),
         lambda trial: (
-            f"{need.tool.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
-            f"{trial.tool.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
+            f"{need.tool_def.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
+            f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
         ),
     )
 
 
 def _first_callable(
-    view: View, need: Need, link: dict[str, Need], tools: Iterable[dict], why: Callable[[Need], str]
+    view: View, need: Need, link: dict[str, Need], tools: Iterable[dict[str, Any]], why: Callable[[Need], str]
 ) -> Need | None:
     """The first of tools whose arguments can all be filled now for need's clause (link: feeds or after), noted."""
     for tool in tools:
-        trial = Need("tool", need.clause, None, tool=tool, **link)
+        trial = Need("tool", need.clause, None, tool=tool, feeds=link.get("feeds"), after=link.get("after"))
         fill(view, trial)
         if not trial.missing and trial.args:
             view.notes.append(why(trial))

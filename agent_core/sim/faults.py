@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 # The real API's error type for each status (messages-api-facts.md, "Errors").
 ERROR_TYPES = {
@@ -112,9 +113,9 @@ class AttemptCounter:
             return attempt
 
 
-def parse_steps(spec: str) -> list[dict]:
+def parse_steps(spec: str) -> list[dict[str, Any]]:
     """'429x2,529,drop,slow:1.5' -> one fault dict per request, in order; FaultConfigError when unreadable."""
-    steps: list[dict] = []
+    steps: list[dict[str, Any]] = []
     for part in (p.strip().lower() for p in spec.split(",")):
         match = _STEP.match(part)
         if not part or not match:
@@ -123,7 +124,7 @@ def parse_steps(spec: str) -> list[dict]:
                 "optionally followed by xN for N requests in a row"
             )
         if match["status"]:
-            step: dict = {"status": int(match["status"])}
+            step: dict[str, Any] = {"status": int(match["status"])}
             if step["status"] == 429:
                 step["retry_after"] = 0
         elif match["drop"]:
@@ -138,19 +139,19 @@ def parse_steps(spec: str) -> list[dict]:
 class FaultQueue:
     """A server's fault plan: each POST /v1/messages takes the next step until none are left."""
 
-    steps: list[dict] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def from_specs(cls, specs: list[str]) -> FaultQueue:
         return cls([step for spec in specs for step in parse_steps(spec)])
 
-    def take(self) -> dict | None:
+    def take(self) -> dict[str, Any] | None:
         with self._lock:
             return self.steps.pop(0) if self.steps else None
 
 
-def plan_step(step: dict | None) -> FaultPlan:
+def plan_step(step: dict[str, Any] | None) -> FaultPlan:
     """The plan for one step of a queue or a header (every step hits: no turn or attempt filters)."""
     plan = FaultPlan()
     if step is None:
@@ -163,7 +164,7 @@ def plan_step(step: dict | None) -> FaultPlan:
     return plan
 
 
-def header_step(headers: Mapping[str, str], attempt: int) -> dict | None:
+def header_step(headers: Mapping[str, str], attempt: int) -> dict[str, Any] | None:
     """The step of an `x-sim-fault` header for this sending of the request (None when past the plan)."""
     spec = headers.get(FAULT_HEADER)
     if not spec:
@@ -172,7 +173,7 @@ def header_step(headers: Mapping[str, str], attempt: int) -> dict | None:
     return steps[attempt] if attempt < len(steps) else None
 
 
-def _kind(fault: dict) -> str:
+def _kind(fault: dict[str, Any]) -> str:
     kind = fault.get("kind") or ("status" if "status" in fault else "")
     if kind not in KINDS:
         raise FaultConfigError(f"unknown fault kind {kind!r} in {fault!r}; expected one of {', '.join(KINDS)}")
@@ -181,7 +182,7 @@ def _kind(fault: dict) -> str:
     return kind
 
 
-def _applies(fault: dict, kind: str, turn: int, attempt: int) -> bool:
+def _applies(fault: dict[str, Any], kind: str, turn: int, attempt: int) -> bool:
     if fault.get("turn") is not None and int(fault["turn"]) != turn:
         return False
     # Slow replies hit every attempt unless told otherwise; failures by default only the first.
@@ -190,7 +191,7 @@ def _applies(fault: dict, kind: str, turn: int, attempt: int) -> bool:
     return attempts is None or attempt < int(attempts)
 
 
-def plan_faults(faults: list[dict], body: object, attempt: int) -> FaultPlan:
+def plan_faults(faults: list[dict[str, Any]], body: object, attempt: int) -> FaultPlan:
     """Combine every matching fault: slow delays add up, the first failure wins."""
     plan = FaultPlan()
     turn = turn_of(body)
@@ -207,7 +208,7 @@ def plan_faults(faults: list[dict], body: object, attempt: int) -> FaultPlan:
     return plan
 
 
-def _decide(plan: FaultPlan, fault: dict, kind: str) -> None:
+def _decide(plan: FaultPlan, fault: dict[str, Any], kind: str) -> None:
     if kind == "drop":
         plan.drop = True
     elif kind == "unknown_stop_reason":
@@ -218,6 +219,6 @@ def _decide(plan: FaultPlan, fault: dict, kind: str) -> None:
             plan.retry_after = float(fault.get("retry_after", DEFAULT_RETRY_AFTER_S))
 
 
-def error_body(error_type: str, message: str, request_id: str) -> dict:
+def error_body(error_type: str, message: str, request_id: str) -> dict[str, Any]:
     """The API's error envelope."""
     return {"type": "error", "error": {"type": error_type, "message": message}, "request_id": request_id}

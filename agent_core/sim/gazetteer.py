@@ -51,7 +51,7 @@ def _cities() -> tuple[City, ...]:
 
 
 @cache
-def _patterns() -> tuple[tuple[str, re.Pattern, City], ...]:
+def _patterns() -> tuple[tuple[str, re.Pattern[str], City], ...]:
     pairs = [(fold(form), city) for city in _cities() for form in city.forms]
     # Longest first, so "Nowym Jorku" wins over a shorter form inside it.
     pairs.sort(key=lambda p: len(p[0]), reverse=True)
@@ -60,7 +60,8 @@ def _patterns() -> tuple[tuple[str, re.Pattern, City], ...]:
 
 @text_cache
 def _known(text: str) -> tuple[tuple[int, City], ...]:
-    folded, spans = fold(text), []
+    folded = fold(text)
+    spans: list[tuple[int, int, City]] = []
     for form, pattern, city in _patterns():
         if form not in folded:
             continue  # a plain substring test rules out almost every form, and costs far less than the regex

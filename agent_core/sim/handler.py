@@ -59,7 +59,7 @@ class ApiFailure(Exception):
         message: str,
         headers: dict[str, str] | None = None,
         delay_s: float = 0.0,
-        details: dict | None = None,
+        details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status, self.message, self.headers, self.delay_s = status, message, headers or {}, delay_s
@@ -74,7 +74,7 @@ def depth_within(value: Any, limit: int) -> bool:
     return limit >= 1 and _within(value, limit - 1)
 
 
-def _within(item: dict | list, room: int) -> bool:
+def _within(item: dict[str, Any] | list[Any], room: int) -> bool:
     # Recursive: a generator over every value was a hot spot on long histories; only containers recurse.
     for child in item.values() if isinstance(item, dict) else item:
         if isinstance(child, (dict, list)) and (room < 1 or not _within(child, room - 1)):
@@ -96,12 +96,12 @@ def _hex(*parts: Any) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:24]
 
 
-def canonical(body: dict) -> str:
+def canonical(body: dict[str, Any]) -> str:
     """The request as canonical JSON; `stream` is left out so both modes get the same ids."""
     return _CANONICAL.encode({k: v for k, v in body.items() if k != "stream"})
 
 
-def _json_reply(status: int, data: dict, headers: dict[str, str] | None = None) -> SimReply:
+def _json_reply(status: int, data: dict[str, Any], headers: dict[str, str] | None = None) -> SimReply:
     body = json.dumps(data, ensure_ascii=False).encode("utf-8")
     return SimReply(status, {"content-type": "application/json", **(headers or {})}, body)
 
@@ -121,7 +121,7 @@ class SimHandler:
     def __init__(
         self,
         settings: SimSettings,
-        think: Callable[[dict, SimSettings], Any] | None = None,
+        think: Callable[[dict[str, Any], SimSettings], Any] | None = None,
         fault_plan: list[str] | None = None,
     ) -> None:
         self.settings = settings
@@ -161,7 +161,7 @@ class SimHandler:
         return reply
 
     @staticmethod
-    def _models(answer: Callable[[], dict]) -> dict:
+    def _models(answer: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         try:
             return answer()
         except models_api.ModelsError as exc:
@@ -305,7 +305,7 @@ class SimHandler:
         except faults.FaultConfigError as exc:
             raise ApiFailure(500, f"Simulated model misconfigured: {exc}") from exc
 
-    def _draft(self, body: dict) -> Any:
+    def _draft(self, body: dict[str, Any]) -> Any:
         think = self._think
         if think is None:
             from agent_core.sim import brain  # lazy: the brain is a separate module and may load data files

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache, wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 DATA = Path(__file__).with_name("data")
 # The brain reads every earlier text again on every turn, so its readings of texts are cached, in this many
@@ -37,12 +37,15 @@ _NOT_TICKERS = {"OK", "AI", "API", "USA", "NYC", "EUR", "USD", "PLN", "CET", "UT
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 
 
-def text_cache(fn: Callable[..., Any]) -> Callable[..., Any]:
+_Result = TypeVar("_Result")
+
+
+def text_cache(fn: Callable[..., _Result]) -> Callable[..., _Result]:
     """lru_cache for a pure function whose first argument is a text; texts over TEXT_CACHE_LIMIT skip it."""
     cached = lru_cache(maxsize=TEXT_CACHE_SIZE)(fn)
 
     @wraps(fn)
-    def call(text: str, *args: Any) -> Any:
+    def call(text: str, *args: Any) -> _Result:
         return cached(text, *args) if len(text) <= TEXT_CACHE_LIMIT else fn(text, *args)
 
     call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
@@ -61,9 +64,10 @@ def attend(text: str) -> str:
 
 
 @cache
-def load(name: str) -> dict:
+def load(name: str) -> dict[str, Any]:
     """One data file from agent_core/sim/data, parsed once."""
-    return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    return data
 
 
 @text_cache
@@ -223,7 +227,7 @@ def first_hit(tokens: list[str], items: list[str]) -> int | None:
     return min(found, default=None)
 
 
-def lexicon() -> dict:
+def lexicon() -> dict[str, Any]:
     """The word lists (intents, slots, stop words, ...)."""
     return load("lexicon")
 
@@ -333,7 +337,7 @@ def say(key: str, lang: str, **values: object) -> str:
     node = load("phrases")
     for part in key.split("."):
         node = node[part]
-    template = node.get(lang) or node["en"]
+    template: str = node.get(lang) or node["en"]
     return template.format(**values)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import parse_qs
 
 from agent_core.lineup import ModelRow, lineup
@@ -41,7 +42,7 @@ def max_output(model: str) -> int | None:
     return row.max_output if row else None
 
 
-def model_info(row: ModelRow) -> dict:
+def model_info(row: ModelRow) -> dict[str, Any]:
     """One entry of GET /v1/models in the API's shape (max_input_tokens, max_tokens, a real created_at)."""
     return {
         "type": "model",
@@ -67,7 +68,7 @@ def _position(ids: list[str], name: str, value: str) -> int:
     return ids.index(value)
 
 
-def list_models(query_string: str) -> dict:
+def list_models(query_string: str) -> dict[str, Any]:
     """One page of the served models, newest first: limit, after_id, before_id, has_more, first_id, last_id."""
     query = parse_qs(query_string, keep_blank_values=True)
     limit = _limit(query)

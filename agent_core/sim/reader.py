@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from agent_core.model import SimSettings
 from agent_core.sim import arithmetic, gazetteer
@@ -30,19 +31,31 @@ class Need:
     clause: str
     value: str | None = None
     derived: tuple[int, int] | None = None  # indexes of the two weather needs a difference is computed from
-    tool: dict | None = None
+    tool: dict[str, Any] | None = None
     score: int = 0
-    args: dict = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
     attempts: list[Attempt] = field(default_factory=list)
     result: Attempt | None = None
     state: str = ""  # done, call, ask, wait, gave_up, no_tool, skip, twin
-    call: dict | None = None
+    call: dict[str, Any] | None = None
     say_before: str = ""
     twin: Need | None = None  # an earlier need that makes the very same call; this one follows it
     main_param: str = ""  # the tool's parameter that carries the need's value (a city, a path), if it has one
     feeds: Need | None = None  # the need whose missing argument this call is made to find (customer -> order id)
     after: Need | None = None  # the need whose result gave this call its argument (a follow-up call)
+
+    @property
+    def tool_def(self) -> dict[str, Any]:
+        """The chosen tool's definition, where the caller has already seen that a tool was chosen."""
+        assert self.tool is not None, "no tool was chosen for this need"
+        return self.tool
+
+    @property
+    def outcome(self) -> Attempt:
+        """The call that answered this need, where the caller has already seen that one did."""
+        assert self.result is not None, "no call has answered this need"
+        return self.result
 
 
 @dataclass
@@ -50,10 +63,10 @@ class View:
     """The request as the model reads it."""
 
     system: str
-    tools: list[dict]
-    server_tools: list[dict]
-    choice: dict
-    messages: list[dict]
+    tools: list[dict[str, Any]]
+    server_tools: list[dict[str, Any]]
+    choice: dict[str, Any]
+    messages: list[dict[str, Any]]
     question: str
     lang: str
     persona: str
@@ -67,13 +80,14 @@ class View:
 
     @property
     def choice_type(self) -> str:
-        return self.choice.get("type", "auto")
+        kind: str = self.choice.get("type", "auto")
+        return kind
 
 
 # ---- reading the request ---------------------------------------------------------------------------
 
 
-def read(body: dict, settings: SimSettings) -> View:
+def read(body: dict[str, Any], settings: SimSettings) -> View:
     """What a model sees: system prompt, tools, tool_choice and the messages, split into question and episode."""
     messages = body.get("messages") or []
     q_index = _question_index(messages)
@@ -100,7 +114,7 @@ def read(body: dict, settings: SimSettings) -> View:
     )
 
 
-def _question_index(messages: list[dict]) -> int:
+def _question_index(messages: list[dict[str, Any]]) -> int:
     """The last user message with text that is not tool results: the question being answered (0 if none)."""
     for i in range(len(messages) - 1, -1, -1):
         message = messages[i]
@@ -134,10 +148,13 @@ def _intent_hits(text: str) -> dict[str, int]:
 
 
 def _values(intent: str, clause: str) -> list[str | None]:
+    found: list[str | None] = []
     if intent == "weather":
-        return gazetteer.places(clause) or [None]
+        found += gazetteer.places(clause)
+        return found or [None]
     if intent in ("file", "delete"):
-        return lx.extract_paths(clause) or [None]
+        found += lx.extract_paths(clause)
+        return found or [None]
     if intent == "arithmetic":
         return [arithmetic.extract_expression(clause)]
     if intent == "stock":
@@ -151,7 +168,8 @@ def _query(clause: str, intent: str) -> str | None:
     tokens = lx.words(clause)
     for entry in lx.lexicon()["memory_queries"] if intent == "memory" else []:
         if lx.hits(tokens, entry["match"]):
-            return entry["query"]
+            query: str = entry["query"]
+            return query
     drop = lx.word_set("query_drop")
     kept = [w for w in lx.content_words(clause) if lx.fold(w) not in drop]
     return " ".join(kept[:MAX_QUERY_WORDS]) or None
@@ -209,7 +227,7 @@ def understand(view: View) -> list[Need]:
     return needs
 
 
-def _tool_key(tool: dict) -> str:
+def _tool_key(tool: dict[str, Any]) -> str:
     return SORTED_JSON.encode(tool)
 
 

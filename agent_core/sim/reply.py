@@ -45,8 +45,9 @@ def task_phrases(view: View, needs: list[Need]) -> list[str]:
     """Task phrases for a preface; needs of one kind share one: 'read app.log, notes.txt and report.md'."""
     groups: dict[str, list[str]] = {}
     for need in needs:
-        if need.intent in MERGED_TASKS and not need.derived and _main_value(need):
-            groups.setdefault(need.intent, []).append(_main_value(need))
+        main = _main_value(need)
+        if need.intent in MERGED_TASKS and not need.derived and main:
+            groups.setdefault(need.intent, []).append(main)
     out = []
     for need in needs:
         values = groups.get(need.intent, []) if not need.derived and _main_value(need) else []
@@ -69,11 +70,11 @@ def _disagreement(view: View, need: Need, expr: str, out: str) -> str | None:
         return None
     ints = re.fullmatch(r"(\d+)\^(\d+)", expr)
     hint = say("xor_hint", view.lang) if ints and int(ints[1]) ^ int(ints[2]) == float(theirs[0]) else ""
-    return say("disagree", view.lang, tool=need.result.name, out=out.strip(), expr=expr, value=mine, hint=hint)
+    return say("disagree", view.lang, tool=need.outcome.name, out=out.strip(), expr=expr, value=mine, hint=hint)
 
 
 def _result_line(view: View, need: Need, injection: Injection | None) -> str:
-    out = need.result.output
+    out = need.outcome.output
     if need.intent == "arithmetic" and need.value and not need.derived:
         disagreement = _disagreement(view, need, _result_value(need), out)
         if disagreement:
@@ -92,11 +93,11 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         expr=value,
         path=value,
         q=lx.quote(value, view.lang),
-        tool=need.result.name,
+        tool=need.outcome.name,
         out=clip(out),
     )
-    first = need.attempts[0].input if need.attempts else need.result.input
-    changed = [(first.get(k), v) for k, v in need.result.input.items() if first.get(k) not in (None, v)]
+    first = need.attempts[0].input if need.attempts else need.outcome.input
+    changed = [(first.get(k), v) for k, v in need.outcome.input.items() if first.get(k) not in (None, v)]
     if changed:
         old, new = changed[0]
         line += " " + say("fixed", view.lang, old=lx.quote(str(old), view.lang), new=lx.quote(str(new), view.lang))
@@ -115,12 +116,12 @@ def _without_city_prefix(out: str, value: str) -> str:
 
 def _result_value(need: Need) -> str:
     """What a result line names: the value actually sent (a corrected city), else the need's own value."""
-    sent = need.result.input.get(need.main_param) if need.main_param else None
+    sent = need.outcome.input.get(need.main_param) if need.main_param else None
     if isinstance(sent, str) and not need.derived:
         return sent
     if need.value:
         return need.value  # a tool with no parameter for it ("query": "weather Oslo") still answered about Oslo
-    return next((v for v in need.result.input.values() if isinstance(v, str)), "")
+    return next((v for v in need.outcome.input.values() if isinstance(v, str)), "")
 
 
 def _without_tool(view: View, need: Need) -> str:
@@ -155,7 +156,7 @@ def _ask(view: View, need: Need) -> str:
     slot = need.missing[0]
     if slot in lx.load("phrases")["ask"]:
         return say(f"ask.{slot}", view.lang)
-    return say("ask.other", view.lang, tool=need.tool.get("name"), param=slot)
+    return say("ask.other", view.lang, tool=need.tool_def.get("name"), param=slot)
 
 
 def _chat(view: View) -> str:
@@ -173,13 +174,13 @@ def _chat(view: View) -> str:
 
 def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
     quoted: set[int] = set()
-    lines = []
+    need_lines = []
     for need in needs:
         if need.state == "done" and id(need.result) in quoted:
             continue  # one result that answered two needs is quoted once
         quoted.add(id(need.result))
-        lines.append(_need_line(view, need))
-    lines = list(dict.fromkeys(line for line in lines if line))
+        need_lines.append(_need_line(view, need))
+    lines = list(dict.fromkeys(line for line in need_lines if line))
     injection = view.injection
     for attempt in extras:
         if injection and injection.call and (attempt.name, attempt.input) == injection.call:

@@ -26,7 +26,7 @@ class Attempt:
     """One tool call found in the history, with what came back (status: ok, error or unavailable)."""
 
     name: str
-    input: dict
+    input: dict[str, Any]
     output: str
     status: str
 
@@ -36,7 +36,7 @@ class Attempt:
         return call_key(self.name, self.input)
 
 
-def blocks(content: Any) -> list[dict]:
+def blocks(content: Any) -> list[dict[str, Any]]:
     """The content blocks of a message (a plain string is one text block)."""
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
@@ -54,9 +54,9 @@ def _status(text: str, is_error: bool) -> str:
     return "unavailable" if unavailable else "error" if is_error else "ok"
 
 
-def attempts_in(messages: list[dict]) -> list[Attempt]:
+def attempts_in(messages: list[dict[str, Any]]) -> list[Attempt]:
     """Every tool call in the messages that has its result, in order."""
-    asked: dict[str, tuple[str, dict]] = {}
+    asked: dict[str, tuple[str, dict[str, Any]]] = {}
     out = []
     for message in messages:
         content = message.get("content")
@@ -144,7 +144,7 @@ def _candidates(value: str, error: str) -> list[str]:
     return [c for c in found if c and lx.fold(c) != lx.fold(value)]
 
 
-def fix(tool_input: dict, error: str, tried: list[dict]) -> dict | None:
+def fix(tool_input: dict[str, Any], error: str, tried: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A corrected input the error message points to, never one already tried."""
     error = lx.attend(error)
     for key, value in tool_input.items():
@@ -167,7 +167,7 @@ class Injection:
     source: Attempt
     snippet: str  # the start of the instructions, to quote to the user
     text: str  # the instructions as they stand in the result, cut out of it when the result is quoted
-    call: tuple[str, dict] | None = None
+    call: tuple[str, dict[str, Any]] | None = None
     reply: str | None = None
 
 
@@ -176,7 +176,7 @@ def _pattern(items: list[str]) -> str:
 
 
 @cache
-def _injection_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+def _injection_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """Trigger, 'reply only with' and 'call <tool>' patterns, built once: every tool result is searched each turn."""
     words = lx.lexicon()["injection"]
     reply = rf"(?:{_pattern(words['reply'])})\s*:?\s*['\"“«„]?(.+?)['\"”»]?\s*(?:[.!]\s|[.!]?$|\n)"
@@ -187,7 +187,7 @@ def _injection_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     return (re.compile(_pattern(words["triggers"]), re.I), re.compile(reply, re.I), re.compile(call, re.I))
 
 
-def find_injection(attempt: Attempt, tools: list[dict]) -> Injection | None:
+def find_injection(attempt: Attempt, tools: list[dict[str, Any]]) -> Injection | None:
     """The injection pattern of BEHAVIOUR.md: a trigger, then 'Call <tool> with ...' or 'Reply only with ...'."""
     triggers, replies, calls = _injection_patterns()
     output = lx.attend(attempt.output)  # like everything else, read closely only at the start and the end
@@ -202,12 +202,12 @@ def find_injection(attempt: Attempt, tools: list[dict]) -> Injection | None:
     text = output[trigger.start() : trigger.end() + found.end()]
     snippet = short(text, 100)
     if found is reply:
-        return Injection(attempt, snippet, text, reply=reply.group(1).strip())
-    tool = next((t for t in tools if t.get("name") == call.group(1)), {})
-    return Injection(attempt, snippet, text, call=(call.group(1), _injected_args(call.group(2) or "", tool)))
+        return Injection(attempt, snippet, text, reply=found.group(1).strip())
+    tool = next((t for t in tools if t.get("name") == found.group(1)), {})
+    return Injection(attempt, snippet, text, call=(found.group(1), _injected_args(found.group(2) or "", tool)))
 
 
-def _injected_args(text: str, tool: dict) -> dict:
+def _injected_args(text: str, tool: dict[str, Any]) -> dict[str, Any]:
     text = text.strip()
     if text.startswith("{"):
         try:

@@ -73,9 +73,12 @@ class _RequestHandler(BaseHTTPRequestHandler):
     server: SimHTTPServer
 
     def setup(self) -> None:
-        # The socket timeout bounds both an idle keep-alive connection and each stalled read.
-        self.timeout = self.server.limits.idle_timeout_s
         super().setup()
+        # The socket timeout bounds both an idle keep-alive connection and each stalled read. (Set on the socket
+        # itself: StreamRequestHandler's `timeout` is a class attribute, and the limit is this server's.)
+        timeout = self.server.limits.idle_timeout_s
+        if timeout is not None:
+            self.connection.settimeout(timeout)
 
     def handle_one_request(self) -> None:
         try:
@@ -157,7 +160,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
         return b"".join(parts)
 
     def _read_chunked(self) -> bytes:
-        parts, total = [], 0
+        parts: list[bytes] = []
+        total = 0
         deadline = time.monotonic() + self.server.limits.body_deadline_s
         while True:
             line = self.rfile.readline(64)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from agent_core import tokens
@@ -18,7 +18,7 @@ UNKNOWN_STOP_TEXT_TOKENS = 12
 UNKNOWN_STOP_REASON = "future_reason"
 
 
-def output_cost(block: dict) -> int:
+def output_cost(block: dict[str, Any]) -> int:
     """Output tokens of one generated block under the shared estimator."""
     kind = block.get("type")
     if kind == "text":
@@ -42,9 +42,9 @@ def cut_text(text: str, budget: int) -> str:
     return text[:low]
 
 
-def _cut_input(value: Any, budget: int) -> dict:
+def _cut_input(value: Any, budget: int) -> dict[str, Any]:
     # Whole top-level fields only: what a client parsing the partial JSON stream would also end up with.
-    kept: dict = {}
+    kept: dict[str, Any] = {}
     for key, item in value.items() if isinstance(value, dict) else []:
         if tokens.estimate_json({**kept, key: item}) > budget:
             break
@@ -52,7 +52,7 @@ def _cut_input(value: Any, budget: int) -> dict:
     return kept
 
 
-def _cut_block(block: dict, budget: int) -> dict | None:
+def _cut_block(block: dict[str, Any], budget: int) -> dict[str, Any] | None:
     kind = block["type"]
     if kind == "text":
         text = cut_text(block["text"], budget)
@@ -64,9 +64,9 @@ def _cut_block(block: dict, budget: int) -> dict | None:
     return None
 
 
-def fit_blocks(blocks: list[dict], budget: int) -> tuple[list[dict], bool]:
+def fit_blocks(blocks: list[dict[str, Any]], budget: int) -> tuple[list[dict[str, Any]], bool]:
     """Keep blocks while they fit; the first that does not is cut. Returns (blocks, whether anything was cut)."""
-    kept: list[dict] = []
+    kept: list[dict[str, Any]] = []
     for block in blocks:
         cost = output_cost(block)
         if cost <= budget:
@@ -78,7 +78,7 @@ def fit_blocks(blocks: list[dict], budget: int) -> tuple[list[dict], bool]:
     return kept, False
 
 
-def apply_stop_sequences(blocks: list[dict], stops: list[str]) -> tuple[list[dict], str | None]:
+def apply_stop_sequences(blocks: list[dict[str, Any]], stops: list[str]) -> tuple[list[dict[str, Any]], str | None]:
     """Cut before the first stop sequence in the text; later blocks are never generated."""
     for index, block in enumerate(blocks):
         if block["type"] != "text" or not stops:
@@ -91,7 +91,7 @@ def apply_stop_sequences(blocks: list[dict], stops: list[str]) -> tuple[list[dic
     return blocks, None
 
 
-def _draft_blocks(draft: Any, ids: Callable[[str, int], str]) -> list[dict]:
+def _draft_blocks(draft: Any, ids: Callable[[str, int], str]) -> list[dict[str, Any]]:
     blocks, tool_index = [], 0
     for block in draft.content:
         if block.get("type") == "text":
@@ -113,24 +113,26 @@ def _draft_blocks(draft: Any, ids: Callable[[str, int], str]) -> list[dict]:
     return blocks
 
 
-def thinking_kind(body: dict, row: ModelRow | None) -> str | None:
+def thinking_kind(body: dict[str, Any], row: ModelRow | None) -> str | None:
     """The request's thinking mode: what it asks for, else the model's default (None when the model is unknown)."""
     if row is not None:
         return behaviour.thinking_type(body, row)
     return (body.get("thinking") or {}).get("type")
 
 
-def thinking_on(body: dict, settings: SimSettings, row: ModelRow | None = None) -> bool:
+def thinking_on(body: dict[str, Any], settings: SimSettings, row: ModelRow | None = None) -> bool:
     """Up-front thinking: asked for, the model's default, or the sim set to think (unless disabled/between_tools)."""
     kind = thinking_kind(body, row)
     return kind in ("enabled", "adaptive") or (settings.thinking and kind in (None, "off"))
 
 
-def _display_omitted(body: dict) -> bool:
+def _display_omitted(body: dict[str, Any]) -> bool:
     return (body.get("thinking") or {}).get("display") == "omitted"
 
 
-def between_tools_as_thinking(blocks: list[dict], body: dict, row: ModelRow | None) -> list[dict]:
+def between_tools_as_thinking(
+    blocks: list[dict[str, Any]], body: dict[str, Any], row: ModelRow | None
+) -> list[dict[str, Any]]:
     """On models that do so, text written before a tool call comes back as a thinking block (progress notes)."""
     if (
         row is None
@@ -147,7 +149,7 @@ def between_tools_as_thinking(blocks: list[dict], body: dict, row: ModelRow | No
     ]
 
 
-def structure(blocks: list[dict], body: dict, stop_reason: str) -> list[dict]:
+def structure(blocks: list[dict[str, Any]], body: dict[str, Any], stop_reason: str) -> list[dict[str, Any]]:
     """Strict tools get inputs valid against their schema; a final answer under an output schema becomes its JSON."""
     answer = " ".join(b["text"] for b in blocks if b["type"] == "text")
     tools = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
@@ -165,7 +167,7 @@ def structure(blocks: list[dict], body: dict, stop_reason: str) -> list[dict]:
     return [b for b in blocks if b["type"] != "text"] + [{"type": "text", "text": text}]
 
 
-def forced_starts_with_tool(blocks: list[dict], body: dict) -> list[dict]:
+def forced_starts_with_tool(blocks: list[dict[str, Any]], body: dict[str, Any]) -> list[dict[str, Any]]:
     """A forced tool_choice (any/tool) makes the model call at once: no text before the first tool_use."""
     if (body.get("tool_choice") or {}).get("type") not in ("any", "tool"):
         return blocks
@@ -175,24 +177,25 @@ def forced_starts_with_tool(blocks: list[dict], body: dict) -> list[dict]:
     return [b for i, b in enumerate(blocks) if i >= first_call or b["type"] != "text"]
 
 
-def _thinking_block(body: dict, draft: Any) -> dict:
+def _thinking_block(body: dict[str, Any], draft: Any) -> dict[str, Any]:
     text = getattr(draft, "reasoning", "") or ""
     budget = (body.get("thinking") or {}).get("budget_tokens")
     return {"type": "thinking", "thinking": cut_text(text, budget) if budget else text, "signature": ""}
 
 
-def _cache_prefixes(body: dict):
+def _cache_prefixes(body: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """(prompt prefix ending at a cache_control mark, that mark), in prompt order."""
-    base: dict = {"model": body.get("model", ""), "tool_choice": body.get("tool_choice")}
+    base: dict[str, Any] = {"model": body.get("model", ""), "tool_choice": body.get("tool_choice")}
     tools = body.get("tools") or []
     for i, tool in enumerate(tools):
         if isinstance(tool.get("cache_control"), dict):
             yield {**base, "tools": tools[: i + 1]}, tool["cache_control"]
     base["tools"] = tools
     system = body.get("system")
-    for i, block in enumerate(system if isinstance(system, list) else []):
+    system_blocks = system if isinstance(system, list) else []
+    for i, block in enumerate(system_blocks):
         if isinstance(block.get("cache_control"), dict):
-            yield {**base, "system": system[: i + 1]}, block["cache_control"]
+            yield {**base, "system": system_blocks[: i + 1]}, block["cache_control"]
     base["system"] = system
     messages = body.get("messages") or []
     for m, message in enumerate(messages):
@@ -205,7 +208,7 @@ def _cache_prefixes(body: dict):
                 )
 
 
-def cached_tokens(body: dict) -> tuple[int, int]:
+def cached_tokens(body: dict[str, Any]) -> tuple[int, int]:
     """Tokens of the cache-marked prefix, split into (5-minute, 1-hour) segments."""
     five = hour = done = 0
     for prefix, mark in _cache_prefixes(body):
@@ -218,7 +221,7 @@ def cached_tokens(body: dict) -> tuple[int, int]:
     return five, hour
 
 
-def usage_for(body: dict, output_tokens: int, total: int | None = None) -> dict:
+def usage_for(body: dict[str, Any], output_tokens: int, total: int | None = None) -> dict[str, Any]:
     """Usage as the API reports it; caching is stateless (written before the first reply, read after)."""
     total = tokens.count_request(body) if total is None else total
     five, hour = cached_tokens(body)
@@ -237,13 +240,13 @@ def usage_for(body: dict, output_tokens: int, total: int | None = None) -> dict:
     }
 
 
-def _unknown_stop_blocks(blocks: list[dict]) -> list[dict]:
+def _unknown_stop_blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     text = next((b["text"] for b in blocks if b["type"] == "text"), "") or "..."
     return [{"type": "text", "text": cut_text(text, UNKNOWN_STOP_TEXT_TOKENS) or text[:1]}]
 
 
 def shape_message(
-    body: dict,
+    body: dict[str, Any],
     draft: Any,
     settings: SimSettings,
     window: int,
@@ -252,7 +255,7 @@ def shape_message(
     row: ModelRow | None = None,
     tie: str = "",
     prompt_tokens: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Turn the brain's draft into the reply: stop sequences, thinking, token limits, usage (prompt_tokens: the
     request's input tokens when the caller has counted them already)."""
     blocks = structure(forced_starts_with_tool(_draft_blocks(draft, ids), body), body, draft.stop_reason)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 TEXT_WORDS_PER_DELTA = 4
 JSON_CHARS_PER_DELTA = 24
 CUT_REASONS = ("max_tokens", "model_context_window_exceeded")
 
 
-def sse(event: str, data: dict) -> bytes:
+def sse(event: str, data: dict[str, Any]) -> bytes:
     """One SSE event in the wire format the API uses."""
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()
 
@@ -21,7 +22,7 @@ def text_pieces(text: str) -> list[str]:
     return ["".join(words[i : i + TEXT_WORDS_PER_DELTA]) for i in range(0, len(words), TEXT_WORDS_PER_DELTA)]
 
 
-def json_pieces(value: dict, complete: bool) -> list[str]:
+def json_pieces(value: dict[str, Any], complete: bool) -> list[str]:
     """The input JSON in slices; an input cut by max_tokens lacks its closing brace, as on the wire."""
     raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if not complete:
@@ -29,7 +30,7 @@ def json_pieces(value: dict, complete: bool) -> list[str]:
     return [raw[i : i + JSON_CHARS_PER_DELTA] for i in range(0, len(raw), JSON_CHARS_PER_DELTA)]
 
 
-def _start_block(block: dict) -> dict:
+def _start_block(block: dict[str, Any]) -> dict[str, Any]:
     kind = block["type"]
     if kind == "text":
         return {"type": "text", "text": ""}
@@ -40,7 +41,7 @@ def _start_block(block: dict) -> dict:
     return block
 
 
-def _deltas(block: dict, complete: bool) -> list[dict]:
+def _deltas(block: dict[str, Any], complete: bool) -> list[dict[str, Any]]:
     kind = block["type"]
     if kind == "text":
         return [{"type": "text_delta", "text": t} for t in text_pieces(block["text"])]
@@ -52,7 +53,7 @@ def _deltas(block: dict, complete: bool) -> list[dict]:
     return []
 
 
-def _block_events(index: int, block: dict, complete: bool) -> list[bytes]:
+def _block_events(index: int, block: dict[str, Any], complete: bool) -> list[bytes]:
     events = [
         sse(
             "content_block_start", {"type": "content_block_start", "index": index, "content_block": _start_block(block)}
@@ -64,7 +65,7 @@ def _block_events(index: int, block: dict, complete: bool) -> list[bytes]:
     return events
 
 
-def sse_events(message: dict) -> list[bytes]:
+def sse_events(message: dict[str, Any]) -> list[bytes]:
     """The full event sequence for a message: start, ping, blocks, message_delta, stop."""
     usage = message["usage"]
     start = {

@@ -33,7 +33,7 @@ class Evidence:
         return f"{self.results}\n{self.question}"
 
 
-def output_schema(body: dict) -> dict | None:
+def output_schema(body: dict[str, Any]) -> dict[str, Any] | None:
     """The JSON schema of `output_config.format` when the request asks for one."""
     config = body.get("output_config")
     fmt = config.get("format") if isinstance(config, dict) else None
@@ -43,7 +43,7 @@ def output_schema(body: dict) -> dict | None:
     return schema if isinstance(schema, dict) else None
 
 
-def evidence(body: dict, answer: str) -> Evidence:
+def evidence(body: dict[str, Any], answer: str) -> Evidence:
     """The question (last user text) and every tool result's text in the request."""
     question, results = "", []
     for message in body.get("messages") or []:
@@ -69,7 +69,7 @@ def _result_text(content: Any) -> str:
     return ""
 
 
-def _resolve(schema: dict, root: dict) -> dict:
+def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
         target: Any = root
@@ -79,7 +79,9 @@ def _resolve(schema: dict, root: dict) -> dict:
     return schema
 
 
-def fill(schema: dict, facts: Evidence, key: str = "", root: dict | None = None, depth: int = 0) -> Any:
+def fill(
+    schema: dict[str, Any], facts: Evidence, key: str = "", root: dict[str, Any] | None = None, depth: int = 0
+) -> Any:
     """A value for `schema`, named `key`, drawn from the evidence."""
     root = root or schema
     if depth > MAX_DEPTH:
@@ -109,20 +111,20 @@ def fill(schema: dict, facts: Evidence, key: str = "", root: dict | None = None,
     return _fill_string(schema, facts, key)
 
 
-def _fill_object(schema: dict, facts: Evidence, root: dict, depth: int) -> dict:
+def _fill_object(schema: dict[str, Any], facts: Evidence, root: dict[str, Any], depth: int) -> dict[str, Any]:
     properties = schema.get("properties") or {}
     return {name: fill(sub, facts, name, root, depth + 1) for name, sub in properties.items() if isinstance(sub, dict)}
 
 
-def _fill_array(schema: dict, facts: Evidence, key: str, root: dict, depth: int) -> list:
-    items = schema.get("items") if isinstance(schema.get("items"), dict) else {"type": "string"}
+def _fill_array(schema: dict[str, Any], facts: Evidence, key: str, root: dict[str, Any], depth: int) -> list[Any]:
+    items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {"type": "string"}
     count = max(1, int(schema.get("minItems") or 0))
     if schema.get("maxItems") is not None:
         count = min(count, int(schema["maxItems"]))
     return [fill(items, facts, key, root, depth + 1) for _ in range(count)]
 
 
-def _pick_enum(options: list, facts: Evidence) -> Any:
+def _pick_enum(options: list[Any], facts: Evidence) -> Any:
     text = f"{facts.answer}\n{facts.everything}".lower()
     return next((o for o in options if isinstance(o, str) and o.lower() in text), options[0])
 
@@ -140,7 +142,7 @@ def _fact(facts: Evidence, key: str) -> str | None:
     return None
 
 
-def _fill_number(schema: dict, facts: Evidence, key: str, kind: str) -> int | float:
+def _fill_number(schema: dict[str, Any], facts: Evidence, key: str, kind: str) -> int | float:
     found = _fact(facts, key)
     match = _NUMBER.search(found or "") or _NUMBER.search(facts.results) or _NUMBER.search(facts.question)
     value = float(match.group(0).replace(",", ".")) if match else 0.0
@@ -151,7 +153,7 @@ def _fill_number(schema: dict, facts: Evidence, key: str, kind: str) -> int | fl
     return int(round(value)) if kind == "integer" else value
 
 
-def _fill_string(schema: dict, facts: Evidence, key: str) -> str:
+def _fill_string(schema: dict[str, Any], facts: Evidence, key: str) -> str:
     value = _fact(facts, key)
     if value is None and key.lower() in ("city", "name", "location", "place", "country", "person", "title"):
         found = _CAPITALISED.findall(facts.question)
@@ -165,7 +167,7 @@ def _fill_string(schema: dict, facts: Evidence, key: str) -> str:
     return value
 
 
-def structured_text(body: dict, answer: str) -> str | None:
+def structured_text(body: dict[str, Any], answer: str) -> str | None:
     """The reply text for a request with an output schema: JSON of a value that validates (None: no schema)."""
     schema = output_schema(body)
     if schema is None:
@@ -173,7 +175,7 @@ def structured_text(body: dict, answer: str) -> str | None:
     return json.dumps(fill(schema, evidence(body, answer)), ensure_ascii=False)
 
 
-def conform(value: Any, schema: dict, facts: Evidence) -> Any:
+def conform(value: Any, schema: dict[str, Any], facts: Evidence) -> Any:
     """A strict tool's input made valid: unknown keys dropped, missing required keys filled, scalars coerced."""
     if schema.get("type") != "object" or not isinstance(value, dict):
         return fill(schema, facts)
@@ -187,24 +189,26 @@ def conform(value: Any, schema: dict, facts: Evidence) -> Any:
     return kept
 
 
-def _coerce(item: Any, schema: Any, facts: Evidence, key: str, root: dict) -> Any:
+def _coerce(item: Any, schema: Any, facts: Evidence, key: str, root: dict[str, Any]) -> Any:
     if not isinstance(schema, dict):
         return item
     kind = schema.get("type")
-    ok = {
+    fits: dict[str | None, bool] = {
         "string": isinstance(item, str),
         "integer": isinstance(item, int) and not isinstance(item, bool),
         "number": isinstance(item, (int, float)) and not isinstance(item, bool),
         "boolean": isinstance(item, bool),
         "array": isinstance(item, list),
         "object": isinstance(item, dict),
-    }.get(kind, True)
+    }
+    ok = fits.get(kind, True)
     if isinstance(schema.get("enum"), list) and item not in schema["enum"]:
         ok = False
     if ok:
         return item
-    if kind in ("integer", "number") and isinstance(item, str) and _NUMBER.search(item):
-        number = float(_NUMBER.search(item).group(0).replace(",", "."))
+    found = _NUMBER.search(item) if kind in ("integer", "number") and isinstance(item, str) else None
+    if found:
+        number = float(found.group(0).replace(",", "."))
         return int(round(number)) if kind == "integer" else number
     if kind == "string" and not isinstance(item, (dict, list)):
         return str(item)

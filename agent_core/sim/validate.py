@@ -23,7 +23,7 @@ BAD_SIGNATURE = "thinking block signature is invalid: thinking blocks must be pa
 class InvalidRequest(Exception):
     """A request the real API answers with 400 invalid_request_error; str(self) is the message."""
 
-    details: dict | None = None  # error.details, for the few errors that carry them
+    details: dict[str, Any] | None = None  # error.details, for the few errors that carry them
 
 
 def sign_thinking(text: str, seed: int, tie: str = "") -> str:
@@ -65,7 +65,7 @@ def _check_object(body: Any) -> None:
         raise InvalidRequest("The request body must be a JSON object.")
 
 
-def _check_common(body: dict, seed: int, tie: str = "") -> None:
+def _check_common(body: dict[str, Any], seed: int, tie: str = "") -> None:
     if not isinstance(body.get("model"), str) or not body["model"]:
         raise InvalidRequest("model: Input should be a valid string naming a model")
     _check_system(body.get("system"))
@@ -76,7 +76,7 @@ def _check_common(body: dict, seed: int, tie: str = "") -> None:
     _check_cache_breakpoints(body)
 
 
-def _check_max_tokens(body: dict, max_output: int | None) -> None:
+def _check_max_tokens(body: dict[str, Any], max_output: int | None) -> None:
     if "max_tokens" not in body:
         raise InvalidRequest("max_tokens: Field required")
     value = body["max_tokens"]
@@ -91,7 +91,7 @@ def _check_max_tokens(body: dict, max_output: int | None) -> None:
         )
 
 
-def _check_sampling(body: dict, api_version: str) -> None:
+def _check_sampling(body: dict[str, Any], api_version: str) -> None:
     # ISO dates compare correctly as strings.
     if api_version < SAMPLING_REMOVED_IN:
         return
@@ -136,7 +136,7 @@ def _check_tools(tools: Any) -> set[str]:
     return names
 
 
-def _check_schema(i: int, tool: dict) -> None:
+def _check_schema(i: int, tool: dict[str, Any]) -> None:
     schema = tool.get("input_schema")
     if schema is None:
         raise InvalidRequest(f"tools.{i}.input_schema: Field required (a JSON Schema of the tool's parameters)")
@@ -168,7 +168,7 @@ def _check_tool_choice(choice: Any, tool_names: set[str]) -> None:
             )
 
 
-def _check_thinking_config(body: dict) -> None:
+def _check_thinking_config(body: dict[str, Any]) -> None:
     thinking = body.get("thinking")
     if thinking is None:
         return
@@ -199,7 +199,7 @@ def _check_stop_sequences(stops: Any) -> None:
         raise InvalidRequest("stop_sequences: each stop sequence must contain non-whitespace")
 
 
-def _blocks(content: Any) -> list[dict]:
+def _blocks(content: Any) -> list[dict[str, Any]]:
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
@@ -251,7 +251,11 @@ def _check_message_shape(i: int, message: Any, last: bool = False) -> None:
 
 
 def _check_assistant(
-    i: int, blocks: list[dict], following: tuple[dict, list[dict]] | None, seed: int, tie: str = ""
+    i: int,
+    blocks: list[dict[str, Any]],
+    following: tuple[dict[str, Any], list[dict[str, Any]]] | None,
+    seed: int,
+    tie: str = "",
 ) -> None:
     for j, block in enumerate(blocks):
         if block["type"] == "tool_result":
@@ -273,7 +277,7 @@ def _check_assistant(
         )
 
 
-def _check_tool_use_ids(i: int, blocks: list[dict], seen: set[str]) -> None:
+def _check_tool_use_ids(i: int, blocks: list[dict[str, Any]], seen: set[str]) -> None:
     # The API's own words (seen in public bug reports) for a reply edited by hand or assembled wrongly.
     for j, block in enumerate(blocks):
         if block["type"] != "tool_use":
@@ -288,7 +292,9 @@ def _check_tool_use_ids(i: int, blocks: list[dict], seen: set[str]) -> None:
         seen.add(tool_id)
 
 
-def _check_tool_results(i: int, blocks: list[dict], previous: tuple[dict, list[dict]] | None) -> None:
+def _check_tool_results(
+    i: int, blocks: list[dict[str, Any]], previous: tuple[dict[str, Any], list[dict[str, Any]]] | None
+) -> None:
     asked = set()
     if previous is not None and previous[0].get("role") == "assistant":
         asked = {b.get("id") for b in previous[1] if b["type"] == "tool_use"}
@@ -310,7 +316,7 @@ def _check_tool_results(i: int, blocks: list[dict], previous: tuple[dict, list[d
             )
 
 
-def _check_cache_breakpoints(body: dict) -> None:
+def _check_cache_breakpoints(body: dict[str, Any]) -> None:
     found = len(cache_marked(body))
     if found > MAX_CACHE_BREAKPOINTS:
         raise InvalidRequest(
@@ -318,7 +324,7 @@ def _check_cache_breakpoints(body: dict) -> None:
         )
 
 
-def cache_marked(body: dict) -> list[dict]:
+def cache_marked(body: dict[str, Any]) -> list[dict[str, Any]]:
     """The cache_control dicts in prompt order (tools, system, messages)."""
     marks = [t.get("cache_control") for t in body.get("tools") or [] if isinstance(t, dict)]
     system = body.get("system")

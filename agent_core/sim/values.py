@@ -88,7 +88,7 @@ def identifier(text: str, param: str, integer: bool = False) -> str | None:
             free.append(value)  # "cancel O1": nothing says it belongs to something else
     initials = {e[0] for e in entity}
     by_letter = [v for _, v in found if v[0].isalpha() and lx.fold(v[0]) in initials]
-    return (by_letter or free or [None])[0]
+    return by_letter[0] if by_letter else free[0] if free else None
 
 
 def _concepts(word: str) -> frozenset[str]:
