@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -43,7 +44,12 @@ class Stepper:
         on_wait: Callable[[Wait], None] | None = None,
     ) -> None:
         self.run = run
-        self._exchanges: list[Exchange] | None = None
+        # Per thread: the attempts and the countdown of the call running there. A call the UI abandoned may still
+        # finish in its worker thread; what it reports then goes to its own list, never to a later call's turn.
+        self._call = threading.local()
+        # Runs the blocking SDK call and returns its result; the UI runs it in a worker thread so the page can show
+        # the seconds and a Cancel meanwhile (whatever it raises, a cancel included, leaves the turn unrecorded).
+        self.call_runner: Callable[[Callable[[], Any]], Any] | None = None
         self.pricing = pricing or load_pricing()
         self.spend_cap_usd = spend_cap_usd
         self._client = client
@@ -172,17 +178,19 @@ class Stepper:
 
     def _call_model(self) -> None:
         turn = self.run.turns[-1]
-        self._exchanges = turn.exchanges
+        attempts: list[Exchange] = []
         started = time.perf_counter()
         try:
-            raw = self._get_client().messages.with_raw_response.create(**(turn.request or {}))
-            message = raw.parse()
+            client = self._get_client()
+            message = (self.call_runner or _call_here)(self._sender(client, turn.request or {}, attempts))
         # UnicodeEncodeError: a lone surrogate (half an emoji) in the history cannot be sent as UTF-8.
         except (anthropic.APIError, ProviderError, UnicodeEncodeError) as exc:
+            turn.exchanges += attempts
             turn.duration_ms += (time.perf_counter() - started) * 1000
             turn.error = describe_api_error(exc)
             turn.decisions = [Decision(DecisionKind.CALL_FAILED)]
             return self._stop(StopCause(StopKind.API_ERROR))
+        turn.exchanges += attempts
         turn.duration_ms += (time.perf_counter() - started) * 1000
         response: dict[str, Any] = message.to_dict()
         turn.response = response
@@ -314,13 +322,31 @@ class Stepper:
                 api_key=self._api_key,
                 max_retries=self._max_retries,
                 transport=self._transport,
-                on_wait=lambda wait: self.on_wait(wait) if self.on_wait else None,
+                on_wait=self._waiting,
             )
         return self._client
 
+    def _sender(
+        self, client: anthropic.Anthropic, request: dict[str, Any], attempts: list[Exchange]
+    ) -> Callable[[], Any]:
+        """The SDK call, bound to its own list of attempts and to the countdown set when it was made."""
+        on_wait = self.on_wait
+
+        def send() -> Any:
+            self._call.attempts, self._call.on_wait = attempts, on_wait
+            return client.messages.with_raw_response.create(**request).parse()
+
+        return send
+
+    def _waiting(self, wait: Wait) -> None:
+        on_wait = getattr(self._call, "on_wait", None)
+        if on_wait is not None:
+            on_wait(wait)
+
     def _record(self, exchange: Exchange) -> None:
-        if self._exchanges is not None:
-            self._exchanges.append(exchange)
+        attempts = getattr(self._call, "attempts", None)
+        if attempts is not None:
+            attempts.append(exchange)
 
     def _stop(self, cause: StopCause, note_on_last_turn: bool = False) -> None:
         self.run.stop = cause
@@ -328,6 +354,10 @@ class Stepper:
             self.run.phase = Phase.DONE  # an API error keeps the phase, so "retry this step" can resume
         if note_on_last_turn and self.run.turns:
             self.run.turns[-1].decisions.append(Decision(DecisionKind.THEN_STOP, {"kind": cause.kind, **cause.params}))
+
+
+def _call_here(send: Callable[[], Any]) -> Any:
+    return send()
 
 
 def iter_turns(run: Run, **kwargs: Any) -> Iterator[Turn]:

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
-import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict
 
 import streamlit as st
 
-from agent_core.capture import Wait
 from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.secrets import scrub_secrets
@@ -19,6 +15,7 @@ from agent_core.store import StoreError
 from agent_core.trust import input_digest
 from agent_core.vocab import StopKind
 from lab_ui import (
+    call_watch,
     charts_panel,
     controls,
     loop_code,
@@ -156,47 +153,13 @@ def _buttons(lab: LabSession) -> None:
 
 def _act(lab: LabSession, action: str) -> None:
     try:
-        with st.spinner(t("Calling the model…") if action != "phase" else t("Working…")):
-            with _countdown(lab):
+        with st.spinner(t("Working…")):  # a model call's own line below says how long it has been waiting
+            with call_watch.watched(lab, after_cancel=lambda: _save(lab)):  # the seconds and a Cancel per call
                 lab.act(action)
     except Exception as exc:  # the run so far must survive anything a click can cause
         # Logged without the traceback's values and with the key scrubbed: a log must never hold a key.
         log.warning("%s failed: %s", action, scrub_secrets(f"{type(exc).__name__}: {exc}", [lab.api_key or ""]))
         st.error(t("Something went wrong: {error}. The run so far is kept.", error=md(f"{type(exc).__name__}: {exc}")))
-
-
-@contextmanager
-def _countdown(lab: LabSession) -> Iterator[None]:
-    """While the server's requested wait runs (capped), a countdown and a Cancel button.
-
-    Cancel is an ordinary click: Streamlit stops this script run at the countdown's next update, which ends the
-    wait and the call; the run so far stays as it was before the call, ready for Next phase again."""
-    text, button = st.empty(), st.empty()
-    drawn: list[bool] = []
-
-    def cancelled() -> None:
-        lab.message = ("info", t("The wait was cancelled. The run so far is kept; press Next phase to call again."))
-
-    def on_wait(wait: Wait) -> None:
-        words = t(
-            "The server asked to wait {asked} s before retrying. Retrying in {left} s.",
-            asked=f"{wait.asked_s:g}",
-            left=math.ceil(wait.left_s),
-        )
-        if wait.capped:
-            words += " " + t("Waits are capped at {cap} s.", cap=f"{wait.waiting_s:g}")
-        text.warning(words)
-        if not drawn:
-            drawn.append(True)
-            button.button(t("Cancel"), key="playground:cancel-wait", on_click=cancelled)
-
-    lab.on_wait = on_wait
-    try:
-        yield
-    finally:
-        lab.on_wait = None  # the next click's stepper() hands the stepper this None
-        text.empty()
-        button.empty()
 
 
 def _status(lab: LabSession) -> None:

@@ -8,6 +8,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
 
@@ -53,6 +54,8 @@ class LabSession:
     _stepper: Stepper | None = field(default=None, repr=False)
     # The Playground's countdown while a server-requested wait runs (set only during one click).
     on_wait: Callable[[Wait], None] | None = field(default=None, repr=False)
+    # Runs each model call of one click in a worker thread, watched by the page (timer and Cancel); None between.
+    call_runner: Callable[[Callable[[], Any]], Any] | None = field(default=None, repr=False)
     # (run id, turn count) at the last save: a later save writes only from that run's newest saved turn on.
     _saved: tuple[str, int] | None = field(default=None, repr=False)
     # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
@@ -139,7 +142,7 @@ class LabSession:
             self.start()
         if self._stepper is None or self._stepper.run is not self.run:
             self._stepper = Stepper(self.active_run, api_key=self.resolved_key())
-        self._stepper.on_wait = self.on_wait
+        self._stepper.on_wait, self._stepper.call_runner = self.on_wait, self.call_runner
         self._stepper.spend_cap_usd = self.remaining_cap()  # other runs of this tab may have spent since
         return self._stepper
 
