@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agent_core import errors
+from agent_core.examples import load_scenarios
 from agent_core.model import ApiError, Decision, Run, StopCause, Turn
 from agent_core.providers import PROVIDER_TABLE
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
@@ -24,6 +25,8 @@ BORROWED_TEXTS = (
     *(info.label for info in PROVIDER_TABLE.values()),
     *(info.why for info in STOP_TABLE.values() if info.ends_loop),
     *errors.TEXTS,
+    # The shipped example recordings' titles and lessons (the Runs page's "Import & examples").
+    *(text for meta in load_scenarios().values() for text in (meta.get("title"), meta.get("lesson")) if text),
 )
 
 DUPLICATE_IDS = mark(

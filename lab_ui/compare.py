@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -71,6 +73,23 @@ def header(column: str) -> str:
     return t(HEADERS[what], run=run) if what in HEADERS else column
 
 
+NO_TURN = mark("no such turn in this run")
+
+
+def _cell(column: str, value: Any) -> str:
+    """One figure as text; a turn one run does not have says so instead of 'None'."""
+    if value is None:
+        return t(NO_TURN)
+    if column.endswith("$"):
+        return f"{value:.6f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def turn_rows(c: compare.Comparison) -> list[dict[str, str]]:
+    """compare.side_by_side as the learner reads it: translated headers, figures as text, missing turns in words."""
+    return [{header(k): v if k == "turn" else _cell(k, v) for k, v in row.items()} for row in compare.side_by_side(c)]
+
+
 def render(runs_db: RunStore) -> None:
     """The compare view (needs at least two saved runs)."""
     runs = runs_db.list_runs()
@@ -97,7 +116,7 @@ def render(runs_db: RunStore) -> None:
     left, right = st.columns(2)
     left.plotly_chart(presenter.scale(compare.messages_figure(c, label=t)), key="compare-messages")
     right.caption(t("Turn by turn"))
-    right.dataframe(pd.DataFrame(compare.side_by_side(c)).rename(columns=header), hide_index=True)
+    right.dataframe(pd.DataFrame(turn_rows(c)), hide_index=True)
     with st.expander(t("Unified diff of the final message lists"), expanded=True):
         long = c.diff.count("\n") > 30  # a long diff scrolls in its own box; a short one takes its own height
         st.code(

@@ -9,7 +9,7 @@ from agent_core.lessons.cheatsheet import cheat_sheet_html
 from agent_core.lessons.glossary import Term, load_glossary
 from agent_core.progress import ProgressStore
 from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session, url_state
-from lab_ui.i18n import t
+from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import md
 
@@ -20,6 +20,10 @@ def _lessons() -> tuple[Lesson, ...]:
     return tuple(load_lessons())
 
 
+# Every exercise says it: a change to the run's settings applies only from the next run.
+RESET_FIRST = mark(
+    "Before you try, press **Reset** beside **Run to end**: a change to the run applies only from the next run."
+)
 _LESSON = "lessons:lesson"  # session_state: the lesson last open in this tab (the URL loses it on a page change)
 
 
@@ -156,6 +160,7 @@ def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store
         passed = f"exercise:{ex.id}" in done
         with st.expander(("✅ " if passed else "🧪 ") + ex.title[lang], expanded=not passed):
             st.markdown(ex.instructions[lang])
+            st.container(key=f"reset-first:{lesson.id}:{ex.id}").caption(t(RESET_FIRST))
             if st.button(t("Check my run"), key=f"check:{lesson.id}:{ex.id}"):
                 run = lab.run
                 if run is None or not run.turns:

@@ -10,7 +10,7 @@ from agent_core.learn import loop_player
 from agent_core.learn.loop_player import LoopGame, Move, ResultRow
 from agent_core.model import Limits, RunConfig
 from agent_core.tools.catalog import default_specs
-from lab_ui.i18n import mark, t
+from lab_ui.i18n import current_language, mark, t
 from lab_ui.learn_text import say
 from lab_ui.untrusted import code_span, md
 
@@ -21,7 +21,9 @@ EMPTY = mark("(empty)")
 
 
 def new_game() -> LoopGame:
-    config = RunConfig(task=t(TASK), tools=default_specs(["get_weather", "calculate"]), limits=Limits(max_steps=6))
+    tools = default_specs(["get_weather", "calculate"])
+    # The built-in tools answer in the learner's language, as in the Playground.
+    config = RunConfig(task=t(TASK), tools=tools, limits=Limits(max_steps=6), language=current_language())
     return loop_player.start(config)
 
 

@@ -13,7 +13,7 @@ from agent_core.learn.human import HumanReply, ReplyError, Verdict
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.tools.catalog import default_specs
 from lab_ui.catalogue import stop_text
-from lab_ui.i18n import mark, t
+from lab_ui.i18n import current_language, mark, t
 from lab_ui.learn_text import say
 from lab_ui.untrusted import code_span, md
 
@@ -39,7 +39,9 @@ class ModelGame:
 
 
 def new_game(task: str | None = None) -> ModelGame:
-    config = RunConfig(task=task or t(TASK), tools=default_specs(TOOLS), limits=Limits(max_steps=6))
+    config = RunConfig(
+        task=task or t(TASK), tools=default_specs(TOOLS), limits=Limits(max_steps=6), language=current_language()
+    )
     return ModelGame(Run(config=config))
 
 

@@ -26,6 +26,7 @@ LAYOUT_CSS = """
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p {
   white-space: normal !important; overflow-wrap: anywhere; text-overflow: clip !important; }
 [data-testid="stBaseButton-primary"] div, [data-testid="stBaseButton-secondary"] div { overflow: visible !important; }
+[data-testid="stBaseButton-primary"], [data-testid="stBaseButton-secondary"] { padding-left: .5rem; padding-right: .5rem; }
 [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] div {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
 [data-testid="stMetricValue"] > div { overflow: visible !important; text-overflow: clip !important;

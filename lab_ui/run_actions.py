@@ -65,7 +65,8 @@ def render(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
         key="runs:replay",
         type="primary",
         width="stretch",
-        help=t("View it in the Playground, step by step; a replay never calls the model."),
+        # What a replay does: it moves turn by turn (its phases were not recorded one by one).
+        help=t("View it in the Playground turn by turn with ◀ Back and Forward ▶; a replay never calls the model."),
     ):
         _open(lab, runs_db, summary.id, replay=True)
     unfinished = summary.stop_kind is None

@@ -172,7 +172,9 @@ def _examples(runs_db: RunStore) -> None:
         have = any(r.id == run_id for r in runs_db.list_runs(run_id))
         text, button = st.columns([5, 1], vertical_alignment="center")
         stops = t("stops with `{cause}`", cause=meta.get("expect_stop", "?"))
-        text.markdown(f"**{meta.get('title', name)}** · {stops}  \n{meta.get('lesson', '')}")
+        # The shipped scenario table's words: the catalogue translates them (lab_ui/locales/teacher).
+        title, lesson = t(meta.get("title", name)), t(meta["lesson"]) if meta.get("lesson") else ""
+        text.markdown(f"**{title}** · {stops}  \n{lesson}")
         if button.button(
             t("Imported ✓") if have else t("Import"), key=f"runs:example:{name}", disabled=have, width="stretch"
         ):

@@ -79,6 +79,9 @@ class LabSession:
         learner's model then thinks, calls tools and answers in Russian."""
         if self.run is not None and self.run.turns:
             return
+        self.config.language = self.language  # the built-in tools answer in it too
+        if self.run is not None:
+            self.run.config.language = self.language
         if self.config.task not in {translate(lang, DEFAULT_TASK) for lang in LANGUAGES}:
             return
         self.config.task = translate(self.language, DEFAULT_TASK)

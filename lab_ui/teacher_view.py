@@ -19,6 +19,7 @@ from lab_ui.links import app_link
 
 REFRESH_SECONDS = 5  # how often the live part redraws; learners' clicks show up within this
 CLASS_PARAM, KEY_PARAM = "class", "teacher"
+KEYS = "teacher:keys"  # session_state: {class code: teacher key} of the classes this tab opened
 SECTION_TITLES = {
     "objectives": mark("Objectives"),
     "numbers": mark("Numbers the class will see"),
@@ -59,7 +60,7 @@ def _opened_class(store: ClassStore) -> SchoolClass | None:
     found = store.find(code)
     if found is None:
         st.warning(t("There is no class with the code {code}.", code=normalize_code(code)))
-    elif not found.opens_with(st.query_params.get(KEY_PARAM)):
+    elif not found.opens_with(_teacher_key(found.code)):
         st.info(t("Class {code} is open to its teacher only: enter its teacher key below.", code=found.code))
     else:
         return found
@@ -91,7 +92,17 @@ def _start(store: ClassStore) -> None:
                 _go(found)
 
 
+def _teacher_key(code: str) -> str | None:
+    """The key in the URL, else the one this tab opened the class with: the class code stays in every page's URL,
+    the key only on this page's (a projected Lessons page must not show it)."""
+    key = st.query_params.get(KEY_PARAM) or st.session_state.get(KEYS, {}).get(code)
+    if key and st.query_params.get(KEY_PARAM) != key:
+        st.query_params[KEY_PARAM] = key
+    return key
+
+
 def _go(opened: SchoolClass) -> None:
+    st.session_state.setdefault(KEYS, {})[opened.code] = opened.teacher_key
     st.query_params[CLASS_PARAM] = opened.code
     st.query_params[KEY_PARAM] = opened.teacher_key
     st.rerun()

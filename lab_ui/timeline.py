@@ -47,7 +47,9 @@ def render(lab: LabSession) -> int:
     run = lab.active_run
     count = len(run.turns)
     current = lab.selected or count
-    prev_col, pick_col, next_col = st.columns([3, 10, 3], vertical_alignment="center")
+    prev_col, pick_col, next_col = st.columns(
+        [4, 9, 4], vertical_alignment="center"
+    )  # room for 'Forward ▶' unbroken at 1280 px
     if prev_col.button(t("◀ Back"), disabled=current <= 1, width="stretch", key="tl-back"):
         current -= 1
     if next_col.button(t("Forward ▶"), disabled=current >= count, width="stretch"):

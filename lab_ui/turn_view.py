@@ -100,7 +100,10 @@ def _response(turn: Turn) -> None:
             st.json(block.get("input", {}))
         elif kind == "thinking":
             st.caption(t("thinking (sent back unchanged, signature and all)"))
-            st.markdown(f"*{md(block.get('thinking', ''))}*")
+            # The model's own words (data, in whatever language it thinks in): marked for the language walk.
+            st.markdown(
+                f"<div data-model-words>\n\n*{md(block.get('thinking', ''))}*\n\n</div>", unsafe_allow_html=True
+            )
         else:
             st.json(block)
     st.json(turn.response, expanded=1)

@@ -16,7 +16,7 @@ from lab_ui.i18n import LANGUAGES
 COOKIE = "agent_loop_lab_lang"
 # A learner id from a link is data: letters, digits, - and _ only (it names rows and sits in URLs), at most 40.
 LEARNER_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
-STICKY = ("lang", "learner", "present")  # kept on every page
+STICKY = ("lang", "learner", "present", "class")  # kept on every page (a class: the teacher's or the learner's)
 _HELD = "url:held"  # session_state: {name: value} of the sticky values this tab holds
 _COOKIE_SET = "url:cookie"  # session_state: the language the cookie was last set to by this tab
 MAX_DRAFT = 1500  # characters of an unsent task the URL keeps; longer drafts stay in the tab only

@@ -168,7 +168,7 @@ def _run_tools(game: LoopGame) -> list[ToolRun]:
     calls = [b for b in reply.get("content") or [] if b.get("type") == "tool_use"]
     if not calls or reply.get("stop_reason") != "tool_use":
         return []
-    registry = ToolRegistry([t for t in game.config.tools if not t.server_type])
+    registry = ToolRegistry([t for t in game.config.tools if not t.server_type], language=game.config.language)
     runs = []
     for call in calls:
         outcome = registry.execute(call["name"], call.get("input"))

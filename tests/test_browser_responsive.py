@@ -1,0 +1,106 @@
+"""The Playground and a lesson at 768, 1280 and 1366 px wide, in English and Russian, in headless Chromium:
+below ~900 px the two columns stack; no button label, metric label or metric value is cut; a wide table scrolls
+inside its own box and the page itself never scrolls sideways."""
+
+from __future__ import annotations
+
+import pytest
+from browser import ARTIFACTS, browser, needs_chromium, running_app, wait_idle
+
+from agent_core.lessons import load_lessons
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+WIDTHS = (768, 1280, 1366)
+HEIGHT = 900
+BREAK_THE_LOOP = next(x for x in load_lessons() if x.id == "break-the-loop")
+
+# Each visible button label and metric whose text is wider than its box (cut, or ellipsised), and each table
+# that sticks out of its container; and whether the page scrolls sideways.
+PROBLEMS_JS = """
+() => {
+  const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
+  const name = (el) => (el.innerText || "").trim().slice(0, 60);
+  const cut = [];
+  // A word wider than its box is broken in two ("Forwar|d"): as cut as an ellipsis.
+  const pen = document.createElement("canvas").getContext("2d");
+  const widestWord = (el) => {
+    const s = getComputedStyle(el);
+    pen.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    return Math.max(...name(el).split(/\\s+/).map((w) => pen.measureText(w).width));
+  };
+  const texts = document.querySelectorAll(
+    "[data-testid='stMain'] button p, [data-testid='stMain'] button div, [data-testid='stMetricValue'] div, " +
+    "[data-testid='stMetricLabel'] p, [data-testid='stMetricValue']");
+  for (const el of texts) {
+    if (!shown(el) || !name(el)) continue;
+    const style = getComputedStyle(el);
+    const ellipsis = style.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth;
+    if (el.scrollWidth > el.clientWidth + 1 && (style.overflowX !== "visible" || ellipsis)) cut.push(name(el));
+    else if (el.matches("p, [data-testid='stMetricValue'] div") && widestWord(el) > el.getBoundingClientRect().width + 1)
+      cut.push(name(el) + " (a word broken in two)");
+    else if (el.getBoundingClientRect().right > el.closest("[data-testid='stColumn'], [data-testid='stMain']")
+               .getBoundingClientRect().right + 1) cut.push(name(el) + " (past its column)");
+  }
+  const tables = [];
+  for (const table of document.querySelectorAll("[data-testid='stMain'] table")) {
+    if (!shown(table)) continue;
+    const box = table.closest("[data-testid='stMarkdownContainer'], [data-testid='stTable']") || table.parentElement;
+    const room = box.parentElement.getBoundingClientRect();
+    const style = getComputedStyle(table);
+    const scrolls = table.scrollWidth <= table.clientWidth + 1 || ["auto", "scroll"].includes(style.overflowX);
+    if (table.getBoundingClientRect().right > room.right + 1 || !scrolls) tables.push(name(table));
+  }
+  return {cut, tables, sideways: document.documentElement.scrollWidth > window.innerWidth + 1};
+}
+"""
+
+
+STACKED_JS = """
+() => {
+  let col = document.querySelector(".st-key-stepbar").closest("[data-testid='stColumn']");
+  while (col.parentElement.closest("[data-testid='stColumn']")) col = col.parentElement.closest("[data-testid='stColumn']");
+  const cols = [...col.parentElement.children].filter((c) => c.matches("[data-testid='stColumn']"));
+  return cols[1].getBoundingClientRect().top >= cols[0].getBoundingClientRect().bottom - 1;
+}
+"""
+
+
+def _stacked(page) -> bool:
+    """Is the column with the step bar below the page's other main column rather than beside it?"""
+    return bool(page.evaluate(STACKED_JS))
+
+
+def _check(page, where: str, problems: list[str]) -> None:
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": HEIGHT})
+        page.wait_for_timeout(600)  # the layout settles (no rerun: only CSS reacts to the width)
+        found = page.evaluate(PROBLEMS_JS)
+        label = f"{where} at {width} px"
+        problems += [f"{label}: cut {text!r}" for text in found["cut"]]
+        problems += [f"{label}: a table sticks out {text!r}" for text in found["tables"]]
+        if found["sideways"]:
+            problems.append(f"{label}: the page scrolls sideways")
+        if _stacked(page) != (width < 900):
+            problems.append(f"{label}: columns {'side by side' if width < 900 else 'stacked'}")
+        page.screenshot(path=str(ARTIFACTS / f"responsive-{where.replace(' ', '-')}-{width}.png"), timeout=30_000)
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_columns_stack_and_nothing_is_cut_at_768_1280_and_1366(tmp_path, lang):
+    problems: list[str] = []
+    with running_app(tmp_path / "runs.db") as url, browser() as b:
+        page = b.new_page(viewport={"width": 1366, "height": HEIGHT})
+        page.set_default_timeout(60_000)
+        page.goto(f"{url}/playground?lang={lang}")
+        page.locator(".st-key-btn-end button").wait_for(timeout=180_000)
+        page.locator(".st-key-btn-end button").click()
+        wait_idle(page)
+        _check(page, f"playground {lang}", problems)
+        page.goto(f"{url}/lessons?lang={lang}&lesson={BREAK_THE_LOOP.id}")
+        page.locator(".st-key-btn-end button").wait_for(timeout=180_000)
+        wait_idle(page)
+        page.locator(".st-key-btn-end button").click()
+        wait_idle(page)
+        _check(page, f"lesson {lang}", problems)
+    assert not problems, "\n".join(problems)
