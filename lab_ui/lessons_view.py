@@ -43,7 +43,10 @@ def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesso
         mark = " ✓" if total and done.get(lesson.id, 0) >= total else ""
         return f"{lesson.order}. {lesson.title[lang]}{mark}"
 
-    chosen = st.selectbox(t("Lesson"), range(len(lessons)), index=index, format_func=label)
+    # keyed container, keyless selectbox: a lesson named by the URL must still move it
+    chosen = st.container(key="lesson-picker").selectbox(
+        t("Lesson"), range(len(lessons)), index=index, format_func=label
+    )
     before = st.session_state.get(_LESSON)
     if ids[chosen] != before:
         st.session_state[_LESSON] = ids[chosen]

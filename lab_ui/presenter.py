@@ -81,7 +81,7 @@ def on() -> bool:
 
 def toggle() -> None:
     """The sidebar switch; its state lives in the URL, so a reload and every page keep it."""
-    wanted = st.toggle(
+    wanted = st.container(key="presenter").toggle(  # keyed container: the URL, not the widget, holds the state
         t("Presenter mode"),
         value=on(),
         help=t(

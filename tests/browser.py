@@ -140,6 +140,11 @@ def by_key(page, key: str):
     return page.locator(key_css(key))
 
 
+def by_key_prefix(page, prefix: str):
+    """Every element whose key starts with `prefix` (keys that go on with an id, such as check:LESSON:EXERCISE)."""
+    return page.locator(f"[class*='{key_css(prefix)[1:]}']")
+
+
 def button(page, key: str):
     """The button keyed `key` (st.button, a form's submit button, a popover's or a download button)."""
     return page.locator(f"{key_css(key)} button").first
@@ -149,6 +154,11 @@ def click_key(page, key: str) -> None:
     """Click the button keyed `key` and wait until the rerun it starts has finished."""
     button(page, key).click()
     wait_idle(page)
+
+
+def toggle_expander(page, key: str) -> None:
+    """Open (or close) the expander keyed `key` by its own header, not those of expanders inside it."""
+    by_key(page, key).locator("summary").first.click()
 
 
 def field(page, key: str):

@@ -4,7 +4,10 @@ chart text, step buttons that stay in view, the arrow keys, the answer under the
 import re
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import browser, button, by_key, nav_link, needs_chromium, running_app, shot, tab, wait_idle
+from keys import NEXT_PHASE, RUN_TO_END, TURN_TABS
+
+from lab_ui.turn_view import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 MIN_PX = 20
@@ -25,9 +28,9 @@ def test_presenter_mode_at_a_projector(tmp_path):
     with running_app(tmp_path / "runs.db") as url, browser() as b:
         page = b.new_context(viewport={"width": 1536, "height": 864}, device_scale_factor=1.25).new_page()
         page.goto(f"{url}/playground?present=1")
-        page.get_by_role("button", name="Next phase").wait_for(timeout=180_000)
+        button(page, NEXT_PHASE).wait_for(timeout=180_000)
         wait_idle(page)
-        assert page.get_by_role("switch", name="Presenter mode").is_checked()
+        assert by_key(page, "presenter").get_by_role("switch").is_checked()
 
         page.keyboard.press("Shift+ArrowRight")  # a whole turn
         wait_idle(page)
@@ -41,22 +44,22 @@ def test_presenter_mode_at_a_projector(tmp_path):
         assert "present=1" in page.url
 
         assert font_px(page, ".lab-code .lab-line") >= MIN_PX
-        page.get_by_role("tab", name="Raw JSON").click()
+        tab(page, TURN_TABS, TABS.index("Raw JSON")).click()
         wait_idle(page)
         assert font_px(page, "[data-testid='stCode'] code") >= MIN_PX
         raw_box = page.locator("[data-testid='stCode']:visible").first.bounding_box()
         assert raw_box["height"] > 320, "a taller raw JSON box"
-        page.get_by_role("tab", name="Request").click()
+        tab(page, TURN_TABS, TABS.index("Request")).click()
         wait_idle(page)
         assert font_px(page, "[data-testid='stJson'] span") >= MIN_PX
 
         page.mouse.move(1000, 500)
         page.mouse.wheel(0, 2500)  # far down the page, the step buttons are still in view
         page.wait_for_timeout(500)
-        top = page.get_by_role("button", name="Run to end").bounding_box()["y"]
+        top = button(page, RUN_TO_END).bounding_box()["y"]
         assert 0 <= top < 200, top
         shot(page, "presenter-scrolled-sticky")
-        page.get_by_role("button", name="Run to end").click()
+        button(page, RUN_TO_END).click()
         wait_idle(page)
         page.mouse.wheel(0, -5000)
         page.wait_for_timeout(300)
@@ -69,14 +72,14 @@ def test_presenter_mode_at_a_projector(tmp_path):
         assert any("break" in line for line in lit) and any("print(" in line for line in lit), lit
         page.screenshot(path=str(shot(page, "presenter-stopped")).replace(".png", "-view.png"))
 
-        page.get_by_role("tab", name="Context & cost").click()
+        tab(page, "insights", 2).click()  # Answer, Sequence, Context & cost
         wait_idle(page)
         page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
         page.wait_for_timeout(1000)
         assert font_px(page, ".js-plotly-plot .xtick text, .js-plotly-plot .ytick text") >= MIN_PX
         shot(page, "presenter-charts")
 
-        page.get_by_role("link", name=re.compile("Lessons")).click()  # another page keeps the mode
+        nav_link(page, "lessons").click()  # another page keeps the mode
         wait_idle(page)
         assert "present=1" in page.url
-        assert page.get_by_role("switch", name="Presenter mode").is_checked()
+        assert by_key(page, "presenter").get_by_role("switch").is_checked()
