@@ -241,3 +241,24 @@ def test_russian_read_file_finds_the_log_named_in_the_system_prompt():
     assert first_calls(drafts) == [("read_file", {"path": "app.log"})]
     text = answer(drafts)
     assert "Database connection refused" in text and "Вот что в файле app.log" in text
+
+
+FETCH = tool("fetch_text", "Returns the contents of a stored document.", {"name": "The document's name"})
+OUTPUTS["fetch_text"] = lambda i: f"{i['name']}: 09:12 ERROR Disk quota exceeded"
+
+
+@pytest.mark.parametrize(
+    "system, question",
+    [
+        ("The server's logs are in server.log; use fetch_text to read them.", "Any errors in the logs?"),
+        ("Журнал сервера — в файле server.log; читай его инструментом fetch_text.", "Есть ли в журнале ошибки?"),
+        ("Dziennik serwera jest w pliku server.log; czytaj go narzędziem fetch_text.", "Czy w dzienniku są błędy?"),
+    ],
+)
+def test_a_tool_tied_to_the_question_only_by_the_system_prompt_is_used(system, question):
+    drafts = converse(request(question, [FETCH, ADD], system=system))
+    assert first_calls(drafts) == [("fetch_text", {"name": "server.log"})]
+    assert "system prompt names fetch_text" in drafts[0].reasoning  # the thinking says why
+    assert "Disk quota exceeded" in answer(drafts)
+    unrelated = think(request("What is the capital of Australia?", [FETCH], system=system), SimSettings())
+    assert not [b for b in unrelated.content if b["type"] == "tool_use"]  # the tie is to the question's words

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import arithmetic, gazetteer, meaning, sql, values
+from agent_core.sim import arithmetic, gazetteer, guidance, meaning, sql, values
 from agent_core.sim import language as lx
 from agent_core.sim.reader import Need, View, _tool_key, _values, intent_hits
 from agent_core.sim.results import short
@@ -64,17 +64,24 @@ def _intent_of(need: Need) -> str:
 
 
 @lx.text_cache
-def _ranking(clause: str, intent: str, keys: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """Each tool's (score, intent boost) for a clause: intent boost plus meaning (BEHAVIOUR.md, section 2).
-    Cached: every turn of a run asks the same clauses of the same tools again."""
-    return tuple((boost + meaning.fit(clause, key).points, boost) for key in keys for boost in [_boost(key, intent)])
+def _ranking(
+    clause: str, intent: str, keys: tuple[str, ...], system: str, names: tuple[str, ...]
+) -> tuple[tuple[int, int], ...]:
+    """Each tool's (score, intent boost) for a clause: intent boost, meaning, and the system prompt naming the tool
+    for it (BEHAVIOUR.md, section 2). Cached: every turn of a run asks the same clauses of the same tools again."""
+    return tuple(
+        (boost + meaning.fit(clause, key).points + guidance.POINTS * bool(guidance.link(clause, system, name)), boost)
+        for key, name in zip(keys, names, strict=False)
+        for boost in [_boost(key, intent)]
+    )
 
 
 def choose(view: View, need: Need, forced: bool = False) -> None:
     """Pick the best-scoring tool for a need (any score when the choice is forced)."""
     kind = view.choice_type
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
-    scores = _ranking(need.clause, _intent_of(need), tuple(keys))
+    names = tuple(str(t.get("name", "")) for t in view.tools)
+    scores = _ranking(need.clause, _intent_of(need), tuple(keys), view.system, names)
     ranked = [
         (points, -i, tool, boost, key)
         for i, ((points, boost), tool, key) in enumerate(zip(scores, view.tools, keys, strict=False))
@@ -94,9 +101,20 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
             + (f"; shared meaning: {', '.join(why)}" if why else "")
             + ")."
         )
+        _note_guidance(view, need)
         _retarget(view, need, best[3], best[4])
     else:
         view.notes.append(f"For {need.intent} no tool scores {THRESHOLD} or more ({listing}).")
+
+
+def _note_guidance(view: View, need: Need) -> None:
+    tie = guidance.link(need.clause, view.system, str(need.tool.get("name", "")))
+    if tie is not None:
+        need.context = tie.window
+        view.notes.append(
+            f"The system prompt names {need.tool.get('name')} for this (“{short(tie.window, 80)}”; "
+            f"shared: {', '.join(tie.shared)})."
+        )
 
 
 def _retarget(view: View, need: Need, boost: int, key: str) -> None:
@@ -218,6 +236,17 @@ def _key_in_view(view: View, tool: dict[str, Any]) -> str:
     return _tool_key(tool)
 
 
+def _file_slot(need: Need, prop: dict, schema: dict, key: str) -> str | None:
+    """A string parameter nothing names (fetch_text(name)) of a tool used to read a file, or one the system prompt
+    ties to a file ("the logs are in app.log; use fetch_text"), takes the file's name, if no other parameter does."""
+    if prop.get("type", "string") != "string":
+        return None
+    about_file = need.intent in ("file", "delete") or bool(lx.extract_paths(need.context))
+    props = schema.get("properties") or {}
+    others = (_slot(p, v if isinstance(v, dict) else {}, key) for p, v in props.items())
+    return "path" if about_file and "path" not in others else None
+
+
 def _texts(view: View, need: Need, only_clause: bool, wording: bool) -> Iterator[str]:
     """Where a parameter's value is looked for, in order: the clause (or for the user's own wording the whole
     question first), the question, the system prompt, earlier results. Lazy: most values are in the first text,
@@ -245,7 +274,7 @@ def fill(view: View, need: Need, only_clause: bool = False) -> None:
     counted = 0
     for pname, prop in (schema.get("properties") or {}).items():
         prop = prop if isinstance(prop, dict) else {}
-        slot = _slot(pname, prop, key)
+        slot = _slot(pname, prop, key) or _file_slot(need, prop, schema, key)
         need.main_param = need.main_param or (pname if slot == main else "")
         value: Any = need.value if slot == main and need.value else None  # text, a number, or an enum's option
         if slot == "number":

@@ -96,6 +96,18 @@ def _hex(*parts: Any) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:24]
 
 
+def _ids(seed: int, key: str) -> Callable[[str, int], str]:
+    """Ids of a reply's parts: _hex(seed, key, kind, i), hashing the long request key once for all of them."""
+    prefix = hashlib.sha256(f"{seed}\x1f{key}\x1f".encode())
+
+    def make(kind: str, i: int) -> str:
+        digest = prefix.copy()
+        digest.update(f"{kind}\x1f{i}".encode())
+        return f"{kind}_{digest.hexdigest()[:24]}"
+
+    return make
+
+
 def canonical(body: dict[str, Any]) -> str:
     """The request as canonical JSON; `stream` is left out so both modes get the same ids."""
     return _CANONICAL.encode({k: v for k, v in body.items() if k != "stream"})
@@ -264,13 +276,12 @@ class SimHandler:
         if prompt_tokens > window:
             # As the API does: input alone over the window is a 400; the stop_reason is for input that fits.
             raise ApiFailure(400, f"prompt is too long: {prompt_tokens} tokens > {window} maximum")
-        key = canonical(body)
         message = shape_message(
             body,
             self._draft(body),
             self.settings,
             window,
-            ids=lambda kind, i: f"{kind}_{_hex(self.settings.seed, key, kind, i)}",
+            ids=_ids(self.settings.seed, canonical(body)),
             unknown_stop_reason=plan.unknown_stop_reason,
             row=row,
             tie=tie,

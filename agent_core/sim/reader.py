@@ -44,6 +44,7 @@ class Need:
     main_param: str = ""  # the tool's parameter that carries the need's value (a city, a path), if it has one
     feeds: Need | None = None  # the need whose missing argument this call is made to find (customer -> order id)
     after: Need | None = None  # the need whose result gave this call its argument (a follow-up call)
+    context: str = ""  # the system prompt's sentences that name the chosen tool for this need
 
     @property
     def tool_def(self) -> dict[str, Any]:
