@@ -101,18 +101,18 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
             + (f"; shared meaning: {', '.join(why)}" if why else "")
             + ")."
         )
-        _note_guidance(view, need)
+        _note_guidance(view, need, best[2])
         _retarget(view, need, best[3], best[4])
     else:
         view.notes.append(f"For {need.intent} no tool scores {THRESHOLD} or more ({listing}).")
 
 
-def _note_guidance(view: View, need: Need) -> None:
-    tie = guidance.link(need.clause, view.system, str(need.tool.get("name", "")))
+def _note_guidance(view: View, need: Need, tool: dict[str, Any]) -> None:
+    tie = guidance.link(need.clause, view.system, str(tool.get("name", "")))
     if tie is not None:
         need.context = tie.window
         view.notes.append(
-            f"The system prompt names {need.tool.get('name')} for this (“{short(tie.window, 80)}”; "
+            f"The system prompt names {tool.get('name')} for this (“{short(tie.window, 80)}”; "
             f"shared: {', '.join(tie.shared)})."
         )
 
@@ -236,7 +236,7 @@ def _key_in_view(view: View, tool: dict[str, Any]) -> str:
     return _tool_key(tool)
 
 
-def _file_slot(need: Need, prop: dict, schema: dict, key: str) -> str | None:
+def _file_slot(need: Need, prop: dict[str, Any], schema: dict[str, Any], key: str) -> str | None:
     """A string parameter nothing names (fetch_text(name)) of a tool used to read a file, or one the system prompt
     ties to a file ("the logs are in app.log; use fetch_text"), takes the file's name, if no other parameter does."""
     if prop.get("type", "string") != "string":
