@@ -193,11 +193,13 @@ def peak_vs_billed(df: pd.DataFrame, label: Label = str) -> go.Figure:
     return fig
 
 
-def projection(df: pd.DataFrame, extra_turns: int, label: Label = str) -> go.Figure:
-    """Cumulative tokens and cost if the run went on: the actual part solid, the projection dashed."""
+def projection(df: pd.DataFrame, extra_turns: int, label: Label = str, priced: bool = True) -> go.Figure:
+    """Cumulative tokens and cost if the run went on: the actual part solid, the projection dashed.
+
+    `priced=False` (a local or unknown server): tokens only, no $ axis."""
     table = acc.projection_table(df, extra_turns)
     fig = _base(
-        label("If the run went on for {n} more turns").format(n=extra_turns) + _no_price(df, label),
+        label("If the run went on for {n} more turns").format(n=extra_turns) + (_no_price(df, label) if priced else ""),
         label("Context grows a little each turn, so the totals grow with the square of the turns"),
         label("Turn"),
         label("Input tokens billed so far"),
@@ -218,6 +220,8 @@ def projection(df: pd.DataFrame, extra_turns: int, label: Label = str) -> go.Fig
             line={"dash": dash, "color": "#636efa"},
             hovertemplate=hover,
         )
+        if not priced:
+            continue
         fig.add_scatter(
             x=part[acc.COL_TURN],
             y=part[acc.COL_CUM_COST],
@@ -227,7 +231,9 @@ def projection(df: pd.DataFrame, extra_turns: int, label: Label = str) -> go.Fig
             line={"dash": dash, "color": "#ef553b"},
             hovertemplate=_MONEY_HOVER,
         )
-    fig.update_layout(yaxis={"rangemode": "tozero"}, yaxis2=_money_axis2(label("USD so far")))
+    fig.update_layout(yaxis={"rangemode": "tozero"})
+    if priced:
+        fig.update_layout(yaxis2=_money_axis2(label("USD so far")))
     _window_warning(fig, table, df.attrs.get("context_window"), label)
     return fig
 

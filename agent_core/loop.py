@@ -18,7 +18,7 @@ from agent_core.guards import check_limits
 from agent_core.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
 from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
-from agent_core.providers import ProviderError, make_client
+from agent_core.providers import ProviderError, is_priced, make_client
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
@@ -196,9 +196,10 @@ class Stepper:
         turn.response = response
         turn.usage = Usage.from_api(response.get("usage"))
         turn.components = turn_components(turn.request, turn.usage, self.run.config.provider)
-        turn.cost_usd = turn_cost(
-            self.run.config.model, turn.usage, self.pricing, cache_write_1h=cache_write_1h_tokens(response)
-        )
+        if is_priced(self.run.config.provider):  # a local or unknown server's calls have no price: 0 here
+            turn.cost_usd = turn_cost(
+                self.run.config.model, turn.usage, self.pricing, cache_write_1h=cache_write_1h_tokens(response)
+            )
         turn.stop_reason = response.get("stop_reason")
         self.run.phase = Phase.READ_STOP_REASON
 

@@ -111,13 +111,18 @@ class ProviderInfo:
     exact_tokens: bool  # usage comes from a real tokenizer (offline, every figure is the simulator's estimate)
     transport: Callable[[RunConfig], httpx2.BaseTransport]
     gaps: str = ""  # English, for the docs and the CLI; local servers' own gaps are in LOCAL_PRESETS
+    # Usage is priced at Anthropic's list prices: the API bills them; the offline model simulates the API, so its
+    # figures show what the same run would cost there. Another server's price is unknown (a local one costs nothing).
+    priced: bool = False
 
 
 PROVIDER_TABLE: dict[str, ProviderInfo] = {
     info.provider: info
     for info in (
-        ProviderInfo(Provider.OFFLINE, "Offline (simulated model)", False, False, False, False, _simulated),
-        ProviderInfo(Provider.ANTHROPIC, "Anthropic API", True, False, True, True, _network),
+        ProviderInfo(
+            Provider.OFFLINE, "Offline (simulated model)", False, False, False, False, _simulated, priced=True
+        ),
+        ProviderInfo(Provider.ANTHROPIC, "Anthropic API", True, False, True, True, _network, priced=True),
         ProviderInfo(
             Provider.COMPATIBLE,
             "Anthropic-compatible URL",
@@ -131,6 +136,18 @@ PROVIDER_TABLE: dict[str, ProviderInfo] = {
     )
 }
 PROVIDERS = tuple(p.value for p in Provider)
+
+
+def is_priced(provider: str) -> bool:
+    """Whether a run on this provider has a price (Anthropic's list prices); an unknown provider has none."""
+    info = PROVIDER_TABLE.get(provider)
+    return info is not None and info.priced
+
+
+def spends_money(provider: str) -> bool:
+    """Whether a call on this provider is billed, so the tab's spend and its cap count it."""
+    info = PROVIDER_TABLE.get(provider)
+    return info is not None and info.spends_money
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,10 @@ import streamlit as st
 
 from agent_core import accounting, charts
 from agent_core.model import Run
+from agent_core.providers import is_priced
 from lab_ui import presenter
 from lab_ui.i18n import mark, t
+from lab_ui.spend import NO_PRICE
 
 CACHE_OFF = mark(
     "Prompt caching is off in this run, so nothing was cached. Turn on 'Prompt caching' in the run's settings, "
@@ -27,9 +29,10 @@ def _pair() -> tuple:
 
 
 def render(run: Run, key: str = "charts") -> None:
-    """Charts for a run (needs at least one answered turn)."""
+    """Charts for a run (needs at least one answered turn); a local or unknown server's run has no $ in them."""
     pricing = accounting.load_pricing()
     df = accounting.run_table(run, pricing)
+    priced = is_priced(run.config.provider)
     if df.empty:
         st.info(t("The charts appear after the first model call."))
         return
@@ -37,11 +40,30 @@ def render(run: Run, key: str = "charts") -> None:
     window = accounting.context_window(run, pricing)
     left, right = _pair()
     left.plotly_chart(presenter.scale(charts.context_by_component(df, window, label=t)), key=f"{key}-context")
-    right.plotly_chart(presenter.scale(charts.cost_per_turn(df, label=t)), key=f"{key}-cost")
+    if priced:
+        right.plotly_chart(presenter.scale(charts.cost_per_turn(df, label=t)), key=f"{key}-cost")
+    else:
+        right.info(t("Cost per turn: {no_price}. The tokens are in the charts and the table.", no_price=t(NO_PRICE)))
     left, right = _pair()
     left.plotly_chart(presenter.scale(charts.peak_vs_billed(df, label=t)), key=f"{key}-peak")
     extra = right.slider(t("If this run went on for N more turns…"), 1, 100, 20, key=f"{key}-n")
-    right.plotly_chart(presenter.scale(charts.projection(df, extra, label=t)), key=f"{key}-projection")
+    right.plotly_chart(presenter.scale(charts.projection(df, extra, label=t, priced=priced)), key=f"{key}-projection")
+    if priced:  # each model's price for this run, and what caching saved: price lists, so not for a local server
+        _prices_and_caching(run, df, pricing, key)
+    with st.expander(t("Per-turn table")):
+        if not priced:
+            df = df.drop(columns=[accounting.COL_COST, accounting.COL_CUM_COST])
+        st.dataframe(df, hide_index=True)
+        st.download_button(
+            t("Download CSV"),
+            accounting.table_csv(df),
+            file_name=f"run-{run.id}-turns.csv",
+            mime="text/csv",
+            key=f"{key}-csv",
+        )
+
+
+def _prices_and_caching(run: Run, df, pricing, key: str) -> None:
     left, right = _pair()
     left.plotly_chart(presenter.scale(charts.price_comparison(run, pricing, label=t)), key=f"{key}-prices")
     if (df[accounting.COL_CACHE_WRITE] > 0).any() or (df[accounting.COL_CACHE_READ] > 0).any():
@@ -51,12 +73,3 @@ def render(run: Run, key: str = "charts") -> None:
         right.info(t(CACHE_OFF))
     else:
         right.info(t(CACHE_UNUSED))
-    with st.expander(t("Per-turn table")):
-        st.dataframe(df, hide_index=True)
-        st.download_button(
-            t("Download CSV"),
-            accounting.table_csv(df),
-            file_name=f"run-{run.id}-turns.csv",
-            mime="text/csv",
-            key=f"{key}-csv",
-        )

@@ -13,7 +13,7 @@ from agent_core.model import Phase
 from agent_core.secrets import scrub_secrets
 from agent_core.store import StoreError
 from agent_core.trust import input_digest
-from agent_core.vocab import StopKind
+from agent_core.vocab import Provider, StopKind
 from lab_ui import (
     call_watch,
     charts_panel,
@@ -22,6 +22,7 @@ from lab_ui import (
     predict_view,
     session,
     share_view,
+    spend,
     spend_view,
     timeline,
     turn_view,
@@ -311,21 +312,29 @@ def stepper_panel(lab: LabSession) -> None:
         lab.message = None
     run = lab.run
     if run and run.turns:
-        _totals(run)
+        _totals(run, spend.shows_prices(lab))
         selected = timeline.render(lab)
         turn_view.render(run, run.turns[selected - 1])
         _run_controls(lab, selected)
 
 
-def _totals(run) -> None:
-    """The money pit at a glance: turns, the context now, everything billed so far, and the cost."""
+def _totals(run, priced: bool) -> None:
+    """The money pit at a glance: turns, the context now, everything billed so far, and the cost (where priced)."""
     last = next((t for t in reversed(run.turns) if t.usage), None)
     billed = sum(t.usage.whole_input for t in run.turns if t.usage)
     cols = st.columns(4)
     cols[0].metric(t("Turns"), len(run.turns))
     cols[1].metric(t("Context now (tokens)"), f"{last.usage.whole_input:,}" if last else "—")
     cols[2].metric(t("Input billed so far"), f"{billed:,}")
-    cols[3].metric(t("Cost so far"), f"${run.total_cost_usd:.4f}")
+    if priced:
+        cols[3].metric(t("Cost so far"), f"${run.total_cost_usd:.4f}")
+        if run.config.provider == Provider.OFFLINE:
+            st.caption(t(spend.SIMULATED_PRICE))
+    else:  # a local or unknown server: no $ anywhere, its tokens instead
+        cols[3].metric(t("Output so far (tokens)"), f"{sum(t.usage.output_tokens for t in run.turns if t.usage):,}")
+        st.caption(
+            t("Cost: {no_price}. The figures are tokens, as the server reported them.", no_price=t(spend.NO_PRICE))
+        )
 
 
 def loop_code_panel(lab: LabSession) -> None:

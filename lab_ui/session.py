@@ -15,6 +15,7 @@ import streamlit as st
 from agent_core.capture import Wait
 from agent_core.loop import Stepper, fork_run
 from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
+from agent_core.providers import spends_money
 from agent_core.store import RunStore, default_target
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
@@ -179,16 +180,16 @@ class LabSession:
 
     def remaining_cap(self) -> float | None:
         """The cap as check_limits sees it: this run's own spend plus what the whole session has left."""
-        # The cap guards real money only; the simulated model costs nothing real.
+        # The cap guards real money only: the simulated model and a local server cost nothing.
         cfg, tab = (self.run.config if self.run else self.config), self.tab
-        if tab.spend_cap_usd is None or cfg.provider == Provider.OFFLINE:
+        if tab.spend_cap_usd is None or not spends_money(cfg.provider):
             return None
         spent_here = self.run.total_cost_usd if self.run else 0.0
         return spent_here + tab.spend_cap_usd - tab.session_spend_usd
 
     def _count_spend(self, before: float) -> None:
         run, tab = self.active_run, self.tab
-        if run.config.provider != Provider.OFFLINE:
+        if spends_money(run.config.provider):
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
         if run.stop and run.stop.kind == StopKind.SPEND_CAP and tab.spend_cap_usd is not None:
             # check_limits saw this run's figures; the learner needs the session's.

@@ -271,9 +271,10 @@ def _spend(lab: LabSession) -> None:
     lab.spend_cap_usd = float(cap) or None
     st.caption(
         t(
-            "Spent so far in this tab on real-model calls: **{spent}**. Before each step the Playground shows "
-            "what it may cost; the loop stops when the tab's spend reaches the cap. The offline model costs "
-            "nothing, so the cap never stops it.",
+            "Spent so far in this tab on Anthropic API calls: **{spent}**. Before each step the Playground shows "
+            "what it may cost; the loop stops when the tab's spend reaches the cap. The offline model and local "
+            "servers cost nothing, so the cap never stops them: the offline model's costs are Anthropic's list "
+            "prices, simulated; a local or unknown server's runs show tokens only (no price).",
             spent=f"${lab.session_spend_usd:.4f}",
         )
     )

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent_core import context, pricing
+from agent_core import context, pricing, tokens
 from agent_core.model import Phase
+from agent_core.providers import is_priced
 from agent_core.vocab import Provider, StopKind
+from lab_ui.i18n import mark
 from lab_ui.session import LabSession
+
+# Said wherever a $ figure would stand for a server that is not Anthropic's (Ollama, LM Studio, llama.cpp, …).
+NO_PRICE = mark("no price: local/unknown server")
+SIMULATED_PRICE = mark(
+    "Costs here are what this run would cost on the Anthropic API at its list prices; the offline model itself "
+    "costs nothing."
+)
 
 
 @dataclass
@@ -18,6 +27,8 @@ class SpendStatus:
     spent_usd: float
     cap_usd: float | None
     price_known: bool
+    priced: bool = True  # False: a local or unknown server, shown in tokens only
+    next_tokens: int = 0  # the next request's input tokens (an estimate)
 
     @property
     def over_cap(self) -> bool:
@@ -40,6 +51,14 @@ def spend_status(lab: LabSession) -> SpendStatus | None:
     cfg = run.config if run else lab.config
     if cfg.provider == Provider.OFFLINE or lab.replay or (run and run.stop and run.stop.kind != StopKind.API_ERROR):
         return None
+    request = next_request(lab)
+    if not is_priced(cfg.provider):
+        return SpendStatus(0.0, 0.0, None, False, priced=False, next_tokens=tokens.count_request(request))
     prices = pricing.load_pricing()
-    cost = pricing.estimate_next_cost(next_request(lab), cfg.model, cfg.max_tokens, prices)
+    cost = pricing.estimate_next_cost(request, cfg.model, cfg.max_tokens, prices)
     return SpendStatus(cost, lab.tab.session_spend_usd, lab.tab.spend_cap_usd, prices.get(cfg.model) is not None)
+
+
+def shows_prices(lab: LabSession) -> bool:
+    """Whether this workspace's run is shown with $ figures (the Anthropic API, or the offline model simulating it)."""
+    return is_priced((lab.run.config if lab.run else lab.config).provider)

@@ -6,13 +6,22 @@ import streamlit as st
 
 from lab_ui.i18n import t
 from lab_ui.session import LabSession
-from lab_ui.spend import spend_status
+from lab_ui.spend import NO_PRICE, spend_status
 
 
 def render_spend(lab: LabSession) -> None:
     """One line before each real-model step: its estimated cost, and the tab's spend against the cap."""
     status = spend_status(lab)
     if status is None:
+        return
+    if not status.priced:
+        st.caption(
+            t(
+                "Next step: sends about {tokens} input tokens · {no_price}",
+                tokens=f"{status.next_tokens:,}",
+                no_price=t(NO_PRICE),
+            )
+        )
         return
     if not status.price_known:
         st.caption(t("Next step: no price is known for this model (a local model costs nothing here)."))

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from agent_core.model import Run
+from agent_core.providers import is_priced
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.turn_view import badge
@@ -37,6 +38,8 @@ def table(run: Run) -> pd.DataFrame:
             }
         )
     table = pd.DataFrame(rows)
+    if not is_priced(run.config.provider):  # a local or unknown server has no price: no $ column at all
+        table = table.drop(columns="cost $", errors="ignore")
     if not table.empty:  # whole numbers, blank while a turn is still in progress
         table = table.astype({"tokens in": "Int64", "tokens out": "Int64"})
     return table
@@ -84,8 +87,9 @@ def recent_rows(run: Run, selected: int) -> str:
         t(HEADERS["tools"]),
         t(HEADERS["tokens in"]),
         t(HEADERS["tokens out"]),
-        t(HEADERS["cost $"]),
     ]
+    priced = is_priced(run.config.provider)
+    head += [t(HEADERS["cost $"])] if priced else []
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for turn in run.turns[-RECENT:]:
         icon, colour, label = badge(turn.stop_reason, turn.error is not None)
@@ -95,6 +99,6 @@ def recent_rows(run: Run, selected: int) -> str:
         lines.append(
             f"| {number} | :{colour}-badge[{icon} {md_cell(label)}] | {tools} | "
             f"{used.whole_input if used else ''} | {used.output_tokens if used else ''} | "
-            f"{turn.cost_usd:.4f} |"
+            + (f"{turn.cost_usd:.4f} |" if priced else "")
         )
     return "\n".join(lines)

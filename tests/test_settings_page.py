@@ -171,10 +171,15 @@ def test_the_spend_cap_input_sets_the_cap_and_zero_means_none(app_env):
     assert lab_of(at).spend_cap_usd is None
 
 
-def _real_model_playground(sim_server: str):
+def _real_model_playground(sim_server: str, monkeypatch):
+    """The Anthropic API provider, its requests sent to the offline model's server on loopback (the SDK's own
+    ANTHROPIC_BASE_URL): the only provider whose calls are billed, so the one the estimate and the cap are for."""
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", sim_server)
     at = open_page(SETTINGS)
-    use_compatible(at, sim_server)
-    at.selectbox(key="settings:model:compatible").set_value("claude-sonnet-4-6").run()  # a priced model
+    at.radio(key="settings:provider").set_value("anthropic").run()
+    at.text_input(key="settings:key").input("sk-ant-" + "spend-test-0123456789")  # split: no key-shaped literal
+    click(at, USE_KEY)
+    at.selectbox(key="settings:model:anthropic").set_value("claude-sonnet-4-6").run()  # a priced model
     at.number_input(key="settings:cap").set_value(0.0).run()
     at.switch_page(PLAYGROUND).run()
     return at
@@ -189,8 +194,10 @@ def _estimate(request: dict) -> str:
     return f"\\${accounting.estimate_next_cost(request, request['model'], request['max_tokens'], PRICING):.4f}"
 
 
-def test_the_playground_shows_the_next_steps_estimate_and_it_bounds_the_real_cost(app_env, sim_server, scripted_model):
-    at = _real_model_playground(sim_server)
+def test_the_playground_shows_the_next_steps_estimate_and_it_bounds_the_real_cost(
+    app_env, sim_server, scripted_model, monkeypatch
+):
+    at = _real_model_playground(sim_server, monkeypatch)
     predicted = _shown_estimate(at)  # before anything is built: the first request as it would be sent
     # Escaped dollars: two bare $ on one line would be typeset as LaTeX math
     assert "spent in this tab: **\\$0.0000** of no cap" in texts(at.caption)
@@ -208,10 +215,11 @@ def test_the_playground_shows_the_next_steps_estimate_and_it_bounds_the_real_cos
     assert len(second["messages"]) == 3 and predicted == _estimate(second), "the estimate was for the request sent"
 
 
-def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, scripted_model):
-    at = _real_model_playground(sim_server)
+def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, scripted_model, monkeypatch):
+    at = _real_model_playground(sim_server, monkeypatch)
     click(at, RUN_TO_END)
     first = lab_of(at).run
+    assert first.turns[0].exchanges[0].url == f"{sim_server}/v1/messages", "loopback only, never the real API"
     assert first.stop.kind == "end_turn" and first.total_cost_usd > 0
     assert lab_of(at).session_spend_usd == pytest.approx(first.total_cost_usd)
     # Below what this tab has spent, above what the next (empty) run has spent: only the tab's total stops it.
@@ -228,7 +236,56 @@ def test_the_cap_compares_the_whole_tabs_spend_across_runs(app_env, sim_server, 
     assert "spend_cap" in texts(at.warning)
 
 
-def test_the_offline_model_shows_no_spend_line(app_env, scripted_model):
+def test_the_offline_model_shows_no_spend_line_and_says_its_prices_are_simulated(app_env, scripted_model):
     at = open_page(PLAYGROUND)
     click(at, NEXT_PHASE)
     assert "Next step: up to" not in texts(at.caption)
+    click(at, RUN_TO_END)
+    run = lab_of(at).run
+    assert run.total_cost_usd > 0 and f"${run.total_cost_usd:.4f}" in texts(at.metric)
+    assert "what this run would cost on the Anthropic API at its list prices" in texts(at.caption)
+    assert lab_of(at).session_spend_usd == 0, "nothing real was spent"
+
+
+def test_a_local_server_shows_tokens_and_no_price_anywhere(app_env, sim_server, scripted_model):
+    at = open_page(SETTINGS)
+    use_compatible(at, sim_server)
+    at.selectbox(key="settings:model:compatible").set_value("claude-sonnet-4-6").run()  # priced on the API, not here
+    at.number_input(key="settings:cap").set_value(0.01).run()
+    at.switch_page(PLAYGROUND).run()
+    assert "no price: local/unknown server" in texts(at.caption) and "Next step: sends about" in texts(at.caption)
+    click(at, RUN_TO_END)
+    lab = lab_of(at)
+    run = lab.run
+    assert run.stop.kind == "end_turn" and len(run.turns) >= 2, "a tiny cap never stops a local server's run"
+    assert run.total_cost_usd == 0 and all(t.cost_usd == 0 for t in run.turns) and lab.session_spend_usd == 0
+    shown = "\n".join([texts(at.metric), texts(at.caption), texts(at.markdown), texts(at.info)])
+    assert "$" not in shown, "no dollar figure for a server whose price is unknown"
+    assert "Cost: no price: local/unknown server." in texts(at.caption)
+    out = sum(t.usage.output_tokens for t in run.turns)
+    assert f"{out:,}" in texts(at.metric), "its tokens instead"
+
+
+def test_test_connection_to_a_silent_server_ends_fast_and_says_what_is_wrong(app_env, monkeypatch):
+    from loopback import start_silent
+
+    from lab_ui import settings_view
+
+    monkeypatch.setattr(settings_view, "CHECK_TIMEOUT_S", 0.5)  # 5 s in the app; short here
+    silent = start_silent()
+    try:
+        at = open_page(SETTINGS)
+        use_compatible(at, silent.url)
+        click(at, TEST_CONNECTION)
+        shown = texts(at.error)
+        assert f"The server at {silent.url} did not answer within 0.5 s." in shown
+        assert "Retry this step" not in shown
+        assert silent.requests == ["GET /v1/models?limit=100"], "asked once, not retried"
+    finally:
+        silent.stop()
+
+
+def test_test_connection_and_the_model_list_wait_at_most_5_s():
+    from lab_ui import settings_view
+
+    assert settings_view.CHECK_TIMEOUT_S <= 5
