@@ -43,11 +43,13 @@ class Learner:
         self.ws_url = url.replace("http", "ws", 1) + "/_stcore/stream"
         self.query = f"run={run_id}"
         self.button_id: str | None = None
+        self.fragment_id = ""
         self.ws = None
 
-    async def rerun(self, widget_states: list | None = None) -> float:
-        """Send one rerun request; seconds until the server says the script finished."""
+    async def rerun(self, widget_states: list | None = None, fragment_id: str = "") -> float:
+        """Send one rerun request; seconds until the server says the script (or the fragment) finished."""
         msg = BackMsg()
+        msg.rerun_script.fragment_id = fragment_id
         msg.rerun_script.query_string = self.query
         msg.rerun_script.page_name = "playground"
         for state in widget_states or []:
@@ -61,7 +63,8 @@ class Learner:
             if kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
                 element = fwd.delta.new_element
                 if element.WhichOneof("type") == "button" and element.button.label == "Next step":
-                    self.button_id = element.button.id
+                    # As a browser does: a click on a widget in a fragment names the fragment, so only it reruns.
+                    self.button_id, self.fragment_id = element.button.id, fwd.delta.fragment_id
             elif kind == "script_finished" and fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                 return time.perf_counter() - started
 
@@ -72,7 +75,7 @@ class Learner:
     async def click(self) -> float:
         state = BackMsg().rerun_script.widget_states.widgets.add()
         state.id, state.trigger_value = self.button_id, True
-        return await self.rerun([state])
+        return await self.rerun([state], self.fragment_id)
 
 
 async def classroom(url: str, run_ids: list[str], pid: int) -> tuple[list[float], float]:

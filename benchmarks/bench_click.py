@@ -11,6 +11,7 @@ first interactive <= 1.5 s. Prints the figures; asserts nothing.
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -37,15 +38,47 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+# The moment, in ms since the navigation started (the page's performance.timeOrigin), that an enabled
+# "Next step" button is in the page; null until then. Polled on every animation frame.
+FIRST_ENABLED = """() => {
+    const ready = [...document.querySelectorAll("button")].some(b => b.innerText.trim() === "Next step" && !b.disabled);
+    return ready ? performance.now() : null;
+}"""
+
+
 def open_page(page, url: str) -> float:
-    """Open a page; seconds until its Next step button can be clicked."""
-    started = time.perf_counter()
-    page.goto(url)
-    page.get_by_role("button", name="Next step").wait_for(timeout=90_000)
-    ready = time.perf_counter() - started
+    """Open a page; seconds from the navigation's start until its Next step button is enabled."""
+    page.goto(url, wait_until="commit")
+    ready_ms = page.wait_for_function(FIRST_ENABLED, polling="raf", timeout=90_000).json_value()
     page.wait_for_selector(SETTLED, timeout=90_000)
     page.wait_for_timeout(500)  # let the first run's tail (and its collection) finish before measuring clicks
-    return ready
+    return ready_ms / 1000
+
+
+def turn_heading(n: int) -> re.Pattern:
+    """The turn view's heading "Turn N" and its badge (not "Turn N5")."""
+    return re.compile(rf"^Turn {n}\b")
+
+
+def go_on_as_runaway(page, turns: int) -> None:
+    """Make the open run a runaway with `turns` turns: the learner's settings, not the recorded run's, decide the
+    persona and the step limit (agent_core.trust), so pick "stubborn" and "No step limit" in the controls, then
+    re-run from the run's last turn with those settings (it keeps the turns before it)."""
+    page.get_by_text("Limits", exact=True).click()
+    page.get_by_text("No step limit", exact=True).click()
+    page.wait_for_selector(SETTLED, timeout=90_000)
+    page.get_by_text("More: tool_choice", exact=False).click()
+    persona = page.get_by_label("Simulated persona")
+    persona.wait_for(state="visible", timeout=90_000)
+    persona.click()
+    page.keyboard.type("stubborn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(SETTLED, timeout=90_000)
+    page.get_by_role("button", name=f"Re-run from turn {turns + 1}").click()
+    page.get_by_role("button", name="Re-run from here").click()
+    page.get_by_role("heading", name=turn_heading(turns) if turns else "Playground").first.wait_for()
+    page.wait_for_selector(SETTLED, timeout=90_000)
+    page.wait_for_timeout(500)
 
 
 def clicks(page, pid: int, first_turn: int) -> tuple[list[float], list[float]]:
@@ -55,7 +88,7 @@ def clicks(page, pid: int, first_turn: int) -> tuple[list[float], list[float]]:
         before = cpu_seconds(pid)
         started = time.perf_counter()
         page.get_by_role("button", name="Next step").click()
-        page.get_by_role("heading", name=f"Turn {first_turn + i}", exact=False).first.wait_for(timeout=90_000)
+        page.get_by_role("heading", name=turn_heading(first_turn + i)).first.wait_for(timeout=90_000)
         page.wait_for_selector(SETTLED, timeout=90_000)
         latency.append((time.perf_counter() - started) * 1000)
         page.wait_for_timeout(300)  # the server's post-run work (garbage collection) counts for this click
@@ -72,7 +105,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "runs.db"
         store = RunStore(db)
-        runs = {depth: runaway(depth) for depth in DEPTHS}
+        runs = {depth: runaway(depth + 1) for depth in DEPTHS}  # re-run from its last turn: `depth` turns
         for run in runs.values():
             store.save_run(run)
         with (
@@ -85,6 +118,7 @@ def main() -> None:
             floor_lat, floor_cpu = clicks(page, floor_pid, 1)
             for depth, run in runs.items():
                 ready = open_page(page, f"{app_url}/playground?run={run.id}")
+                go_on_as_runaway(page, depth)
                 lat, cpu = clicks(page, app_pid, depth + 1)
                 rows.append((depth + 1, ready, lat, cpu))
     floor_cpu_ms = statistics.median(floor_cpu)

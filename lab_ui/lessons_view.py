@@ -8,7 +8,7 @@ from agent_core.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
 from agent_core.lessons.cheatsheet import cheat_sheet_html
 from agent_core.lessons.glossary import Term, load_glossary
 from agent_core.progress import ProgressStore
-from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session, url_state
+from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session, stage, url_state
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import md
@@ -202,6 +202,7 @@ def render() -> None:
     total = len(lesson.exercises) + len(lesson.questions)
     bar = st.empty()  # filled last, so an exercise passed in this very run already counts
     left, right = st.columns([5, 7], gap="medium")
+    insights = st.container()  # below both columns; the stage fragment fills it (lab_ui/stage.py)
     with left:
         _narrative(lesson, lang)
         _sources(lesson)
@@ -223,9 +224,6 @@ def render() -> None:
         ):
             controls.render(lab)
             playground.keep_draft(lab, lesson.scenario_config(lang).task)
-        playground.stepper_panel(lab)
-        with st.expander(t("The loop's code")):
-            playground.loop_code_panel(lab)
-    playground.insights(lab.run)
+        stage.panel(lab, stage.Slots(insights=insights, code_below=True))
     finished = len(store.done(learner, lesson.id))
     bar.progress(finished / total if total else 0.0, text=t("{done} / {total} done", done=finished, total=total))

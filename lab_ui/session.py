@@ -47,6 +47,8 @@ class LabSession:
     session_spend_usd: float = 0.0  # real-model spend of every run in this tab; the spend cap compares this
     replay: bool = False  # a saved run opened for viewing: no model calls
     message: tuple[str, str] | None = None  # (level, text) shown once after an action
+    failure: str | None = None  # what went wrong in the last action, shown once below the step bar
+    pending: str | None = None  # a click's call handed to the next full app run (lab_ui/step_actions.py)
     scenario_lang: str | None = None  # a lesson's scenario follows the language until the learner runs it
     # What the last opened recorded run had that this session does not use (shown until the next open).
     differences: list[Difference] = field(default_factory=list)

@@ -1,0 +1,320 @@
+"""The stage: everything a click on the step bar changes, redrawn by one fragment so a click does not redraw the page.
+
+The scheme (why one fragment, and which clicks rerun the app):
+- One fragment draws the step bar, the status, the timeline and the turn, and also writes into the page's own
+  containers for the other things a step changes: the loop's code (lit by phase), the share button (it appears
+  with the first turn) and the insights below (answer, sequence, charts: they change with every turn). So a step,
+  Back/Forward or a tab click reruns only this fragment, and every part that shows the run is still redrawn from
+  it: nothing the learner sees can go stale, and no full rerun is needed to update the charts.
+- The rest of the page (the controls, the header, the lesson's text, the sidebar) does not show the run's state:
+  it is drawn by full app runs only.
+- A click that changes what the rest shows reruns the app: Reset, Re-run from a turn, accepting a recorded run's
+  tools, Allow/Deny and Retry (rare clicks; the page around them may change). A call that may wait also runs in a
+  full app run (lab_ui/step_actions.py says why).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from agent_core.explain import sequence_diagram
+from agent_core.model import Phase
+from agent_core.trust import input_digest
+from agent_core.vocab import Provider, StopKind
+from lab_ui import (
+    charts_panel,
+    loop_code,
+    predict_view,
+    share_view,
+    spend,
+    spend_view,
+    step_actions,
+    timeline,
+    turn_view,
+)
+from lab_ui.catalogue import error_markdown, last_error, stop_text
+from lab_ui.i18n import mark, t
+from lab_ui.session import LabSession
+from lab_ui.untrusted import code_span, md
+
+PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase string finds its entry)
+    Phase.BUILD_REQUEST: mark("build the request"),
+    Phase.CALL_MODEL: mark("call the model"),
+    Phase.READ_STOP_REASON: mark("read stop_reason"),
+    Phase.RUN_TOOLS: mark("run the tools"),
+    Phase.APPEND_RESULTS: mark("append the results"),
+    Phase.DONE: mark("done"),
+}
+# The settings a recorded run may differ in (agent_core.trust.SHOWN_FIELDS), as the learner reads them.
+SETTING_WORDS = {
+    "provider": mark("Provider"),
+    "base_url": mark("Base URL"),
+    "sandbox": mark("Sandbox folder"),
+    "workflow_steps": mark("Workflow steps"),
+    "context_policy": mark("Context policy"),
+    "bugs": mark("Deliberate bugs"),
+    "limits": mark("Limits"),
+    "sim": mark("Simulated model settings"),
+}
+
+
+@dataclass
+class Slots:
+    """The page's containers the stage writes into, besides its own place (None: the page has no such part)."""
+
+    share: DeltaGenerator | None = None  # the share button, in the page's header
+    code: DeltaGenerator | None = None  # the loop's code; None with code_below: in an expander below the turn
+    insights: DeltaGenerator | None = None  # answer, sequence diagram and charts, below the page's columns
+    code_below: bool = False
+
+
+def panel(lab: LabSession, slots: Slots) -> None:
+    """Step bar, status, timeline and the selected turn: the part the Lessons page reuses."""
+    bar = st.container(key="stepbar")  # sticky in presenter mode: a child of the column, so it can stick in it
+    with st.container():  # the main script's place for a call that may wait, right below the bar
+        step_actions.run_pending(lab)
+    _stage(lab, bar, slots)
+
+
+@st.fragment
+def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
+    # Each outside container gets a write on every run, even an empty one: a fragment may fill a container on
+    # its own reruns only if it wrote there during the full app run.
+    with bar.container():
+        clicked = step_actions.buttons(lab)
+    if clicked:
+        step_actions.handle(lab, clicked)
+    step_actions.show_failure(lab)
+    _body(lab)
+    if slots.share is not None:
+        with slots.share.container():
+            share_view.share_button(lab)
+    if slots.code_below:
+        with st.expander(t("The loop's code")):
+            loop_code_panel(lab)
+    elif slots.code is not None:
+        with slots.code.container():
+            loop_code_panel(lab)
+    if slots.insights is not None:
+        with slots.insights.container():
+            insights(lab.run)
+    step_actions.sync_url(lab)  # after the timeline: Back/Forward change the selected turn without a save
+
+
+def _body(lab: LabSession) -> None:
+    _recorded_notice(lab)
+    predict_view.panel(lab)
+    _status(lab)
+    spend_view.render_spend(lab)
+    if lab.message:
+        getattr(st, lab.message[0])(lab.message[1])
+        lab.message = None
+    run = lab.run
+    if run and run.turns:
+        _totals(run, spend.shows_prices(lab))
+        selected = timeline.render(lab)
+        turn_view.render(run, run.turns[selected - 1])
+        _run_controls(lab, selected)
+
+
+def _status(lab: LabSession) -> None:
+    run = lab.run
+    if run is None:
+        st.info(t("Press **Next phase** to build the first request, or **Next step** to run a whole turn."))
+        return
+    if lab.replay and not share_view.viewing(lab):  # a shared run has its own notice (and no re-run)
+        st.info(
+            t(
+                "**Replay** of a saved run: nothing here calls the model. To go on live, pick a turn and use "
+                "**Re-run from turn N** below."
+            )
+        )
+    stepper = lab.stepper() if not lab.replay else None
+    if run.stop and run.stop.kind == StopKind.API_ERROR:
+        error = last_error(run)
+        message = error_markdown(error) if error else md(stop_text(run))
+        st.error(t("Stopped by an API error: {message}", message=message))
+        _raw_error(run)
+        if st.button(
+            t("Retry this step"),
+            key="retry-step",
+            help=t("Sends the same request again, with the key and the injected faults as they are set now."),
+        ):
+            step_actions.request(lab, "retry")
+            st.rerun()
+    elif run.stop:
+        level = st.success if run.stop.kind == StopKind.END_TURN else st.warning
+        level(t("**Loop stopped** ({kind}): {message}", kind=md(run.stop.kind), message=md(stop_text(run))))
+        if run.final_text:  # the answer where the eye already is, not only in a tab at the bottom
+            with st.container(border=True, key="final-answer"):
+                st.caption(t("The model's final answer"))
+                st.markdown(md(run.final_text))
+    elif stepper and stepper.awaiting_approval:
+        _approvals(lab)
+    else:
+        st.caption(
+            t(
+                "Next phase: **{phase}** · turn {n}",
+                phase=t(PHASE_WORDS[run.phase]),
+                n=len(run.turns) + (run.phase == Phase.BUILD_REQUEST),
+            )
+        )
+
+
+def _raw_error(run) -> None:
+    turn = run.turns[-1] if run.turns else None
+    if turn is None or turn.error is None:
+        return
+    st.caption(
+        t(
+            "{n} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
+            "each one is under **HTTP attempts** below.",
+            n=len(turn.exchanges),
+        )
+    )
+    if turn.error.body:
+        with st.expander(t("The raw error JSON the server sent")):
+            st.code(turn_view.pretty_body(turn.error.body.encode()), language="json")
+
+
+def _approvals(lab: LabSession) -> None:
+    """One Allow/Deny per waiting call, bound to its tool_use id and the exact input shown (a hash of it)."""
+    stepper = lab.stepper()
+    for n, tool in enumerate(stepper.awaiting_approval):
+        digest = input_digest(tool.input)
+        st.warning(
+            t(
+                "The model wants to run {tool} with this input. This tool can do harm: allow it?",
+                tool=code_span(tool.name),
+            )
+        )
+        st.code(json.dumps(tool.input, indent=2, ensure_ascii=False, default=repr), language="json")
+        allow, deny = st.columns(2)
+        # The position and the input's hash make each key unique, even if a reply repeats an id.
+        if allow.button(t("Allow"), key=f"allow-{n}-{digest}"):
+            stepper.approve(tool.tool_use_id, True, digest)
+            st.rerun()
+        if deny.button(t("Deny"), key=f"deny-{n}-{digest}"):
+            stepper.approve(tool.tool_use_id, False, digest)
+            st.rerun()
+
+
+def _recorded_notice(lab: LabSession) -> None:
+    """What a recorded run had that this session does not use, and its own tools waiting for review."""
+    if lab.differences and not lab.replay:
+        lines = [
+            t(
+                "{setting}: recorded with {recorded}; this run uses your settings: {used}",
+                setting=t(SETTING_WORDS.get(d.setting, d.setting)),
+                recorded=code_span(d.recorded),
+                used=code_span(d.used),
+            )
+            for d in lab.differences
+        ]
+        st.info(
+            t("This run was recorded with other settings. A recorded run never chooses them; yours are used:")
+            + "\n\n"
+            + "\n".join(f"- {line}" for line in lines)
+        )
+    if lab.unreviewed_tools and not lab.replay:
+        with st.expander(
+            t("{n} tool definition(s) of the recorded run are not built-in: review them", n=len(lab.unreviewed_tools))
+        ):
+            st.caption(
+                t(
+                    "They are left out of this run until you accept them. A tool runs the app's own code for its "
+                    "implementation; tools that can do harm always ask first."
+                )
+            )
+            st.code(
+                json.dumps([asdict(s) for s in lab.unreviewed_tools], indent=2, ensure_ascii=False), language="json"
+            )
+            if st.button(t("Accept these tool definitions"), key="accept-tools"):
+                lab.accept_tools()
+                st.rerun()
+
+
+def _run_controls(lab: LabSession, selected: int) -> None:
+    if not lab.run or not lab.run.turns or share_view.viewing(lab):  # a shared run goes on only as one's copy
+        return
+    with st.popover(t("Re-run from turn {n}", n=selected)):
+        st.caption(t("Keeps the turns before it, then calls the model again, as a new run linked to this one."))
+        use_now = st.checkbox(t("Use the settings as edited on the left"), value=True)
+        if st.button(t("Re-run from here"), key="fork"):
+            lab.fork(selected, use_now)
+            step_actions.save(lab)
+            st.rerun()
+
+
+def _totals(run, priced: bool) -> None:
+    """The money pit at a glance: turns, the context now, everything billed so far, and the cost (where priced)."""
+    last = next((t for t in reversed(run.turns) if t.usage), None)
+    billed = sum(t.usage.whole_input for t in run.turns if t.usage)
+    cols = st.columns(4)
+    cols[0].metric(t("Turns"), len(run.turns))
+    cols[1].metric(t("Context now (tokens)"), f"{last.usage.whole_input:,}" if last else "—")
+    cols[2].metric(t("Input billed so far"), f"{billed:,}")
+    if priced:
+        cols[3].metric(t("Cost so far"), f"${run.total_cost_usd:.4f}")
+        if run.config.provider == Provider.OFFLINE:
+            st.caption(t(spend.SIMULATED_PRICE))
+    else:  # a local or unknown server: no $ anywhere, its tokens instead
+        cols[3].metric(t("Output so far (tokens)"), f"{sum(t.usage.output_tokens for t in run.turns if t.usage):,}")
+        st.caption(
+            t("Cost: {no_price}. The figures are tokens, as the server reported them.", no_price=t(spend.NO_PRICE))
+        )
+
+
+def loop_code_panel(lab: LabSession) -> None:
+    st.html(loop_code.CSS)
+    st.markdown(t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"))
+    # The same loop in the official Python and TypeScript SDKs, lit by phase the same way.
+    language = st.segmented_control(
+        t("Language of the code"),
+        list(loop_code.LANGUAGE_NAMES),
+        default="python",
+        format_func=loop_code.LANGUAGE_NAMES.__getitem__,
+        key="loop_code_language",
+        label_visibility="collapsed",
+    )
+    code = loop_code.render_html(_lit_phase(lab), _upcoming(lab), language or "python")
+    st.markdown(code, unsafe_allow_html=True)
+
+
+def _upcoming(lab: LabSession) -> str | None:
+    run = lab.run
+    if run is None:
+        return Phase.BUILD_REQUEST
+    return None if run.stop else run.phase
+
+
+def _lit_phase(lab: LabSession) -> str | None:
+    """The phase whose lines are lit: at the end of a run, the loop's exit (break, print), however it got there."""
+    run = lab.run
+    if run and (run.done or (run.stop and run.stop.kind != StopKind.API_ERROR)):
+        return Phase.DONE
+    return lab.last_phase
+
+
+def insights(run) -> None:
+    """Sequence diagram and the context-and-cost charts, below the turn."""
+    if run and run.turns:
+        # Lazy tabs: only the open one is computed and sent, so a click costs one diagram or six charts, not both.
+        answer, seq, money = st.tabs(
+            [t("Answer"), t("Sequence"), t("Context & cost")], key="insights", on_change="rerun"
+        )
+        if answer.open:
+            with answer:
+                st.markdown(md(run.final_text) if run.final_text else t("No answer yet: the model has not finished."))
+                if run.stop:
+                    st.caption(md(stop_text(run)))
+        if seq.open:
+            with seq:
+                st.mermaid_chart(sequence_diagram(run, stop_words=stop_text(run)))
+        if money.open:
+            with money:
+                charts_panel.render(run)
