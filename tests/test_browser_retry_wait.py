@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import browser, button, field, nav_link, needs_chromium, option, running_app, shot, wait_idle
+from keys import NEXT_PHASE, NEXT_STEP, PROVIDER
 from loopback import Hit, start_listener, stop_listener
+
+from agent_core.vocab import Provider
+from lab_ui.call_watch import CANCEL_KEY
+from lab_ui.settings_view import PROVIDERS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -24,24 +29,25 @@ def test_a_long_requested_wait_counts_down_and_cancel_keeps_the_run(tmp_path):
         with running_app(tmp_path / "runs.db") as app, browser() as b:
             page = b.new_page(viewport={"width": 1500, "height": 1100})
             page.goto(f"{app}/settings")
-            page.get_by_text("Anthropic-compatible URL").wait_for(timeout=90_000)
-            page.get_by_text("Anthropic-compatible URL").click()
+            compatible = option(page, PROVIDER, PROVIDERS.index(Provider.COMPATIBLE))
+            compatible.wait_for(timeout=180_000)  # a cold start on a busy machine
+            compatible.click()
             wait_idle(page)
-            base = page.get_by_label("Base URL", exact=True)
+            base = field(page, "settings:base_url")
             base.fill(listener.url)
             base.press("Enter")
             wait_idle(page)
-            page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Playground").click()
-            page.get_by_role("button", name="Next step").wait_for(timeout=30_000)
-            page.get_by_role("button", name="Next step").click()
+            nav_link(page, "playground").click()
+            button(page, NEXT_STEP).wait_for(timeout=30_000)
+            button(page, NEXT_STEP).click()
             page.get_by_text("The server asked to wait 1e+06 s before retrying").first.wait_for(timeout=30_000)
             assert page.get_by_text("Waits are capped at 60 s.").first.is_visible()
             shot(page, "retry-wait-countdown")
-            page.get_by_role("button", name="Cancel").click()
+            button(page, CANCEL_KEY).click()
             page.get_by_text("The wait was cancelled").first.wait_for(timeout=30_000)
             wait_idle(page)
             shot(page, "retry-wait-cancelled")
-            assert page.get_by_role("button", name="Next phase").is_enabled(), "the run goes on from where it was"
+            assert button(page, NEXT_PHASE).is_enabled(), "the run goes on from where it was"
         assert 1 <= len([h for h in listener.hits if h.path.startswith("/v1/messages")]) <= 2
     finally:
         stop_listener(listener)

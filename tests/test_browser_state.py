@@ -5,12 +5,13 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import browser, button, click_key, field, nav_link, needs_chromium, running_app, shot, wait_idle
+from keys import NEXT_PHASE, NEXT_STEP, TASK
 
 from agent_core.store import RunStore
 
 pytestmark = [pytest.mark.browser, needs_chromium]
-NEXT, PREVIOUS = "Следующий шаг урока ▶", "◀ Предыдущий шаг"
+NEXT, PREVIOUS = "next:the-loop", "prev:the-loop"  # the first lesson's step buttons
 
 
 def query(page) -> dict[str, str]:
@@ -28,37 +29,35 @@ def test_lesson_steps_learner_and_language_survive_page_changes_reloads_and_a_ne
         ctx = b.new_context(viewport={"width": 1366, "height": 768})
         page = ctx.new_page()
         page.goto(f"{url}/lessons?lang=ru")
-        page.get_by_role("button", name=NEXT).wait_for(timeout=180_000)
+        button(page, NEXT).wait_for(timeout=180_000)
         for _ in range(2):
-            page.get_by_role("button", name=NEXT).click()
-            wait_idle(page)
+            click_key(page, NEXT)
         assert selected_step(page) == "3"
-        page.get_by_role("button", name=PREVIOUS).click()
-        wait_idle(page)
+        click_key(page, PREVIOUS)
         assert selected_step(page) == "2"
         state = query(page)
         assert state["lang"] == "ru" and state["step"] == "2" and state["lesson"] == "the-loop" and state["learner"]
         shot(page, "state-lesson-step2-ru")
 
-        page.get_by_role("link", name=re.compile("Полигон")).click()
+        nav_link(page, "playground").click()
         wait_idle(page)
         assert query(page)["learner"] == state["learner"] and query(page)["lang"] == "ru"
-        page.get_by_role("link", name=re.compile("Уроки")).click()
+        nav_link(page, "lessons").click()
         wait_idle(page)
         assert query(page) == state and selected_step(page) == "2"
 
         page.reload()
-        page.get_by_role("button", name=NEXT).wait_for(timeout=120_000)
+        button(page, NEXT).wait_for(timeout=120_000)
         wait_idle(page)
         assert query(page) == state and selected_step(page) == "2"
 
         fresh = ctx.new_page()  # no query at all: the cookie brings the language back
         fresh.goto(f"{url}/lessons")
-        fresh.get_by_role("button", name=NEXT).wait_for(timeout=120_000)
+        button(fresh, NEXT).wait_for(timeout=120_000)
         assert query(fresh)["lang"] == "ru"
         linked = ctx.new_page()  # the same URL in a second tab: the same learner, lesson and step
         linked.goto(page.url)
-        linked.get_by_role("button", name=NEXT).wait_for(timeout=120_000)
+        button(linked, NEXT).wait_for(timeout=120_000)
         wait_idle(linked)
         assert query(linked) == state and selected_step(linked) == "2"
 
@@ -69,18 +68,18 @@ def test_a_second_tab_on_the_same_run_forks_and_an_unsent_task_survives_a_reload
         ctx = b.new_context(viewport={"width": 1366, "height": 768})
         first = ctx.new_page()
         first.goto(f"{url}/playground")
-        first.get_by_role("button", name="Next phase").wait_for(timeout=180_000)
-        first.get_by_role("button", name="Next step").click()
+        button(first, NEXT_PHASE).wait_for(timeout=180_000)
+        button(first, NEXT_STEP).click()
         wait_idle(first)
         run_id = query(first)["run"]
         second = ctx.new_page()
         second.goto(first.url)
-        second.get_by_role("button", name="Next step").wait_for(timeout=120_000)
+        button(second, NEXT_STEP).wait_for(timeout=120_000)
         wait_idle(second)
-        second.get_by_role("button", name="Next step").click()  # the second tab moves the run on
+        button(second, NEXT_STEP).click()  # the second tab moves the run on
         wait_idle(second)
         assert query(second)["run"] == run_id
-        first.get_by_role("button", name="Next phase").click()  # the first tab's view is now stale
+        button(first, NEXT_PHASE).click()  # the first tab's view is now stale
         wait_idle(first)
         first.get_by_text(f"Another tab changed run {run_id}").wait_for(timeout=10_000)
         copy_id = query(first)["run"]
@@ -91,13 +90,13 @@ def test_a_second_tab_on_the_same_run_forks_and_an_unsent_task_survives_a_reload
             forked = store.load(copy_id)
             assert forked.parent_id == run_id and forked.turns[0].response == store.load(run_id).turns[0].response
 
-        task = first.get_by_label("Task")
+        task = field(first, TASK)
         task.fill("Wie warm ist es in Rom?")
         task.press("Control+Enter")
         wait_idle(first)
         assert query(first)["draft"] == "Wie warm ist es in Rom?"
         first.reload()
-        first.get_by_label("Task").wait_for(timeout=120_000)
+        field(first, TASK).wait_for(timeout=120_000)
         wait_idle(first)
-        assert first.get_by_label("Task").input_value() == "Wie warm ist es in Rom?"
+        assert field(first, TASK).input_value() == "Wie warm ist es in Rom?"
         assert query(first)["run"] == copy_id

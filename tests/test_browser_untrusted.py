@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 import scripted
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import browser, by_key, needs_chromium, running_app, shot, tab, wait_idle
+from keys import TURN_TABS
 from loopback import start_listener, stop_listener
 
 from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
+from lab_ui.turn_view import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -50,13 +52,13 @@ def test_no_payload_url_is_fetched_by_the_browser(tmp_path):
             page.goto(f"{app}/playground?run={run.id}&mode=replay&turn=1")
             page.get_by_text("ANSWER").first.wait_for(timeout=60_000)  # the Answer tab, with the payload as text
             wait_idle(page)
-            for tab in ("Response", "Tools"):
-                page.get_by_role("tab", name=tab).first.click()
+            for name in ("Response", "Tools"):
+                tab(page, TURN_TABS, TABS.index(name)).click()
                 wait_idle(page)
             assert page.get_by_text("/leak/toolerror").first.is_visible(), "the tool error is shown, as text"
             shot(page, "untrusted-playground")
             page.goto(f"{app}/runs")
-            page.get_by_text("Saved runs").first.wait_for(timeout=60_000)
+            by_key(page, "runs:view").wait_for(timeout=60_000)
             wait_idle(page)
             shot(page, "untrusted-runs")
             page.wait_for_timeout(500)

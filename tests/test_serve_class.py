@@ -8,7 +8,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser import ROOT, browser, free_port, needs_chromium, shot, wait_idle
+from browser import ROOT, browser, button, free_port, needs_chromium, shot, wait_idle
+from keys import NEXT_STEP
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (.ci/run installs it)")
@@ -58,8 +59,8 @@ def test_the_loop_steps_through_the_proxy(class_server):
     with browser() as b:
         page = b.new_page(viewport={"width": 1366, "height": 768})
         page.goto(f"{url}/playground")
-        page.get_by_role("button", name="Next step").wait_for(timeout=60_000)
-        page.get_by_role("button", name="Next step").click()
+        button(page, NEXT_STEP).wait_for(timeout=60_000)
+        button(page, NEXT_STEP).click()
         wait_idle(page)
         page.get_by_role("heading", name="Turn 1").first.wait_for(timeout=60_000)
         shot(page, "serve-class-playground")
