@@ -128,7 +128,12 @@ _OPTIONS = re.compile(
     r"|dostępn\w*|znan\w*)[^:\n]{0,30}:\s*([^\n]+)",
     re.I,
 )
-_EXPRESSION_WORDS = ("character", "syntax", "parse", "token", "expected", "decimal", "operator", "parenthes")
+# An expression error in any of the three languages (the built-in calculator answers in the learner's).
+_EXPRESSION_WORDS = (
+    *("character", "syntax", "parse", "token", "expected", "decimal", "operator", "parenthes"),
+    *("символ", "синтакс", "ожидал", "операци", "скобк"),
+    *("znak", "składni", "oczekiwano", "działani", "nawias"),
+)
 
 
 def _candidates(value: str, error: str) -> list[str]:

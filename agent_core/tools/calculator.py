@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
 
+from agent_core.tools.texts import Said, error, said
+
 MAX_LENGTH = 500
 MAX_DEPTH = 50
 MAX_EXPONENT = 10_000
@@ -15,8 +17,6 @@ MAX_EXPONENT = 10_000
 MAX_BITS = 3322
 SIGNIFICANT_DIGITS = 12
 EXACT_DECIMALS = 20
-_TOO_BIG = "the result would need more than about 1000 digits; this calculator refuses it."
-
 Number = Fraction | float
 
 _TOKEN = re.compile(
@@ -50,10 +50,7 @@ def tokenize(expression: str) -> list[Token]:
             if not rest:
                 break
             at = len(expression) - len(expression[pos:].lstrip())
-            raise CalculationError(
-                f"unexpected character {expression[at]!r} at position {at + 1}. "
-                "Use numbers, + - * / % ^ ( ) and sqrt, abs, round, floor, ceil, pi, e."
-            )
+            raise error(CalculationError, "calc.unexpected_char", char=repr(expression[at]), position=at + 1)
         kind = match.lastgroup or "op"
         tokens.append(Token(kind, match.group(kind), match.start(kind)))
         pos = match.end()
@@ -69,12 +66,12 @@ def _check(value: Number) -> Number:
     """Refuse results that are infinite, undefined or beyond the size limit."""
     if isinstance(value, float):
         if math.isnan(value):
-            raise CalculationError("the result is not a number (undefined operation).")
+            raise error(CalculationError, "calc.nan")
         if math.isinf(value):
-            raise CalculationError("the result is too large to represent.")
+            raise error(CalculationError, "calc.too_large")
         return value
     if _too_big(value):
-        raise CalculationError(_TOO_BIG)
+        raise error(CalculationError, "calc.too_big")
     return value
 
 
@@ -82,7 +79,7 @@ def _as_float(value: Number) -> float:
     try:
         return float(value)
     except OverflowError:
-        raise CalculationError("a number is too large to combine with a decimal approximation.") from None
+        raise error(CalculationError, "calc.mixed") from None
 
 
 def _binary(op: str, left: Number, right: Number) -> Number:
@@ -90,7 +87,7 @@ def _binary(op: str, left: Number, right: Number) -> Number:
     if isinstance(left, float) or isinstance(right, float):
         left, right = _as_float(left), _as_float(right)
     if op in "/%" and right == 0:
-        raise CalculationError("division by zero." if op == "/" else "modulo by zero.")
+        raise error(CalculationError, "calc.div_zero" if op == "/" else "calc.mod_zero")
     if op == "+":
         return _check(left + right)
     if op == "-":
@@ -107,36 +104,36 @@ def _power(base: Number, exponent: Number) -> Number:
     if isinstance(exponent, Fraction) and exponent.denominator == 1 and isinstance(base, Fraction):
         return _int_power(base, exponent.numerator)
     if abs(_as_float(exponent)) > MAX_EXPONENT and abs(_as_float(base)) not in (0.0, 1.0):
-        raise CalculationError(f"the exponent is larger than {MAX_EXPONENT}; this calculator refuses it.")
+        raise error(CalculationError, "calc.exponent_limit", limit=MAX_EXPONENT)
     b, x = _as_float(base), _as_float(exponent)
     if b < 0 and not x.is_integer():
-        raise CalculationError("a negative number to a fractional power is not a real number.")
+        raise error(CalculationError, "calc.negative_fraction_power")
     if b == 0 and x < 0:
-        raise CalculationError("division by zero (zero to a negative power).")
+        raise error(CalculationError, "calc.zero_negative_power")
     try:
         return _check(math.pow(b, x))
     except OverflowError:
-        raise CalculationError("the result is too large to represent.") from None
+        raise error(CalculationError, "calc.too_large") from None
 
 
 def _int_power(base: Fraction, n: int) -> Fraction:
     if base == 0:
         if n < 0:
-            raise CalculationError("division by zero (zero to a negative power).")
+            raise error(CalculationError, "calc.zero_negative_power")
         return Fraction(1 if n == 0 else 0)
     if base in (1, -1):
         return base ** (n % 2)
     if abs(n) > MAX_EXPONENT:
-        raise CalculationError(f"the exponent {n} is larger than {MAX_EXPONENT}; this calculator refuses it.")
+        raise error(CalculationError, "calc.exponent_n_limit", n=n, limit=MAX_EXPONENT)
     bits = abs(n) * max(math.log2(abs(base.numerator)), math.log2(base.denominator))
     if bits > MAX_BITS:
-        raise CalculationError(_TOO_BIG)
+        raise error(CalculationError, "calc.too_big")
     return base**n
 
 
 def _sqrt(value: Number) -> Number:
     if value < 0:
-        raise CalculationError("the square root of a negative number is not a real number.")
+        raise error(CalculationError, "calc.sqrt_negative")
     if isinstance(value, Fraction):
         num, den = math.isqrt(value.numerator), math.isqrt(value.denominator)
         if num * num == value.numerator and den * den == value.denominator:
@@ -147,7 +144,7 @@ def _sqrt(value: Number) -> Number:
 def _round(value: Number, places: Number | None = None) -> Number:
     digits = Fraction(0) if places is None else places
     if not (isinstance(digits, Fraction) and digits.denominator == 1 and 0 <= digits <= 15):
-        raise CalculationError("round(x, n) needs a whole number of places n from 0 to 15.")
+        raise error(CalculationError, "calc.round_places")
     exact = Fraction(value) if isinstance(value, float) else value
     scale = Fraction(10) ** int(digits)
     # Half away from zero, as taught in school (Python's round() would give round(2.5) = 2).
@@ -159,8 +156,8 @@ def _round(value: Number, places: Number | None = None) -> Number:
 def _call(name: str, args: list[Number]) -> Number:
     expected = {"round": (1, 2)}.get(name, (1, 1))
     if not expected[0] <= len(args) <= expected[1]:
-        want = "1 or 2 arguments" if expected[1] == 2 else "1 argument"
-        raise CalculationError(f"{name}() takes {want}, got {len(args)}.")
+        want = said("calc.one_or_two_arguments" if expected[1] == 2 else "calc.one_argument")
+        raise error(CalculationError, "calc.arguments", name=name, want=want, got=len(args))
     value = args[0]
     if name == "sqrt":
         return _sqrt(value)
@@ -196,22 +193,24 @@ class _Parser:
     def deeper(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise CalculationError(f"the expression nests more than {MAX_DEPTH} levels deep; simplify it.")
+            raise error(CalculationError, "calc.too_deep", limit=MAX_DEPTH)
 
-    def fail(self, expected: str) -> CalculationError:
+    def fail(self, expected: Said) -> CalculationError:
         tok = self.tok
-        found = "the end of the expression" if tok.kind == "end" else f"{tok.text!r} at position {tok.pos + 1}"
-        hint = ""
+        found = (
+            said("calc.end") if tok.kind == "end" else said("calc.token_at", token=repr(tok.text), position=tok.pos + 1)
+        )
+        hint = said("calc.no_hint")
         if tok.text == "," and self.depth == 0:
-            hint = " Use '.' for decimals, e.g. 3.5."
+            hint = said("calc.hint_decimal")
         elif self.i and self.tokens[self.i - 1].text == "%":
-            hint = " '%' means remainder here; for a percentage write e.g. 20/100*x."
-        return CalculationError(f"expected {expected} but found {found}.{hint}")
+            hint = said("calc.hint_percent")
+        return error(CalculationError, "calc.expected", expected=expected, found=found, hint=hint)
 
     def parse(self) -> Number:
         value = self.expr()
         if self.tok.kind != "end":
-            raise self.fail("an operator")
+            raise self.fail(said("calc.an_operator"))
         return value
 
     def expr(self) -> Number:
@@ -258,10 +257,10 @@ class _Parser:
             self.deeper()
             value = self.expr()
             if not self.take(")"):
-                raise self.fail("')'")
+                raise self.fail(said("calc.close_paren"))
             self.depth -= 1
             return value
-        raise self.fail("a number, a function or '('")
+        raise self.fail(said("calc.operand"))
 
     def name(self) -> Number:
         tok = self.advance()
@@ -269,18 +268,21 @@ class _Parser:
         if lowered in CONSTANTS:
             return CONSTANTS[lowered]
         if lowered not in FUNCTIONS:
-            raise CalculationError(
-                f"unknown name {tok.text!r} at position {tok.pos + 1}. Only the functions "
-                f"{', '.join(FUNCTIONS)} and the constants pi and e are allowed."
+            raise error(
+                CalculationError,
+                "calc.unknown_name",
+                name=repr(tok.text),
+                position=tok.pos + 1,
+                functions=", ".join(FUNCTIONS),
             )
         if not self.take("("):
-            raise self.fail(f"'(' after {tok.text}")
+            raise self.fail(said("calc.open_paren_after", name=tok.text))
         self.deeper()
         args = [self.expr()]
         while self.take(","):
             args.append(self.expr())
         if not self.take(")"):
-            raise self.fail("')' or ','")
+            raise self.fail(said("calc.close_or_comma"))
         self.depth -= 1
         return _check(_call(lowered, args))
 
@@ -288,7 +290,7 @@ class _Parser:
 def _number(text: str) -> Number:
     mantissa, _, exponent = text.lower().partition("e")
     if exponent and abs(int(exponent)) > 1000:
-        raise CalculationError(f"the number {text} is too large or too small; exponents up to 1000 are allowed.")
+        raise error(CalculationError, "calc.number_range", text=text)
     return _check(Fraction(mantissa) * Fraction(10) ** int(exponent or 0))
 
 
@@ -328,12 +330,12 @@ def _plain(value: Decimal) -> str:
 def evaluate(expression: str) -> Number:
     """The value of an arithmetic expression, or CalculationError saying what is wrong."""
     if not isinstance(expression, str):
-        raise CalculationError('the expression must be a string, e.g. "2 + 2".')
+        raise error(CalculationError, "calc.not_string")
     if len(expression) > MAX_LENGTH:
-        raise CalculationError(f"the expression is {len(expression)} characters long; the limit is {MAX_LENGTH}.")
+        raise error(CalculationError, "calc.too_long", length=len(expression), limit=MAX_LENGTH)
     text = expression.translate(_UNICODE_OPS)
     if not text.strip():
-        raise CalculationError('the expression is empty; give something like "2 + 2".')
+        raise error(CalculationError, "calc.empty")
     return _Parser(tokenize(text)).parse()
 
 

@@ -12,6 +12,7 @@ from agent_core.tools import calculator
 from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.lookups import encyclopedia_entry, load_data, search_facts, weather_report
 from agent_core.tools.sandbox import bundled_sandboxes, sandbox_path
+from agent_core.tools.texts import error, render, said
 
 __all__ = ["CATALOG", "CatalogTool", "bundled_sandboxes", "default_specs", "sandbox_path"]
 
@@ -39,7 +40,7 @@ def get_weather_terse(ctx: ToolContext, city: str, units: str = "celsius") -> st
     try:
         return weather_report(city, units, ctx.language)
     except ValueError:
-        raise ToolFailure("failed") from None
+        raise error(ToolFailure, "tool.failed") from None
 
 
 def calculate(ctx: ToolContext, expression: str) -> str:
@@ -51,43 +52,40 @@ def search_memory(ctx: ToolContext, query: str) -> str:
 
 
 def read_file(ctx: ToolContext, path: str) -> str:
-    return ctx.sandbox.read(path)
+    return ctx.sandbox.read(path, ctx.language)
 
 
 def list_files(ctx: ToolContext) -> str:
-    return ctx.sandbox.listing()
+    return ctx.sandbox.listing(ctx.language)
 
 
 def get_stock_price(ctx: ToolContext, symbol: str) -> str:
     """Never has data: the 'break the loop' exercises watch a model retry it."""
-    raise ToolFailure(f"Error: data unavailable for {symbol} right now. Try again later.")
+    raise error(ToolFailure, "stock.unavailable", symbol=symbol)
 
 
 def flaky_lookup(ctx: ToolContext, query: str) -> str:
     """Fails on odd calls (1st, 3rd, ...) of the run, succeeds on even ones: recovery is always possible."""
     if ctx.call_number % 2 == 1:
-        raise ToolFailure("Error: the knowledge service is temporarily unavailable. Try the same call again.")
-    return encyclopedia_entry(query)
+        raise error(ToolFailure, "flaky.unavailable")
+    return encyclopedia_entry(query, ctx.language)
 
 
 def slow_report(ctx: ToolContext, topic: str) -> str:
     # Waiting on the stop signal instead of sleeping lets the worker thread end as soon as the call times out.
     if ctx.cancelled.wait(SLOW_REPORT_SECONDS):
         return ""
-    return (
-        f"Report on {topic} (demo): 3 sources analysed; activity rose 12% month over month, "
-        "with the largest change in the second half of the month."
-    )
+    return render(said("slow.report", topic=topic), ctx.language)
 
 
 def delete_file(ctx: ToolContext, path: str) -> str:
     """Deletes only inside the run's private copy of the sandbox (see Sandbox.delete)."""
-    return f"Deleted {ctx.sandbox.delete(path)!r}."
+    return render(said("sandbox.deleted", path=repr(ctx.sandbox.delete(path))), ctx.language)
 
 
 def web_search(ctx: ToolContext, query: str) -> str:
     """Never runs here: a server tool is executed by the API, and the loop never sends it to the registry."""
-    raise ToolFailure("web_search is a server tool: the API runs it, not your program.")
+    raise error(ToolFailure, "web_search.server")
 
 
 _FUNCTIONS: dict[str, Callable[..., str]] = {

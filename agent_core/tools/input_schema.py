@@ -10,6 +10,8 @@ import referencing.exceptions
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, ValidationError, relevance
 
+from agent_core.tools.texts import Said, render, said
+
 MAX_REPORTED_ERRORS = 3
 
 
@@ -28,26 +30,44 @@ def schema_text(schema: Any) -> str:
     return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
 
 
-def _describe(error: ValidationError) -> str:
+_RULES = ("required", "additionalProperties", "enum", "type", "minLength", "maxLength", "minimum", "maximum", "pattern")
+
+
+def _reason(error: ValidationError, lang: str) -> str | Said:
+    """What is wrong, in lang; English keeps jsonschema's own words."""
+    if lang == "en":
+        return str(error.message)
+    rule, expected, value = str(error.validator), error.validator_value, error.instance
+    if rule == "required" and isinstance(value, dict):
+        missing = [p for p in expected if p not in value] or list(expected)
+        return said("schema.required", name=repr(missing[0]))
+    if rule == "additionalProperties" and isinstance(value, dict):
+        allowed = set((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else ())
+        return said("schema.additionalProperties", names=", ".join(repr(k) for k in value if k not in allowed))
+    if rule == "minLength" and expected == 1:
+        return said("schema.nonEmpty", value=repr(value))
+    key = f"schema.{rule}" if rule in _RULES else "schema.other"
+    return said(key, value=repr(value), expected=repr(expected) if rule != "type" else expected, rule=rule)
+
+
+def _describe(error: ValidationError, lang: str) -> str:
     where = "/".join(str(p) for p in error.absolute_path)
-    return f"at '{where}': {error.message}" if where else error.message
+    reason = _reason(error, lang)
+    return render(said("schema.at", where=where, reason=reason) if where else reason, lang)
 
 
-def input_problem(name: str, schema: Any, tool_input: Any) -> str | None:
-    """None when the input fits the tool's JSON Schema, else a message the model can act on."""
+def input_problem(name: str, schema: Any, tool_input: Any, lang: str = "en") -> str | None:
+    """None when the input fits the tool's JSON Schema, else a message the model can act on, in lang."""
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
-        return (
-            f"Tool {name!r} has an invalid input_schema, so its input cannot be checked: "
-            f"{exc.message}. Fix the tool definition."
-        )
+        return render(said("schema.invalid_schema", name=repr(name), reason=exc.message), lang)
     validator = Draft202012Validator(schema, registry=_NO_REMOTE)
     try:
         errors = sorted(validator.iter_errors(tool_input), key=relevance)
     except referencing.exceptions.Unresolvable as exc:
-        return f"Tool {name!r} has an input_schema with a reference that cannot be resolved: {exc}."
+        return render(said("schema.unresolvable", name=repr(name), reason=str(exc)), lang)
     if not errors:
         return None
-    reasons = "; ".join(_describe(e) for e in errors[:MAX_REPORTED_ERRORS])
-    return f"Invalid input for {name}: {reasons}. Expected schema: {schema_text(schema)}"
+    reasons = "; ".join(_describe(e, lang) for e in errors[:MAX_REPORTED_ERRORS])
+    return render(said("schema.invalid_input", tool=name, reasons=reasons, schema=schema_text(schema)), lang)

@@ -10,6 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from agent_core.tools.texts import error, render, said
+
 DATA_DIR = Path(__file__).parent / "data"
 DEMO_LABEL = "(demo data, not a live forecast)"
 
@@ -71,7 +73,7 @@ def find_city(name: str, lang: str = "en") -> dict[str, Any]:
 def weather_report(city: str, units: str = "celsius", lang: str = "en") -> str:
     """One line of demo weather, labelled as demo data, in the learner's language."""
     if units not in ("celsius", "fahrenheit"):
-        raise ValueError(f"units must be 'celsius' or 'fahrenheit', not {units!r}.")
+        raise error(ValueError, "weather.units", units=repr(units))
     record = find_city(city, lang)
     temp_c = record["temp_c"]
     temp = f"{round(temp_c * 9 / 5 + 32)}°F" if units == "fahrenheit" else f"{temp_c}°C"
@@ -123,12 +125,13 @@ def search_facts(query: str, lang: str = "en") -> str:
 
 
 # -- encyclopedia ---------------------------------------------------------------------------
-def encyclopedia_entry(query: str) -> str:
-    """A short summary for a well-known topic, or a note listing the topics this demo knows."""
+def encyclopedia_entry(query: str, lang: str = "en") -> str:
+    """A short summary for a well-known topic, or a note listing the topics this demo knows, in lang."""
     topics = load_data("encyclopedia.json")["topics"]
     key = normalize(query)
     for title, entry in topics.items():
         names = [normalize(title), *(normalize(a) for a in entry.get("aliases", []))]
         if key in names or any(len(n) >= 4 and re.search(rf"\b{re.escape(n)}\b", key) for n in names):
-            return f"{title}: {entry['text']}"
-    return f"No summary for {query!r} in this demo knowledge service. Topics it knows: {', '.join(topics)}."
+            return f"{entry.get('titles', {}).get(lang, title)}: {entry.get(lang) or entry['text']}"
+    known = ", ".join(entry.get("titles", {}).get(lang, title) for title, entry in topics.items())
+    return render(said("encyclopedia.none", query=repr(query), topics=known), lang)

@@ -15,6 +15,7 @@ from agent_core.model import ToolSpec
 from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.catalog import CATALOG
 from agent_core.tools.sandbox import Sandbox
+from agent_core.tools.texts import message_of, render, said
 from agent_core.trust import builtin_needs_approval
 
 log = logging.getLogger(__name__)
@@ -93,16 +94,16 @@ class ToolRegistry:
     def _execute(self, name: Any, tool_input: Any) -> tuple[str, bool]:
         spec = self._by_name.get(name) if isinstance(name, str) else None
         if spec is None:
-            available = ", ".join(self._by_name) or "none"
-            return f"Unknown tool {name!r}. Available tools: {available}.", True
+            available = ", ".join(self._by_name) or said("registry.none")
+            return self._say("registry.unknown_tool", name=repr(name), available=available), True
         # Counted before validation, so a run's call count is simply its ToolExecutions with this name.
         call_number = self._count(spec.impl_key)
         tool = CATALOG.get(spec.impl_key)
         if tool is None:
-            return (
-                f"Tool {spec.name!r} has no implementation in this app (impl {spec.impl_key!r}). "
-                f"Implementations: {', '.join(CATALOG)}."
-            ), True
+            message = self._say(
+                "registry.no_impl", name=repr(spec.name), impl=repr(spec.impl_key), impls=", ".join(CATALOG)
+            )
+            return message, True
         problem = self._validate(spec, tool_input) or self._check_arguments(spec, tool.function, tool_input)
         if problem:
             return problem, True
@@ -119,27 +120,29 @@ class ToolRegistry:
         # jsonschema and referencing take ~75 ms to import: paid at the first tool call, not by importing the loop.
         from agent_core.tools.input_schema import input_problem
 
-        return input_problem(spec.name, spec.input_schema, tool_input)
+        return input_problem(spec.name, spec.input_schema, tool_input, self.language)
 
-    @staticmethod
-    def _check_arguments(spec: ToolSpec, function: Any, tool_input: Any) -> str | None:
+    def _say(self, key: str, **values: Any) -> str:
+        """One of the registry's own messages, in the run's language."""
+        return render(said(key, **values), self.language)
+
+    def _check_arguments(self, spec: ToolSpec, function: Any, tool_input: Any) -> str | None:
         """A schema edited by the learner may no longer match the Python function; say how."""
         if not isinstance(tool_input, dict):
-            return (
-                f"Invalid input for {spec.name}: expected a JSON object of named parameters, "
-                f"got {type(tool_input).__name__}."
-            )
+            return self._say("registry.not_object", tool=spec.name, got=type(tool_input).__name__)
         params = list(inspect.signature(function).parameters.values())[1:]
         accepted = [p.name for p in params]
         extra = [k for k in tool_input if k not in accepted]
         if extra:
-            return (
-                f"Invalid input for {spec.name}: the tool has no parameter {extra[0]!r}; "
-                f"its parameters are: {', '.join(accepted) or 'none'}."
+            return self._say(
+                "registry.extra",
+                tool=spec.name,
+                param=repr(extra[0]),
+                params=", ".join(accepted) or said("registry.none"),
             )
         missing = [p.name for p in params if p.default is inspect.Parameter.empty and p.name not in tool_input]
         if missing:
-            return f"Invalid input for {spec.name}: the parameter {missing[0]!r} is required."
+            return self._say("registry.required", tool=spec.name, param=repr(missing[0]))
         return None
 
     def _run(self, name: str, function: Any, context: ToolContext, tool_input: dict[str, Any]) -> tuple[str, bool]:
@@ -158,11 +161,10 @@ class ToolRegistry:
         worker.join(limit)
         if worker.is_alive():
             context.cancelled.set()  # a cooperative tool stops now; any other thread is a daemon and is abandoned
-            return f"Timeout: {name} took longer than {float(limit or 0)} s and was stopped.", True
+            return self._say("registry.timeout", tool=name, seconds=float(limit or 0)), True
         if "error" in box:
             error = box["error"]
-            if isinstance(error, ToolFailure):
-                return str(error), True
-            return f"{type(error).__name__}: {error}", True
+            message = message_of(error, context.language)
+            return (message if isinstance(error, ToolFailure) else f"{type(error).__name__}: {message}"), True
         value = box.get("value")
         return (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)), False

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from agent_core.tools.texts import Said, error, render, said
+
 SANDBOXES_DIR = Path(__file__).parent / "sandboxes"
 DEFAULT_SANDBOX = "default"
 READ_LIMIT = 20 * 1024
@@ -54,25 +56,23 @@ class Sandbox:
     # -- paths ------------------------------------------------------------------------------
     def _base(self) -> Path:
         if not self.root.is_dir():
-            raise FileNotFoundError(f"the sandbox folder {str(self.root)!r} does not exist, so there are no files.")
+            raise error(FileNotFoundError, "sandbox.missing_folder", folder=repr(str(self.root)))
         return self.root.resolve()
 
     def resolve(self, path: str) -> Path:
         """The file a relative path names, refusing anything that could leave the sandbox."""
         if not isinstance(path, str) or not path.strip():
-            raise ValueError("the path is empty; give a file name relative to the sandbox, e.g. 'app.log'.")
+            raise error(ValueError, "sandbox.empty_path")
         if "\x00" in path:
-            raise ValueError("the path contains a NUL character.")
+            raise error(ValueError, "sandbox.nul")
         text = path.strip().replace("\\", "/")
         if text.startswith("/") or re.match(r"^[A-Za-z]:", text):
-            raise PermissionError(
-                f"absolute paths are not allowed ({path!r}); use a path relative to the sandbox, e.g. 'app.log'."
-            )
+            raise error(PermissionError, "sandbox.absolute", path=repr(path))
         parts = [p for p in text.split("/") if p not in ("", ".")]
         if ".." in parts:
-            raise PermissionError(f"'..' is not allowed in {path!r}; only files inside the sandbox can be used.")
+            raise error(PermissionError, "sandbox.dotdot", path=repr(path))
         if not parts:
-            raise ValueError(f"{path!r} names the sandbox folder itself; give a file name, e.g. 'app.log'.")
+            raise error(ValueError, "sandbox.root", path=repr(path))
         return self._base().joinpath(*parts)
 
     def _parts(self, path: str) -> list[str]:
@@ -91,13 +91,9 @@ class Sandbox:
                 try:
                     nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW, dir_fd=fd)
                 except FileNotFoundError:
-                    raise FileNotFoundError(
-                        f"no file {path!r} in the sandbox. Available files: {self._names()}."
-                    ) from None
+                    raise error(FileNotFoundError, "sandbox.not_found", path=repr(path), files=self._names()) from None
                 except OSError as exc:
-                    raise PermissionError(
-                        f"{path!r} goes through a symbolic link (it could lead outside the sandbox) or a non-folder; refused."
-                    ) from exc
+                    raise error(PermissionError, "sandbox.through_link", path=repr(path)) from exc
                 os.close(fd)
                 fd = nxt
             yield fd, parts[-1]
@@ -108,16 +104,13 @@ class Sandbox:
         try:
             info = os.stat(name, dir_fd=fd, follow_symlinks=False)
         except FileNotFoundError:
-            raise FileNotFoundError(f"no file {path!r} in the sandbox. Available files: {self._names()}.") from None
+            raise error(FileNotFoundError, "sandbox.not_found", path=repr(path), files=self._names()) from None
         if stat.S_ISLNK(info.st_mode):
-            raise PermissionError(
-                f"{path!r} is a symbolic link, which could point outside the sandbox; the file tools never follow "
-                "links. Refused."
-            )
+            raise error(PermissionError, "sandbox.link", path=repr(path))
         if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(f"{path!r} is a folder, not a file. Files in the sandbox: {self._names()}.")
+            raise error(IsADirectoryError, "sandbox.folder", path=repr(path), files=self._names())
         if not stat.S_ISREG(info.st_mode):
-            raise PermissionError(f"{path!r} is not a regular file (a device, pipe or socket); refused.")
+            raise error(PermissionError, "sandbox.special", path=repr(path))
         return info
 
     # -- reading ----------------------------------------------------------------------------
@@ -138,40 +131,40 @@ class Sandbox:
                     return found
         return found
 
-    def _names(self) -> str:
+    def _names(self) -> str | Said:
         try:
             names = [name for name, _ in self.files()]
         except OSError:
-            return "none"
-        return ", ".join(names) if names else "none (the sandbox is empty)"
+            return said("sandbox.none")
+        return ", ".join(names) if names else said("sandbox.none_empty")
 
-    def read(self, path: str) -> str:
-        """A file's text, cut at READ_LIMIT bytes with a note saying so (opened without following links)."""
+    def read(self, path: str, lang: str = "en") -> str:
+        """A file's text, cut at READ_LIMIT bytes with a note saying so in lang (opened without following links)."""
         with self._parent_fd(path) as (folder, name):
             self._check_regular(path, folder, name)
             try:  # O_NONBLOCK: a pipe swapped in after the check must not hang the tool
                 fd = os.open(name, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
             except OSError as exc:
-                raise PermissionError(f"{path!r} changed while being opened (now a link?); refused.") from exc
+                raise error(PermissionError, "sandbox.changed", path=repr(path)) from exc
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
-                raise PermissionError(f"{path!r} is not a regular file; refused.")
+                raise error(PermissionError, "sandbox.not_regular", path=repr(path))
             data = handle.read(READ_LIMIT)
         size = info.st_size
         text = data.decode("utf-8", errors="replace")
         if size > READ_LIMIT:
-            text += f"\n\n[truncated: showing the first {READ_LIMIT // 1024} KB of {size} bytes]"
+            text += "\n\n" + render(said("sandbox.truncated", kb=READ_LIMIT // 1024, size=size), lang)
         return text
 
-    def listing(self) -> str:
-        """One line per file: relative path and size."""
+    def listing(self, lang: str = "en") -> str:
+        """One line per file: relative path and size, in lang."""
         found = self.files()
         if not found:
-            return "The sandbox is empty."
-        lines = [f"{name} ({size} bytes)" for name, size in found]
+            return render(said("sandbox.empty"), lang)
+        lines = [render(said("sandbox.file_line", name=name, size=size), lang) for name, size in found]
         if len(found) >= LIST_LIMIT:
-            lines.append(f"[listing stopped at {LIST_LIMIT} files]")
+            lines.append(render(said("sandbox.list_stopped", limit=LIST_LIMIT), lang))
         return "\n".join(lines)
 
     # -- writing ----------------------------------------------------------------------------
@@ -184,7 +177,7 @@ class Sandbox:
             count += len(names)
             size += sum((Path(folder) / n).lstat().st_size for n in names)
             if count > COPY_MAX_FILES or size > COPY_MAX_BYTES:
-                raise OSError("the sandbox is too large to make a private copy for changes; nothing was deleted.")
+                raise error(OSError, "sandbox.too_large")
         self._copy = tempfile.TemporaryDirectory(prefix="agent-loop-lab-sandbox-")
         copy_root = Path(self._copy.name) / "sandbox"
         shutil.copytree(self._base(), copy_root, symlinks=True)
