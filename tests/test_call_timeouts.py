@@ -120,3 +120,24 @@ def test_local_timeouts_are_short_and_configurable(monkeypatch):
         monkeypatch.setenv(ENV_LOCAL_READ_TIMEOUT, bad)
         assert local_read_timeout() == LOCAL_READ_TIMEOUT_S
     assert call_timeout(Provider.ANTHROPIC).read == 60.0, "the API's own timeout is not the local one"
+
+
+def test_the_playground_shows_the_timeout_plainly_and_keeps_turn_1(app_env, quick_timeout):
+    from keys import NEXT_STEP
+    from lab_app import PLAYGROUND, click, lab_of, open_page, texts
+    from test_settings_page import SETTINGS, use_compatible
+
+    silent = start_silent([json.dumps(TOOL_USE).encode()])
+    try:
+        at = open_page(SETTINGS)
+        use_compatible(at, silent.url)
+        at.switch_page(PLAYGROUND).run()
+        click(at, NEXT_STEP)  # turn 1: answered
+        click(at, NEXT_STEP)  # turn 2: never answered
+        shown = texts(at.error)
+        assert f"The server at {silent.url} did not answer within 0.5 s." in shown
+        run = lab_of(at).run
+        assert run.stop.kind == StopKind.API_ERROR and run.turns[0].stop_reason == "tool_use"
+        assert run.turns[0].tools[0].output.strip().startswith("65536"), "the run so far is kept"
+    finally:
+        silent.stop()
