@@ -39,7 +39,7 @@ from lab_ui import (
 from lab_ui.catalogue import error_markdown, last_error, stop_text
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
-from lab_ui.untrusted import code_span, md
+from lab_ui.untrusted import code_span, md, model_words_md
 
 PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase string finds its entry)
     Phase.BUILD_REQUEST: mark("build the request"),
@@ -152,7 +152,7 @@ def _status(lab: LabSession) -> None:
         if run.final_text:  # the answer where the eye already is, not only in a tab at the bottom
             with st.container(border=True, key="final-answer"):
                 st.caption(t("The model's final answer"))
-                st.markdown(md(run.final_text))
+                st.markdown(model_words_md(run.final_text), unsafe_allow_html=True)
     elif stepper and stepper.awaiting_approval:
         _approvals(lab)
     else:
@@ -309,7 +309,10 @@ def insights(run) -> None:
         )
         if answer.open:
             with answer:
-                st.markdown(md(run.final_text) if run.final_text else t("No answer yet: the model has not finished."))
+                if run.final_text:
+                    st.markdown(model_words_md(run.final_text), unsafe_allow_html=True)
+                else:
+                    st.markdown(t("No answer yet: the model has not finished."))
                 if run.stop:
                     st.caption(md(stop_text(run)))
         if seq.open:

@@ -13,7 +13,7 @@ from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
 from lab_ui import presenter
 from lab_ui.catalogue import decision_text, error_markdown
 from lab_ui.i18n import mark, t
-from lab_ui.untrusted import code_span, md
+from lab_ui.untrusted import code_span, md, model_words_md
 
 BADGES = {reason: (info.icon, info.colour) for reason, info in STOP_TABLE.items()}
 
@@ -101,9 +101,7 @@ def _response(turn: Turn) -> None:
         elif kind == "thinking":
             st.caption(t("thinking (sent back unchanged, signature and all)"))
             # The model's own words (data, in whatever language it thinks in): marked for the language walk.
-            st.markdown(
-                f"<div data-model-words>\n\n*{md(block.get('thinking', ''))}*\n\n</div>", unsafe_allow_html=True
-            )
+            st.markdown(model_words_md(block.get("thinking", "")), unsafe_allow_html=True)
         else:
             st.json(block)
     st.json(turn.response, expanded=1)

@@ -40,3 +40,9 @@ def code_span(text: Any) -> str:
     longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
     fence = "`" * (longest + 1)
     return f"{fence} {value} {fence}"
+
+
+def model_words_md(text: Any) -> str:
+    """A model's own words as safe Markdown, marked as data in the page (tests/english.py leaves them out of the
+    language walk: a model answers in the language of its task and of the files it read, not the UI's)."""
+    return f"<div data-model-words>\n\n{md(text)}\n\n</div>"
