@@ -29,7 +29,7 @@ def strings(lang: str) -> MappingProxyType:
     return MappingProxyType(table)
 
 
-def translate(lang: str, key: str, **values) -> str:
+def translate(lang: str, key: str, /, **values) -> str:
     """The string for `key` in `lang`, formatted with `values`; the key itself if nobody wrote it yet."""
     text = strings(lang).get(key, key)
     return text.format(**values) if values else text
@@ -46,8 +46,9 @@ def current_language() -> str:
     return session.get().language
 
 
-def t(text: str, **values) -> str:
-    """`text` (the English string, which is also the key) in the current tab's language, formatted with `values`."""
+def t(text: str, /, **values) -> str:
+    """`text` (the English string, which is also the key) in the current tab's language, formatted with `values`
+    (positional-only, so a value may itself be called `text`, as a goal's missing text is)."""
     return translate(current_language(), text, **values)
 
 
