@@ -20,10 +20,8 @@ def pg_admin():
 
 
 @pytest.fixture(autouse=True, params=["sqlite", "postgres"])
-def _own_db(request, tmp_path, monkeypatch):
+def _own_db(request, app_env, monkeypatch):
     """Each test on the embedded SQLite file, and again on a real PostgreSQL server named by DATABASE_URL."""
-    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     if request.param == "postgres":
         monkeypatch.setenv("DATABASE_URL", pg.fresh_database(request.getfixturevalue("pg_admin")))
     else:

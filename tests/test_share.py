@@ -14,10 +14,7 @@ from agent_core.tools.catalog import default_specs
 ELSEWHERE = "http://127.0.0.1:9/not-my-server"
 
 
-@pytest.fixture(autouse=True)
-def _own_db(tmp_path, monkeypatch):
-    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+pytestmark = pytest.mark.usefixtures("app_env")  # its own runs database, no key from the environment
 
 
 def _finished_run(turns_wanted: int = 99) -> Run:

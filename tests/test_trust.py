@@ -170,17 +170,16 @@ def test_tools_from_a_file_run_only_when_built_in_or_accepted():
     assert lab.unreviewed_tools == []
 
 
-def test_the_playground_says_what_a_linked_run_had_and_uses_yours(tmp_path, monkeypatch):
+def test_the_playground_says_what_a_linked_run_had_and_uses_yours(app_env):
+    from lab_app import APP
     from streamlit.testing.v1 import AppTest
 
     from agent_core.store import RunStore
 
-    monkeypatch.setenv("AGENT_LOOP_LAB_DB", str(tmp_path / "runs.db"))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     run = Run(config=_hostile_config("http://127.0.0.1:9"))
-    with RunStore(tmp_path / "runs.db") as store:
+    with RunStore(app_env) as store:
         store.save_run(run)
-    at = AppTest.from_file("../app.py", default_timeout=90)
+    at = AppTest.from_file(APP, default_timeout=90)
     at.run()
     at.query_params["run"] = run.id  # a shared link, opened live
     at.switch_page("pages/playground.py").run()
