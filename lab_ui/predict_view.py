@@ -51,7 +51,7 @@ def panel(lab: LabSession) -> None:
     halted = bool(run and (run.stop or run.done)) or lab.replay
     if halted:
         return
-    with st.expander(t("Predict, then reveal"), expanded=held.prediction is not None):
+    with st.expander(t("Predict, then reveal"), expanded=held.prediction is not None, key="predict-panel"):
         _form(lab, held)
 
 
@@ -65,16 +65,29 @@ def _form(lab: LabSession, held: Held) -> None:
     tools = [NO_GUESS, predict.NO_TOOL, *[tool.name for tool in cfg.tools]]
     with st.form(key=f"predict-form-{id(lab)}", border=False):
         cols = st.columns(3)
-        stop = cols[0].selectbox("stop_reason", [NO_GUESS, *predict.PREDICTABLE_STOP_REASONS])
-        tool = cols[1].selectbox(
-            t("Which tool"), tools, format_func=lambda name: t("no tool") if name == predict.NO_TOOL else name
+        # Keyed containers (tests find the boxes by key); keyless boxes start over when their options change.
+        stop = (
+            cols[0]
+            .container(key="predict-stop")
+            .selectbox("stop_reason", [NO_GUESS, *predict.PREDICTABLE_STOP_REASONS])
         )
-        appended = cols[2].selectbox(
-            t("What gets appended"),
-            [NO_GUESS, *APPENDED_WORDS],
-            format_func=lambda value: value if value == NO_GUESS else t(APPENDED_WORDS[value]),
+        tool = (
+            cols[1]
+            .container(key="predict-tool")
+            .selectbox(
+                t("Which tool"), tools, format_func=lambda name: t("no tool") if name == predict.NO_TOOL else name
+            )
         )
-        if st.form_submit_button(t("Lock in my prediction")):
+        appended = (
+            cols[2]
+            .container(key="predict-appended")
+            .selectbox(
+                t("What gets appended"),
+                [NO_GUESS, *APPENDED_WORDS],
+                format_func=lambda value: value if value == NO_GUESS else t(APPENDED_WORDS[value]),
+            )
+        )
+        if st.form_submit_button(t("Lock in my prediction"), key="predict-lock"):
             held.prediction = Prediction(
                 turn,
                 None if stop == NO_GUESS else stop,

@@ -71,7 +71,7 @@ def share_button(lab: LabSession) -> None:
     """A popover with this run's read-only link (only for a run with turns: it is saved by then)."""
     if lab.run is None or not lab.run.turns:
         return
-    with st.popover("🔗 " + t("Share")):
+    with st.popover("🔗 " + t("Share"), key="share"):
         st.caption(
             t(
                 "Anyone who opens this link on this server sees the run read-only and can make their own copy "

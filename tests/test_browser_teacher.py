@@ -8,9 +8,11 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import browser, button, by_key, click_key, field, needs_chromium, option, running_app, shot, wait_idle
+from keys import LANGUAGE, RUN_TO_END, STEP_BUTTONS
 
 from agent_core.lessons import load_lessons
+from agent_core.lessons.quiz import lesson_quiz
 from agent_core.teacher_notes import lesson_notes
 from lab_ui.i18n import LANGUAGES, translate
 
@@ -39,11 +41,11 @@ def _open(b, url: str, lang: str, size: dict):
     page = b.new_context(viewport=WIDE).new_page()  # wide first: the sidebar with the language switch is open
     page.set_default_navigation_timeout(120_000)  # a shared, busy machine can take long to serve the first load
     page.goto(url)
-    page.get_by_text("Language / Язык / Język").wait_for(timeout=180_000)
+    by_key(page, LANGUAGE).wait_for(timeout=180_000)
     wait_idle(page)
     if lang != "en":
-        page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first.click()
-        page.get_by_role("option", name=LANGUAGES[lang]).click()
+        by_key(page, LANGUAGE).get_by_role("combobox").click()
+        page.get_by_role("option").nth(list(LANGUAGES).index(lang)).click()
         wait_idle(page)
     page.set_viewport_size(size)
     page.wait_for_timeout(300)
@@ -69,23 +71,24 @@ def test_a_learner_joins_answers_and_the_teacher_sees_it_live(app, lang, teacher
     tr = lambda text, **values: translate(lang, text, **values)  # noqa: E731 - the page's words, as the test reads them
     lesson = load_lessons()[0]
     question = lesson.questions[0]
-    wrong = next(o.text[lang] for o in question.options if not o.correct)
+    wrong_index = next(i for i, o in enumerate(question.options) if not o.correct)
+    wrong = question.options[wrong_index].text[lang]
 
     teacher = _open(b, f"{url}/teacher", lang, teacher_size)
-    teacher.get_by_label(tr("Class name")).fill(f"Group {lang}")
-    teacher.get_by_role("button", name=tr("Create the class")).click()
+    field(teacher, "teacher:class-name").fill(f"Group {lang}")
+    button(teacher, "teacher:create-class").click()
     teacher.get_by_text(tr("No learner has joined yet. Show them the join code.")).wait_for(timeout=30_000)
     code = _param(teacher, "class")
     assert re.fullmatch(r"[A-Z2-9]{6}", code) and teacher.get_by_text(code, exact=True).first.is_visible()
     assert _param(teacher, "teacher")  # the teacher's way back is in their URL only
 
     learner = _open(b, f"{url}/lessons?class={code.lower()}", lang, learner_size)  # typed off the projector
-    learner.get_by_label(tr("Your name (as your teacher should see it)")).fill(NAMES[lang])
-    learner.get_by_role("button", name=tr("Join"), exact=True).click()
-    wait_idle(learner)
+    field(learner, "class:learner-name").fill(NAMES[lang])
+    click_key(learner, "class:join-button")
     learner.get_by_text(NAMES[lang]).first.wait_for(timeout=30_000)
     assert _param(learner, "class") == code
-    learner.get_by_text(wrong, exact=True).first.click()  # an unanswered question stands open
+    quiz_key = f"q:{lesson.id}:{lesson_quiz(lesson)[0].key}:{lang}"
+    option(learner, quiz_key, wrong_index).click()  # an unanswered question stands open
     wait_idle(learner)
     shot(learner, f"class-learner-{lang}-{learner_size['width']}")
 
@@ -116,23 +119,21 @@ def test_a_learner_joins_answers_and_the_teacher_sees_it_live(app, lang, teacher
 @pytest.mark.parametrize(("lang", "owner_size", "viewer_size"), CASES)
 def test_a_shared_run_opens_read_only_and_becomes_my_copy(app, lang, owner_size, viewer_size):
     url, b = app
-    tr = lambda text, **values: translate(lang, text, **values)  # noqa: E731
     owner = _open(b, f"{url}/playground", lang, owner_size)
-    owner.get_by_role("button", name=tr("Run to end")).click()
+    button(owner, RUN_TO_END).click()
     wait_idle(owner, 120_000)
-    owner.get_by_role("button", name=re.compile(tr("Share"))).click()
+    button(owner, "share").click()
     link = owner.locator("[data-testid='stPopoverBody'] code").inner_text().strip()
     run_id = _param(owner, "run")
     assert parse_qs(urlsplit(link).query) == {"run": [run_id], "view": ["shared"]}
 
     viewer = _open(b, link, lang, viewer_size)
-    viewer.get_by_role("button", name=tr("Make my copy")).wait_for(timeout=30_000)
-    for step in ("Next phase", "Next step", "Run to end"):
-        assert viewer.get_by_role("button", name=tr(step), exact=True).is_disabled()  # read-only
+    button(viewer, "share:copy").wait_for(timeout=30_000)
+    for key in STEP_BUTTONS:
+        assert button(viewer, key).is_disabled()  # read-only
     shot(viewer, f"shared-run-{lang}-{viewer_size['width']}")
-    viewer.get_by_role("button", name=tr("Make my copy")).click()
-    wait_idle(viewer)
-    viewer.get_by_role("button", name=tr("Make my copy")).wait_for(state="detached", timeout=30_000)
+    click_key(viewer, "share:copy")
+    button(viewer, "share:copy").wait_for(state="detached", timeout=30_000)
     mine = _param(viewer, "run")
     assert mine != run_id and "view" not in parse_qs(urlsplit(viewer.url).query)
     owner.reload()
