@@ -70,12 +70,15 @@ def render(lab: LabSession) -> int:
     lab.selected = None if current == count else current
     st.markdown(recent_rows(run, current))
     if count > RECENT:
-        with st.expander(t("Timeline · {n} turn(s)", n=count)):
-            st.dataframe(
-                table(run).rename(columns={k: t(v) for k, v in HEADERS.items()}),
-                hide_index=True,
-                height=min(38 * (count + 1) + 4, 300),
-            )
+        # Lazy: the full table (a pandas frame of every turn, rebuilt on every click) only while it is open.
+        full = st.expander(t("Timeline · {n} turn(s)", n=count), key="timeline-all", on_change="rerun")
+        if full.open:
+            with full:
+                st.dataframe(
+                    table(run).rename(columns={k: t(v) for k, v in HEADERS.items()}),
+                    hide_index=True,
+                    height=min(38 * (count + 1) + 4, 300),
+                )
     return current
 
 
