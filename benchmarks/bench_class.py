@@ -69,7 +69,10 @@ class Learner:
                 return time.perf_counter() - started
 
     async def open(self) -> None:
-        self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None)
+        # No client pings: a busy server answers them late and the client would hang up (a browser does not ping).
+        self.ws = await websockets.connect(
+            self.ws_url, subprotocols=["streamlit"], max_size=None, ping_interval=None, open_timeout=None
+        )
         await self.rerun()
 
     async def click(self) -> float:
