@@ -176,6 +176,16 @@ def tab(page, key: str, index: int):
     return page.locator(f"{key_css(key)} [role=tab]").nth(index)
 
 
+def open_tab(page, key: str, index: int, timeout: float = 60_000) -> None:
+    """Click tab `index` of the tabs keyed `key` and wait for its panel's content: lazy tabs are built by the rerun the
+    click starts, which on a busy machine can begin well after wait_idle's first look."""
+    handle = tab(page, key, index)
+    handle.click()
+    panel = (handle.get_attribute("id") or "").replace("-tab-", "-tabpanel-")
+    page.locator(f"[id='{panel}'] [data-testid='stElementContainer']").first.wait_for(state="attached", timeout=timeout)
+    wait_idle(page)
+
+
 def nav_link(page, url_path: str):
     """The sidebar's link to the page at `url_path` (st.Page's url_path, never its translated title); "home" is the
     default page, whose link is the app's root: the first one."""

@@ -1,7 +1,7 @@
 """After a 5-turn offline run the Playground shows the stacked context chart and the cost chart."""
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, tab, wait_idle
+from browser import browser, needs_chromium, open_tab, running_app, shot, tab, wait_idle
 
 from agent_core.loop import run_task
 from agent_core.model import Limits, RunConfig, SimSettings
@@ -27,7 +27,7 @@ def test_context_and_cost_charts_after_five_turns(tmp_path):
         page = b.new_page(viewport={"width": 1600, "height": 1200})
         page.goto(f"{url}/playground?run={run.id}")
         tab(page, "insights", 2).wait_for(timeout=180_000)  # Answer, Sequence, Context & cost
-        tab(page, "insights", 2).click()
+        open_tab(page, "insights", 2)
         wait_idle(page)
         charts = page.locator("[data-testid='stPlotlyChart']:visible")
         charts.first.wait_for(timeout=20_000)

@@ -1,7 +1,7 @@
 """The Playground in headless Chromium: step a two-tool run to its end, read the raw JSON, go back to turn 1."""
 
 import pytest
-from browser import browser, button, click_key, field, needs_chromium, running_app, shot, tab, wait_idle
+from browser import browser, button, click_key, field, needs_chromium, open_tab, running_app, shot, wait_idle
 from keys import BACK, NEXT_STEP, TASK, TURN_TABS
 
 from lab_ui.turn_view import TABS
@@ -12,7 +12,7 @@ QUESTION = "What's the weather in Oslo, and what is 2 to the power of 16?"
 
 def raw_request(page) -> str:
     """Open the Raw JSON tab of the selected turn and read the raw request body shown there."""
-    tab(page, TURN_TABS, TABS.index("Raw JSON")).click()
+    open_tab(page, TURN_TABS, TABS.index("Raw JSON"))
     wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
     code = page.locator("[data-testid='stCode']:visible").first
     code.wait_for(timeout=10_000)

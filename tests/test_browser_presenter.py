@@ -4,7 +4,7 @@ chart text, step buttons that stay in view, the arrow keys, the answer under the
 import re
 
 import pytest
-from browser import browser, button, by_key, nav_link, needs_chromium, running_app, shot, tab, wait_idle
+from browser import browser, button, by_key, nav_link, needs_chromium, open_tab, running_app, shot, wait_idle
 from keys import NEXT_PHASE, RUN_TO_END, TURN_TABS
 
 from lab_ui.turn_view import TABS
@@ -44,12 +44,12 @@ def test_presenter_mode_at_a_projector(tmp_path):
         assert "present=1" in page.url
 
         assert font_px(page, ".lab-code .lab-line") >= MIN_PX
-        tab(page, TURN_TABS, TABS.index("Raw JSON")).click()
+        open_tab(page, TURN_TABS, TABS.index("Raw JSON"))
         wait_idle(page)
         assert font_px(page, "[data-testid='stCode'] code") >= MIN_PX
         raw_box = page.locator("[data-testid='stCode']:visible").first.bounding_box()
         assert raw_box["height"] > 320, "a taller raw JSON box"
-        tab(page, TURN_TABS, TABS.index("Request")).click()
+        open_tab(page, TURN_TABS, TABS.index("Request"))
         wait_idle(page)
         assert font_px(page, "[data-testid='stJson'] span") >= MIN_PX
 
@@ -72,7 +72,7 @@ def test_presenter_mode_at_a_projector(tmp_path):
         assert any("break" in line for line in lit) and any("print(" in line for line in lit), lit
         page.screenshot(path=str(shot(page, "presenter-stopped")).replace(".png", "-view.png"))
 
-        tab(page, "insights", 2).click()  # Answer, Sequence, Context & cost
+        open_tab(page, "insights", 2)  # Answer, Sequence, Context & cost
         wait_idle(page)
         page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
         page.wait_for_timeout(1000)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import scripted
-from browser import browser, by_key, needs_chromium, running_app, shot, tab, wait_idle
+from browser import browser, by_key, needs_chromium, open_tab, running_app, shot, wait_idle
 from keys import TURN_TABS
 from loopback import start_listener, stop_listener
 
@@ -53,7 +53,7 @@ def test_no_payload_url_is_fetched_by_the_browser(tmp_path):
             page.get_by_text("ANSWER").first.wait_for(timeout=60_000)  # the Answer tab, with the payload as text
             wait_idle(page)
             for name in ("Response", "Tools"):
-                tab(page, TURN_TABS, TABS.index(name)).click()
+                open_tab(page, TURN_TABS, TABS.index(name))
                 wait_idle(page)
             assert page.get_by_text("/leak/toolerror").first.is_visible(), "the tool error is shown, as text"
             shot(page, "untrusted-playground")

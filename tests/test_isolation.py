@@ -11,7 +11,18 @@ import sys
 import types
 
 import pytest
-from browser import browser, button, by_key, click_key, field, nav_link, needs_chromium, running_app, tab, wait_idle
+from browser import (
+    browser,
+    button,
+    by_key,
+    click_key,
+    field,
+    nav_link,
+    needs_chromium,
+    open_tab,
+    running_app,
+    wait_idle,
+)
 from keys import BACK, NEXT_PHASE, NEXT_STEP, PROVIDER, RESET, RUN_TO_END, TASK, TURN_TABS, USE_KEY
 from lab_app import click, lab_of, open_page, pick_faults, texts, widget
 from test_secrets_canary import settings_with_key
@@ -175,7 +186,7 @@ def first_request_shown(page) -> str:
     """The raw request body on the Raw JSON tab of turn 1."""
     while button(page, BACK).is_enabled():
         click_key(page, BACK)
-    tab(page, TURN_TABS, TABS.index("Raw JSON")).click()
+    open_tab(page, TURN_TABS, TABS.index("Raw JSON"))
     wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
     return page.locator("[data-testid='stCode']:visible").first.inner_text()
 

@@ -21,10 +21,10 @@ from browser import (
     field,
     nav_link,
     needs_chromium,
+    open_tab,
     option,
     running_app,
     shot,
-    tab,
     wait_idle,
 )
 from keys import KEY_FIELD, PROVIDER, RUN_TO_END, TEST_CONNECTION, TURN_TABS, USE_KEY
@@ -99,7 +99,7 @@ def run_to_the_end(page) -> None:
 
 def open_raw_views(page, html: dict[str, bytes]) -> None:
     for name in ("Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"):
-        tab(page, TURN_TABS, TABS.index(name)).click()
+        open_tab(page, TURN_TABS, TABS.index(name))
         wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
         if name == "HTTP attempts":
             for attempt in by_key(page, TURN_TABS).locator("[data-testid='stExpander'] summary:visible").all():
