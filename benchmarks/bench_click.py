@@ -72,8 +72,8 @@ def go_on_as_runaway(page, turns: int) -> None:
     persona = page.get_by_label("Simulated persona")
     persona.wait_for(state="visible", timeout=90_000)
     persona.click()
-    page.keyboard.type("stubborn")
-    page.keyboard.press("Enter")
+    page.keyboard.type("stubborn")  # the list is virtual: filter it so the option is drawn, then click it
+    page.get_by_role("option", name="stubborn").click()
     page.wait_for_selector(SETTLED, timeout=90_000)
     page.get_by_role("button", name=f"Re-run from turn {turns + 1}").click()
     page.get_by_role("button", name="Re-run from here").click()
