@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from lab_ui import presenter, sidebar, url_state
+from lab_ui.draw_queue import QUEUE
 from lab_ui.startup import freeze_startup_heap
 
 FRAMED = "agent_loop_lab:framed"  # this session has had its first run
@@ -56,6 +57,7 @@ def route(pages: list) -> None:
         st.switch_page(path, query_params=params)
     st.session_state[ROUTED] = True
     try:
-        page.run()
+        with QUEUE:  # one page drawn at a time per process (lab_ui/draw_queue.py)
+            page.run()
     finally:
         st.session_state.pop(ROUTED, None)

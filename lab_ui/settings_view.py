@@ -15,6 +15,7 @@ from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, m
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.vocab import Provider
 from lab_ui.catalogue import error_markdown, provider_label
+from lab_ui.draw_queue import QUEUE
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
@@ -56,10 +57,11 @@ def fetch_model_ids(config: RunConfig, api_key: str | None) -> list[str]:
     """GET /v1/models through the official SDK; raises the SDK's errors or ProviderError."""
     client = make_client(config, lambda exchange: None, api_key=api_key, max_retries=0, timeout=CHECK_TIMEOUT_S)
     ids: list[str] = []
-    for model in client.models.list(limit=100):
-        ids.append(model.id)
-        if len(ids) >= MAX_MODELS:
-            break
+    with QUEUE.released():  # a wait for the network: the others draw meanwhile
+        for model in client.models.list(limit=100):
+            ids.append(model.id)
+            if len(ids) >= MAX_MODELS:
+                break
     return ids
 
 

@@ -37,6 +37,7 @@ from lab_ui import (
     turn_view,
 )
 from lab_ui.catalogue import error_markdown, last_error, stop_text
+from lab_ui.draw_queue import QUEUE
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import code_span, md, model_words_md
@@ -82,6 +83,11 @@ def panel(lab: LabSession, slots: Slots) -> None:
 
 @st.fragment
 def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
+    with QUEUE:  # a click reruns only this fragment: it queues like a page (lab_ui/draw_queue.py)
+        _stage_body(lab, bar, slots)
+
+
+def _stage_body(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
     # Each outside container gets a write on every run, even an empty one: a fragment may fill a container on
     # its own reruns only if it wrote there during the full app run.
     with bar.container():

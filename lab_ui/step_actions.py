@@ -18,6 +18,7 @@ from agent_core.secrets import scrub_secrets
 from agent_core.store import StoreError
 from agent_core.vocab import Provider
 from lab_ui import call_watch, session
+from lab_ui.draw_queue import QUEUE
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.untrusted import md
@@ -99,7 +100,8 @@ def perform(lab: LabSession, action: str) -> None:
     run, where a Cancel click stops the script. An instant call runs as it is: a Cancel drawn in the stage
     fragment could not stop it, and such a call is over before the watch's first look at it."""
     try:
-        with st.spinner(t("Working…")):  # a watched call's own line below says how long it has been waiting
+        # The model call and the tools run outside the draw queue: a server's wait never holds up the class.
+        with st.spinner(t("Working…")), QUEUE.released():  # a watched call's line says how long it has waited
             if may_wait(lab):
                 with call_watch.watched(lab, after_cancel=lambda: save(lab)):  # the seconds and a Cancel per call
                     lab.act(action)

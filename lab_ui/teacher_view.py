@@ -14,6 +14,7 @@ from agent_core.progress import ProgressStore
 from agent_core.teacher_notes import SECTIONS, lesson_notes
 from lab_ui import session
 from lab_ui.class_join import plain
+from lab_ui.draw_queue import QUEUE
 from lab_ui.i18n import mark, t
 from lab_ui.links import app_link
 
@@ -124,6 +125,11 @@ def _header(opened: SchoolClass) -> None:
 def live_progress(code: str) -> None:
     """Redrawn every few seconds on its own: a learner's finished exercise or answer appears without a click.
     Picking a lesson redraws only this part too."""
+    with QUEUE:  # a fragment's own rerun queues like a page (lab_ui/draw_queue.py)
+        _live_progress(code)
+
+
+def _live_progress(code: str) -> None:
     lessons = list(_lessons())
     report = load_report(code, lessons, ClassStore(), ProgressStore())
     right, answered = report.class_quiz_score()
