@@ -1,8 +1,10 @@
-"""A classroom on one server process: N learners each click "Next step" every 10 s on their own Playground run.
+"""A classroom on one server process: N learners each click "Next step" every 10 s in lesson 07's runaway scenario.
 
 The learners are protocol-level Streamlit clients (the same websocket messages a browser sends), so the client side
-costs little and the figures are the server's. For N = 10, 40 and 100 it prints p50/p95 from a click to the end of
-its rerun, and the server's CPU share. The last line is the capacity: the largest N whose p95 stays <= 1.5 s.
+costs little (its own CPU is printed) and the figures are the server's. Each opens the Lessons page at lesson 07
+("Break the loop": a stubborn model and no step limit), so every click runs one more turn with a growing context,
+as in class. For N = 10, 40 and 100 it prints p50/p95 from a click to the end of its rerun, the server's CPU share
+and its memory. The last line is the capacity: the largest N whose p95 stays <= 1.5 s.
 Goal (issue 17): >= 100 learners per process. Prints the figures; asserts nothing.
 """
 
@@ -25,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_click import cpu_seconds  # noqa: E402
-from bench_playground import runaway  # noqa: E402
 from browser import running_streamlit  # noqa: E402
 
 from agent_core.store import RunStore  # noqa: E402
@@ -34,14 +35,15 @@ CLASS_SIZES = tuple(int(n) for n in os.environ.get("BENCH_CLASS_SIZES", "10,40,1
 SECONDS = float(os.environ.get("BENCH_CLASS_SECONDS", "60"))  # how long each class size clicks
 PERIOD = 10.0  # one click per learner every 10 s
 BUDGET_P95 = 1.5
+LESSON = "break-the-loop"  # lessons/07: its scenario runs away, so each click is a real turn
 
 
 class Learner:
     """One browser tab, spoken as Streamlit's websocket protocol: load the Playground, then click Next step."""
 
-    def __init__(self, url: str, run_id: str) -> None:
+    def __init__(self, url: str) -> None:
         self.ws_url = url.replace("http", "ws", 1) + "/_stcore/stream"
-        self.query = f"run={run_id}"
+        self.query = f"lesson={LESSON}"
         self.button_id: str | None = None
         self.fragment_id = ""
         self.ws = None
@@ -51,7 +53,7 @@ class Learner:
         msg = BackMsg()
         msg.rerun_script.fragment_id = fragment_id
         msg.rerun_script.query_string = self.query
-        msg.rerun_script.page_name = "playground"
+        msg.rerun_script.page_name = "lessons"
         for state in widget_states or []:
             msg.rerun_script.widget_states.widgets.append(state)
         started = time.perf_counter()
@@ -81,12 +83,13 @@ class Learner:
         return await self.rerun([state], self.fragment_id)
 
 
-async def classroom(url: str, run_ids: list[str], pid: int) -> tuple[list[float], float]:
-    learners = [Learner(url, run_id) for run_id in run_ids]
+async def classroom(url: str, size: int, pid: int) -> tuple[list[float], float]:
+    learners = [Learner(url) for _ in range(size)]
     for learner in learners:  # a class arrives over a minute, not in one instant
         await learner.open()
     latencies: list[float] = []
     cpu_before, started = cpu_seconds(pid), time.perf_counter()
+    own_before = time.process_time()
 
     async def keep_clicking(learner: Learner) -> None:
         await asyncio.sleep(random.uniform(0, PERIOD))
@@ -95,36 +98,40 @@ async def classroom(url: str, run_ids: list[str], pid: int) -> tuple[list[float]
             await asyncio.sleep(PERIOD)
 
     await asyncio.gather(*(keep_clicking(learner) for learner in learners))
-    cpu_share = (cpu_seconds(pid) - cpu_before) / (time.perf_counter() - started)
+    elapsed = time.perf_counter() - started
+    cpu_share = (cpu_seconds(pid) - cpu_before) / elapsed
+    print(f"  N={len(learners)}: the learners' own CPU {(time.process_time() - own_before) / elapsed:.2f} cores")
     for learner in learners:
         await learner.ws.close()
     return latencies, cpu_share
+
+
+def rss_mb(pid: int) -> float:
+    """The server's resident memory (VmRSS)."""
+    line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
 
 
 def main() -> None:
     random.seed(7)
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "runs.db"
-        store = RunStore(db)
-        template = runaway(0)
         for size in CLASS_SIZES:
-            ids = []
-            for _ in range(size):
-                run = runaway(0)
-                run.config = template.config
-                store.save_run(run)
-                ids.append(run.id)
+            db = Path(tmp) / f"runs-{size}.db"
             with running_streamlit("app.py", db, extra_args=("--server.enableXsrfProtection", "false")) as (url, pid):
-                latencies, cpu = asyncio.run(classroom(url, ids, pid))
-            turns = sum(len(store.load(run_id).turns) for run_id in ids)  # proof that the clicks stepped the loop
-            results[size] = (latencies, cpu, turns)
-    print(f"learners clicking Next step every {PERIOD:g} s for {SECONDS:g} s, one server process:")
-    print("     N   clicks   turns saved   p50 (s)   p95 (s)   server CPU (cores)")
+                latencies, cpu = asyncio.run(classroom(url, size, pid))
+                memory = rss_mb(pid)
+            turns = sum(run.turns for run in RunStore(db).list_runs(limit=10_000))  # proof the clicks ran turns
+            results[size] = (latencies, cpu, turns, memory)
+    print(f"learners clicking Next step every {PERIOD:g} s for {SECONDS:g} s in lesson 07, one server process:")
+    print("     N   clicks   turns saved   p50 (s)   p95 (s)   server CPU (cores)   server memory (MB)")
     fits = 0
-    for size, (lat, cpu, turns) in results.items():
+    for size, (lat, cpu, turns, memory) in results.items():
         p95 = sorted(lat)[max(0, round(0.95 * len(lat)) - 1)]
-        print(f"  {size:4d}   {len(lat):6d}   {turns:11d}   {statistics.median(lat):7.2f}   {p95:7.2f}   {cpu:6.2f}")
+        print(
+            f"  {size:4d}   {len(lat):6d}   {turns:11d}   {statistics.median(lat):7.2f}   {p95:7.2f}   {cpu:18.2f}"
+            f"   {memory:18.0f}"
+        )
         if p95 <= BUDGET_P95:
             fits = max(fits, size)
     print(f"learners per process at p95 <= {BUDGET_P95:g} s (of the sizes tried): {fits} (goal: >= 100)")

@@ -133,22 +133,25 @@ def main() -> None:
                 go_on_as_runaway(page, depth)
                 lat, cpu = clicks(page, app_pid, depth + 1)
                 rows.append((depth + 1, ready, lat, cpu))
-    floor_cpu_ms = statistics.median(floor_cpu)
+    floor_cpu_ms, floor_p50 = statistics.median(floor_cpu), statistics.median(floor_lat)
     print(
-        f"floor (minimal page): CPU/click {floor_cpu_ms:.0f} ms, p50 {statistics.median(floor_lat):.0f} ms, "
+        f"floor (minimal page): CPU/click {floor_cpu_ms:.0f} ms, p50 {floor_p50:.0f} ms, "
         f"p95 {p95(floor_lat):.0f} ms, first interactive {floor_ready:.2f} s"
     )
-    print("Playground, 'Next step' (median of", CLICKS, "clicks):")
-    print("  turn   CPU/click   x floor   p50 settled   p95 settled   first interactive")
+    print("Playground, 'Next step' (median of", CLICKS, "clicks), and each figure as a multiple of the floor's:")
+    print("  turn   CPU/click  (x floor)   p50 settled  (x floor)   p95 settled   first interactive  (x floor)")
     for turn, ready, lat, cpu in rows:
-        cpu_ms = statistics.median(cpu)
+        cpu_ms, p50 = statistics.median(cpu), statistics.median(lat)
         print(
-            f"  {turn:4d}   {cpu_ms:6.0f} ms   {cpu_ms / max(floor_cpu_ms, 1):6.2f}x   {statistics.median(lat):8.0f} ms"
-            f"   {p95(lat):8.0f} ms   {ready:10.2f} s"
+            f"  {turn:4d}   {cpu_ms:6.0f} ms  ({cpu_ms / max(floor_cpu_ms, 1):5.2f}x)   {p50:8.0f} ms  "
+            f"({p50 / floor_p50:5.2f}x)   {p95(lat):8.0f} ms   {ready:14.2f} s  ({ready / floor_ready:5.2f}x)"
         )
     print(f"first visit to a fresh server process (imports the app, freezes its heap): {cold:.2f} s")
     print("CPU/click is net of the server's idle polling (measured for 3 s before the clicks)")
-    print("goals: CPU <= 1.5x floor; p50 <= 200 ms (turn 1), <= 250 ms (turn 50); first interactive <= 1.5 s")
+    print(
+        "goals (issue 17): CPU <= 1.5x floor; p50 <= 200 ms (turn 1), <= 250 ms (turn 50); first interactive <= 1.5 s"
+    )
+    print("  the time goals are absolute: where the floor itself is slower, read the x floor columns")
 
 
 if __name__ == "__main__":
