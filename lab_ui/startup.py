@@ -23,10 +23,12 @@ HEAVY_MODULES = (
 
 @functools.cache  # once per process; the cache holds only the None this returns, no session's data
 def freeze_startup_heap() -> None:
-    """Streamlit runs a full gc.collect() after every rerun, and a full collection walks every object alive:
-    the ~1 million that the imports above create were most of each click's server time. gc.freeze() moves
-    what exists now into a permanent generation that collections skip. Only import-time objects are frozen
-    (this runs before the first page builds its state), so memory stays bounded: later garbage is collected as before.
+    """A full collection walks every object alive: the ~1 million that the imports above create were most of each
+    click's server time while Streamlit collected after every rerun (now off in .streamlit/config.toml, since with
+    a class connected it also walked every session's runs), and Python's own full collections still walk them.
+    gc.freeze() moves what exists now into a permanent generation that collections skip. Only import-time objects
+    are frozen (this runs before the first page builds its state), so memory stays bounded: later garbage is
+    collected as before.
     The once-per-process mark is the cache, not gc.get_freeze_count(): that walks the whole frozen generation
     (a million objects, tens of ms), and every rerun calls this twice."""
     if gc.get_freeze_count():  # a process that froze its heap before (tests importing the app twice)
