@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -56,12 +57,23 @@ def _describe(error: ValidationError, lang: str) -> str:
     return render(said("schema.at", where=where, reason=reason) if where else reason, lang)
 
 
+@functools.lru_cache(maxsize=256)
+def _schema_problem(text: str) -> str | None:
+    """What is wrong with a schema (given as its JSON text), or None. Checking a schema against the 2020-12
+    meta-schema took 2.5 ms, on every tool call of every click; a tool's schema rarely changes, so each is checked
+    once per process. The cache holds only strings."""
+    try:
+        Draft202012Validator.check_schema(json.loads(text))
+    except SchemaError as exc:
+        return str(exc.message)
+    return None
+
+
 def input_problem(name: str, schema: Any, tool_input: Any, lang: str = "en") -> str | None:
     """None when the input fits the tool's JSON Schema, else a message the model can act on, in lang."""
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        return render(said("schema.invalid_schema", name=repr(name), reason=exc.message), lang)
+    problem = _schema_problem(json.dumps(schema, sort_keys=True, default=repr))
+    if problem is not None:
+        return render(said("schema.invalid_schema", name=repr(name), reason=problem), lang)
     validator = Draft202012Validator(schema, registry=_NO_REMOTE)
     try:
         errors = sorted(validator.iter_errors(tool_input), key=relevance)
