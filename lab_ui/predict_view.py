@@ -51,8 +51,12 @@ def panel(lab: LabSession) -> None:
     halted = bool(run and (run.stop or run.done)) or lab.replay
     if halted:
         return
-    with st.expander(t("Predict, then reveal"), expanded=held.prediction is not None, key="predict-panel"):
-        _form(lab, held)
+    box = st.expander(
+        t("Predict, then reveal"), expanded=held.prediction is not None, key="predict-panel", on_change="rerun"
+    )
+    if box.open:  # built only while open: it is redrawn on every click, and most learners keep it closed
+        with box:
+            _form(lab, held)
 
 
 def _form(lab: LabSession, held: Held) -> None:
