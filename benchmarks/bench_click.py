@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_playground import runaway  # noqa: E402
 from browser import browser, running_streamlit  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from agent_core.store import RunStore  # noqa: E402
 
@@ -71,9 +72,16 @@ def go_on_as_runaway(page, turns: int) -> None:
     page.get_by_text("More: tool_choice", exact=False).click()
     persona = page.get_by_label("Simulated persona")
     persona.wait_for(state="visible", timeout=90_000)
-    persona.click()
-    page.keyboard.type("stubborn")  # the list is virtual: filter it so the option is drawn, then click it
-    page.get_by_role("option", name="stubborn").click()
+    for attempt in range(3):  # a rerun may redraw the box between the click and the typing: try again
+        persona.click()
+        page.keyboard.type("stubborn")  # the list is virtual: filter it so the option is drawn, then click it
+        try:
+            page.get_by_role("option", name="stubborn").click(timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            if attempt == 2:
+                raise
     page.wait_for_selector(SETTLED, timeout=90_000)
     page.get_by_role("button", name=f"Re-run from turn {turns + 1}").click()
     page.get_by_role("button", name="Re-run from here").click()
