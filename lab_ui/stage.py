@@ -145,6 +145,8 @@ def _status(lab: LabSession) -> None:
         message = error_markdown(error) if error else md(stop_text(run))
         st.error(t("Stopped by an API error: {message}", message=message))
         _raw_error(run)
+        if lab.replay:  # a saved or shared run never calls the model; its Re-run (or copy) is the way on
+            return
         if st.button(
             t("Retry this step"),
             key="retry-step",

@@ -1,15 +1,16 @@
 """A run shared by link: read-only for others, never with its own settings; "Make my copy" continues it as theirs."""
 
 import pytest
-from keys import STEP_BUTTONS
+from keys import RETRY_STEP, STEP_BUTTONS
 from lab_app import APP, click, widget
 from streamlit.testing.v1 import AppTest
 
 from agent_core.loop import Stepper
-from agent_core.model import Limits, Run, RunConfig, ToolSpec
+from agent_core.model import Limits, Run, RunConfig, SimSettings, ToolSpec
 from agent_core.share import own_copy
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
+from agent_core.vocab import StopKind
 
 ELSEWHERE = "http://127.0.0.1:9/not-my-server"
 
@@ -81,6 +82,17 @@ def test_a_shared_link_opens_read_only_and_my_copy_runs_on_my_settings():
     assert copy.config.provider == "offline" and copy.config.base_url is None and copy.config.sandbox is None
     assert original.config.base_url == ELSEWHERE and len(original.turns) == len(shared.turns)  # untouched
     assert not any("shared with you" in i.value for i in at.info)
+
+
+def test_a_shared_run_stopped_by_an_api_error_offers_no_retry():
+    run = Run(config=RunConfig(task="What is 2 + 2?", sim=SimSettings(faults=[{"status": 529, "attempts": 9}])))
+    Stepper(run, max_retries=0).run_to_end()
+    assert run.stop is not None and run.stop.kind == StopKind.API_ERROR
+    with RunStore() as store:
+        store.save_run(run)
+    at = _open_shared(run.id)
+    assert any("shared with you" in i.value for i in at.info) and at.error, "the error is shown, read-only"
+    assert not any(b.key == RETRY_STEP for b in at.button), "a retry would call the model on someone else's run"
 
 
 def test_a_link_to_a_missing_run_says_so():
