@@ -165,10 +165,12 @@ def context_figure(c: Comparison, label: Label = str) -> go.Figure:
     return fig
 
 
-def cost_figure(c: Comparison, label: Label = str) -> go.Figure:
-    """Each run's cost so far, overlaid."""
+def cost_figure(c: Comparison, label: Label = str, unpriced: tuple[str, ...] = ()) -> go.Figure:
+    """Each run's cost so far, overlaid; a run named in `unpriced` (a local server's) has no price and no line."""
     fig = _figure(c, label("Cost so far"), label("What the run had cost after each turn"), label("USD so far"), label)
     for s, colour, line in zip((c.a, c.b), _COLOURS, _LINES, strict=False):
+        if s.name in unpriced:
+            continue
         fig.add_scatter(
             x=s.turns,
             y=s.cumulative_cost,

@@ -9,8 +9,9 @@ import streamlit as st
 
 from agent_core import compare
 from agent_core.model import Run
+from agent_core.providers import is_priced
 from agent_core.store import RunStore, RunSummary
-from lab_ui import presenter
+from lab_ui import presenter, spend
 from lab_ui.i18n import mark, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
@@ -62,7 +63,8 @@ def _totals(run: Run, where) -> None:
     cols = where.columns(3)
     cols[0].metric(t("Turns"), len(run.turns))
     cols[1].metric(t("Tokens"), f"{run.total_tokens:,}")
-    cols[2].metric(t("Cost"), f"${run.total_cost_usd:.4f}")
+    priced = is_priced(run.config.provider)
+    cols[2].metric(t("Cost"), f"${run.total_cost_usd:.4f}" if priced else t(spend.NO_PRICE))
 
 
 def header(column: str) -> str:
@@ -85,9 +87,17 @@ def _cell(column: str, value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def turn_rows(c: compare.Comparison) -> list[dict[str, str]]:
-    """compare.side_by_side as the learner reads it: translated headers, figures as text, missing turns in words."""
-    return [{header(k): v if k == "turn" else _cell(k, v) for k, v in row.items()} for row in compare.side_by_side(c)]
+def turn_rows(c: compare.Comparison, unpriced: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """compare.side_by_side as the learner reads it: translated headers, figures as text, missing turns in words.
+    The cost columns of runs named in `unpriced` (a local server's) are left out: no price is not $0."""
+    return [
+        {header(k): v if k == "turn" else _cell(k, v) for k, v in row.items() if not _unpriced_cost(k, unpriced)}
+        for row in compare.side_by_side(c)
+    ]
+
+
+def _unpriced_cost(column: str, unpriced: tuple[str, ...]) -> bool:
+    return column.endswith("$") and column.partition(" ")[0] in unpriced
 
 
 def render(runs_db: RunStore) -> None:
@@ -110,13 +120,19 @@ def render(runs_db: RunStore) -> None:
     _totals(a, left.container(border=True))
     _totals(b, right.container(border=True))
     _shared(c, a, b)
+    unpriced = tuple(s.name for s, run in ((c.a, a), (c.b, b)) if not is_priced(run.config.provider))
     left, right = st.columns(2)
     left.plotly_chart(presenter.scale(compare.context_figure(c, label=t)), key="compare-context")
-    right.plotly_chart(presenter.scale(compare.cost_figure(c, label=t)), key="compare-cost")
+    if len(unpriced) < 2:
+        right.plotly_chart(presenter.scale(compare.cost_figure(c, label=t, unpriced=unpriced)), key="compare-cost")
+    else:
+        right.info(
+            t("Cost: {no_price}. The figures are tokens, as the server reported them.", no_price=t(spend.NO_PRICE))
+        )
     left, right = st.columns(2)
     left.plotly_chart(presenter.scale(compare.messages_figure(c, label=t)), key="compare-messages")
     right.caption(t("Turn by turn"))
-    right.dataframe(pd.DataFrame(turn_rows(c)), hide_index=True)
+    right.dataframe(pd.DataFrame(turn_rows(c, unpriced)), hide_index=True)
     with st.expander(t("Unified diff of the final message lists"), expanded=True):
         long = c.diff.count("\n") > 30  # a long diff scrolls in its own box; a short one takes its own height
         st.code(

@@ -10,6 +10,7 @@ import streamlit as st
 from agent_core import export
 from agent_core.examples import list_examples, load_example, load_scenarios
 from agent_core.model import Run
+from agent_core.providers import is_priced
 from agent_core.store import RunStore, RunSummary, StoreError
 from lab_ui import compare as compare_view
 from lab_ui import run_actions, session
@@ -51,7 +52,7 @@ def summaries_table(runs: list[RunSummary]) -> pd.DataFrame:
             "model": r.model,
             "turns": r.turns,
             "tokens": r.tokens,
-            "cost $": r.cost_usd,
+            "cost $": r.cost_usd if is_priced(r.provider) else None,  # a local server has no price: blank, not $0
             "stopped by": r.stop_kind or t("not finished"),
             "date": _date(r.created_at),
             "fork of": t("{run} at turn {n}", run=r.parent_id, n=r.parent_turn) if r.parent_id else "",

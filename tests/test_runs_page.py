@@ -15,7 +15,7 @@ from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.sim.transport import SimTransport
 from agent_core.store import RunStore
-from lab_ui import run_actions
+from lab_ui import run_actions, spend
 from lab_ui.untrusted import md
 
 FIRST_EXAMPLE = list_examples()[0][0]
@@ -279,6 +279,28 @@ def test_rerun_from_a_turn_creates_a_linked_saved_run_and_opens_it_live(db, http
 
 
 # -- compare --------------------------------------------------------------------------------------
+def test_a_local_servers_run_shows_no_dollars_in_the_list_or_in_compare(db):
+    priced = saved_example(db)
+    local = load_example("stubborn_runaway")
+    local.config.provider, local.config.base_url = "compatible", "http://localhost:11434"
+    db.save_run(local)
+    at = runs_page()
+    table = at.dataframe[0].value.set_index("run")
+    cost = [c for c in table.columns if c.startswith("cost")][0]
+    assert table.loc[priced.id, cost] > 0 and table.isna().loc[local.id, cost], "blank, not $0"
+    view(at, "Compare")
+    at.selectbox(key="runs:compare_a").set_value(priced.id).run()
+    at.selectbox(key="runs:compare_b").set_value(local.id).run()
+    ok(at)
+    costs = [m.value for m in at.metric if m.label == "Cost"]
+    assert costs[0].startswith("$") and costs[1] == spend.NO_PRICE, costs
+    traces = [t["name"] for c in at.get("plotly_chart") for t in json.loads(c.proto.spec)["data"]]
+    assert "A" + compare.COST_SUFFIX in traces and "B" + compare.COST_SUFFIX not in traces
+    columns = list(at.dataframe[-1].value.columns)
+    assert any(c.startswith("A") and c.endswith("$") for c in columns)
+    assert not any(c.startswith("B") and c.endswith("$") for c in columns), columns
+
+
 def test_compare_shows_both_runs_their_charts_and_the_message_diff(db):
     a = saved_example(db)
     b = saved_example(db, "stubborn_runaway")
