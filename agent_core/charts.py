@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,8 @@ def label_text(text: str) -> str:
 
 # Trace names: the legend the learner reads, and what the tests check.
 WINDOW_TRACE = label_text("Context window")
+TITLE_WIDTH = 40  # characters a title line, at the title's size
+ANNOTATION_WIDTH = 48  # characters a line: fits half a 1366 px screen and a 768 px one
 COST_TRACE = label_text("Cost this turn")
 CUM_COST_TRACE = label_text("Cumulative cost")
 CONTEXT_TRACE = label_text("Context this turn (whole input)")
@@ -55,14 +58,17 @@ _MONEY_HOVER = "%{y:$.6f}"
 
 def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
     """An empty figure with the title, subtitle and axis titles every chart carries (all already in the language)."""
-    text = f"{title}<br><sup>{subtitle}</sup>" if subtitle else title
+    # Plotly never wraps a title: a long one (Russian and Polish ones are) was cut at a half-width chart's edge.
+    lines = textwrap.wrap(title, width=TITLE_WIDTH, break_long_words=False, break_on_hyphens=False) or [title]
+    text = "<br>".join(lines) + (f"<br><sup>{subtitle}</sup>" if subtitle else "")
     fig = go.Figure()
     fig.update_layout(
-        title={"text": text},
+        # Under the toolbar, at the top however tall the margin grows (by default it centres in the margin).
+        title={"text": text, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 34}},
         xaxis_title=x_title,
         yaxis_title=y_title,
         legend={"orientation": "h", "y": -0.2},
-        margin={"t": 80},
+        margin={"t": 90 + 22 * (len(lines) - 1)},
     )
     return fig
 
@@ -134,15 +140,25 @@ def context_by_component(df: pd.DataFrame, window: int | None, label: Label = st
         )
     else:
         text = label("Context window: {window} tokens, far above; the largest turn used {share} of it")
+        # Plotly never wraps an annotation: a one-line note was cut at the chart's right edge on a laptop.
+        note = textwrap.wrap(
+            text.format(window=f"{window:,}", share=f"{peak / window:.2%}"),
+            width=ANNOTATION_WIDTH,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
         fig.add_annotation(
-            text=text.format(window=f"{window:,}", share=f"{peak / window:.2%}"),
+            text="<br>".join(note),
             xref="paper",
             yref="paper",
             x=0,
-            y=1.06,
+            y=1.01,
             showarrow=False,
             xanchor="left",
+            yanchor="bottom",
+            align="left",
         )
+        fig.update_layout(margin={"t": fig.layout.margin.t + 16 * len(note)})  # room above the bars, under the subtitle
     return fig
 
 

@@ -61,7 +61,7 @@ def test_cost_per_turn_has_bars_and_a_running_total(df):
 
 def test_cost_chart_flags_an_unknown_price():
     fig = charts.cost_per_turn(acc.run_table(three_turn_run(model="llama3.2"), PRICING))
-    assert acc.NO_PRICE_NOTE in fig.layout.title.text
+    assert acc.NO_PRICE_NOTE in _title(fig)
 
 
 def test_peak_vs_billed_tells_context_from_the_bill(df):
@@ -122,8 +122,8 @@ def test_cache_savings_shows_reads_writes_and_money(df):
     assert list(_trace(fig, charts.CACHE_READ_TRACE).y) == [0, 1000, 1000]
     # -750, then +2700 twice (micro-dollars), accumulated
     assert list(_trace(fig, charts.SAVED_TRACE).y) == pytest.approx([-0.00075, 0.00195, 0.00465])
-    assert "$0.004650" in fig.layout.title.text
-    assert acc.NO_PRICE_NOTE in charts.cache_savings(df, PRICING, "mistral").layout.title.text
+    assert "$0.004650" in _title(fig)
+    assert acc.NO_PRICE_NOTE in _title(charts.cache_savings(df, PRICING, "mistral"))
 
 
 def test_figures_survive_an_empty_run():
@@ -144,11 +144,16 @@ def _marked(text: str) -> str:
     return f"«{text}»"
 
 
+def _title(fig) -> str:
+    """A figure's title as one line (charts wrap long titles with <br>: plotly never wraps them itself)."""
+    return fig.layout.title.text.replace("<br>", " ")
+
+
 def _texts(fig) -> list[str]:
     """Every human-readable text of a figure: title, axis titles (right-hand one too), trace names, annotations."""
     layout = fig.layout.to_plotly_json()
     axes = [layout[axis]["title"]["text"] for axis in ("xaxis", "yaxis", "yaxis2") if axis in layout]
-    return [layout["title"]["text"], *axes, *[t.name for t in fig.data], *[a.text for a in fig.layout.annotations]]
+    return [_title(fig), *axes, *[t.name for t in fig.data], *[a.text for a in fig.layout.annotations]]
 
 
 def test_label_translates_titles_axes_trace_names_and_annotations(df):
@@ -162,16 +167,19 @@ def test_label_translates_titles_axes_trace_names_and_annotations(df):
     ]
     for fig in figures:
         untranslated = [text for text in _texts(fig) if not text.startswith("«")]
-        assert not untranslated, (fig.layout.title.text, untranslated)
+        assert not untranslated, (_title(fig), untranslated)
     context, cost, _, ahead, cache = figures
     assert "<sup>«" in context.layout.title.text  # the components note under the title
     assert context.data[0].name == _marked(COMPONENT_LABELS["system"])
     assert context.data[0].hovertemplate == _marked("{value} tokens").format(value="%{y:,}")
-    assert _marked(acc.NO_PRICE_NOTE) in cost.layout.title.text
+    assert _marked(acc.NO_PRICE_NOTE) in _title(cost)
     # templates are translated first, then filled in with the run's numbers
-    assert ahead.layout.title.text.startswith("«If the run went on for 4 more turns»")
-    assert cache.layout.title.text.startswith("«Prompt caching: $0.004650 saved so far»")
-    assert context.layout.annotations[0].text.startswith("«Context window: 200,000 tokens, far above;")
+    assert _title(ahead).startswith("«If the run went on for 4 more turns»")
+    assert _title(cache).startswith("«Prompt caching: $0.004650 saved so far»")
+    note = context.layout.annotations[0].text
+    assert note.startswith("«Context window: 200,000 tokens, far above;")
+    lines = note.split("<br>")  # wrapped: plotly cuts a long one-line note at the chart's edge
+    assert len(lines) > 1 and max(map(len, lines)) <= charts.ANNOTATION_WIDTH, lines
 
 
 def test_label_reaches_the_price_bars_and_their_model_names(df):
@@ -192,5 +200,8 @@ def test_charts_read_in_russian_with_the_ui_tables(df):
     assert (
         fig.data[0].name != charts.COST_TRACE and fig.layout.xaxis.title.text == "Итерация"
     )  # the glossary: a turn of the loop is an итерация
+    title = charts.context_by_component(df, 200_000, label=russian).layout.title.text.split("<br><sup>")[0]
+    lines = title.split("<br>")  # «Из чего состоит контекст, итерация за итерацией» was cut at a half-width chart
+    assert len(lines) > 1 and max(map(len, lines)) <= charts.TITLE_WIDTH, lines
     window = charts.context_by_component(df, 200_000, label=russian).layout.annotations[0].text
     assert "200,000" in window and "0.65%" in window and "Окно контекста" in window
