@@ -14,11 +14,13 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ContextDecorator, contextmanager
 
 
-class DrawQueue:
-    """A re-entrant lock handed to its waiters in the order they came (threading.Lock wakes any of them)."""
+class DrawQueue(ContextDecorator):
+    """A re-entrant lock handed to its waiters in the order they came (threading.Lock wakes any of them).
+
+    `with QUEUE:` around a page run; `@QUEUE` under `@st.fragment`, so that a fragment's own reruns queue too."""
 
     def __init__(self) -> None:
         self._guard = threading.Lock()

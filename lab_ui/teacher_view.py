@@ -122,14 +122,10 @@ def _header(opened: SchoolClass) -> None:
 
 # -- the live part ------------------------------------------------------------------------------------
 @st.fragment(run_every=REFRESH_SECONDS)
+@QUEUE  # a fragment's own rerun queues like a page (lab_ui/draw_queue.py)
 def live_progress(code: str) -> None:
     """Redrawn every few seconds on its own: a learner's finished exercise or answer appears without a click.
     Picking a lesson redraws only this part too."""
-    with QUEUE:  # a fragment's own rerun queues like a page (lab_ui/draw_queue.py)
-        _live_progress(code)
-
-
-def _live_progress(code: str) -> None:
     lessons = list(_lessons())
     report = load_report(code, lessons, ClassStore(), ProgressStore())
     right, answered = report.class_quiz_score()

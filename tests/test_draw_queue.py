@@ -97,3 +97,22 @@ def test_only_the_holder_can_release():
     queue.release()
     with pytest.raises(RuntimeError):
         queue.release()
+
+
+def test_a_decorated_function_holds_the_queue_while_it_runs_and_lets_go_when_it_raises():
+    queue = DrawQueue()
+    seen = []
+
+    @queue
+    def fragment(fail: bool) -> None:  # as under @st.fragment, whose rerun is an exception out of the body
+        seen.append(queue.held_here())
+        if fail:
+            raise RuntimeError("a rerun")
+
+    fragment(False)
+    with pytest.raises(RuntimeError):
+        fragment(True)
+    assert seen == [1, 1] and queue.held_here() == 0
+    other = _start(lambda: queue.acquire())  # free for another thread after both calls
+    other.join(5)
+    assert not other.is_alive()
