@@ -53,7 +53,7 @@ def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
     return a, b
 
 
-def _totals(run: Run, where) -> None:
+def _totals(run: Run, where, priced: bool) -> None:
     fork = " · " + t("fork of {run} at turn {n}", run=run.parent_id, n=run.parent_turn) if run.parent_id else ""
     stop = run.stop.kind if run.stop else t("not finished")
     where.caption(
@@ -63,7 +63,6 @@ def _totals(run: Run, where) -> None:
     cols = where.columns(3)
     cols[0].metric(t("Turns"), len(run.turns))
     cols[1].metric(t("Tokens"), f"{run.total_tokens:,}")
-    priced = is_priced(run.config.provider)
     cols[2].metric(t("Cost"), f"${run.total_cost_usd:.4f}" if priced else t(spend.NO_PRICE))
 
 
@@ -116,11 +115,11 @@ def render(runs_db: RunStore) -> None:
     if a_id == b_id:
         st.info(t("Run A and run B are the same run: pick two different ones."))
     c = compare.compare(a, b)
-    left, right = st.columns(2)
-    _totals(a, left.container(border=True))
-    _totals(b, right.container(border=True))
-    _shared(c, a, b)
     unpriced = tuple(s.name for s, run in ((c.a, a), (c.b, b)) if not is_priced(run.config.provider))
+    left, right = st.columns(2)
+    _totals(a, left.container(border=True), priced=c.a.name not in unpriced)
+    _totals(b, right.container(border=True), priced=c.b.name not in unpriced)
+    _shared(c, a, b)
     left, right = st.columns(2)
     left.plotly_chart(presenter.scale(compare.context_figure(c, label=t)), key="compare-context")
     if len(unpriced) < 2:

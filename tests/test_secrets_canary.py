@@ -100,7 +100,6 @@ def run_to_the_end(page) -> None:
 def open_raw_views(page, html: dict[str, bytes]) -> None:
     for name in ("Request", "Response", "Raw JSON", "HTTP attempts", "Tools", "Diff"):
         open_tab(page, TURN_TABS, TABS.index(name))
-        wait_idle(page)  # the turn's tabs are lazy: a click reruns the page to build the one it opens
         if name == "HTTP attempts":
             for attempt in by_key(page, TURN_TABS).locator("[data-testid='stExpander'] summary:visible").all():
                 attempt.click()  # every attempt's expander on this tab
