@@ -51,10 +51,13 @@ def render(lab: LabSession) -> None:
     head.title(t("Playground"))
     mode = " · " + t("replay") if lab.replay else ""
     badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
-    share = badge_col.container()
+    with badge_col:
+        share_view.share_button(lab)
     share_view.banner(lab)
     left, right = st.columns([9, 11], gap="small")
-    slots = stage.Slots(share=share, code=left.container(), insights=st.container())
+    slots = stage.Slots(
+        share=True, shared_run=share_view.shared_run(lab), code=left.container(), insights=st.container()
+    )
     with left:
         controls.render(lab)
         keep_draft(lab, t(session.DEFAULT_TASK))

@@ -247,14 +247,16 @@ class LabSession:
 def get(name: str = "playground") -> LabSession:
     """This browser session's LabSession for one workspace (the Playground, or the lesson being taken)."""
     key = f"{KEY}:{name}"
-    if key not in st.session_state:
+    lab = st.session_state.get(key)  # one lookup: t() comes here for the language of every string it shows
+    if lab is None:
         if name == "playground":
             from lab_ui import url_state  # the tab's first language comes from its URL or the cookie
 
-            st.session_state[key] = LabSession(language=url_state.first_language())
+            lab = LabSession(language=url_state.first_language())
         else:
-            st.session_state[key] = LabSession(_tab=get())
-    return st.session_state[key]
+            lab = LabSession(_tab=get())
+        st.session_state[key] = lab
+    return lab
 
 
 def run_store() -> RunStore:

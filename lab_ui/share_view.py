@@ -67,9 +67,15 @@ def make_copy(lab: LabSession) -> None:
     st.rerun()
 
 
+def shared_run(lab: LabSession) -> str | None:
+    """The run a share button links to: the open run once it has a turn (it is saved by then), else None."""
+    return lab.run.id if lab.run is not None and lab.run.turns else None
+
+
 def share_button(lab: LabSession) -> None:
     """A popover with this run's read-only link (only for a run with turns: it is saved by then)."""
-    if lab.run is None or not lab.run.turns:
+    run_id = shared_run(lab)
+    if run_id is None:
         return
     with st.popover("🔗 " + t("Share"), key="share"):
         st.caption(
@@ -78,4 +84,4 @@ def share_button(lab: LabSession) -> None:
                 "to continue it. Your key and your settings are not shared."
             )
         )
-        st.code(app_link("playground", run=lab.run.id, **{VIEW_PARAM: SHARED_VIEW}), language=None)
+        st.code(app_link("playground", run=run_id, **{VIEW_PARAM: SHARED_VIEW}), language=None)

@@ -2,15 +2,15 @@
 
 The scheme (why one fragment, and which clicks rerun the app):
 - One fragment draws the step bar, the status, the timeline and the turn, and also writes into the page's own
-  containers for the other things a step changes: the loop's code (lit by phase), the share button (it appears
-  with the first turn) and the insights below (answer, sequence, charts: they change with every turn). So a step,
-  Back/Forward or a tab click reruns only this fragment, and every part that shows the run is still redrawn from
-  it: nothing the learner sees can go stale, and no full rerun is needed to update the charts.
+  containers for the other things a step changes: the loop's code (lit by phase) and the insights below (answer,
+  sequence, charts: they change with every turn). So a step, Back/Forward or a tab click reruns only this
+  fragment, and every part that shows the run is still redrawn from it: nothing the learner sees can go stale,
+  and no full rerun is needed to update the charts.
 - The rest of the page (the controls, the header, the lesson's text, the sidebar) does not show the run's state:
   it is drawn by full app runs only.
-- A click that changes what the rest shows reruns the app: Reset, Re-run from a turn, accepting a recorded run's
-  tools, Allow/Deny and Retry (rare clicks; the page around them may change). A call that may wait also runs in a
-  full app run (lab_ui/step_actions.py says why).
+- A click that changes what the rest shows reruns the app: the first turn (the header's share link appears),
+  Reset, Re-run from a turn, accepting a recorded run's tools, Allow/Deny and Retry (rare clicks; the page around
+  them may change). A call that may wait also runs in a full app run (lab_ui/step_actions.py says why).
 """
 
 from __future__ import annotations
@@ -67,7 +67,10 @@ SETTING_WORDS = {
 class Slots:
     """The page's containers the stage writes into, besides its own place (None: the page has no such part)."""
 
-    share: DeltaGenerator | None = None  # the share button, in the page's header
+    # Whether the page has a share button (drawn by full app runs), and the run it links to as drawn. A click
+    # that changes that run (the first turn, a fork) reruns the app, so the stage need not redraw it each click.
+    share: bool = False
+    shared_run: str | None = None
     code: DeltaGenerator | None = None  # the loop's code; None with code_below: in an expander below the turn
     insights: DeltaGenerator | None = None  # answer, sequence diagram and charts, below the page's columns
     code_below: bool = False
@@ -76,29 +79,24 @@ class Slots:
 def panel(lab: LabSession, slots: Slots) -> None:
     """Step bar, status, timeline and the selected turn: the part the Lessons page reuses."""
     bar = st.container(key="stepbar")  # sticky in presenter mode: a child of the column, so it can stick in it
+    st.html(loop_code.CSS)  # the code panel's style, sent once per page run rather than with every click
     with st.container():  # the main script's place for a call that may wait, right below the bar
         step_actions.run_pending(lab)
     _stage(lab, bar, slots)
 
 
 @st.fragment
+@QUEUE  # a click reruns only this fragment: it queues like a page (lab_ui/draw_queue.py)
 def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
-    with QUEUE:  # a click reruns only this fragment: it queues like a page (lab_ui/draw_queue.py)
-        _stage_body(lab, bar, slots)
-
-
-def _stage_body(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
     # Each outside container gets a write on every run, even an empty one: a fragment may fill a container on
     # its own reruns only if it wrote there during the full app run.
-    with bar.container():
-        clicked = step_actions.buttons(lab)
+    clicked = step_actions.buttons(lab, bar)
     if clicked:
         step_actions.handle(lab, clicked)
+    if slots.share and share_view.shared_run(lab) != slots.shared_run:
+        st.rerun()  # the header's share link is for another run now (rare: see Slots)
     step_actions.show_failure(lab)
     _body(lab)
-    if slots.share is not None:
-        with slots.share.container():
-            share_view.share_button(lab)
     if slots.code_below:
         with st.expander(t("The loop's code")):
             loop_code_panel(lab)
@@ -249,45 +247,50 @@ def _recorded_notice(lab: LabSession) -> None:
 def _run_controls(lab: LabSession, selected: int) -> None:
     if not lab.run or not lab.run.turns or share_view.viewing(lab):  # a shared run goes on only as one's copy
         return
-    with st.popover(t("Re-run from turn {n}", n=selected)):
-        st.caption(t("Keeps the turns before it, then calls the model again, as a new run linked to this one."))
-        use_now = st.checkbox(t("Use the settings as edited on the left"), value=True)
-        if st.button(t("Re-run from here"), key="fork"):
-            lab.fork(selected, use_now)
-            step_actions.save(lab)
-            st.rerun()
+    # A dialog, built only when opened: a popover's content would be sent with every click (lab_ui/step_actions.py).
+    if st.button(t("Re-run from turn {n}", n=selected), key="fork-open"):
+        st.dialog(t("Re-run from turn {n}", n=selected))(_fork_dialog)(lab, selected)
+
+
+def _fork_dialog(lab: LabSession, selected: int) -> None:
+    st.caption(t("Keeps the turns before it, then calls the model again, as a new run linked to this one."))
+    use_now = st.checkbox(t("Use the settings as edited on the left"), value=True)
+    if st.button(t("Re-run from here"), key="fork", type="primary"):
+        lab.fork(selected, use_now)
+        step_actions.save(lab)
+        st.rerun()
 
 
 def _totals(run, priced: bool) -> None:
     """The money pit at a glance: turns, the context now, everything billed so far, and the cost (where priced)."""
     last = next((t for t in reversed(run.turns) if t.usage), None)
     billed = sum(t.usage.whole_input for t in run.turns if t.usage)
-    cols = st.columns(4)
-    cols[0].metric(t("Turns"), len(run.turns))
-    cols[1].metric(t("Context now (tokens)"), f"{last.usage.whole_input:,}" if last else "—")
-    cols[2].metric(t("Input billed so far"), f"{billed:,}")
-    if priced:
-        cols[3].metric(t("Cost so far"), f"${run.total_cost_usd:.4f}")
-        if run.config.provider == Provider.OFFLINE:
-            st.caption(t(spend.SIMULATED_PRICE))
-    else:  # a local or unknown server: no $ anywhere, its tokens instead
-        cols[3].metric(t("Output so far (tokens)"), f"{sum(t.usage.output_tokens for t in run.turns if t.usage):,}")
+    with st.container(horizontal=True):  # one element, where st.columns(4) is five (step_actions.buttons says why)
+        st.metric(t("Turns"), len(run.turns), width="stretch")
+        st.metric(t("Context now (tokens)"), f"{last.usage.whole_input:,}" if last else "—", width="stretch")
+        st.metric(t("Input billed so far"), f"{billed:,}", width="stretch")
+        if priced:
+            st.metric(t("Cost so far"), f"${run.total_cost_usd:.4f}", width="stretch")
+        else:  # a local or unknown server: no $ anywhere, its tokens instead
+            output = sum(t.usage.output_tokens for t in run.turns if t.usage)
+            st.metric(t("Output so far (tokens)"), f"{output:,}", width="stretch")
+    if priced and run.config.provider == Provider.OFFLINE:
+        st.caption(t(spend.SIMULATED_PRICE))
+    elif not priced:
         st.caption(
             t("Cost: {no_price}. The figures are tokens, as the server reported them.", no_price=t(spend.NO_PRICE))
         )
 
 
 def loop_code_panel(lab: LabSession) -> None:
-    st.html(loop_code.CSS)
-    st.markdown(t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"))
-    # The same loop in the official Python and TypeScript SDKs, lit by phase the same way.
+    # The same loop in the official Python and TypeScript SDKs, lit by phase the same way. The heading is the
+    # picker's label: one element fewer for every click to send.
     language = st.segmented_control(
-        t("Language of the code"),
+        t("**The loop's code** (highlighted: the phase just run; ➜ the next one)"),
         list(loop_code.LANGUAGE_NAMES),
         default="python",
         format_func=loop_code.LANGUAGE_NAMES.__getitem__,
         key="loop_code_language",
-        label_visibility="collapsed",
     )
     code = loop_code.render_html(_lit_phase(lab), _upcoming(lab), language or "python")
     st.markdown(code, unsafe_allow_html=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.errors import StreamlitAPIException
 
 from agent_core.secrets import scrub_secrets
@@ -31,19 +32,21 @@ RESET_HELP = mark(
 CALLS = ("phase", "turn", "end", "retry")  # the actions that may call the model
 
 
-def buttons(lab: LabSession) -> str | None:
-    """The step bar; returns the action clicked ("phase", "turn", "end", "reset") or None."""
+def buttons(lab: LabSession, place: DeltaGenerator) -> str | None:
+    """The step bar, in a new row of `place`; returns the action clicked ("phase", "turn", "end", "reset") or None."""
     halted = halted_now(lab)
-    cols = st.columns(4)
     clicked = None
-    if cols[0].button(t("Next phase"), type="primary", disabled=halted, width="stretch", key="btn-phase"):
-        clicked = "phase"
-    if cols[1].button(t("Next step"), disabled=halted, width="stretch", key="btn-turn"):
-        clicked = "turn"
-    if cols[2].button(t("Run to end"), disabled=halted, width="stretch", key="btn-end"):
-        clicked = "end"
-    if cols[3].button(t("Reset"), width="stretch", key="btn-reset", help=t(RESET_HELP)):
-        clicked = "reset"
+    # One row that wraps when narrow: a horizontal container is one element, st.columns(4) is five, and every
+    # element is a message a click costs (about 0.3 ms of server CPU each, benchmarks/bench_click.py).
+    with place.container(horizontal=True):
+        if st.button(t("Next phase"), type="primary", disabled=halted, width="stretch", key="btn-phase"):
+            clicked = "phase"
+        if st.button(t("Next step"), disabled=halted, width="stretch", key="btn-turn"):
+            clicked = "turn"
+        if st.button(t("Run to end"), disabled=halted, width="stretch", key="btn-end"):
+            clicked = "end"
+        if st.button(t("Reset"), width="stretch", key="btn-reset", help=t(RESET_HELP)):
+            clicked = "reset"
     return clicked
 
 

@@ -50,23 +50,24 @@ def render(lab: LabSession) -> int:
     run = lab.active_run
     count = len(run.turns)
     current = lab.selected or count
-    prev_col, pick_col, next_col = st.columns(
-        [4, 9, 4], vertical_alignment="center"
-    )  # room for 'Forward ▶' unbroken at 1280 px
-    if prev_col.button(t("◀ Back"), disabled=current <= 1, width="stretch", key="tl-back"):
-        current -= 1
-    if next_col.button(t("Forward ▶"), disabled=current >= count, width="stretch"):
-        current += 1
+    # One row (a horizontal container is one element where three columns are four: a click pays per element).
+    with st.container(horizontal=True, vertical_alignment="center"):
+        back = st.button(t("◀ Back"), disabled=current <= 1, key="tl-back")
+        picker = st.empty()
+        forward = st.button(t("Forward ▶"), disabled=current >= count)
+    current += forward - back
     if count > 1:
-        current = pick_col.select_slider(
+        label = t("Turn {n}")  # the template, looked up once rather than once per turn the slider labels
+        current = picker.select_slider(
             t("Turn"),
             options=list(range(1, count + 1)),
             value=current,
-            format_func={i: t("Turn {n}", n=i) for i in range(1, count + 1)}.get,
+            format_func=lambda n: label.format(n=n),
             label_visibility="collapsed",
+            width="stretch",
         )
     else:
-        pick_col.caption(t("Turn {n}", n=1))
+        picker.caption(t("Turn {n}", n=1), width="stretch")
     lab.selected = None if current == count else current
     st.markdown(recent_rows(run, current))
     if count > RECENT:

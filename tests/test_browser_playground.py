@@ -1,9 +1,12 @@
 """The Playground in headless Chromium: step a two-tool run to its end, read the raw JSON, go back to turn 1."""
 
+from urllib.parse import parse_qs, urlparse
+
 import pytest
 from browser import browser, button, click_key, field, needs_chromium, open_tab, running_app, shot, wait_idle
-from keys import BACK, NEXT_STEP, TASK, TURN_TABS
+from keys import BACK, NEXT_STEP, RESET, TASK, TURN_TABS
 
+from agent_core.store import RunStore
 from lab_ui.turn_view import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -19,6 +22,20 @@ def raw_request(page) -> str:
     return code.inner_text()
 
 
+def run_in_url(page) -> str:
+    return parse_qs(urlparse(page.url).query)["run"][0]
+
+
+def share_links_to_the_open_run(page) -> None:
+    """The header's Share popover holds a read-only link to the run named in the page's URL."""
+    run_id = run_in_url(page)
+    button(page, "share").click()
+    link = page.locator("[data-testid='stPopoverBody'] [data-testid='stCode']")
+    link.wait_for(timeout=10_000)
+    assert f"run={run_id}" in link.inner_text() and "view=shared" in link.inner_text()
+    page.keyboard.press("Escape")
+
+
 def test_step_a_two_tool_run_and_go_back(tmp_path):
     with running_app(tmp_path / "runs.db") as url, browser() as b:
         page = b.new_page(viewport={"width": 1600, "height": 1100})
@@ -29,6 +46,10 @@ def test_step_a_two_tool_run_and_go_back(tmp_path):
         task.press("Control+Enter")
         wait_idle(page)
         step = button(page, NEXT_STEP)
+        assert not button(page, "share").count(), "no run saved yet: nothing to share"
+        step.click()
+        wait_idle(page)
+        share_links_to_the_open_run(page)  # the first turn reruns the page: the header's link appears
         for _ in range(8):
             if page.get_by_text("Loop stopped").count() or step.is_disabled():
                 break
@@ -45,3 +66,20 @@ def test_step_a_two_tool_run_and_go_back(tmp_path):
         first = raw_request(page)
         assert QUESTION in first and '"tool_result"' not in first
         shot(page, "playground-turn1")
+        before = run_in_url(page)
+        click_key(page, "fork-open")  # Re-run from turn 1: a dialog, then a new run linked to this one
+        dialog = page.get_by_role("dialog")
+        dialog.get_by_text("Use the settings as edited on the left").wait_for(timeout=10_000)
+        shot(page, "playground-rerun-dialog")
+        click_key(page, "fork")
+        dialog.wait_for(state="detached", timeout=30_000)
+        forked = run_in_url(page)
+        with RunStore(tmp_path / "runs.db") as store:
+            child = store.load(forked)
+        assert forked != before and child.parent_id == before and child.parent_turn == 1
+        before = forked
+        click_key(page, RESET)
+        step.click()
+        wait_idle(page)
+        share_links_to_the_open_run(page)  # a new run's first turn: the link follows it
+        assert run_in_url(page) != before
