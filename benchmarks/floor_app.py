@@ -5,7 +5,7 @@ import streamlit as st
 
 if "turn" not in st.session_state:
     st.session_state.turn = 0
-if st.button("Next step"):
+if st.button("Next step", key="btn-turn"):  # the Playground's key: the benchmark finds both alike
     st.session_state.turn += 1
 turn = st.session_state.turn
 st.subheader(f"Turn {turn}")
