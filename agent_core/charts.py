@@ -56,6 +56,13 @@ _MONEY_AXIS = {"tickprefix": "$", "exponentformat": "none", "rangemode": "tozero
 _MONEY_HOVER = "%{y:$.6f}"
 
 
+# Under the chart, at the figure's bottom edge: the margin grows to fit it. Placed in the plot's own units (y=-0.2)
+# it overlapped the x-axis title once it wrapped to several rows in a narrow chart (the plot shrinks, the offset too).
+def bottom_legend() -> dict[str, Any]:
+    """A fresh dict each time: no module-level mutable state."""
+    return {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom"}
+
+
 def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
     """An empty figure with the title, subtitle and axis titles every chart carries (all already in the language)."""
     # Plotly never wraps a title: a long one (Russian and Polish ones are) was cut at a half-width chart's edge.
@@ -64,11 +71,11 @@ def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
     fig = go.Figure()
     fig.update_layout(
         # Under the toolbar, at the top however tall the margin grows (by default it centres in the margin).
-        title={"text": text, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 34}},
+        title={"text": text, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 40}},
         xaxis_title=x_title,
         yaxis_title=y_title,
-        legend={"orientation": "h", "y": -0.2},
-        margin={"t": 90 + 22 * (len(lines) - 1)},
+        legend=bottom_legend(),
+        margin={"t": 96 + 22 * (len(lines) - 1)},
     )
     return fig
 
@@ -287,7 +294,11 @@ def price_comparison(run_or_df: Run | pd.DataFrame, pricing: acc.Pricing, label:
         if column in ("input_usd", "output_usd") or table[column].sum() > 0:
             fig.add_bar(x=labels, y=table[column], name=label(name), hovertemplate=_MONEY_HOVER)
     # Rotated model names reach below the plot, where a bottom legend would hide some of them.
-    fig.update_layout(barmode="stack", yaxis=_MONEY_AXIS, legend={"orientation": "v", "x": 1.02, "y": 1})
+    fig.update_layout(
+        barmode="stack",
+        yaxis=_MONEY_AXIS,
+        legend={"orientation": "v", "x": 1.02, "yref": "paper", "y": 1, "yanchor": "top"},
+    )
     return fig
 
 

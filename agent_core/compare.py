@@ -9,7 +9,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from agent_core.charts import Label, label_text, tokens_hover
+from agent_core.charts import Label, bottom_legend, label_text, tokens_hover
 from agent_core.model import Run
 
 # Series names end in these, after the run's name: the legend the learner reads, and what the tests check.
@@ -126,7 +126,7 @@ def _figure(c: Comparison, title: str, subtitle: str, y_title: str, label: Label
         title={"text": f"{title}<br><sup>{subtitle}</sup>"},
         xaxis_title=label("Turn"),
         yaxis_title=y_title,
-        legend={"orientation": "h", "y": -0.2},
+        legend=bottom_legend(),
         margin={"t": 80},
     )
     fig.update_xaxes(tickmode="linear", dtick=1)

@@ -35,3 +35,32 @@ def test_context_and_cost_charts_after_five_turns(tmp_path):
         assert "What fills the context, turn by turn" in titles and "Cost per turn and in total" in titles, titles
         charts.first.scroll_into_view_if_needed()
         shot(page, "playground-context-and-cost")
+
+
+# Pairs (legend, x-axis title) of the charts on the page whose boxes overlap, as text; plotly draws both in SVG.
+OVERLAPS = """() => [...document.querySelectorAll("[data-testid='stPlotlyChart']")].flatMap(chart => {
+    const legend = chart.querySelector("g.legend"), axis = chart.querySelector("text.xtitle");
+    if (!legend || !axis) return [];
+    const a = legend.getBoundingClientRect(), b = axis.getBoundingClientRect();
+    const apart = a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;
+    return apart ? [] : [axis.textContent + " under " + chart.querySelector(".gtitle")?.textContent];
+})"""
+
+
+def test_a_legend_never_covers_the_axis_title_in_a_narrow_chart(tmp_path):
+    """At 768 px the charts stand two abreast, about 360 px each, and the Russian legend wraps to seven rows."""
+    db = tmp_path / "runs.db"
+    run = run_task(RunConfig(task="What's the weather in Oslo?", tools=default_specs(["get_weather"])))
+    RunStore(db).save_run(run)
+    with running_app(db) as url, browser() as b:
+        page = b.new_page(viewport={"width": 768, "height": 1024})
+        page.goto(f"{url}/playground?run={run.id}&lang=ru")
+        tab(page, "insights", 2).wait_for(timeout=180_000)
+        open_tab(page, "insights", 2)
+        wait_idle(page)
+        charts = page.locator("[data-testid='stPlotlyChart']:visible")
+        charts.first.wait_for(timeout=20_000)
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=stPlotlyChart] g.legend').length >= 4")
+        charts.first.scroll_into_view_if_needed()
+        shot(page, "charts-narrow-ru")
+        assert page.evaluate(OVERLAPS) == []
