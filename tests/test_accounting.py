@@ -80,8 +80,9 @@ def test_shipped_price_list_matches_the_facts_sheet():
         "claude-sonnet-4-6": (3, 15, 3.75, 0.30),
         "claude-haiku-4-5": (1, 5, 1.25, 0.10),
         "claude-opus-5-5": (4, 20, 5, 0.20),
-        # The Sonnet 5.5 model page lists cache reads at $0.20 (0.1x input); the facts sheet's 0.10 was a slip.
-        "claude-sonnet-5-5": (2, 10, 2.50, 0.20),
+        # Cache reads were cut to $0.10 (0.05x input, as Opus 5.5's) on 2026-10-07, as the facts sheet says and
+        # price trackers reading the pricing page confirm; the model's overview page still lists the old $0.20.
+        "claude-sonnet-5-5": (2, 10, 2.50, 0.10),
         "claude-haiku-5-5": (0.10, 0.50, 0.125, 0.01),
     }
     for model, (inp, out, write, read) in expected.items():
