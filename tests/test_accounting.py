@@ -84,6 +84,8 @@ def test_shipped_price_list_matches_the_facts_sheet():
         # price trackers reading the pricing page confirm; the model's overview page still lists the old $0.20.
         "claude-sonnet-5-5": (2, 10, 2.50, 0.10),
         "claude-haiku-5-5": (0.10, 0.50, 0.125, 0.01),
+        # Not on the facts sheet: the pricing page (cache hits a quarter of Fable 5's $1, as its model page says).
+        "claude-fable-5-1": (10, 50, 12.50, 0.25),
     }
     for model, (inp, out, write, read) in expected.items():
         p = PRICING.get(model)
