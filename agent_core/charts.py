@@ -63,10 +63,15 @@ def bottom_legend() -> dict[str, Any]:
     return {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom"}
 
 
+def _wrap(text: str, width: int) -> list[str]:
+    """Lines of at most `width` characters, broken between words only (plotly wraps no title or note itself)."""
+    return textwrap.wrap(text, width=width, break_long_words=False, break_on_hyphens=False) or [text]
+
+
 def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
     """An empty figure with the title, subtitle and axis titles every chart carries (all already in the language)."""
     # Plotly never wraps a title: a long one (Russian and Polish ones are) was cut at a half-width chart's edge.
-    lines = textwrap.wrap(title, width=TITLE_WIDTH, break_long_words=False, break_on_hyphens=False) or [title]
+    lines = _wrap(title, TITLE_WIDTH)
     text = "<br>".join(lines) + (f"<br><sup>{subtitle}</sup>" if subtitle else "")
     fig = go.Figure()
     fig.update_layout(
@@ -148,12 +153,7 @@ def context_by_component(df: pd.DataFrame, window: int | None, label: Label = st
     else:
         text = label("Context window: {window} tokens, far above; the largest turn used {share} of it")
         # Plotly never wraps an annotation: a one-line note was cut at the chart's right edge on a laptop.
-        note = textwrap.wrap(
-            text.format(window=f"{window:,}", share=f"{peak / window:.2%}"),
-            width=ANNOTATION_WIDTH,
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
+        note = _wrap(text.format(window=f"{window:,}", share=f"{peak / window:.2%}"), ANNOTATION_WIDTH)
         fig.add_annotation(
             text="<br>".join(note),
             xref="paper",

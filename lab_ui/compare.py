@@ -125,9 +125,7 @@ def render(runs_db: RunStore) -> None:
     if len(unpriced) < 2:
         right.plotly_chart(presenter.scale(compare.cost_figure(c, label=t, unpriced=unpriced)), key="compare-cost")
     else:
-        right.info(
-            t("Cost: {no_price}. The figures are tokens, as the server reported them.", no_price=t(spend.NO_PRICE))
-        )
+        right.info(spend.tokens_only())
     left, right = st.columns(2)
     left.plotly_chart(presenter.scale(compare.messages_figure(c, label=t)), key="compare-messages")
     right.caption(t("Turn by turn"))

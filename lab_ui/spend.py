@@ -8,11 +8,19 @@ from agent_core import context, pricing, tokens
 from agent_core.model import Phase
 from agent_core.providers import is_priced
 from agent_core.vocab import Provider, StopKind
-from lab_ui.i18n import mark
+from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 
 # Said wherever a $ figure would stand for a server that is not Anthropic's (Ollama, LM Studio, llama.cpp, …).
 NO_PRICE = mark("no price: local/unknown server")
+TOKENS_ONLY = mark("Cost: {no_price}. The figures are tokens, as the server reported them.")
+
+
+def tokens_only() -> str:
+    """What a view of an unpriced (local or unknown server's) run says in place of its cost."""
+    return t(TOKENS_ONLY, no_price=t(NO_PRICE))
+
+
 SIMULATED_PRICE = mark(
     "Costs here are what this run would cost on the Anthropic API at its list prices; the offline model itself "
     "costs nothing."

@@ -277,9 +277,7 @@ def _totals(run, priced: bool) -> None:
     if priced and run.config.provider == Provider.OFFLINE:
         st.caption(t(spend.SIMULATED_PRICE))
     elif not priced:
-        st.caption(
-            t("Cost: {no_price}. The figures are tokens, as the server reported them.", no_price=t(spend.NO_PRICE))
-        )
+        st.caption(spend.tokens_only())
 
 
 def loop_code_panel(lab: LabSession) -> None:
