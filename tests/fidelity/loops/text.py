@@ -1,0 +1,59 @@
+"""What a reader of an answer notices: its language, raw JSON pasted in, and values written in any usual format."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SPACES = re.compile(r"[\u00a0\u202f\u2009\u2007]")
+_THOUSANDS = re.compile(r"(?<=\d)[ ,'](?=\d{3}(?!\d))")
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")
+_MINUS = re.compile(r"[\u2212\u2012\u2013]")
+_QUOTES = str.maketrans({"«": '"', "»": '"', "„": '"', "”": '"', "“": '"', "’": "'", "‘": "'"})
+_WS = re.compile(r"\s+")
+# A JSON object or array as a program prints it: {"key": or [{"... ; prose never looks like this.
+_RAW_JSON = re.compile(r"\{\s*\"[^\"\n]{1,60}\"\s*:|\[\s*\{\s*\"|\"[A-Za-z_][A-Za-z0-9_]{0,40}\"\s*:\s*[\[{\"\d\-tfn]")
+
+_EN_WORDS = set(
+    "the is are and of to in for it you your with at on this that be was has have what which there here "
+    "currently will can not by from an as or".split()
+)
+_PL_WORDS = set(
+    "jest są w na się nie że z do dla jak czy o po od przy oraz ale lub już może masz twoje twój twoja "
+    "jaki która który wynosi teraz obecnie godzina pogoda temperatura zamówienie proszę mogę ma także też".split()
+)
+_PL_LETTERS = set("ąćęłńóśźż")
+
+
+def fold(text: str) -> str:
+    """Lower case, one kind of space and quote, numbers without thousands separators and with a decimal point."""
+    text = unicodedata.normalize("NFC", str(text)).translate(_QUOTES)
+    text = _MINUS.sub("-", _SPACES.sub(" ", text))
+    text = _DECIMAL_COMMA.sub(".", _THOUSANDS.sub("", text))
+    return _WS.sub(" ", text).strip().casefold()
+
+
+def mentions(text: str, alternatives: str) -> bool:
+    """True when the text holds one of the '|'-separated fragments (folded alike)."""
+    folded = fold(text)
+    return any(fold(option) in folded for option in alternatives.split("|") if option)
+
+
+def has_raw_json(text: str) -> bool:
+    """True when the text pastes a JSON object or array instead of saying what it holds."""
+    return _RAW_JSON.search(text) is not None
+
+
+def language(text: str) -> str:
+    """'ru', 'pl' or 'en': the language most of the text is written in (code spans and quotes left out)."""
+    prose = re.sub(r"`[^`]*`|\"[^\"]*\"", " ", text)
+    letters = [c for c in prose if c.isalpha()]
+    if not letters:
+        return "?"
+    cyrillic = sum("\u0400" <= c <= "\u04ff" for c in letters)
+    if cyrillic / len(letters) >= 0.4:
+        return "ru"
+    words = re.findall(r"\w+", prose.casefold())
+    polish = sum(w in _PL_WORDS for w in words) + 2 * sum(c in _PL_LETTERS for c in prose.casefold())
+    english = sum(w in _EN_WORDS for w in words)
+    return "pl" if polish > english else "en"

@@ -1,0 +1,173 @@
+"""The public whole-loop corpus (tests/fidelity/loops): its cases are well formed and sourced, its harness tells a
+careful loop from a careless one, and the offline model never scores below the figures recorded in record.json."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+from fidelity.loops.checks import check
+from fidelity.loops.corpus import KINDS, LANGS, RECORD, breakdown, load_cases, load_files, run_corpus, tools_for
+from fidelity.loops.fakes import FakeTool, same
+from fidelity.loops.gold import load_gold, player
+from fidelity.loops.runner import client, run_case
+from fidelity.loops.text import fold, has_raw_json, language
+
+FILES = load_files()
+CASES = load_cases(FILES)
+BY_ID = {c["id"]: c for c in CASES}
+SOURCE = re.compile(r"^https://\S+$|^[\w.-]+/[\w.-]+:\S+$")  # a URL, or owner/repo:path
+
+
+def test_the_corpus_is_big_enough_in_every_kind_and_a_third_is_not_english():
+    kinds, langs = Counter(c["kind"] for c in CASES), Counter(c["lang"] for c in CASES)
+    assert len(CASES) >= 20
+    assert set(kinds) <= set(KINDS) and set(langs) <= set(LANGS)
+    assert langs["ru"] + langs["pl"] >= len(CASES) / 3, langs
+    assert len(BY_ID) == len(CASES), "case ids are unique"
+
+
+def test_every_case_names_its_source_and_uses_only_tools_it_offers():
+    for case in CASES:
+        assert SOURCE.match(case["source"]), case["id"]
+        offered = tools_for(case, FILES)
+        for item in case["expect"].get("calls", []) + case["expect"].get("forbid", []):
+            assert item["tool"] in offered, (case["id"], item["tool"])
+        for name in case["expect"].get("extra_calls", []):
+            assert name in offered, (case["id"], name)
+
+
+def _literal(value):
+    """An expected argument that is a whole plain value (not a pattern, not an object matched by the keys named),
+    which the tool's schema must then accept."""
+    if isinstance(value, dict):
+        return False
+    if isinstance(value, list):
+        return all(map(_literal, value))
+    return value != "*" and value is not None
+
+
+def test_expected_arguments_fit_the_tools_own_schemas():
+    for case in CASES:
+        offered = tools_for(case, FILES)
+        for item in case["expect"].get("calls", []):
+            tool = offered[item["tool"]]
+            schema = tool.definition["input_schema"]
+            args = item.get("args", {})
+            assert set(args) <= set(schema.get("properties", {})), (case["id"], item["tool"], sorted(args))
+            literal = {k: v for k, v in args.items() if _literal(v)}
+            # Only the literal values are checked, so the schema's other required properties are not asked for.
+            partial = tool.validator.evolve(schema={**schema, "required": sorted(literal)})
+            errors = list(partial.iter_errors(literal))
+            assert not errors, (case["id"], item["tool"], errors[0].message)
+
+
+def test_a_fake_checks_every_input_against_the_tools_schema_as_mcp_servers_do():
+    tool = FakeTool(
+        {
+            "name": "get_user",
+            "description": "",
+            "input_schema": {
+                "type": "object",
+                "properties": {"key": {"type": "string", "enum": ["email", "phone"]}},
+                "required": ["key"],
+            },
+        },
+        {"default": "found"},
+    )
+    assert tool.call({"key": "email"}).text == "found"
+    bad = tool.call({"key": "name"})
+    assert bad.is_error and "'name' is not one of ['email', 'phone']" in bad.text and bad.invalid
+    assert tool.call({}).invalid.startswith("'key' is a required property")
+
+
+def test_values_are_compared_as_a_reader_would():
+    assert same("San Francisco", " san  francisco ") and same(18, "18") and same(18, 18.0)
+    assert same(["bug", "frontend"], ["frontend", "bug"]) and not same({"ordered": [1, 2]}, [2, 1])
+    assert same({"approx": 38.58, "tol": 0.1}, 38.5816) and not same({"approx": 38.58, "tol": 0.1}, 40)
+    assert same({"author": {"name": "Ann"}}, {"author": {"name": "ann", "email": "a@b.c"}})
+    assert not same(True, 1) and same({"min": 5}, 8) and not same({"min": 5}, 2)
+    assert fold("2 345,50 zł") == fold("2345.50 zł") and fold("1,234,567") == "1234567"
+
+
+def test_answers_are_read_for_their_language_and_for_pasted_json():
+    assert language("Погода в Москве: −3 °C, снег.") == "ru"
+    assert language("W Warszawie jest teraz 6°C i pochmurno.") == "pl"
+    assert language("It is 6°C and overcast in Warsaw.") == "en"
+    assert has_raw_json('Weather: {"city": "Moscow", "temp": -3}') and not has_raw_json("It is -3 °C {cold}.")
+
+
+@pytest.mark.parametrize("case_id", sorted(load_gold()))
+def test_a_careful_loop_passes_its_case(case_id):
+    case = BY_ID[case_id]
+    run = run_case(case, tools_for(case, FILES), client(think=player(load_gold()[case_id])))
+    assert check(case, run) == []
+
+
+def _scripted(case_id, replies):
+    case = BY_ID[case_id]
+    return check(case, run_case(case, tools_for(case, FILES), client(think=player(replies))))
+
+
+def test_a_careless_loop_fails_with_a_reason_a_planner_can_act_on():
+    chain = "technova-orders-by-email-en"
+    pasted = _scripted(
+        chain,
+        [
+            {"calls": [["get_user", {"key": "email", "value": "john@gmail.com"}]]},
+            {"calls": [["get_customer_orders", {"customer_id": "1213210"}]]},
+            {
+                "text": 'get_customer_orders answered: [{"id": "24601", "product": "Wireless Headphones"}, {"id": "13579"}]'
+            },
+        ],
+    )
+    assert any("raw JSON" in p for p in pasted)
+    guessed = _scripted(
+        chain,
+        [
+            {
+                "calls": [
+                    ["get_user", {"key": "email", "value": "john@gmail.com"}],
+                    ["get_customer_orders", {"customer_id": "1213210"}],
+                ]
+            },
+            {"text": "Your orders are 24601 (Wireless Headphones) and 13579 (Smartphone Case)."},
+        ],
+    )
+    assert guessed == ["get_customer_orders was called before the get_user result it needs"]
+    serial = _scripted(
+        "technova-two-statuses-en",
+        [
+            {"calls": [["get_order_by_id", {"order_id": "24601"}]]},
+            {"calls": [["get_order_by_id", {"order_id": "86420"}]]},
+            {"text": "24601 has shipped and 86420 was delivered."},
+        ],
+    )
+    assert any("not asked for in one response" in p for p in serial)
+    english = _scripted("technova-cancel-no-id-ru", [{"text": "Which email, phone or username is on your account?"}])
+    assert any("answer is in en" in p or "does not name" in p for p in english)
+
+
+def test_a_loop_that_repeats_a_failing_call_or_sends_bad_input_is_caught():
+    stuck = _scripted("technova-phone-format-en", [{"calls": [["get_user", {"key": "phone", "value": "5551234567"}]]}])
+    assert any(p.startswith("loop: no end_turn") for p in stuck) and any("repeated get_user" in p for p in stuck)
+    invalid = _scripted(
+        "technova-phone-format-en",
+        [
+            {"calls": [["get_user", {"key": "telephone", "value": "555-123-4567"}]]},
+            {"text": "That is Liam Nguyen."},
+        ],
+    )
+    assert any(p.startswith("invalid input to get_user: 'telephone' is not one of") for p in invalid)
+
+
+def test_the_corpus_never_scores_below_the_recorded_figures():
+    record = json.loads(RECORD.read_text(encoding="utf-8"))
+    outcomes = run_corpus()
+    figures = breakdown(outcomes)
+    reasons = "\n".join(o.reason() for o in outcomes if not o.passed)
+    assert figures["overall"]["cases"] >= record["overall"]["cases"], "cases were removed from the corpus"
+    for key, recorded in record["figures"].items():
+        assert figures.get(key, {"percent": 0.0})["percent"] >= recorded, f"{key} fell below {recorded}%\n{reasons}"
