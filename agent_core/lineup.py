@@ -48,6 +48,7 @@ class ModelRow:
     behaviour: Behaviour
     tool_prompt_tokens: tuple[int, int] | None
     source: str
+    min_cache_tokens: int | None = None  # the shortest prefix prompt caching writes (the docs' per-model minimum)
 
     @property
     def served(self) -> bool:
@@ -108,6 +109,7 @@ def _row(model_id: str, entry: dict[str, Any]) -> ModelRow:
         behaviour=Behaviour(**(entry.get("behaviour") or {})),
         tool_prompt_tokens=(int(prompt[0]), int(prompt[1])) if prompt else None,
         source=entry["source"],
+        min_cache_tokens=int(entry["min_cache_tokens"]) if entry.get("min_cache_tokens") else None,
     )
 
 

@@ -34,6 +34,7 @@ LINEUP_FIELDS = (
     "thinking",
     "behaviour",
     "tool_prompt_tokens",
+    "min_cache_tokens",
 )
 
 

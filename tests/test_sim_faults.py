@@ -62,6 +62,29 @@ def test_the_sdk_retries_through_each_fault_of_the_header(serve, spec):
     assert statuses(handler) == [*expected, 200]
 
 
+def test_running_a_retry_demo_again_meets_the_same_faults(serve):
+    """The issue's complaint: a body the server had seen never faulted again, so a second run showed nothing."""
+    handler, url = serve()
+    client = anthropic.Anthropic(api_key="k", base_url=url, max_retries=3, default_headers={"x-sim-fault": "429x2"})
+    for _ in range(2):
+        assert client.messages.create(**body()).stop_reason == "end_turn"
+    assert statuses(handler) == [429, 429, 200, 429, 429, 200]
+
+
+def test_settings_faults_hit_a_turn_each_time_it_is_sent_afresh(serve):
+    handler, url = serve(SimSettings(faults=[{"status": 529, "attempts": 1}]))
+    codes = [httpx2.post(f"{url}/v1/messages", json=body(), headers=API).status_code for _ in range(4)]
+    assert codes == [529, 200, 529, 200]
+
+
+def test_server_plan_steps_go_to_the_next_requests_whatever_their_bodies(serve):
+    handler, url = serve(plan=["529x3"])
+    # The same body three times and then others: the plan counts requests, not bodies.
+    sent = [body(), body(), body(), body("another"), body()]
+    codes = [httpx2.post(f"{url}/v1/messages", json=b, headers=API).status_code for b in sent]
+    assert codes == [529, 529, 529, 200, 200]
+
+
 def test_a_fault_that_outlasts_the_retries_reaches_the_caller(serve):
     handler, url = serve()
     client = anthropic.Anthropic(api_key="k", base_url=url, max_retries=1, default_headers={"x-sim-fault": "529x5"})

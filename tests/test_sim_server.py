@@ -501,30 +501,6 @@ def test_models_list(make, mode):
     assert all(not m.created_at.isoformat().startswith("1970") for m in models.values())
 
 
-def test_prompt_cache_written_then_read(make):
-    client = make("transport")[0]()
-    system = [{"type": "text", "text": "You are a weather bot. " * 40, "cache_control": {"type": "ephemeral"}}]
-    tools = [{**WEATHER, "cache_control": {"type": "ephemeral", "ttl": "1h"}}]
-    kwargs = dict(model=MODEL, max_tokens=100, system=system, tools=tools)
-    first = client.messages.create(messages=[{"role": "user", "content": "weather Oslo"}], **kwargs)
-    tool_part = tokens.count_request(
-        {"model": MODEL, "tools": [WEATHER | {"cache_control": tools[0]["cache_control"]}]}
-    )
-    whole_prefix = tokens.count_request({"model": MODEL, "tools": tools, "system": system})
-    usage = first.usage
-    assert usage.cache_creation.ephemeral_1h_input_tokens == tool_part
-    assert usage.cache_creation.ephemeral_5m_input_tokens == whole_prefix - tool_part
-    assert usage.cache_creation_input_tokens == whole_prefix and usage.cache_read_input_tokens == 0
-    history = [
-        {"role": "user", "content": "weather Oslo"},
-        assistant(first),
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": first.content[-1].id, "content": "sunny"}]},
-    ]
-    second = client.messages.create(messages=history, **kwargs).usage
-    assert second.cache_read_input_tokens == whole_prefix and second.cache_creation_input_tokens == 0
-    assert second.input_tokens + whole_prefix == tokens.count_request({**kwargs, "messages": history})
-
-
 def test_sdk_tool_runner_without_threads(make):
     client_for, handler, _ = make("transport")
 

@@ -76,9 +76,14 @@ CASES = {
         with_messages({"role": "assistant", "content": "Hi"}, ASK),
         'first message must use the "user" role',
     ),
-    "system role in messages": (
-        with_messages(ASK, {"role": "system", "content": "x"}),
-        "messages.1.role: Input should be 'user' or 'assistant'",
+    "tool role in messages": (
+        with_messages(ASK, {"role": "tool", "content": "x"}),
+        "messages.1.role: Input should be 'user', 'assistant' or 'system'",
+    ),
+    "only system messages": (with_messages({"role": "system", "content": "x"}), "at least one user message"),
+    "image in a system message": (
+        with_messages(ASK, {"role": "system", "content": [{"type": "image", "source": {}}]}),
+        "a system message holds text",
     ),
     "missing tool_result": (
         with_messages(ASK, CALLS, {"role": "user", "content": [RESULT_A]}),

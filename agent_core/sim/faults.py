@@ -2,9 +2,11 @@
 
 Three sources, all documented in BEHAVIOUR.md ("Faults"):
 - SimSettings.faults (lessons, the Playground): dicts with a status/kind, an optional turn and how many attempts
-  of the same request they hit; attempts are counted by the server (the same body seen again is a retry).
-- a server's fault plan (`serve --fault 429x2 --fault 529`): consumed in order by successive POST /v1/messages.
-- the `x-sim-fault` request header (`429x2,529`): the n-th sending of the same request gets the n-th step."""
+  of the same request they hit; attempts are counted by the server (the same body sent again before it was
+  answered is a retry; once answered, the next sending starts over).
+- a server's fault plan (`serve --fault 429x2 --fault 529`): each step goes to the next POST /v1/messages, whatever
+  its body, until the plan is used up.
+- the `x-sim-fault` request header (`429x2,529`): per request: the n-th sending of it gets the n-th step."""
 
 from __future__ import annotations
 
@@ -94,23 +96,37 @@ _STEP = re.compile(
 
 @dataclass
 class AttemptCounter:
-    """How many times the server has seen each request (method, path, body): 0 on the first sending."""
+    """How many times the server has sent a fault for each request (method, path, body): 0 on the first sending.
+
+    Once a request is answered (not a fault, not a drop) it is forgotten, so the same body sent again later (a
+    retry demo run a second time) starts over at attempt 0 instead of passing every fault forever."""
 
     _seen: OrderedDict[str, int] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def next(self, *parts: object) -> int:
+    @staticmethod
+    def key(*parts: object) -> str:
         digest = hashlib.sha256()
         for part in parts:  # a body's bytes as they are: repr() of a long body cost more than the hash
             digest.update(part if isinstance(part, bytes) else repr(part).encode("utf-8", "replace"))
             digest.update(b"\x00")
-        key = digest.hexdigest()
+        return digest.hexdigest()
+
+    def next(self, *parts: object) -> int:
+        return self.next_for(self.key(*parts))
+
+    def next_for(self, key: str) -> int:
         with self._lock:
             attempt = self._seen.pop(key, -1) + 1
             self._seen[key] = attempt
             while len(self._seen) > REMEMBERED_REQUESTS:
                 self._seen.popitem(last=False)
             return attempt
+
+    def answered(self, key: str) -> None:
+        """The request got its answer: a later sending of the same bytes is a new request."""
+        with self._lock:
+            self._seen.pop(key, None)
 
 
 def parse_steps(spec: str) -> list[dict[str, Any]]:

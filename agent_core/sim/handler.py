@@ -13,7 +13,8 @@ from typing import Any
 from agent_core import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
-from agent_core.sim import behaviour, faults, models_api, stream, validate
+from agent_core.sim import behaviour, faults, models_api, request, stream, validate
+from agent_core.sim.cache import PromptCache, owner_of
 from agent_core.sim.models_api import context_window, max_output, model_info  # noqa: F401 (re-exported)
 from agent_core.sim.ratelimit import RateWindow
 from agent_core.sim.shape import shape_message
@@ -23,6 +24,14 @@ log = logging.getLogger(__name__)
 # Deeper JSON is refused with a 400 before any recursive code walks it (tool schemas stay far shallower).
 MAX_JSON_DEPTH = 64
 _TOO_DEEP = object()
+SERVED_ROUTES = (
+    "the simulated model serves POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models and "
+    "GET /v1/models/{id}"
+)
+# What reachability probes ask for; HEAD of any served GET path answers too.
+PROBE_ROUTES = frozenset({"", "/api/hello", "/v1"})
+# Statuses the SDKs retry (with every 5xx): a request answered with one of these is still being retried.
+RETRIED_STATUSES = frozenset({408, 409, 429})
 # What json.dumps(..., sort_keys=True, ensure_ascii=False, separators=(",", ":")) builds per call, built once.
 _CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
@@ -142,13 +151,15 @@ class SimHandler:
         self.fault_queue = faults.FaultQueue.from_specs(fault_plan or [])
         self.seen: deque[Seen] = deque(maxlen=500)
         self.rate = RateWindow()
+        self.cache = PromptCache()  # prompt caching by prefix, per credential, with the API's TTLs
 
     def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> SimReply:
         """Answer one HTTP request; every reply carries a request-id header."""
         headers = {k.lower(): v for k, v in headers.items()}
         route, _, query = path.partition("?")
         route = route.rstrip("/")
-        retry = self.attempts.next(method.upper(), route, body)
+        attempt_key = self.attempts.key(method.upper(), route, body)
+        retry = self.attempts.next_for(attempt_key)
         request_id = "req_" + _hex(self.settings.seed, method, path, body, retry)
         try:
             reply = self._route(method.upper(), route, query, headers, body, retry)
@@ -159,6 +170,8 @@ class SimHandler:
             reply = _error_reply(
                 ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"), request_id
             )
+        if not reply.drop and reply.status not in RETRIED_STATUSES and reply.status < 500:
+            self.attempts.answered(attempt_key)
         reply.headers["request-id"] = request_id
         reply.headers.update(self.rate.record(*reply.tokens))
         reply.delay_s += self.settings.latency_ms / 1000
@@ -182,22 +195,40 @@ class SimHandler:
     def _route(
         self, method: str, route: str, query: str, headers: dict[str, str], raw: bytes, attempt: int = 0
     ) -> SimReply:
-        if route.startswith("/v1/"):
-            self._check_headers(headers)
-        if (method, route) == ("POST", "/v1/messages"):
+        if method == "HEAD" or (method, route) == ("GET", ""):
+            return self._probe(method, route)
+        known = self._known(method, route)
+        if known is None:
+            # Before any header rule: a client that took a wrong turn learns where it is, not what it lacks.
+            raise ApiFailure(404, f"Not found: {method} {route or '/'} ({SERVED_ROUTES})")
+        self._check_headers(headers)
+        if known == "create":
             return self._create(headers, raw, attempt)
-        if (method, route) == ("POST", "/v1/messages/count_tokens"):
+        if known == "count":
             return self._count(raw)
-        if (method, route) == ("GET", "/v1/models"):
+        if known == "models":
             return _json_reply(200, self._models(lambda: models_api.list_models(query)))
-        if method == "GET" and route.startswith("/v1/models/"):
-            model_id = route.rsplit("/", 1)[1]
-            return _json_reply(200, self._models(lambda: model_info(models_api.served_row(model_id))))
-        raise ApiFailure(
-            404,
-            f"Not found: {method} {route} (the simulated model serves POST /v1/messages, "
-            "POST /v1/messages/count_tokens and GET /v1/models)",
-        )
+        model_id = route.rsplit("/", 1)[1]
+        return _json_reply(200, self._models(lambda: model_info(models_api.served_row(model_id))))
+
+    @staticmethod
+    def _known(method: str, route: str) -> str | None:
+        """Which API call a request is, or None for a path this server does not serve."""
+        if (method, route) == ("POST", "/v1/messages"):
+            return "create"
+        if (method, route) == ("POST", "/v1/messages/count_tokens"):
+            return "count"
+        if (method, route) == ("GET", "/v1/models"):
+            return "models"
+        if method == "GET" and route.startswith("/v1/models/") and route.count("/") == 3:
+            return "model"
+        return None
+
+    def _probe(self, method: str, route: str) -> SimReply:
+        """HEAD requests and GET /: the reachability probes clients send (Claude Code: HEAD /api/hello)."""
+        if route in PROBE_ROUTES or (method == "HEAD" and self._known("GET", route) is not None):
+            return SimReply(200, {"content-type": "application/json"}, b"" if method == "HEAD" else b"{}")
+        raise ApiFailure(404, f"Not found: {method} {route or '/'} ({SERVED_ROUTES})")
 
     def _parse(self, raw: bytes) -> Any:
         try:
@@ -220,7 +251,7 @@ class SimHandler:
             raise ApiFailure(400, "anthropic-version: header is required")
 
     def _count(self, raw: bytes) -> SimReply:
-        body = self._parse(raw)
+        body = self._aliases(self._parse(raw))
         self._check(behaviour.check_fields, body, behaviour.COUNT_FIELDS)
         row = self._row(body)
         self._validate(validate.check_count, body, tie=_tie(body, row))
@@ -247,8 +278,15 @@ class SimHandler:
         except models_api.ModelsError as exc:
             raise ApiFailure(exc.status, exc.message) from exc
 
+    @staticmethod
+    def _aliases(body: Any) -> Any:
+        try:
+            return request.wire_aliases(body)
+        except request.RequestConflict as exc:
+            raise ApiFailure(400, str(exc)) from exc
+
     def _create(self, headers: dict[str, str], raw: bytes, attempt: int = 0) -> SimReply:
-        body = self._parse(raw)
+        body = self._aliases(self._parse(raw))
         plan = self._plan(body, headers, attempt)
         if plan.drop:
             return SimReply(0, {}, delay_s=plan.delay_s, drop=True)
@@ -276,9 +314,10 @@ class SimHandler:
         if prompt_tokens > window:
             # As the API does: input alone over the window is a 400; the stop_reason is for input that fits.
             raise ApiFailure(400, f"prompt is too long: {prompt_tokens} tokens > {window} maximum")
+        draft = self._draft(request.for_brain(body))
         message = shape_message(
             body,
-            self._draft(body),
+            draft,
             self.settings,
             window,
             ids=_ids(self.settings.seed, canonical(body)),
@@ -286,6 +325,7 @@ class SimHandler:
             row=row,
             tie=tie,
             prompt_tokens=prompt_tokens,
+            cache=self.cache.settle(body, owner_of(headers)),
         )
         used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
         if body.get("stream"):

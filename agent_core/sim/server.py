@@ -92,9 +92,12 @@ class _RequestHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self._serve()
 
-    do_PUT = do_DELETE = do_PATCH = do_GET
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_GET
 
-    def _serve(self) -> None:
+    def do_HEAD(self) -> None:
+        self._serve(head=True)
+
+    def _serve(self, head: bool = False) -> None:
         try:
             body = self._read_body()
         except BodyError as exc:
@@ -107,7 +110,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True  # the socket closes with no status line at all
             return
         try:
-            self._write(reply)
+            self._write(reply, head)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client gave up (timeout); nothing left to do
 
@@ -226,10 +229,14 @@ class _RequestHandler(BaseHTTPRequestHandler):
         except OSError:
             return
 
-    def _write(self, reply: SimReply) -> None:
+    def _write(self, reply: SimReply, head: bool = False) -> None:
         self.send_response(reply.status)
         for name, value in reply.headers.items():
             self.send_header(name, value)
+        if head:  # a HEAD answer has the headers only (its Content-Length would mislead keep-alive readers)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if reply.chunks is None:
             self.send_header("Content-Length", str(len(reply.body)))
             self.end_headers()

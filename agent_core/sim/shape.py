@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from agent_core import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
 from agent_core.sim import behaviour, structured, validate
+from agent_core.sim.cache import CacheUsage
 
 # ---- shaping the brain's draft into a Messages API reply -------------------------------------------------
 
@@ -183,61 +184,14 @@ def _thinking_block(body: dict[str, Any], draft: Any) -> dict[str, Any]:
     return {"type": "thinking", "thinking": cut_text(text, budget) if budget else text, "signature": ""}
 
 
-def _cache_prefixes(body: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """(prompt prefix ending at a cache_control mark, that mark), in prompt order."""
-    base: dict[str, Any] = {"model": body.get("model", ""), "tool_choice": body.get("tool_choice")}
-    tools = body.get("tools") or []
-    for i, tool in enumerate(tools):
-        if isinstance(tool.get("cache_control"), dict):
-            yield {**base, "tools": tools[: i + 1]}, tool["cache_control"]
-    base["tools"] = tools
-    system = body.get("system")
-    system_blocks = system if isinstance(system, list) else []
-    for i, block in enumerate(system_blocks):
-        if isinstance(block.get("cache_control"), dict):
-            yield {**base, "system": system_blocks[: i + 1]}, block["cache_control"]
-    base["system"] = system
-    messages = body.get("messages") or []
-    for m, message in enumerate(messages):
-        content = message.get("content")
-        for b, block in enumerate(content if isinstance(content, list) else []):
-            if isinstance(block, dict) and isinstance(block.get("cache_control"), dict):
-                yield (
-                    {**base, "messages": messages[:m] + [{**message, "content": content[: b + 1]}]},
-                    block["cache_control"],
-                )
-
-
-def cached_tokens(body: dict[str, Any]) -> tuple[int, int]:
-    """Tokens of the cache-marked prefix, split into (5-minute, 1-hour) segments."""
-    five = hour = done = 0
-    for prefix, mark in _cache_prefixes(body):
-        size = max(0, tokens.count_request(prefix) - done)
-        done += size
-        if mark.get("ttl") == "1h":
-            hour += size
-        else:
-            five += size
-    return five, hour
-
-
-def usage_for(body: dict[str, Any], output_tokens: int, total: int | None = None) -> dict[str, Any]:
-    """Usage as the API reports it; caching is stateless (written before the first reply, read after)."""
+def usage_for(
+    body: dict[str, Any], output_tokens: int, total: int | None = None, cache: Any | None = None
+) -> dict[str, Any]:
+    """Usage as the API reports it; `cache` (a sim.cache.CacheUsage, from the server's prompt cache) splits the
+    input into read, written and the rest; without one nothing is cached."""
     total = tokens.count_request(body) if total is None else total
-    five, hour = cached_tokens(body)
-    read_phase = any(isinstance(m, dict) and m.get("role") == "assistant" for m in body.get("messages") or [])
-    written = 0 if read_phase else five + hour
-    return {
-        "input_tokens": total - five - hour,
-        "cache_creation_input_tokens": written,
-        "cache_read_input_tokens": five + hour if read_phase else 0,
-        "cache_creation": {
-            "ephemeral_5m_input_tokens": 0 if read_phase else five,
-            "ephemeral_1h_input_tokens": 0 if read_phase else hour,
-        },
-        "output_tokens": output_tokens,
-        "service_tier": "standard",
-    }
+    split = cache.usage_fields(total) if cache is not None else CacheUsage().usage_fields(total)
+    return {**split, "output_tokens": output_tokens, "service_tier": "standard"}
 
 
 def _unknown_stop_blocks(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -255,9 +209,10 @@ def shape_message(
     row: ModelRow | None = None,
     tie: str = "",
     prompt_tokens: int | None = None,
+    cache: Any | None = None,
 ) -> dict[str, Any]:
     """Turn the brain's draft into the reply: stop sequences, thinking, token limits, usage (prompt_tokens: the
-    request's input tokens when the caller has counted them already)."""
+    request's input tokens when the caller has counted them already; cache: how the prompt cache split them)."""
     blocks = structure(forced_starts_with_tool(_draft_blocks(draft, ids), body), body, draft.stop_reason)
     stop_reason, stop_sequence, details = draft.stop_reason, None, getattr(draft, "stop_details", None)
     if details is not None and "type" not in details:
@@ -296,5 +251,5 @@ def shape_message(
         "stop_reason": stop_reason,
         "stop_sequence": stop_sequence,
         "stop_details": details,
-        "usage": usage_for(body, body["max_tokens"] if stop_reason == "max_tokens" else produced, total),
+        "usage": usage_for(body, body["max_tokens"] if stop_reason == "max_tokens" else produced, total, cache),
     }

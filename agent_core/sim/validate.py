@@ -212,27 +212,34 @@ def _check_messages(messages: Any, seed: int, tie: str = "") -> None:
         raise InvalidRequest("messages: at least one message is required")
     for i, message in enumerate(messages):
         _check_message_shape(i, message, last=i == len(messages) - 1)
-    if messages[0]["role"] != "user":
-        raise InvalidRequest('messages.0.role: the first message must use the "user" role')
+    # Mid-conversation `role: "system"` messages are context between turns: the turn rules below read the
+    # conversation without them (with each message's own index, for the error messages).
+    turns = [(i, m) for i, m in enumerate(messages) if m["role"] != "system"]
+    if not turns:
+        raise InvalidRequest("messages: at least one user message is required")
+    if turns[0][1]["role"] != "user":
+        raise InvalidRequest(f'messages.{turns[0][0]}.role: the first message must use the "user" role')
     seen_ids: set[str] = set()  # tool_use ids are unique across the whole history
-    contents = [_blocks(m["content"]) for m in messages]  # once: each message is read with its neighbours
-    for i, message in enumerate(messages):
+    contents = [_blocks(m["content"]) for _, m in turns]  # once: each message is read with its neighbours
+    for n, (i, message) in enumerate(turns):
         if message["role"] == "assistant":
-            _check_tool_use_ids(i, contents[i], seen_ids)
-            following = (messages[i + 1], contents[i + 1]) if i + 1 < len(messages) else None
-            _check_assistant(i, contents[i], following, seed, tie)
+            _check_tool_use_ids(i, contents[n], seen_ids)
+            following = (turns[n + 1][1], contents[n + 1]) if n + 1 < len(turns) else None
+            _check_assistant(i, contents[n], following, seed, tie, next_index=turns[n + 1][0] if following else i + 1)
         else:
-            previous = (messages[i - 1], contents[i - 1]) if i else None
-            _check_tool_results(i, contents[i], previous)
+            previous = (turns[n - 1][1], contents[n - 1]) if n else None
+            _check_tool_results(i, contents[n], previous)
+
+
+SYSTEM_MESSAGE_BLOCKS = ("text", "tool_addition", "tool_removal")
 
 
 def _check_message_shape(i: int, message: Any, last: bool = False) -> None:
     if not isinstance(message, dict):
         raise InvalidRequest(f"messages.{i}: Input should be an object with 'role' and 'content'")
-    if message.get("role") not in ("user", "assistant"):
+    if message.get("role") not in ("user", "assistant", "system"):
         raise InvalidRequest(
-            f"messages.{i}.role: Input should be 'user' or 'assistant' (got "
-            f"{message.get('role')!r}); the system prompt goes in the top-level 'system' field"
+            f"messages.{i}.role: Input should be 'user', 'assistant' or 'system' (got {message.get('role')!r})"
         )
     content = message.get("content")
     if content is None:
@@ -248,6 +255,11 @@ def _check_message_shape(i: int, message: Any, last: bool = False) -> None:
             raise InvalidRequest(f"messages.{i}.content.{j}.type: Field required")
         if block["type"] == "text" and not block.get("text"):
             raise InvalidRequest(f"messages.{i}.content.{j}.text: text content blocks must be non-empty")
+        if message["role"] == "system" and block["type"] not in SYSTEM_MESSAGE_BLOCKS:
+            raise InvalidRequest(
+                f"messages.{i}.content.{j}.type: a system message holds text (or tool_addition / tool_removal) "
+                f"blocks, got {block['type']!r}"
+            )
 
 
 def _check_assistant(
@@ -256,6 +268,7 @@ def _check_assistant(
     following: tuple[dict[str, Any], list[dict[str, Any]]] | None,
     seed: int,
     tie: str = "",
+    next_index: int | None = None,
 ) -> None:
     for j, block in enumerate(blocks):
         if block["type"] == "tool_result":
@@ -271,7 +284,8 @@ def _check_assistant(
     missing = [x for x in ids if x not in answered] if following[0].get("role") == "user" else ids
     if missing:
         raise InvalidRequest(
-            f"messages.{i + 1}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+            f"messages.{i + 1 if next_index is None else next_index}: `tool_use` ids were found without "
+            "`tool_result` blocks immediately after: "
             f"{', '.join(map(str, missing))}. Each `tool_use` block must have a corresponding `tool_result` "
             "block in the next message."
         )
@@ -317,11 +331,26 @@ def _check_tool_results(
 
 
 def _check_cache_breakpoints(body: dict[str, Any]) -> None:
-    found = len(cache_marked(body))
+    marks = cache_marked(body)
+    automatic = body.get("cache_control")
+    if automatic is not None:
+        marks.append(_cache_mark("cache_control", automatic))
+    for mark in marks:
+        _cache_mark("cache_control", mark)
+    found = len(marks)
     if found > MAX_CACHE_BREAKPOINTS:
         raise InvalidRequest(
             f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found {found}."
         )
+
+
+def _cache_mark(where: str, mark: Any) -> dict[str, Any]:
+    """A cache_control value as the API types it: {"type": "ephemeral", "ttl"?: "5m" | "1h"}."""
+    if not isinstance(mark, dict) or mark.get("type") != "ephemeral":
+        raise InvalidRequest(f"{where}.type: Input should be 'ephemeral'")
+    if mark.get("ttl") not in (None, "5m", "1h"):
+        raise InvalidRequest(f"{where}.ttl: Input should be '5m' or '1h'")
+    return mark
 
 
 def cache_marked(body: dict[str, Any]) -> list[dict[str, Any]]:
