@@ -182,3 +182,51 @@ def test_replies_carry_request_id_and_rate_limit_headers(serve):
     assert first["anthropic-ratelimit-requests-reset"].endswith("Z")
     for name in ("input-tokens", "output-tokens", "tokens"):
         assert f"anthropic-ratelimit-{name}-remaining" in first
+
+
+def test_a_header_block_trickled_in_is_cut_at_the_header_deadline(serve):
+    # Each byte comes well within the idle timeout, so only the deadline on the whole block can end it.
+    port = serve(Limits(idle_timeout_s=5.0, header_deadline_s=0.5))
+    stop = threading.Event()
+    with connect(port) as sock:
+
+        def trickle() -> None:
+            line = b"POST /v1/messages HTTP/1.1\r\nHost: x\r\n" + b"x-pad: " + b"a" * 500
+            for byte in line:
+                if stop.wait(0.05):
+                    return
+                try:
+                    sock.send(bytes([byte]))
+                except OSError:
+                    return
+
+        threading.Thread(target=trickle, daemon=True).start()
+        sock.settimeout(4.0)  # the idle timeout (5 s) would never fire: each byte resets it
+        try:
+            assert sock.recv(10) == b""
+        finally:
+            stop.set()
+
+
+def test_connections_beyond_the_cap_get_529_and_the_others_are_served(serve):
+    port = serve(Limits(max_connections=3))
+    held = [connect(port) for _ in range(3)]
+    try:
+        with connect(port) as extra:
+            status, headers, body = read_response(extra)
+            assert status == 529 and headers["connection"] == "close"
+            assert json.loads(body)["error"]["type"] == "overloaded_error"
+        held[0].sendall(post("/v1/messages/count_tokens", COUNT_BODY))
+        assert read_response(held[0])[0] == 200  # the ones already open are answered as usual
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_a_slow_fault_is_capped(serve):
+    port = serve(Limits(max_delay_s=0.1))
+    body = json.dumps({"model": "claude-sonnet-5-5", "max_tokens": 20, "messages": [{"role": "user", "content": "Hi"}]})
+    with connect(port) as sock:
+        sock.settimeout(5.0)  # slow:3600 would hold the reply for an hour
+        sock.sendall(post("/v1/messages", body.encode(), extra="x-sim-fault: slow:3600\r\n"))
+        assert read_response(sock)[0] == 200

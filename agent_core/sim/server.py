@@ -1,12 +1,15 @@
 """The simulated model as a real HTTP server (stdlib http.server), for any client in any language.
 
 It holds up under a classroom: a thread per connection and a deep listen backlog, chunked and Content-Length
-bodies read strictly (a bad length is a 400, more than MAX_BODY_BYTES a 413 without buffering the body), and
-idle or slow clients timed out so they cannot pin a thread."""
+bodies read strictly (a bad length is a 400, more than MAX_BODY_BYTES a 413 without buffering the body), idle or
+slow clients timed out so they cannot pin a thread (a whole header block within HEADER_DEADLINE_S, however slowly
+it trickles), at most MAX_CONNECTIONS open at once (more get a 529 at once), and no reply held back longer than
+MAX_DELAY_S whatever a `slow:` fault asks."""
 
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -27,6 +30,14 @@ BODY_DEADLINE_S = 60.0
 DRAIN_LIMIT_BYTES = 64 * 1024 * 1024
 DRAIN_DEADLINE_S = 2.0
 READ_CHUNK = 64 * 1024
+# Seconds from a connection being ready for a request to its whole header block having arrived: the idle timeout
+# bounds each read, so without this a client sending a byte every 29 s held a thread forever.
+HEADER_DEADLINE_S = 30.0
+# Open connections at once (a thread each); more are answered 529 and closed (300 trickling sockets held 301 threads).
+MAX_CONNECTIONS = 256
+# The longest a reply waits for a `slow:` fault or the simulated latency (the app's read timeout is 60 s).
+MAX_DELAY_S = 120.0
+REAP_INTERVAL_S = 0.5
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
 _CHUNK_SIZE = re.compile(rb"^([0-9A-Fa-f]{1,15})(;[^\r\n]*)?\r?\n$")
 
@@ -46,6 +57,9 @@ class Limits:
     max_body: int = MAX_BODY_BYTES
     idle_timeout_s: float = IDLE_TIMEOUT_S
     body_deadline_s: float = BODY_DEADLINE_S
+    header_deadline_s: float = HEADER_DEADLINE_S
+    max_connections: int = MAX_CONNECTIONS
+    max_delay_s: float = MAX_DELAY_S
 
 
 class SimHTTPServer(ThreadingHTTPServer):
@@ -59,11 +73,64 @@ class SimHTTPServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], handler: SimHandler, limits: Limits | None = None) -> None:
         self.sim = handler
         self.limits = limits or Limits()
+        # Every open connection, and when its header block must have arrived by (None: reading a body or answering).
+        self._open: dict[socket.socket, float | None] = {}
+        self._open_lock = threading.Lock()
+        self._closed = threading.Event()
         super().__init__(address, _RequestHandler)
+        threading.Thread(target=self._reap, name="sim-server-reaper", daemon=True).start()
 
     def shutdown(self) -> None:
         super().shutdown()
         self.server_close()
+
+    def server_close(self) -> None:
+        self._closed.set()
+        super().server_close()
+
+    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        with self._open_lock:
+            full = len(self._open) >= self.limits.max_connections
+            if not full:
+                self._open[request] = time.monotonic() + self.limits.header_deadline_s
+        if full:
+            self._refuse_busy(request)
+            return
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: socket.socket) -> None:  # type: ignore[override]
+        with self._open_lock:
+            self._open.pop(request, None)
+        super().shutdown_request(request)
+
+    def expect_headers(self, conn: socket.socket, reading: bool) -> None:
+        """A connection starts waiting for a request's headers (reading=True), or has them all (False)."""
+        with self._open_lock:
+            if conn in self._open:
+                self._open[conn] = time.monotonic() + self.limits.header_deadline_s if reading else None
+
+    def _reap(self) -> None:
+        """Cut every connection whose header block is late: its blocked read returns, and its thread is freed."""
+        while not self._closed.wait(REAP_INTERVAL_S):
+            now = time.monotonic()
+            with self._open_lock:
+                late = [conn for conn, deadline in self._open.items() if deadline is not None and deadline < now]
+            for conn in late:
+                try:
+                    conn.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def _refuse_busy(self, request: socket.socket) -> None:
+        reply = self.sim.reject(529, f"Too many open connections (at most {self.limits.max_connections}); retry soon.")
+        head = f"HTTP/1.1 529 Overloaded\r\nContent-Length: {len(reply.body)}\r\nConnection: close\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in reply.headers.items())
+        try:
+            request.settimeout(1.0)
+            request.sendall(head.encode("latin-1") + b"\r\n" + reply.body)
+        except OSError:
+            pass
+        self.shutdown_request(request)
 
 
 class _RequestHandler(BaseHTTPRequestHandler):
@@ -81,10 +148,16 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self.connection.settimeout(timeout)
 
     def handle_one_request(self) -> None:
+        self.server.expect_headers(self.connection, reading=True)
         try:
             super().handle_one_request()
         except (TimeoutError, ConnectionError):
             self.close_connection = True  # idle too long, or the client vanished: free the thread
+
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()  # reads the header block
+        self.server.expect_headers(self.connection, reading=False)
+        return parsed
 
     def do_GET(self) -> None:
         self._serve()
@@ -105,7 +178,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return
         reply = self.server.sim.handle(self.command, self.path, dict(self.headers.items()), body)
         if reply.delay_s > 0:
-            time.sleep(reply.delay_s)
+            time.sleep(min(reply.delay_s, self.server.limits.max_delay_s))
         if reply.drop:
             self.close_connection = True  # the socket closes with no status line at all
             return
