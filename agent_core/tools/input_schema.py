@@ -11,6 +11,7 @@ import referencing.exceptions
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, ValidationError, relevance
 
+from agent_core.tools.patterns import Validator, refuses_backtracking
 from agent_core.tools.texts import Said, render, said
 
 MAX_REPORTED_ERRORS = 3
@@ -62,11 +63,12 @@ def _schema_problem(text: str) -> str | None:
     """What is wrong with a schema (given as its JSON text), or None. Checking a schema against the 2020-12
     meta-schema took 2.5 ms, on every tool call of every click; a tool's schema rarely changes, so each is checked
     once per process. The cache holds only strings."""
+    schema = json.loads(text)
     try:
-        Draft202012Validator.check_schema(json.loads(text))
+        Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
         return str(exc.message)
-    return None
+    return refuses_backtracking(schema)  # patterns run on RE2 (linear time): one it cannot run is refused
 
 
 def input_problem(name: str, schema: Any, tool_input: Any, lang: str = "en") -> str | None:
@@ -74,7 +76,7 @@ def input_problem(name: str, schema: Any, tool_input: Any, lang: str = "en") -> 
     problem = _schema_problem(json.dumps(schema, sort_keys=True, default=repr))
     if problem is not None:
         return render(said("schema.invalid_schema", name=repr(name), reason=problem), lang)
-    validator = Draft202012Validator(schema, registry=_NO_REMOTE)
+    validator = Validator(schema, registry=_NO_REMOTE)
     try:
         errors = sorted(validator.iter_errors(tool_input), key=relevance)
     except referencing.exceptions.Unresolvable as exc:
