@@ -2,7 +2,9 @@
 
 Two nets. By shape: anything that looks like a key (sk-ant-…, sk-…, a long bearer token) is scrubbed everywhere.
 By value: a known secret (the active key) is scrubbed in every form an upstream might echo it in: as it is,
-JSON-escaped, URL-encoded, and any piece of it FRAGMENT or more characters long (a key split in two, or cut off).
+JSON-escaped, URL-encoded, base64-encoded (at any alignment, standard or URL-safe), with whitespace between its
+characters, written as \\u escapes, and any piece of it FRAGMENT or more characters long (a key split in two, or
+cut off; half its secret part for a key shorter than 2 * FRAGMENT, so either half of a short key is a piece).
 A key's public prefix ("sk-ant-api03-", the same for everyone) is not a fragment on its own.
 """
 
@@ -19,7 +21,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 FRAGMENT = 16  # a run of this many consecutive characters of a known secret is scrubbed wherever it appears
-_ANCHOR = FRAGMENT // 2  # every fragment holds one whole anchor window, so only these are searched for
+MIN_FRAGMENT = 8  # the shortest piece scrubbed, for a short secret (half of its secret part, at least this)
+SCAN_FROM = 64 * 1024  # characters from which a text is searched in one RE2 pass instead of piece by piece
 _PUBLIC_PREFIX = re.compile(r"^sk-(?:ant-)?(?:[a-z]+\d*-)?")
 
 REDACTED = "[redacted]"
@@ -53,44 +56,141 @@ def env_secrets() -> tuple[str, ...]:
 
 
 def secret_forms(secret: str) -> tuple[str, ...]:
-    """The ways a secret can be echoed back: as it is, JSON-escaped, URL-encoded (both styles)."""
+    """The ways a secret can be echoed back: as it is, JSON-escaped, URL-encoded (both styles), base64."""
     forms = [secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]]
     forms += [urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret, safe="")]
-    return tuple(dict.fromkeys(forms))
+    return tuple(dict.fromkeys(forms + base64_forms(secret)))
+
+
+def base64_forms(secret: str) -> list[str]:
+    """The base64 characters the secret becomes wherever it sits in an encoded stream: base64 codes 3 bytes at a
+    time from the stream's start, so the secret's own whole groups start at one of 3 offsets into it."""
+    raw, forms = secret.encode("utf-8"), []
+    for offset in range(3):
+        whole = (len(raw) - offset) // 3 * 3
+        if whole >= 3:
+            chunk = raw[offset : offset + whole]
+            forms += [base64.b64encode(chunk).decode("ascii"), base64.urlsafe_b64encode(chunk).decode("ascii")]
+    return forms
+
+
+def _fragment(form: str) -> tuple[int, int]:
+    """Where the secret part of a form starts (after its public prefix) and the piece length scrubbed in it."""
+    prefix = _PUBLIC_PREFIX.match(form)
+    start = prefix.end() if prefix else 0
+    return start, min(FRAGMENT, max(MIN_FRAGMENT, (len(form) - start) // 2))
 
 
 def _fragment_spans(text: str, form: str) -> list[tuple[int, int]]:
-    """Spans of text that share FRAGMENT or more consecutive characters with form (outside its public prefix)."""
-    prefix = _PUBLIC_PREFIX.match(form)
-    start = prefix.end() if prefix else 0
+    """Spans of text that share a fragment's length or more of consecutive characters with form (outside its
+    public prefix). Every such span holds one whole anchor window (half a fragment), so only those are searched."""
+    start, length = _fragment(form)
+    anchor_len = length // 2
     spans: list[tuple[int, int]] = []
-    for k in range(start, len(form) - _ANCHOR + 1, _ANCHOR):
-        anchor = form[k : k + _ANCHOR]
+    for k in range(start, len(form) - anchor_len + 1, anchor_len):
+        anchor = form[k : k + anchor_len]
         i = text.find(anchor)
         while i >= 0:
             left = 0
             while i - left > 0 and k - left > start and text[i - left - 1] == form[k - left - 1]:
                 left += 1
-            right = _ANCHOR
+            right = anchor_len
             while i + right < len(text) and k + right < len(form) and text[i + right] == form[k + right]:
                 right += 1
-            if left + right >= FRAGMENT:
+            if left + right >= length:
                 spans.append((i - left, i + right))
             i = text.find(anchor, i + 1)
     return spans
 
 
+def _form_spans(text: str, forms: Iterable[str]) -> list[tuple[int, int]]:
+    forms = tuple(forms)
+    if len(text) >= SCAN_FROM:
+        return _scanned_spans(text, forms)
+    spans: list[tuple[int, int]] = []
+    for form in forms:
+        i = text.find(form)
+        while i >= 0:
+            spans.append((i, i + len(form)))
+            i = text.find(form, i + 1)
+        if len(form) >= 2 * MIN_FRAGMENT:
+            spans += _fragment_spans(text, form)
+    return spans
+
+
+def _scanned_spans(text: str, forms: tuple[str, ...]) -> list[tuple[int, int]]:
+    """_form_spans for a large text in one pass: every MIN_FRAGMENT-long piece of every form's secret part is one
+    alternative of an RE2 program (a DFA: one scan however many pieces), and each hit is grown to its full span.
+    Searching for each piece in turn cost a second per 3 MB body once base64 forms joined the plain ones."""
+    import re2  # loaded only for large bodies
+
+    pieces: dict[str, list[tuple[str, int]]] = {}
+    for form in forms:
+        start = _fragment(form)[0] if len(form) >= 2 * MIN_FRAGMENT else 0
+        for k in range(start, len(form) - MIN_FRAGMENT + 1):
+            pieces.setdefault(form[k : k + MIN_FRAGMENT], []).append((form, k))
+    if not pieces:
+        return []
+    options = re2.Options()
+    options.max_mem = 64 << 20
+    program = re2.compile("|".join(re.escape(piece) for piece in pieces), options)
+    spans: list[tuple[int, int]] = []
+    for match in program.finditer(text):
+        i = match.start()
+        for form, k in pieces[match.group()]:
+            start, length = _fragment(form) if len(form) >= 2 * MIN_FRAGMENT else (0, len(form))
+            left = right = 0
+            while i - left > 0 and k - left > start and text[i - left - 1] == form[k - left - 1]:
+                left += 1
+            right = MIN_FRAGMENT
+            while i + right < len(text) and k + right < len(form) and text[i + right] == form[k + right]:
+                right += 1
+            if left + right >= length:
+                spans.append((i - left, i + right))
+    return spans
+
+
+# What an echo may put between a secret's characters (whitespace) or write in their place (a JSON \\u escape of
+# an ASCII character): the text is searched once more with these undone, and a hit is mapped back.
+_SPACES = " \t\n\r\f\v\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(
+    map(chr, range(0x2000, 0x200B))
+)
+_DROP_SPACES = dict.fromkeys(map(ord, _SPACES))
+_SPACE_CLASS = f"[{re.escape(_SPACES)}]"
+_NOISE = re.compile(f"{_SPACE_CLASS}+|\\\\u00([0-7][0-9a-fA-F])")
+
+
+def _squeezed_spans(text: str, known: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Spans of text holding a secret (or its base64, or a piece) once whitespace and \\u escapes are undone."""
+    squeezed = text.translate(_DROP_SPACES)  # one fast pass; the slow mapping below runs only on a hit
+    if "\\u00" in squeezed:  # both undone in one pass, exactly as _origins maps them
+        squeezed = _NOISE.sub(lambda m: chr(int(m[1], 16)) if m[1] else "", text)
+    if len(squeezed) == len(text):
+        return []  # nothing was undone: the plain search saw the same text
+    hits = _form_spans(squeezed, [form for secret in known for form in (secret, *base64_forms(secret))])
+    if not hits:
+        return []
+    # Found once noise is undone: find the same characters in the text itself, noise allowed between them.
+    spans: list[tuple[int, int]] = []
+    for piece in {squeezed[a:b] for a, b in hits}:
+        spans += [m.span() for m in _noisy(piece).finditer(text)]
+    return spans
+
+
+def _noisy(piece: str) -> re.Pattern[str]:
+    """A pattern for piece with whitespace allowed between its characters, each possibly written as a \\u escape
+    (one character class between literals: no nested repetition, so no backtracking blow-up)."""
+    chars = [
+        f"(?:{re.escape(c)}|\\\\u00(?:{ord(c):02x}|{ord(c):02X}))" if ord(c) < 0x80 else re.escape(c) for c in piece
+    ]
+    return re.compile(f"{_SPACE_CLASS}*".join(chars))
+
+
 def _scrub_value(text: str, known: tuple[str, ...]) -> str:
     """Every form of every known secret, and every long fragment of one, replaced by the marker."""
-    spans: list[tuple[int, int]] = []
-    for secret in known:
-        for form in secret_forms(secret):
-            i = text.find(form)
-            while i >= 0:
-                spans.append((i, i + len(form)))
-                i = text.find(form, i + 1)
-            if len(form) >= FRAGMENT:
-                spans += _fragment_spans(text, form)
+    spans = _form_spans(text, [form for secret in known for form in secret_forms(secret)])
+    if known:
+        spans += _squeezed_spans(text, known)
     if not spans:
         return text
     out, at = [], 0
