@@ -26,6 +26,8 @@ MAX_RETRY_WAIT_S = 60.0
 ENV_MAX_RETRY_WAIT = "AGENT_LOOP_LAB_MAX_RETRY_WAIT"
 _RETRYABLE = {408, 409, 429}
 _SLICE_S = 0.25
+_API_BODIES = ("application/json", "text/event-stream")
+FOREIGN_BODY = "[not recorded: a {kind} answer of {n} bytes is not a Messages API body]"
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,12 @@ class CapturingTransport(httpx2.BaseTransport):
         max_wait_s: float | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        keep_foreign_bodies: bool = True,
     ) -> None:
         self._inner = inner
+        # False on a class server: an answer that is not JSON (an HTML page of some other service) is not recorded,
+        # so a shared run cannot carry it to other learners; its type and size are.
+        self._keep_foreign = keep_foreign_bodies
         self._on_exchange = on_exchange
         self._secrets = tuple(s for s in secrets if s)
         self._max_retries = max_retries
@@ -110,6 +116,9 @@ class CapturingTransport(httpx2.BaseTransport):
         exchange.status = response.status_code
         exchange.response_headers = redact_headers(response.headers.multi_items(), self._secrets)
         exchange.response_body = scrub_bytes(content, self._secrets)
+        kind = (response.headers.get("content-type") or "").split(";")[0].strip().lower()
+        if not self._keep_foreign and kind not in _API_BODIES:
+            exchange.response_body = FOREIGN_BODY.format(kind=kind or "untyped", n=len(content)).encode()
         self._on_exchange(exchange)
         if self._will_retry(request, response):
             self._wait_before_retry(response)

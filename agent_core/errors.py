@@ -16,6 +16,7 @@ import httpx2
 from agent_core.model import ApiError
 from agent_core.providers import NoAnswer
 from agent_core.secrets import scrub_secrets
+from agent_core.url_guard import AddressRefused
 from agent_core.vocab import ApiErrorKind, ErrorReason
 
 PLAIN = {
@@ -55,6 +56,19 @@ NOT_UTF8 = (
     "so it cannot be sent as UTF-8. Nothing was sent; edit the task or the text that carried it."
 )
 OTHER = "The request could not be made: {detail}"
+# A class server's refusals (agent_core/url_guard.py): the reason is a fact, its words are here.
+ADDRESS_REFUSED = "This class server does not connect to {host}: {why}. Nothing was sent."
+WHY = {
+    "loopback": "it is the server itself (loopback)",
+    "link_local": "it is a link-local address, where cloud metadata services live",
+    "not_a_server": "it is not the address of a server",
+    "private": "it is on a private network; your teacher can allowlist the school's own server",
+    "server_key": "the server's own key is sent to Anthropic's API only",
+}
+NOT_API = (
+    "The server at {url} answered ({what}), but not with a Messages API reply. Is the base URL the server's "
+    "root (the SDK adds /v1/messages itself), and does the server speak the Anthropic format?"
+)
 CONNECTION = {ErrorReason.REFUSED: REFUSED, ErrorReason.DROPPED: DROPPED, ErrorReason.UNREACHABLE: UNREACHABLE}
 FIXED = {ErrorReason.TIMEOUT: TIMEOUT, ErrorReason.NOT_UTF8: NOT_UTF8}
 # Every sentence above, for the catalogue's check that each has a Russian and a Polish translation.
@@ -67,6 +81,9 @@ TEXTS = (
     *CONNECTION.values(),
     *FIXED.values(),
     OTHER,
+    ADDRESS_REFUSED,
+    *WHY.values(),
+    NOT_API,
 )
 
 Translate = Callable[..., str]
@@ -98,6 +115,10 @@ def explain(error: ApiError, tr: Translate = _english, quote: Callable[[str], st
         return tr(FIXED[reason])
     if reason == ErrorReason.OTHER:
         return tr(OTHER, detail=quote(str(p.get("detail", ""))))
+    if reason == ErrorReason.ADDRESS_REFUSED and p.get("why") in WHY:
+        return tr(ADDRESS_REFUSED, host=quote(str(p.get("host", ""))), why=tr(WHY[p["why"]]))
+    if reason == ErrorReason.NOT_API:
+        return tr(NOT_API, url=p.get("url", ""), what=p.get("what", ""))
     return error.message  # a run file from before errors were kept as facts: its English sentence
 
 
@@ -122,6 +143,10 @@ def describe_api_error(exc: Exception) -> ApiError:
         return _error(ApiErrorKind.STATUS, ErrorReason.STATUS, exc.status_code, body, error_type=error_type, **extra)
     if isinstance(exc, NoAnswer):
         return _timed_out(exc.request, exc.connecting)
+    if isinstance(exc, AddressRefused):
+        return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.ADDRESS_REFUSED, host=exc.host, why=exc.reason)
+    if isinstance(exc, NotMessagesApi):
+        return _error(ApiErrorKind.STATUS, ErrorReason.NOT_API, exc.status, url=_origin(exc.request), what=exc.what)
     if isinstance(exc, anthropic.APITimeoutError):
         return _timed_out(exc.request, isinstance(exc.__cause__, httpx2.ConnectTimeout))
     if isinstance(exc, anthropic.APIConnectionError):
@@ -138,10 +163,38 @@ def _timed_out(request: httpx2.Request | None, connecting: bool) -> ApiError:
     seconds = limits.get("connect" if connecting else "read")
     if request is None or not isinstance(seconds, (int, float)):
         return _error(ApiErrorKind.TIMEOUT, ErrorReason.TIMEOUT)
-    url = request.url
+    return _error(
+        ApiErrorKind.TIMEOUT, ErrorReason.TIMEOUT, url=_origin(request), seconds=f"{seconds:g}", connecting=connecting
+    )
+
+
+def _origin(request: httpx2.Request) -> str:
     # Scheme, host and port only: a path says nothing here, and user:password@ in a URL must not be shown.
-    origin = f"{url.scheme}://{url.host}" + (f":{url.port}" if url.port else "")
-    return _error(ApiErrorKind.TIMEOUT, ErrorReason.TIMEOUT, url=origin, seconds=f"{seconds:g}", connecting=connecting)
+    url = request.url
+    return f"{url.scheme}://{url.host}" + (f":{url.port}" if url.port else "")
+
+
+class NotMessagesApi(anthropic.APIError):
+    """A 2xx answer that is not a Messages API reply (an HTML page, some other JSON): said plainly, never parsed."""
+
+    def __init__(self, request: httpx2.Request, status: int, what: str) -> None:
+        super().__init__("The server's answer is not a Messages API reply.", request, body=None)
+        self.status, self.what = status, what
+
+
+def check_message(message: Any, response: httpx2.Response) -> None:
+    """Raise NotMessagesApi unless the SDK parsed a real message (it hands back text for a non-JSON body, and
+    builds a Message from any JSON object without checking it)."""
+    if (
+        isinstance(message, anthropic.types.Message)
+        and getattr(message, "type", None) == "message"
+        and getattr(message, "role", None) == "assistant"
+        and isinstance(getattr(message, "content", None), list)
+    ):
+        return
+    kind = (response.headers.get("content-type") or "no content type").split(";")[0].strip()[:60]
+    what = f"HTTP {response.status_code}, {kind}, {len(response.content)} bytes"
+    raise NotMessagesApi(response.request, response.status_code, what)
 
 
 def _connection_reason(cause: BaseException | None) -> ErrorReason:

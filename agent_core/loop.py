@@ -13,7 +13,7 @@ import httpx2
 
 from agent_core import context
 from agent_core.capture import Wait
-from agent_core.errors import describe_api_error
+from agent_core.errors import check_message, describe_api_error
 from agent_core.guards import check_limits
 from agent_core.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
 from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
@@ -335,7 +335,10 @@ class Stepper:
 
         def send() -> Any:
             self._call.attempts, self._call.on_wait = attempts, on_wait
-            return client.messages.with_raw_response.create(**request).parse()
+            raw = client.messages.with_raw_response.create(**request)
+            message = raw.parse()
+            check_message(message, raw.http_response)  # an HTML page or other JSON is an error, said plainly
+            return message
 
         return send
 

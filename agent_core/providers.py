@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import anthropic
 import httpx2
 
+from agent_core import serving, url_guard
 from agent_core.capture import CapturingTransport, Wait
 from agent_core.model import Exchange, RunConfig
 from agent_core.secrets import env_secrets
@@ -52,7 +53,13 @@ def _simulated(config: RunConfig) -> httpx2.BaseTransport:
 
 
 def _network(config: RunConfig) -> httpx2.BaseTransport:
-    return httpx2.HTTPTransport()
+    served = serving.server_config()
+    if not served.is_class:
+        return httpx2.HTTPTransport()
+    # A class server reaches public addresses, its allowlist and the admin's own Anthropic endpoint only.
+    admin = httpx2.URL(url_guard.admin_endpoint())
+    allow = (*served.allow_hosts, f"{admin.host}:{admin.port or (443 if admin.scheme == 'https' else 80)}")
+    return url_guard.GuardedTransport(url_guard.Allowlist.parse(allow))
 
 
 class NoAnswer(anthropic.APIError):
@@ -167,11 +174,16 @@ class Connection:
         return "Anthropic API"
 
 
-def resolve_connection(config: RunConfig, api_key: str | None = None) -> Connection:
-    """Pick base URL and key for the configured provider (key: given, else ANTHROPIC_API_KEY)."""
+def resolve_connection(config: RunConfig, api_key: str | None = None, server_keys: tuple[str, ...] = ()) -> Connection:
+    """Pick base URL and key for the configured provider (key: given, else ANTHROPIC_API_KEY).
+
+    On a class server the environment's key is the server's: it goes to the Anthropic provider at the admin's
+    endpoint only, never to a compatible URL (which gets the key the learner typed, or none)."""
     provider = config.provider
     if provider == Provider.OFFLINE:
         return Connection(Provider.OFFLINE, OFFLINE_BASE_URL, None)
+    class_server = serving.is_class_server()
+    server_keys = (*env_secrets(), *server_keys)
     key = api_key or os.environ.get("ANTHROPIC_API_KEY") or None
     if provider == Provider.ANTHROPIC:
         if not key:
@@ -179,10 +191,13 @@ def resolve_connection(config: RunConfig, api_key: str | None = None) -> Connect
                 "No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, "
                 "or paste it on the Settings page."
             )
-        return Connection(Provider.ANTHROPIC, config.base_url or None, key)
+        # A recorded or typed base URL never takes the class server's Anthropic requests elsewhere.
+        return Connection(Provider.ANTHROPIC, None if class_server else config.base_url or None, key)
     if provider == Provider.COMPATIBLE:
         if not config.base_url:
             raise ProviderError("The Anthropic-compatible provider needs a base URL, e.g. http://localhost:11434.")
+        if class_server and (api_key is None or api_key in server_keys):
+            key = None
         return Connection(Provider.COMPATIBLE, config.base_url.rstrip("/"), key)
     raise ProviderError(f"Unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}.")
 
@@ -195,18 +210,27 @@ def make_client(
     timeout: float | None = None,
     transport: httpx2.BaseTransport | None = None,
     on_wait: Callable[[Wait], None] | None = None,
+    server_keys: tuple[str, ...] = (),
 ) -> anthropic.Anthropic:
     """An anthropic.Anthropic whose every HTTP attempt passes through the capture transport.
 
     `timeout` is seconds per attempt (default: the provider's, see call_timeout); `transport` replaces the network
-    (tests script replies with httpx2.MockTransport)."""
-    conn = resolve_connection(config, api_key)
+    (tests script replies with httpx2.MockTransport); `server_keys` are keys of the server's own beyond its
+    environment's (a secrets file the app read), which a class server sends to the admin's endpoint only."""
+    conn = resolve_connection(config, api_key, server_keys)
     inner = transport if transport is not None else PROVIDER_TABLE[conn.provider].transport(config)
     if conn.provider == Provider.COMPATIBLE:
         inner = _OneTimeoutOnly(inner)
+    if serving.is_class_server() and conn.provider != Provider.OFFLINE:
+        inner = url_guard.ServerKeyPin(inner, [*env_secrets(), *server_keys])
     limits = call_timeout(conn.provider, timeout)
     transport = CapturingTransport(
-        inner, on_exchange, secrets=[conn.api_key or "", *env_secrets()], max_retries=max_retries, on_wait=on_wait
+        inner,
+        on_exchange,
+        secrets=[conn.api_key or "", *env_secrets(), *server_keys],
+        max_retries=max_retries,
+        on_wait=on_wait,
+        keep_foreign_bodies=not serving.is_class_server(),
     )
     return anthropic.Anthropic(
         # Local servers accept any key; the SDK insists on one, so a placeholder is sent.
