@@ -41,6 +41,24 @@ SENTENCES: dict[str, str] = {
     "config_changed_not": mark("{path} was changed; this exercise keeps it as the lesson set it."),
     "config_one_of": mark("{path} is {got}; this exercise asks for one of: {want}."),
     "config_contains": mark("{path} does not contain {want} yet."),
+    "config_not_contains": mark("{path} still contains {want}."),
+    "config_describes_claims": mark("{path} does not say yet that the tool is for {concept}."),
+    "config_describes_disclaims": mark("{path} does not say yet that the tool is not for {concept}."),
+    "config_describes_not_claims": mark("{path} still says the tool is for {concept}."),
+    "config_describes_sentences": mark("{path} has {got} full sentences; write at least {want}."),
+    "one_failed_one_worked_missing": mark("No turn had one tool call fail and another succeed."),
+    "one_failed_one_worked_present": mark("A turn had one tool call fail and another succeed."),
+    "tool_input_missing": mark("No call of {tool} was made with {input}."),
+    "argument_not_from": mark("{tool} was called with {field} = {got}, which does not come from {source}."),
+}
+
+# What a description is for, as the learner reads it (concepts of agent_core/sim/data/concepts.json).
+CONCEPTS: dict[str, str] = {
+    "weather": mark("the weather"),
+    "user": mark("facts about the user"),
+    "search": mark("searching"),
+    "calculate": mark("arithmetic"),
+    "file": mark("files"),
 }
 
 # Names of the settings an exercise checks, as the learner sees them; anything else is shown as its path.
@@ -78,5 +96,9 @@ def sentence(miss: Miss) -> str:
     values = {k: ("-" if v is None else v) for k, v in miss.values.items()}
     if "path" in values:
         values["path"] = setting_name(str(values["path"]))
+    if "source" in values:
+        values["source"] = setting_name(str(values["source"]))
+    if "concept" in values and values["concept"] in CONCEPTS:
+        values["concept"] = t(CONCEPTS[str(values["concept"])])
     template = SENTENCES.get(miss.code)
     return t(template, **values) if template else miss.code

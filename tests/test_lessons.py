@@ -150,6 +150,17 @@ def test_reset_and_run_to_end_and_the_tempting_wrong_changes_fail(folder: Path, 
         assert not result.passed, f"the wrong change {wrong} passes the exercise"
 
 
+@pytest.mark.parametrize(("folder", "exercise_id", "lang"), _exercise_params())
+def test_every_other_correct_change_passes_too(folder: Path, exercise_id: str, lang: str):
+    # An equivalent correct answer (tool_choice "tool" where it behaves as "any", a window that gives the same
+    # 400, another city in the system prompt) must pass: a check that wants one exact edit teaches the form.
+    lesson = _lesson(folder)
+    for other in lesson.exercise(exercise_id).accepted:
+        run = _run(folder, lang, json.dumps(other, sort_keys=True))
+        result = lesson.check(lesson.exercise(exercise_id).goal, run)
+        assert result.passed, f"the correct change {other} fails: {_explain(result, run)}"
+
+
 def test_every_structured_miss_has_a_sentence_in_the_catalogue():
     from lab_ui.goal_feedback import SENTENCES
 
@@ -460,6 +471,81 @@ def test_a_changed_check_compares_with_the_lesson_scenario():
     assert not check_goal({"config": {"tools.lookup.description": {"set": True}}}, run).passed
     with pytest.raises(LessonError, match="needs the lesson's scenario"):
         check_goal({"config": {"limits.max_steps": {"changed": True}}}, same)
+
+
+def _config_run(**config) -> Run:
+    run = Run(RunConfig(**{"task": "What's the weather in Oslo?", **config}))
+    run.stop = StopCause("end_turn")
+    return run
+
+
+def test_free_text_is_checked_for_what_it_says_not_for_any_edit():
+    base = RunConfig(task="What's the weather?", system="You are the concierge of a hotel in Kraków.")
+    spaced = _config_run(task=base.task + "  ", system=base.system + " ")
+    assert not check_goal({"config": {"system": {"changed": True}}}, spaced, base).passed  # a space says nothing
+    assert check_goal({"unchanged": ["task", "system"]}, spaced, base).passed
+    lisbon = {"config": {"system": {"contains": ["Lisbon", "Лиссабон", "Lizbon"]}}}
+    assert check_goal(lisbon, _config_run(system="Отель в ЛИССАБОНЕ."), base).passed
+    assert check_goal(lisbon, _config_run(system="Hotel w Lizbonie."), base).passed
+    assert not check_goal(lisbon, _config_run(system=base.system), base).passed
+    moved = check_goal({"unchanged": ["task"]}, _config_run(task="Weather in Lisbon?"), base)
+    assert [m.code for m in moved.misses] == ["config_changed_not"]
+    # No tool_choice and {"type": "auto"} are the same choice; "none" is not.
+    assert check_goal({"unchanged": ["tool_choice"]}, _config_run(tool_choice={"type": "auto"}), base).passed
+    assert not check_goal({"unchanged": ["tool_choice"]}, _config_run(tool_choice={"type": "none"}), base).passed
+    forced = {"config": {"tool_choice.type": {"one_of": ["any", "tool"]}}}
+    assert check_goal(forced, _config_run(tool_choice={"type": "tool", "name": "get_weather"})).passed
+    assert not check_goal(forced, _config_run(tool_choice={"type": "auto"})).passed
+
+
+@pytest.mark.parametrize(
+    ("description", "codes"),
+    [
+        ("Returns the current weather in one city. city is the city name, e.g. Oslo.", []),
+        ("Возвращает текущую погоду в городе. city — название города.", []),
+        ("Weather.", ["config_describes_sentences"]),
+        ("Does stuff with data. It is very fast.", ["config_describes_claims"]),
+    ],
+)
+def test_a_description_must_say_what_the_tool_is_for_in_any_language(description: str, codes: list[str]):
+    run = _config_run(tools=[ToolSpec(name="lookup", description=description, input_schema={"type": "object"})])
+    spec = {"claims": ["weather"], "min_sentences": 2}
+    result = check_goal({"config": {"tools.lookup.description": {"describes": spec}}}, run)
+    assert [m.code for m in result.misses] == codes
+
+
+def test_a_description_that_disclaims_the_weather_is_read_as_the_model_reads_it():
+    def misses(description: str) -> list[str]:
+        run = _config_run(tools=[ToolSpec(name="m", description=description, input_schema={"type": "object"})])
+        spec = {"claims": ["user"], "disclaims": ["weather"]}
+        return [m.code for m in check_goal({"config": {"tools.m.description": {"describes": spec}}}, run).misses]
+
+    assert misses("Searches stored facts about the user. Do not use it for the weather.") == []
+    assert misses("Szuka faktów o użytkowniku. Nie używaj go do pogody.") == []
+    assert misses("Searches for anything: the web, the weather, notes about the user.") == [
+        "config_describes_disclaims"
+    ]
+    assert misses("x") == ["config_describes_claims", "config_describes_disclaims"]
+
+
+def test_tool_inputs_and_where_an_argument_came_from_are_read_from_the_calls():
+    run = _config_run(system="Known facts: the user lives in Гданьск.", task="Weather where I live?")
+    run.turns = [_turn(1, "tool_use", ["get_weather"]), _turn(2, "end_turn", text="5 °C")]
+    run.turns[0].tool_calls[0]["input"] = {"city": "Gdańsk"}
+    assert check_goal({"tool_inputs": [{"tool": "get_weather", "input": {"city": ["Gdansk"]}}]}, run).passed
+    missing = check_goal({"tool_inputs": [{"tool": "get_weather", "input": {"city": "Oslo"}}]}, run)
+    assert missing.misses == [Miss("tool_input_missing", {"tool": "get_weather", "input": "city=Oslo"})]
+    origin = {"tool": "get_weather", "field": "city", "in": "system", "not_in": "task"}
+    assert check_goal({"argument_from": origin}, run).passed  # the same city, named in Russian
+    run.config.task = "Weather in Gdańsk?"
+    assert [m.code for m in check_goal({"argument_from": origin}, run).misses] == ["argument_not_from"]
+
+
+def test_one_failed_one_worked_needs_both_in_the_same_turn():
+    run = _recovering_run()
+    assert not check_goal({"one_failed_one_worked": True}, run).passed  # the failure and the success: two turns
+    run.turns[1].tools[1].is_error = True
+    assert check_goal({"one_failed_one_worked": True}, run).passed
 
 
 def test_recovery_needs_the_run_to_finish_with_end_turn():

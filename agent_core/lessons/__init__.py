@@ -75,6 +75,7 @@ class Exercise:
     tempting: list[dict[str, Any]] = field(
         default_factory=list
     )  # wrong changes a learner is likely to try; none may pass
+    accepted: list[dict[str, Any]] = field(default_factory=list)  # other correct changes; each must pass
 
 
 @dataclass

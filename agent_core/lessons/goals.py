@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent_core.lessons.meaning import alternatives, describes_misses, mentions, names_place, same_text
 from agent_core.lessons.scenario import LessonError, pick
 from agent_core.lessons.scenario import as_list as _as_list
 from agent_core.model import Run, RunConfig
@@ -97,6 +98,8 @@ def config_value(config: RunConfig, path: str) -> Any:
             return None
         if n == 1 and parts[0] == "tools":
             value = next((t for t in value if t.name == part), None)
+        elif isinstance(value, dict):  # tool_choice.type, tool_choice.name
+            value = value.get(part)
         else:
             value = getattr(value, part)
     return value
@@ -106,40 +109,55 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _config_check(actual: Any, check: str, want: Any, base: Any) -> bool:
+def _config_check(actual: Any, check: str, want: Any, base: Any, lang: str) -> bool:
     if check == "set":
         return (actual is not None) == bool(want)
     if check == "equals":
         return bool(actual == want)
     if check == "not_equals":
         return bool(actual != want)
-    if check == "changed":
-        return bool(actual != base) == bool(want)
+    if check == "changed":  # whitespace is not a change: a space added to the system prompt says nothing new
+        return (not same_text(actual, base)) == bool(want)
     if check == "one_of":
         return actual in want
-    if check == "contains":
-        return isinstance(actual, (str, list)) and (
-            want.lower() in actual.lower() if isinstance(actual, str) else want in actual
-        )
+    if check == "contains":  # any of the alternatives (per language if given so), case and accents ignored
+        return mentions(actual, alternatives(want, lang))
+    if check == "not_contains":
+        return not mentions(actual, alternatives(want, lang))
     if not _number(actual):
         return False  # an unset limit is not "at most 8"
     return bool(actual <= want if check == "max" else actual >= want)
 
 
-CONFIG_CHECKS = ("set", "max", "min", "equals", "not_equals", "changed", "one_of", "contains")
+CONFIG_CHECKS = (
+    "set",
+    "max",
+    "min",
+    "equals",
+    "not_equals",
+    "changed",
+    "one_of",
+    "contains",
+    "not_contains",
+    "describes",
+)
 
 
 def _config(run: Run, value: dict[str, Any], base: RunConfig | None) -> list[Miss]:
     misses = []
+    lang = run.config.language
     for path, checks in value.items():
         actual = config_value(run.config, path)
         before = config_value(base, path) if base is not None else None
         for check, want in checks.items():
             if check == "changed" and base is None:
                 raise LessonError([f"goal: config {path}: 'changed' needs the lesson's scenario to compare with"])
-            if not _config_check(actual, check, want, before):
+            if check == "describes":
+                misses += [Miss(f"config_{code}", {"path": path, **v}) for code, v in describes_misses(actual, want)]
+            elif not _config_check(actual, check, want, before, lang):
                 code = f"config_{check}" + ("" if check not in ("set", "changed") or want else "_not")
-                misses.append(Miss(code, {"path": path, "got": _shown(actual), "want": _shown(want)}))
+                shown = " / ".join(alternatives(want, lang)) if check in ("contains", "not_contains") else want
+                misses.append(Miss(code, {"path": path, "got": _shown(actual), "want": _shown(shown)}))
     return misses
 
 
@@ -189,6 +207,60 @@ def _not_called(run: Run, names: list[str], base: RunConfig | None) -> list[Miss
     return [Miss("tool_called", {"tool": n}) for n in names if n in called]
 
 
+def _inputs(run: Run) -> list[tuple[str, Any]]:
+    """Every tool call's (name, input), asked for by the model or run by the program (a workflow's steps)."""
+    asked = [(c.get("name"), c.get("input")) for t in run.turns for c in t.tool_calls]
+    ran = [(x.name, x.input) for t in run.turns for x in t.tools]
+    return [(str(n), i) for n, i in asked + ran if isinstance(i, dict)]
+
+
+def _tool_inputs(run: Run, wanted: list[dict[str, Any]], base: RunConfig | None) -> list[Miss]:
+    """Each wanted call ({"tool", "input": {field: alternatives}}) was made with those values."""
+    calls, lang, misses = _inputs(run), run.config.language, []
+    for want in wanted:
+        fields = want.get("input", {})
+        if not any(
+            name == want["tool"] and all(mentions(args.get(f), alternatives(v, lang)) for f, v in fields.items())
+            for name, args in calls
+        ):
+            shown = ", ".join(f"{f}={' / '.join(alternatives(v, lang))}" for f, v in fields.items())
+            misses.append(Miss("tool_input_missing", {"tool": want["tool"], "input": shown}))
+    return misses
+
+
+def _argument_from(run: Run, want: dict[str, Any], base: RunConfig | None) -> list[Miss]:
+    """Every call of a tool took a field's value from one config text ("in") and not from another ("not_in")."""
+    tool, name = want["tool"], want["field"]
+    values = [str(args.get(name)) for t, args in _inputs(run) if t == tool and args.get(name)]
+    if not values:
+        return [Miss("tool_not_called", {"tool": tool})]
+    source, other = str(config_value(run.config, want["in"])), want.get("not_in")
+    avoid = str(config_value(run.config, other)) if other else ""
+    bad = [v for v in values if not names_place(source, v) or (other and names_place(avoid, v))]
+    return [Miss("argument_not_from", {"tool": tool, "field": name, "got": v, "source": want["in"]}) for v in bad[:1]]
+
+
+def _kept(value: Any) -> Any:
+    """A config value as the exercise compares it: no tool_choice and {"type": "auto"} are the same choice."""
+    return None if value == {"type": "auto"} else value
+
+
+def _unchanged(run: Run, paths: list[str], base: RunConfig | None) -> list[Miss]:
+    """Settings the exercise does not ask to touch still hold the lesson's values (whitespace aside): the outcome
+    must come from the change asked for, not from a forced tool_choice or a system prompt that says the answer."""
+    if base is None:
+        raise LessonError(["goal: 'unchanged' needs the lesson's scenario to compare with"])
+    return [
+        Miss("config_changed_not", {"path": p, "got": _shown(config_value(run.config, p)), "want": ""})
+        for p in paths
+        if not same_text(_kept(config_value(run.config, p)), _kept(config_value(base, p)))
+    ]
+
+
+def _one_failed_one_worked(run: Run) -> bool:
+    return any(any(x.is_error for x in t.tools) and any(not x.is_error for x in t.tools) for t in run.turns)
+
+
 def _status(run: Run, status: int, base: RunConfig | None) -> list[Miss]:
     return [] if status in _statuses(run) else [Miss("status_unseen", {"status": status})]
 
@@ -216,6 +288,10 @@ GOAL_CHECKS: dict[str, GoalCheck] = {
     "approval_denied": _flag(
         "approval_denied", lambda r: any(x.approval == "denied" for t in r.turns for x in t.tools)
     ),
+    "one_failed_one_worked": _flag("one_failed_one_worked", _one_failed_one_worked),
+    "tool_inputs": _tool_inputs,
+    "argument_from": _argument_from,
+    "unchanged": _unchanged,
 }
 
 # Every code a Miss can carry; lab_ui/goal_feedback.py has one catalogue sentence per code (a test checks).
@@ -234,12 +310,23 @@ MISS_CODES = (
     "status_unseen",
     *(
         f"{flag}_{side}"
-        for flag in ("tool_error", "recovery", "parallel_calls", "cache_read", "context_drop", "approval_denied")
+        for flag in (
+            "tool_error",
+            "recovery",
+            "parallel_calls",
+            "cache_read",
+            "context_drop",
+            "approval_denied",
+            "one_failed_one_worked",
+        )
         for side in ("missing", "present")
     ),
-    *(f"config_{c}" for c in CONFIG_CHECKS),
+    "tool_input_missing",
+    "argument_not_from",
+    *(f"config_{c}" for c in CONFIG_CHECKS if c != "describes"),
     "config_set_not",
     "config_changed_not",
+    *(f"config_describes_{part}" for part in ("claims", "disclaims", "not_claims", "sentences")),
 )
 
 
@@ -249,4 +336,8 @@ def check_goal(goal: dict[str, Any], run: Run, base: RunConfig | None = None) ->
     if unknown:
         raise LessonError([f"goal: unknown key {k!r}" for k in unknown])
     misses = [m for key, value in goal.items() for m in GOAL_CHECKS[key](run, value, base)]
-    return GoalResult(passed=not misses, misses=misses)
+    unique: list[Miss] = []  # two checks may find the same miss (a tool never called): say it once
+    for miss in misses:
+        if miss not in unique:
+            unique.append(miss)
+    return GoalResult(passed=not unique, misses=unique)

@@ -10,6 +10,7 @@ from typing import Any
 
 from agent_core.lessons.figures import figure_problems, placeholder_problems
 from agent_core.lessons.goals import CONFIG_CHECKS, GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
+from agent_core.lessons.meaning import DESCRIBES_KEYS
 from agent_core.lessons.scenario import (
     LANGUAGES,
     LessonError,
@@ -39,7 +40,7 @@ _LIMIT_KEYS = tuple(f.name for f in fields(Limits))
 _SIM_KEYS = tuple(f.name for f in fields(SimSettings))
 _TOOL_KEYS = tuple(f.name for f in fields(ToolSpec))
 _EXERCISE_KEYS = ("id", "title", "instructions", "change", "goal", "hint", "success")
-_EXERCISE_OPTIONAL = ("tempting",)
+_EXERCISE_OPTIONAL = ("tempting", "accepted")
 _QUESTION_KEYS = ("id", "question", "options", "explanation")
 FOLDER = re.compile(r"^(\d{2})-([a-z0-9][a-z0-9-]*)$")
 
@@ -168,14 +169,15 @@ def _check_config_goal(check: Checker, value: Any, where: str) -> None:
     probe = RunConfig(task="")
     for path, checks in value.items():
         parts = path.split(".")
-        if parts[0] == "tools" and (len(parts) != 3 or parts[2] not in _TOOL_KEYS):
+        if parts[0] == "tools" and len(parts) > 1 and (len(parts) != 3 or parts[2] not in _TOOL_KEYS):
             check.fail(where, f"unknown config path {path!r}; a tool's field is tools.<name>.<field>")
             continue
         try:
             config_value(probe, path)
         except AttributeError:
             check.fail(where, f"unknown config path {path!r}")
-        check.keys(checks, f"{where}.{path}", CONFIG_CHECKS)
+        if check.keys(checks, f"{where}.{path}", CONFIG_CHECKS) and "describes" in checks:
+            check.keys(checks["describes"], f"{where}.{path}.describes", DESCRIBES_KEYS)
 
 
 _GOAL_VALUES: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -186,6 +188,20 @@ _GOAL_VALUES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "max_cost_usd": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "a number"),
     "min_turns": (_is_int, "an integer"),
     "recovered_after_error": (lambda v: isinstance(v, bool), "true or false"),
+    "tool_inputs": (
+        lambda v: (
+            isinstance(v, list)
+            and all(
+                isinstance(i, dict) and isinstance(i.get("tool"), str) and isinstance(i.get("input"), dict) for i in v
+            )
+        ),
+        'a list of {"tool": name, "input": {field: text or alternatives}}',
+    ),
+    "unchanged": (lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v), "a list of config paths"),
+    "argument_from": (
+        lambda v: isinstance(v, dict) and {"tool", "field", "in"} <= set(v) <= {"tool", "field", "in", "not_in"},
+        '{"tool": name, "field": parameter, "in": config path, "not_in": config path}',
+    ),
 }
 for _key, _same in (
     ("tools_not_called", "tools_called"),
@@ -196,7 +212,14 @@ for _key, _same in (
     ("api_error_status", "min_turns"),
 ):
     _GOAL_VALUES[_key] = _GOAL_VALUES[_same]
-for _key in ("tool_error_seen", "parallel_calls", "cache_read", "context_drop", "approval_denied"):
+for _key in (
+    "tool_error_seen",
+    "parallel_calls",
+    "cache_read",
+    "context_drop",
+    "approval_denied",
+    "one_failed_one_worked",
+):
     _GOAL_VALUES[_key] = _GOAL_VALUES["recovered_after_error"]
 
 
@@ -206,6 +229,8 @@ def _check_goal(check: Checker, goal: Any, where: str) -> None:
     for key, value in goal.items():
         if key == "config":
             _check_config_goal(check, value, f"{where}.config")
+        elif key == "unchanged" and isinstance(value, list):
+            _check_config_goal(check, {str(p): {} for p in value}, f"{where}.unchanged")
         elif key in _GOAL_VALUES and not _GOAL_VALUES[key][0](value):
             check.fail(f"{where}.{key}", f"must be {_GOAL_VALUES[key][1]}, got {value!r}")
 
@@ -230,6 +255,12 @@ def _check_exercise(check: Checker, data: dict[str, Any], item: Any, where: str)
         tempting = []
     for n, patch in enumerate(tempting):
         _check_scenario(check, patch, f"{where}.tempting[{n}]", partial=True)
+    accepted = item.get("accepted", [])
+    if not isinstance(accepted, list):
+        check.fail(f"{where}.accepted", "must be a list of other correct changes (patches)")
+        accepted = []
+    for n, patch in enumerate(accepted):
+        _check_scenario(check, patch, f"{where}.accepted[{n}]", partial=True)
     for key in ("title", "instructions", "hint", "success"):
         check.text(item.get(key), f"{where}.{key}")
     _check_scenario(check, item.get("change"), f"{where}.change", partial=True)
