@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 
 from fidelity.loops.fakes import same
 from fidelity.loops.runner import Call, Run
-from fidelity.loops.text import has_raw_json, language, mentions
+from fidelity.loops.text import claims_no_tool, has_raw_json, language, mentions, untranslated
 
 _SAID = "answered|returned|responded|said|ответил|вернул|сообщил|odpowiedział|zwrócił"
 REPEAT_LIMIT = 2  # the same call twice may be a deliberate retry; a third time is a loop
@@ -176,4 +176,8 @@ def _answer(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
     said = language(answer)
     if said != case["lang"] and said != "?":
         problems.append(f"answer is in {said}, the question in {case['lang']}: {answer[:80]!r}")
+    elif case["lang"] != "en" and untranslated(answer):
+        problems.append(f"answer leaves English words untranslated ({untranslated(answer)[0]!r}): {answer[:80]!r}")
+    if claims_no_tool(answer) and not expect.get("may_lack_tool"):
+        problems.append(f"answer says it lacks a tool, which a careful model would not: {answer[:100]!r}")
     return problems

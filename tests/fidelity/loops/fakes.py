@@ -18,7 +18,7 @@ from fidelity.loops.text import fold
 
 # The fakes' "now": every clock in the corpus reads this instant, so results never depend on the day it runs.
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo("UTC"))
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}")
 _OPS: dict[type, Any] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -46,10 +46,32 @@ def as_text(result: Any) -> str:
     return result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, indent=2)
 
 
+def _lookup(args: dict[str, Any], path: str) -> Any:
+    """The input's value at a dotted path ('observations.0.entityName'), or None."""
+    value: Any = args
+    for part in path.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
+
+
 def _fill(value: Any, args: dict[str, Any]) -> Any:
-    """Placeholders {arg} in a templated result, filled from the call's input (other braces left alone)."""
+    """Placeholders {arg} or {arg.0.key} in a templated result, filled from the call's input (other braces left
+    alone); a result that is just "{arg}" is that input value itself, as servers that echo what they created do."""
     if isinstance(value, str):
-        return _PLACEHOLDER.sub(lambda m: str(args[m.group(1)]) if m.group(1) in args else m.group(0), value)
+        whole = _PLACEHOLDER.fullmatch(value)
+        if whole and _lookup(args, whole.group(1)) is not None:
+            return _lookup(args, whole.group(1))
+
+        def one(match: re.Match[str]) -> str:
+            found = _lookup(args, match.group(1))
+            return match.group(0) if found is None else str(found)
+
+        return _PLACEHOLDER.sub(one, value)
     if isinstance(value, list):
         return [_fill(v, args) for v in value]
     if isinstance(value, dict):

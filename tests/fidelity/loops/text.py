@@ -23,6 +23,16 @@ _PL_WORDS = set(
     "jaki która który wynosi teraz obecnie godzina pogoda temperatura zamówienie proszę mogę ma także też".split()
 )
 _PL_LETTERS = set("ąćęłńóśźż")
+# English words a Russian or Polish answer has no reason to keep: they come untranslated from a tool's result.
+_UNTRANSLATED = set(
+    "the and is are with for of not found clear snow rain light cloudy sunny foggy fog drizzle overcast windy "
+    "partly mostly showers shipped delivered processing cancelled error degrees today tonight".split()
+)
+_LACKS_TOOL = re.compile(
+    r"(don't|do not|doesn't) have (a|the|any) tool|no tool (to|for)|нет (такого |подходящего )?инструмента|"
+    r"nie mam (takiego |odpowiedniego )?narzędzia",
+    re.I,
+)
 
 
 def fold(text: str) -> str:
@@ -57,3 +67,14 @@ def language(text: str) -> str:
     polish = sum(w in _PL_WORDS for w in words) + 2 * sum(c in _PL_LETTERS for c in prose.casefold())
     english = sum(w in _EN_WORDS for w in words)
     return "pl" if polish > english else "en"
+
+
+def untranslated(text: str) -> list[str]:
+    """English words left in a Russian or Polish answer (quoted spans and code aside)."""
+    prose = re.sub(r"`[^`]*`|\"[^\"]*\"|«[^»]*»|„[^”\"]*[”\"]", " ", text)
+    return [w for w in re.findall(r"[A-Za-z]+", prose) if w.casefold() in _UNTRANSLATED]
+
+
+def claims_no_tool(text: str) -> bool:
+    """True when the answer says it has no tool for something."""
+    return _LACKS_TOOL.search(text) is not None
