@@ -58,7 +58,27 @@ def _parser() -> argparse.ArgumentParser:
         "(statuses, drop, slow:SECONDS; xN repeats a step)",
     )
     serve.add_argument("--lenient-headers", action="store_true", help="accept requests without key/version headers")
+    serve.add_argument(
+        "--record",
+        action="store_true",
+        help="record every exchange into the runs store, grouped into runs (shown on the Runs page)",
+    )
+    serve.add_argument(
+        "--upstream",
+        default="offline",
+        metavar="WHERE",
+        help="with --record: who answers: offline (the simulated model, default), anthropic (passed through with "
+        "the program's own key, never stored) or a compatible server's base URL",
+    )
     return parser
+
+
+RECORD_BANNER = (
+    "Recording at {{url}}: answered by {upstream}; every exchange goes to the Runs page.\n"
+    "  1. export ANTHROPIC_BASE_URL={{url}}\n"
+    "  2. run your program (its own key{key})\n"
+    "  3. open the Lab (make run) -> Runs: 'recorded from a program'."
+)
 
 
 def say(text: str, file: TextIO | None = None) -> None:
@@ -118,6 +138,28 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if run.stop and run.stop.kind != "api_error" else 1
 
 
+def _record(args: argparse.Namespace, settings: SimSettings) -> int:
+    from agent_core.recorder import Recorder, RecorderConfig
+    from agent_core.recorder.upstream import upstream_url
+    from agent_core.sim import serve_forever
+    from agent_core.store import RunStore
+
+    upstream = args.upstream.strip()
+    if upstream not in ("offline", "anthropic") and not upstream.startswith(("http://", "https://")):
+        say("--upstream: write offline, anthropic or a base URL such as http://localhost:11434")
+        return 2
+    store = RunStore()
+    recorder = Recorder(RecorderConfig(upstream, sim=settings, fault_plan=tuple(args.fault)), save=store.save_turn)
+    who = "the offline model" if upstream == "offline" else upstream_url(upstream)
+    key = ", any value" if upstream == "offline" else ": it is passed on, never stored"
+    try:
+        serve_forever(args.host, args.port, handler=recorder, banner=RECORD_BANNER.format(upstream=who, key=key))
+    finally:
+        recorder.close()
+        store.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "serve":
@@ -131,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
             say(f"--fault: {exc}")
             return 2
         settings = SimSettings(persona=args.persona, latency_ms=args.latency_ms, lenient_headers=args.lenient_headers)
+        if args.record:
+            return _record(args, settings)
         serve_forever(args.host, args.port, settings, fault_plan=args.fault)
         return 0
     return _run(args)

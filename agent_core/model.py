@@ -233,6 +233,9 @@ class Run:
     parent_id: str | None = None
     parent_turn: int | None = None
     title: str = ""
+    # Set on a run recorded from another program (agent_core.recorder): {"kind": "recorded", "client": ...,
+    # "upstream": ..., "session": ...}; None for the Lab's own runs.
+    origin: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.messages:

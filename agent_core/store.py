@@ -52,6 +52,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX runs_created ON runs(created_at DESC);
     CREATE INDEX runs_parent ON runs(parent_id);
     """,
+    # Runs recorded from another program name it (agent_core.recorder): '' for the Lab's own runs.
+    "ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT '';",
 )
 
 
@@ -76,10 +78,15 @@ class RunSummary:
     parent_id: str | None
     parent_turn: int | None
     title: str
+    origin: str = ""  # the recording program's name for a recorded run, else ""
 
     @property
     def label(self) -> str:
         return self.title or self.task
+
+    @property
+    def recorded(self) -> bool:
+        return bool(self.origin)
 
 
 # INSERT OR REPLACE is SQLite's alone; this form reads the same on PostgreSQL.
@@ -326,7 +333,7 @@ def _summary(row: tuple[Any, ...]) -> RunSummary:
             values[name] = number if math.isfinite(number) else kind(0)
         except (TypeError, ValueError, OverflowError):
             values[name] = kind(0)
-    for name in ("id", "task", "provider", "model", "title"):
+    for name in ("id", "task", "provider", "model", "title", "origin"):
         values[name] = "" if values[name] is None else str(values[name])
     for name in ("stop_kind", "parent_id"):
         values[name] = None if values[name] is None else str(values[name])
@@ -355,6 +362,7 @@ def _header_row(run: Run) -> dict[str, Any]:
         "parent_id": run.parent_id,
         "parent_turn": run.parent_turn,
         "title": scrub_secrets(run.title or ""),
+        "origin": scrub_secrets(str((run.origin or {}).get("client") or "recorded")) if run.origin else "",
         "schema_version": SCHEMA_VERSION,
         "config_json": dumps(run.config),
         "run_json": dumps(rest),

@@ -6,7 +6,7 @@ import hashlib
 import json
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +43,7 @@ class SimReply:
     status: int
     headers: dict[str, str]
     body: bytes = b""
-    chunks: list[bytes] | None = None  # SSE events
+    chunks: Iterable[bytes] | None = None  # SSE events (a list offline; a live stream when passed through)
     delay_s: float = 0.0
     drop: bool = False
     tokens: tuple[int, int] = (0, 0)  # (input, output) of a message reply, for the rate-limit headers

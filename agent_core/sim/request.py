@@ -49,6 +49,11 @@ def _text(content: Any) -> str:
     return ""
 
 
+def strip_reminders(text: str) -> str:
+    """Text without its <system-reminder> parts."""
+    return _REMINDER.sub("", text)
+
+
 def _split_reminders(content: Any) -> tuple[Any, list[str]]:
     """A user turn without its <system-reminder> parts, and those parts."""
     found: list[str] = []

@@ -12,8 +12,10 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Protocol
 
 from agent_core.model import SimSettings
 from agent_core.sim.handler import SimHandler, SimReply
@@ -40,6 +42,14 @@ MAX_DELAY_S = 120.0
 REAP_INTERVAL_S = 0.5
 _DIGITS = re.compile(r"^[0-9]{1,15}$")
 _CHUNK_SIZE = re.compile(rb"^([0-9A-Fa-f]{1,15})(;[^\r\n]*)?\r?\n$")
+
+
+class Answers(Protocol):
+    """What the HTTP layer serves: the SimHandler, or anything with its two methods (the recorder)."""
+
+    def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes) -> SimReply: ...
+
+    def reject(self, status: int, message: str) -> SimReply: ...
 
 
 class BodyError(Exception):
@@ -70,7 +80,7 @@ class SimHTTPServer(ThreadingHTTPServer):
     request_queue_size = LISTEN_BACKLOG
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], handler: SimHandler, limits: Limits | None = None) -> None:
+    def __init__(self, address: tuple[str, int], handler: Answers, limits: Limits | None = None) -> None:
         self.sim = handler
         self.limits = limits or Limits()
         # Every open connection, and when its header block must have arrived by (None: reading a body or answering).
@@ -330,7 +340,7 @@ def start_server(
     settings: SimSettings,
     host: str = "127.0.0.1",
     port: int = 0,
-    handler: SimHandler | None = None,
+    handler: Answers | None = None,
     limits: Limits | None = None,
 ) -> tuple[SimHTTPServer, str]:
     """Serve in a daemon thread; returns (server, base_url). server.shutdown() stops it."""
@@ -346,14 +356,18 @@ def serve_forever(
     host: str = "127.0.0.1",
     port: int = 8765,
     settings: SimSettings | None = None,
-    handler: SimHandler | None = None,
+    handler: Answers | None = None,
     fault_plan: list[str] | None = None,
+    banner: str | None = None,
 ) -> None:
-    """Run the simulated model in the foreground until Ctrl+C (python -m agent_core serve)."""
+    """Run the simulated model (or another Answers, the recorder) in the foreground until Ctrl+C."""
     server = SimHTTPServer((host, port), handler or SimHandler(settings or SimSettings(), fault_plan=fault_plan))
+    url = f"http://{host}:{server.server_port}"
     print(
-        f"Simulated Messages API at http://{host}:{server.server_port}  "
-        f"(set ANTHROPIC_BASE_URL to this; any API key works). Ctrl+C stops it.",
+        (banner or "Simulated Messages API at {url}  (set ANTHROPIC_BASE_URL to this; any API key works).").format(
+            url=url
+        )
+        + " Ctrl+C stops it.",
         flush=True,
     )
     try:

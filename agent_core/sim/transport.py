@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import httpx2
 
@@ -14,7 +14,7 @@ from agent_core.sim.handler import SimHandler
 class _Events(httpx2.SyncByteStream):
     """An SSE body handed to the client one event at a time."""
 
-    def __init__(self, chunks: list[bytes]) -> None:
+    def __init__(self, chunks: Iterable[bytes]) -> None:
         self._chunks = chunks
 
     def __iter__(self) -> Iterator[bytes]:
