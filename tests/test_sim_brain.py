@@ -15,8 +15,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from agent_core.model import SimSettings
-from agent_core.sim import arithmetic, language
 from agent_core.sim.brain import Draft, think
+from agent_core.sim.text import arithmetic, language
 
 WEATHER = {
     "name": "get_weather",
@@ -438,7 +438,7 @@ def test_injections_in_russian_and_polish_are_recognised():
 
 
 def test_error_messages_point_to_the_fix():
-    from agent_core.sim.results import fix
+    from agent_core.sim.text.results import fix
 
     assert fix({"expression": "2 x 3"}, "CalculationError: unexpected character 'x' at position 3.", []) == {
         "expression": "2*3"
@@ -786,7 +786,7 @@ def test_a_question_after_1_mb_of_pasted_text_is_still_read():
 )
 def test_a_1_mb_task_of_text_gets_a_short_well_formed_reply(task):
     drafts = converse(request(task, [WEATHER, CALC, READ, MEMORY]), turns=3)
-    from agent_core.sim.reader import MAX_NEEDS
+    from agent_core.sim.text.reader import MAX_NEEDS
 
     for draft in drafts:
         assert draft.stop_reason in ("end_turn", "tool_use") and len(calls(draft)) <= MAX_NEEDS

@@ -2,7 +2,7 @@
 
 A goal must test the change an exercise asks for, not that "something changed": a space added to the system
 prompt, a description of one letter or "Weather." alone are edits, not the change. These checks read a text the
-way the offline model reads it (agent_core.sim.meaning: the same concepts and the same "do not use it for ..."
+way the offline model reads it (agent_core.sim.text.meaning: the same concepts and the same "do not use it for ..."
 split its tool choice uses), so a description passes when it says what the exercise asks in any of en/ru/pl.
 """
 
@@ -53,7 +53,7 @@ def names_place(text: str, value: str) -> bool:
     """True when a text holds a value, or names the same city in another language or case ("в Гданьске")."""
     if mentions(text, [value]):
         return True
-    from agent_core.sim import gazetteer  # the offline model's own city names, in every form it knows
+    from agent_core.sim.text import gazetteer  # the offline model's own city names, in every form it knows
 
     return folded(value) in {folded(p) for p in gazetteer.places(text)}
 
@@ -65,7 +65,7 @@ def sentences(text: str) -> int:
 
 def read_description(description: str) -> tuple[frozenset[str], frozenset[str]]:
     """The concepts a tool description claims, and those it disclaims ("do not use it for the weather")."""
-    from agent_core.sim import meaning  # the offline model's own reading; imported late (heavy word lists)
+    from agent_core.sim.text import meaning  # the offline model's own reading; imported late (heavy word lists)
 
     profile = meaning.profile(json.dumps({"name": "", "description": description}, sort_keys=True))
     return profile.described, profile.against

@@ -7,12 +7,12 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import language as lx
 from agent_core.sim import reply
 from agent_core.sim.choice import choose, feeder, fill, follow, follow_up
-from agent_core.sim.language import say
-from agent_core.sim.reader import LANG_NAMES, Need, View, read, understand
-from agent_core.sim.results import Attempt, Injection, call_key, find_injection, fix, short
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+from agent_core.sim.text.reader import LANG_NAMES, Need, View, read, understand
+from agent_core.sim.text.results import Attempt, Injection, call_key, find_injection, fix, short
 
 MAX_ATTEMPTS = 3
 WEB_INTENTS = ("search", "weather", "stock")

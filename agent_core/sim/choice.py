@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import arithmetic, gazetteer, guidance, meaning, sql, values
-from agent_core.sim import language as lx
-from agent_core.sim.reader import Need, View, _tool_key, _values, intent_hits
-from agent_core.sim.results import short
+from agent_core.sim.text import arithmetic, gazetteer, guidance, meaning, sql, values
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
+from agent_core.sim.text.results import short
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import arithmetic, gazetteer, values
-from agent_core.sim import language as lx
-from agent_core.sim.language import say
-from agent_core.sim.reader import Need, View
-from agent_core.sim.results import Attempt, Injection, short
+from agent_core.sim.text import arithmetic, gazetteer, values
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+from agent_core.sim.text.reader import Need, View
+from agent_core.sim.text.results import Attempt, Injection, short
 
 QUOTE_LIMIT = 600
 MERGED_TASKS = ("weather", "file", "delete", "stock")

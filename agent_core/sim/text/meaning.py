@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from agent_core.sim import language as lx
+from agent_core.sim.text import language as lx
 
 # Points of the meaning score (BEHAVIOUR.md, "Choosing a tool").
 NAME_POINTS, NAME_MAX = 2, 4

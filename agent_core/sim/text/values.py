@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from agent_core.sim import gazetteer
-from agent_core.sim import language as lx
+from agent_core.sim.text import gazetteer
+from agent_core.sim.text import language as lx
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _QUOTE = re.compile(
@@ -92,7 +92,7 @@ def identifier(text: str, param: str, integer: bool = False) -> str | None:
 
 
 def _concepts(word: str) -> frozenset[str]:
-    from agent_core.sim.meaning import concepts  # meaning imports nothing of ours; late import keeps them apart
+    from agent_core.sim.text.meaning import concepts  # meaning imports nothing of ours; late import keeps them apart
 
     return concepts(word)
 

@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent_core.sim import language as lx
-from agent_core.sim import meaning
+from agent_core.sim.text import language as lx
+from agent_core.sim.text import meaning
 
 POINTS = 3  # the system prompt naming a tool for the question's words is reason enough to use it (= THRESHOLD)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from agent_core.sim import arithmetic
-from agent_core.sim import language as lx
+from agent_core.sim.text import arithmetic
+from agent_core.sim.text import language as lx
 
 SHORT_RESULT = 200  # only short results can mean "unavailable"; a long document merely mentioning it is data
 # Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text".

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from agent_core.sim.language import fold, load, text_cache
+from agent_core.sim.text.language import fold, load, text_cache
 
 # A capitalised word after a place preposition: how the model guesses at a city it does not know ("in Mscow").
 _PLACE = re.compile(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent_core.sim import language as lx
+from agent_core.sim.text import language as lx
 
 _CREATE = re.compile(r"(?:create\s+table\s+)?`?(\w+)`?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)", re.I)
 _COLUMNS = re.compile(r"(?:table\s+)?`?(\w+)`?\s+(?:table\s+)?(?:with\s+)?columns?\s*:?\s*([\w`, ]+)", re.I)

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
-from agent_core.sim.language import detect_language, fold, load, number_words, text_cache
-from agent_core.sim.values import normalise_numbers
+from agent_core.sim.text.language import detect_language, fold, load, number_words, text_cache
+from agent_core.sim.text.values import normalise_numbers
 
 MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
 _ARITH = re.compile(r"\d+(?:[.,]\d+)?|\*\*|[-+*/^()×÷%]|[^\W\d_]+")

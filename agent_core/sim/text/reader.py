@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import arithmetic, gazetteer
-from agent_core.sim import language as lx
-from agent_core.sim.results import SORTED_JSON, Attempt, Injection, attempts_in, noted_calls, text_of
+from agent_core.sim.text import arithmetic, gazetteer
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.results import SORTED_JSON, Attempt, Injection, attempts_in, noted_calls, text_of
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 # Bounds on the work one reply does, whatever the input (BEHAVIOUR.md, "Huge inputs").

@@ -12,7 +12,7 @@ from functools import cache, lru_cache, wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).parent.parent / "data"
 # The brain reads every earlier text again on every turn, so its readings of texts are cached, in this many
 # entries per function; longer texts are read afresh, so a few huge files cannot fill the memory.
 TEXT_CACHE_SIZE = 2048
