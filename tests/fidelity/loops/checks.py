@@ -129,7 +129,10 @@ def _output(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
     if not same(expect["output"], value):
         return [f"structured result {json.dumps(value, ensure_ascii=False)[:160]} lacks {expect['output']}"]
     for key in expect.get("output_lang", []):
-        said = language(str(value.get(key, ""))) if isinstance(value, dict) else "?"
+        field = value
+        for part in key.split("."):  # a dotted path into nested objects: "recipe.name"
+            field = field.get(part, "") if isinstance(field, dict) else ""
+        said = language(str(field))
         if said not in (case["lang"], "?"):
             return [f"structured field {key} is in {said}, the question in {case['lang']}"]
     return []

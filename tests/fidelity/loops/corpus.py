@@ -61,7 +61,10 @@ def tools_for(case: dict[str, Any], files: dict[str, dict[str, Any]]) -> dict[st
     for ref in names:
         stem, _, name = ref.rpartition(":")
         spec = copy.deepcopy(files[stem]["tools"][name] if stem else own[name])
-        tools[spec["definition"]["name"]] = FakeTool(spec["definition"], spec.get("fake"), bool(spec.get("output")))
+        data = files[stem or case["file"]].get("data")
+        tools[spec["definition"]["name"]] = FakeTool(
+            spec["definition"], spec.get("fake"), bool(spec.get("output")), data
+        )
     return tools
 
 
