@@ -23,7 +23,7 @@ NOTE_OFFLINE = "Offline: every figure is the simulator's estimate"
 PRICE_FIELDS = ("input", "output", "cache_write_5m", "cache_write_1h", "cache_read")
 SIZE_FIELDS = ("context_window", "max_output")
 TEXT_FIELDS = ("as_of", "source")
-OPTIONAL_FIELDS = ("note",)
+OPTIONAL_FIELDS = ("note", "long_prompt")
 LINEUP_FIELDS = (
     "display_name",
     "aliases",
@@ -58,6 +58,15 @@ class ModelPrice:
     source: str = ""
     note: str = ""
     known: bool = True
+    # A second price band for long prompts: (threshold in prompt tokens, the band's ModelPrice). Haiku 5.5 bills a
+    # request whose whole input passes 100K tokens at higher rates, on every token of that request, output too.
+    long_prompt: tuple[int, ModelPrice] | None = None
+
+    def for_prompt(self, prompt_tokens: int) -> ModelPrice:
+        """The rates that apply to a request with this many input tokens (cache reads and writes included)."""
+        if self.long_prompt and prompt_tokens > self.long_prompt[0]:
+            return self.long_prompt[1]
+        return self
 
     @property
     def label(self) -> str:
@@ -133,7 +142,20 @@ def _model_price(name: str, entry: Any, where: str) -> ModelPrice:
     note = entry.get("note", "")
     if not isinstance(note, str):
         raise PricingError(f"{where}: field 'note' must be text, got {_show(note)}")
-    return ModelPrice(model=name, note=note, **values)
+    return ModelPrice(model=name, note=note, long_prompt=_long_prompt(name, entry.get("long_prompt"), where), **values)
+
+
+def _long_prompt(name: str, band: Any, where: str) -> tuple[int, ModelPrice] | None:
+    if band is None:
+        return None
+    where = f"{where}: long_prompt"
+    if not isinstance(band, dict) or set(band) != {"threshold_tokens", *PRICE_FIELDS}:
+        raise PricingError(f"{where}: must hold threshold_tokens and " + ", ".join(PRICE_FIELDS))
+    rate = {f: _price(band, f, where) for f in PRICE_FIELDS}
+    price = ModelPrice(
+        name, rate["input"], rate["output"], rate["cache_write_5m"], rate["cache_write_1h"], rate["cache_read"]
+    )
+    return _size(band, "threshold_tokens", where), price
 
 
 def _field(entry: dict[str, Any], name: str, where: str) -> Any:
@@ -204,7 +226,7 @@ def turn_cost(model: str, usage: Usage | None, pricing: Pricing, cache_write_1h:
     if usage is None:
         return 0.0
     return tokens_cost(
-        pricing.price_for(model),
+        pricing.price_for(model).for_prompt(usage.whole_input),
         usage.input_tokens,
         usage.output_tokens,
         usage.cache_creation_input_tokens,

@@ -366,3 +366,13 @@ def test_projection_without_prices_uses_the_last_turns_rate():
 def test_core_modules_do_not_import_streamlit():
     code = "import sys, agent_core.accounting, agent_core.charts; sys.exit('streamlit' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parents[1]).returncode == 0
+
+
+def test_haiku_5_5_bills_a_long_prompt_at_its_second_band_on_every_token():
+    # The model's page lists two bands: up to 100,000 prompt tokens $0.10 / $0.50, above it $0.50 / $2.50, output
+    # included, with cache reads and writes counted in the prompt's length.
+    short = acc.turn_cost("claude-haiku-5-5", Usage(100_000, 1_000, 0, 0), PRICING)
+    long = acc.turn_cost("claude-haiku-5-5", Usage(90_000, 1_000, 0, 10_001), PRICING)
+    assert short == pytest.approx((100_000 * 0.10 + 1_000 * 0.50) / 1e6)
+    assert long == pytest.approx((90_000 * 0.50 + 1_000 * 2.50 + 10_001 * 0.05) / 1e6)
+    assert acc.turn_cost("claude-sonnet-5-5", Usage(200_000, 0, 0, 0), PRICING) == pytest.approx(0.4)  # one band

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_core.lessons.figures import PLACEHOLDER, Figure, figures_of, render
 from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, GoalResult, check_goal, config_value
 from agent_core.lessons.scenario import (
     LANGUAGES,
@@ -115,6 +116,7 @@ class Lesson:
         None  # minutes, level, objectives/numbers/misconceptions/discussion per language
     )
     sources: list[dict[str, Any]] = field(default_factory=list)  # [{"title", "url", "checked": "YYYY-MM-DD"}]
+    figures: dict[str, Figure] = field(default_factory=dict)  # the {name} numbers its texts state (figures.py)
 
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
@@ -168,7 +170,59 @@ def _read_steps(folder: Path, lang: str, problems: list[str]) -> list[Step]:
     return steps
 
 
+def _rendered(value: Any, figures: dict[str, Figure]) -> Any:
+    """Every per-language text inside a value with its {name} figures filled in (the stated values)."""
+    if isinstance(value, dict) and set(value) == set(LANGUAGES) and all(isinstance(v, str) for v in value.values()):
+        return {lang: render(text, figures, lang) for lang, text in value.items()}
+    if isinstance(value, dict):
+        return {
+            k: v if k in ("change", "goal", "tempting", "accepted") else _rendered(v, figures) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_rendered(v, figures) for v in value]
+    return value
+
+
+def _figure_texts(data: dict[str, Any], steps: dict[str, list[Step]], lang: str) -> str:
+    """Everything a learner reads in one language: the steps, and the lesson's texts (the scenario aside)."""
+    words: list[str] = [f"{s.title}\n{s.body}\n{s.depth}" for s in steps[lang]]
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict) and set(value) == set(LANGUAGES):
+            words.append(str(value[lang]))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key not in ("scenario", "change", "goal", "tempting", "accepted", "figures", "expected"):
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk({k: v for k, v in data.items() if k != "teacher_notes"})
+    return "\n".join(words)
+
+
+def _check_figures_shown(data: dict[str, Any], steps: dict[str, list[Step]], label: str, problems: list[str]) -> None:
+    """Each lesson figure shows in every language, and no {name} in a text is left without its figure."""
+    figures = data.get("figures") or {}
+    for lang in LANGUAGES:
+        used = set(PLACEHOLDER.findall(_figure_texts(data, steps, lang)))
+        problems += [f"{label}: figure {n!r} is not shown in {lang}" for n in sorted(set(figures) - used)]
+
+
 def _lesson_from(data: dict[str, Any], folder: Path, steps: dict[str, list[Step]]) -> Lesson:
+    figures = figures_of({"figures": data.get("figures") or {}})
+    data = {
+        **data,
+        **{k: _rendered(data[k], figures) for k in ("title", "summary", "questions", "exercises") if k in data},
+    }
+    steps = {
+        lang: [
+            Step(render(s.title, figures, lang), render(s.body, figures, lang), render(s.depth, figures, lang))
+            for s in items
+        ]
+        for lang, items in steps.items()
+    }
     questions = [
         Question(
             id=q["id"],
@@ -192,6 +246,7 @@ def _lesson_from(data: dict[str, Any], folder: Path, steps: dict[str, list[Step]
         steps=steps,
         teacher_notes=data.get("teacher_notes"),
         sources=data.get("sources", []),
+        figures=figures,
     )
 
 
@@ -232,6 +287,8 @@ def load_lesson(path: str | Path) -> Lesson:
     deep = {lang: [bool(x.depth) for x in steps[lang]] for lang in LANGUAGES}
     if len({tuple(v) for v in deep.values()}) > 1:
         check.problems.append(f"{label}: the '{DEPTH_MARK}' parts must be in the same steps in en, ru and pl")
+    if not check.problems:
+        _check_figures_shown(data, steps, f"{label}/lesson.json", check.problems)
     if check.problems:
         raise LessonError(check.problems)
     return _lesson_from(data, folder, steps)

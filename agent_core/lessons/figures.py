@@ -25,11 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agent_core.lessons.facts import FactError, data_value
 from agent_core.model import Run, Usage
 
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 DEFAULT_WITHIN = 0.1
-_FIGURE_KEYS = ("measure", "exercise", "equals", "about", "within", "min", "max")
+_FIGURE_KEYS = ("measure", "data", "exercise", "equals", "about", "within", "min", "max", "digits")
 
 
 def _usages(run: Run) -> list[Usage]:
@@ -69,13 +70,15 @@ class Figure:
     """One stated figure: which measure of which run, and the value the notes give for it."""
 
     name: str
-    measure: str
+    measure: str = ""  # a measure of a run (MEASURES) ...
+    data: str = ""  # ... or a data path (agent_core/lessons/facts.py): a price, a window, a limit of the code
     exercise: str | None = None
     equals: Any = None
     about: float | None = None
     within: float = DEFAULT_WITHIN
     min: float | None = None
     max: float | None = None
+    digits: int | None = None  # decimals to show: 0.1 with digits 2 reads "0.10"
 
     def holds(self, measured: Any) -> bool:
         """True when the measured value agrees with the stated one."""
@@ -90,10 +93,12 @@ class Figure:
     def stated(self, lang: str) -> str:
         """The stated value as the text shows it in one language."""
         if self.equals is not None:
-            return _number(self.equals, lang) if isinstance(self.equals, (int, float)) else str(self.equals)
+            if isinstance(self.equals, (int, float)) and not isinstance(self.equals, bool):
+                return _number(self.equals, lang, self.digits)
+            return str(self.equals)
         if self.about is not None:
-            return _number(self.about, lang)
-        return "–".join(_number(v, lang) for v in (self.min, self.max) if v is not None)
+            return _number(self.about, lang, self.digits)
+        return "–".join(_number(v, lang, self.digits) for v in (self.min, self.max) if v is not None)
 
 
 def figures_of(numbers: Any) -> dict[str, Figure]:
@@ -104,8 +109,11 @@ def figures_of(numbers: Any) -> dict[str, Figure]:
     return {name: Figure(name=name, **spec) for name, spec in raw.items()}
 
 
-def measure(figure: Figure, run: Run) -> Any:
-    """The figure's measure taken from a finished run."""
+def measure(figure: Figure, run: Run | None) -> Any:
+    """The figure's measure taken from a finished run, or its data value (no run needed)."""
+    if figure.data:
+        return data_value(figure.data)
+    assert run is not None, f"{figure.name}: a measured figure needs a run"
     return MEASURES[figure.measure](run)
 
 
@@ -143,8 +151,17 @@ def _spec_problems(name: str, spec: Any, exercise_ids: set[str] | None) -> list[
     if not isinstance(spec, dict):
         return ["must be an object"]
     out = [f"unknown key {k!r}" for k in spec if k not in _FIGURE_KEYS]
-    if spec.get("measure") not in MEASURES:
+    if "data" in spec:
+        if "measure" in spec or "exercise" in spec:
+            out.append("a figure is measured from a run or read from data, not both")
+        try:
+            data_value(str(spec["data"]))
+        except FactError as err:
+            out.append(f"data: {err}")
+    elif spec.get("measure") not in MEASURES:
         out.append("measure must be one of " + ", ".join(MEASURES))
+    if "digits" in spec and not (isinstance(spec["digits"], int) and 0 <= spec["digits"] <= 6):
+        out.append("digits must be a whole number 0-6")
     if exercise_ids is not None and "exercise" in spec and spec["exercise"] not in exercise_ids:
         out.append(f"no exercise {spec['exercise']!r} in this lesson")
     stated = [k for k in ("equals", "about", "min") if k in spec] + (
@@ -177,8 +194,11 @@ def placeholder_problems(numbers: dict[str, Any], figures: dict[str, Any]) -> li
     return problems
 
 
-def _number(value: float, lang: str) -> str:
+def _number(value: float, lang: str, digits: int | None = None) -> str:
     """1234 -> "1,234" in English; 12345 -> "12 345" and 0.5 -> "0,5" in Russian and Polish."""
+    if digits:
+        text = f"{value:,.{digits}f}"
+        return text if lang == "en" else text.replace(",", "\u00a0").replace(".", ",")
     if isinstance(value, float) and not value.is_integer():
         text = repr(value)
         return text if lang == "en" else text.replace(".", ",")

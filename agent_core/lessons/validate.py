@@ -31,7 +31,7 @@ BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_rep
 TOOL_CHOICES = ("auto", "any", "tool", "none")
 
 _TOP_REQUIRED = ("id", "order", "curriculum", "title", "summary", "scenario", "questions")
-_TOP_OPTIONAL = ("expected", "exercises", "teacher_notes", "sources")
+_TOP_OPTIONAL = ("expected", "exercises", "teacher_notes", "sources", "figures")
 _NOTE_KEYS = ("minutes", "level", "objectives", "numbers", "misconceptions", "discussion")
 LEVELS = ("beginner", "intermediate", "advanced")
 # Provider, endpoint and language come from the learner's session, never from a lesson.
@@ -320,6 +320,10 @@ def check_lesson(check: Checker, data: Any, folder: Path) -> None:
         _check_teacher_notes(check, data["teacher_notes"], "teacher_notes", ids)
     if "sources" in data:
         _check_sources(check, data["sources"], "sources")
+    if "figures" in data:
+        ids = {str(e.get("id")) for e in data.get("exercises") or [] if isinstance(e, dict)}
+        for name, message in figure_problems(data["figures"], ids):
+            check.fail(f"figures.{name}" if name else "figures", message)
 
 
 def _check_teacher_notes(check: Checker, notes: Any, where: str, exercise_ids: set[str]) -> None:
