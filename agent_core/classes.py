@@ -26,7 +26,16 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS class_members (
         code TEXT NOT NULL, learner TEXT NOT NULL, name TEXT NOT NULL, joined_at REAL NOT NULL,
         PRIMARY KEY (code, learner))""",
+    # A class server's learners carry an id in a cookie; the resume code takes it to another device.
+    """CREATE TABLE IF NOT EXISTS resume_codes (
+        learner TEXT PRIMARY KEY, code TEXT NOT NULL UNIQUE, created_at REAL NOT NULL)""",
+    # The browsers that opened a class with its teacher key: the key leaves the address bar after that.
+    """CREATE TABLE IF NOT EXISTS class_teachers (
+        code TEXT NOT NULL, learner TEXT NOT NULL, since REAL NOT NULL, PRIMARY KEY (code, learner))""",
+    # Whether a class's learners may use the server's own key (no row: they may).
+    """CREATE TABLE IF NOT EXISTS class_switches (code TEXT PRIMARY KEY, server_key INTEGER NOT NULL)""",
 )
+RESUME_LENGTH = 8  # 31^8 codes, typed once on a second device
 
 
 class ClassError(ValueError):
@@ -141,3 +150,69 @@ class ClassStore:
                 "SELECT code FROM class_members WHERE learner = ? ORDER BY joined_at DESC", (learner,)
             ).fetchall()
         return [row[0] for row in rows]
+
+    # -- a class server's identities ---------------------------------------------------------------
+    def resume_code(self, learner: str) -> str:
+        """The learner's resume code (made on first asking): typed on another device, it makes that device them."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT code FROM resume_codes WHERE learner = ?", (learner,)).fetchone()
+            if row:
+                return str(row[0])
+            for _ in range(20):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(RESUME_LENGTH))
+                cursor = conn.execute(
+                    "INSERT INTO resume_codes VALUES (?, ?, ?) ON CONFLICT DO NOTHING", (learner, code, time.time())
+                )
+                if cursor.rowcount:
+                    return code
+        raise ClassError("no free resume code")
+
+    def learner_of(self, resume_code: str) -> str | None:
+        """Whose resume code this is (as typed: case, spaces and dashes do not matter), or None."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT learner FROM resume_codes WHERE code = ?", (normalize_code(resume_code),))
+            found = row.fetchone()
+        return str(found[0]) if found else None
+
+    def bind_teacher(self, code: str, learner: str) -> None:
+        """This browser opened the class with its teacher key: it opens it from now on without the key in the URL."""
+        with self._connect() as conn:
+            conn.execute(
+                "INSERT INTO class_teachers VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (normalize_code(code), learner, time.time()),
+            )
+
+    def teaches(self, learner: str) -> list[str]:
+        """The codes of the classes this browser opened as their teacher, the newest first."""
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT code FROM class_teachers WHERE learner = ? ORDER BY since DESC", (learner,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def rename(self, code: str, learner: str, name: str) -> None:
+        """The teacher renames a learner on the board."""
+        with self._connect() as conn:
+            conn.execute(
+                "UPDATE class_members SET name = ? WHERE code = ? AND learner = ?",
+                (clean_name(name), normalize_code(code), learner),
+            )
+
+    def remove(self, code: str, learner: str) -> None:
+        """The teacher takes a learner (a test join, a duplicate) off the board; their own work stays theirs."""
+        with self._connect() as conn:
+            conn.execute("DELETE FROM class_members WHERE code = ? AND learner = ?", (normalize_code(code), learner))
+
+    def server_key_on(self, code: str) -> bool:
+        """Whether this class's learners may use the server's own key (on until the teacher switches it off)."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT server_key FROM class_switches WHERE code = ?", (normalize_code(code),))
+            found = row.fetchone()
+        return found is None or bool(found[0])
+
+    def set_server_key(self, code: str, on: bool) -> None:
+        with self._connect() as conn:
+            conn.execute(
+                "INSERT INTO class_switches VALUES (?, ?) ON CONFLICT(code) DO UPDATE SET server_key = excluded.server_key",
+                (normalize_code(code), int(on)),
+            )

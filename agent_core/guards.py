@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from agent_core.model import MAX_STEPS_CEILING, Run, StopCause, ToolExecution
+from agent_core.serving import server_config
 from agent_core.vocab import StopKind
 
 
@@ -45,4 +47,18 @@ def check_limits(run: Run, spend_cap_usd: float | None = None) -> StopCause | No
         if limits.max_steps is None or limits.max_steps > MAX_STEPS_CEILING:
             return StopCause(StopKind.STEP_LIMIT, {"ceiling": MAX_STEPS_CEILING})
         return StopCause(StopKind.STEP_LIMIT, {"limit": limits.max_steps})
+    return None
+
+
+def check_request_size(run: Run, request: dict[str, Any]) -> StopCause | None:
+    """The size guard on what the app sends: the next request (task, system prompt, tools and history together) at
+    most the server's max_request_bytes, and the run's recorded requests at most max_run_bytes (what one
+    learner's run may hold in the server's memory). None to go on."""
+    limits = server_config()
+    size = len(json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    if size > limits.max_request_bytes:
+        return StopCause(StopKind.REQUEST_TOO_LARGE, {"bytes": size, "limit": limits.max_request_bytes})
+    held = sum(len(x.request_body) for turn in run.turns for x in turn.exchanges)
+    if held + size > limits.max_run_bytes:
+        return StopCause(StopKind.RUN_TOO_LARGE, {"bytes": held + size, "limit": limits.max_run_bytes})
     return None

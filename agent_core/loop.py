@@ -14,7 +14,7 @@ import httpx2
 from agent_core import context
 from agent_core.capture import Wait
 from agent_core.errors import check_message, describe_api_error
-from agent_core.guards import check_limits
+from agent_core.guards import check_limits, check_request_size
 from agent_core.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
 from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
@@ -62,6 +62,8 @@ class Stepper:
         self._answers: dict[str, tuple[str, bool]] = {}
         # Told the seconds left while a server-requested wait runs (a countdown); raising from it cancels.
         self.on_wait = on_wait
+        # Told each turn run_to_end completes, as it completes (the app saves it: a crash loses at most one turn).
+        self.on_turn: Callable[[Turn], None] | None = None
         cfg = run.config
         prior: dict[str, int] = {}
         for turn in run.turns:
@@ -132,8 +134,11 @@ class Stepper:
         return self.run.turns[-1] if self.run.turns else None
 
     def run_to_end(self) -> Run:
+        """Every turn until the run stops; on_turn (if set) sees each one as it completes (the app saves it)."""
         while not self.halted and not self.awaiting_approval:
-            self.next_turn()
+            turn = self.next_turn()
+            if self.on_turn is not None and turn is not None:
+                self.on_turn(turn)
         return self.run
 
     def approve(self, tool_use_id: str, allowed: bool, digest: str | None = None) -> bool:
@@ -169,6 +174,9 @@ class Stepper:
         if workflow:
             self._run_workflow_steps(turn)
         turn.request = context.build_request(cfg, run.messages, with_tools=not workflow)
+        too_large = check_request_size(run, turn.request)
+        if too_large:  # stopped before the turn exists: nothing was sent, and the run so far stays as it was
+            return self._stop(too_large, note_on_last_turn=True)
         n_msgs, n_tools = len(turn.request["messages"]), len(turn.request.get("tools", []))
         turn.decisions.append(Decision(DecisionKind.REQUEST_BUILT, {"messages": n_msgs, "tools": n_tools}))
         if policy:

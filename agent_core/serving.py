@@ -9,6 +9,7 @@ learners, each a stranger to the others), and the class server's limits, all fro
     AGENT_LOOP_LAB_CLASS_DAILY_USD           ... one class per day (default 20)
     AGENT_LOOP_LAB_SERVER_DAILY_USD          ... the whole server per day (default 50)
     AGENT_LOOP_LAB_MAX_REQUEST_BYTES         the largest request the app sends (default 4 MB, in either mode)
+    AGENT_LOOP_LAB_MAX_RUN_BYTES             the requests one run may hold in memory, all turns (default 32 MB)
 
 Read on every call (a few environment look-ups), so nothing here is process state that could go stale.
 """
@@ -26,11 +27,13 @@ ENV_LEARNER_USD = "AGENT_LOOP_LAB_LEARNER_DAILY_USD"
 ENV_CLASS_USD = "AGENT_LOOP_LAB_CLASS_DAILY_USD"
 ENV_SERVER_USD = "AGENT_LOOP_LAB_SERVER_DAILY_USD"
 ENV_MAX_REQUEST = "AGENT_LOOP_LAB_MAX_REQUEST_BYTES"
+ENV_MAX_RUN = "AGENT_LOOP_LAB_MAX_RUN_BYTES"
 PERSONAL, CLASS = "personal", "class"
 DEFAULT_LEARNER_USD, DEFAULT_CLASS_USD, DEFAULT_SERVER_USD = 1.0, 20.0, 50.0
 # The API itself takes up to 32 MB; a class's server holds every learner's runs in memory, so the app stops a run
 # whose next request would pass this (task, system prompt, tools and history together) and says why.
 DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024
+DEFAULT_MAX_RUN_BYTES = 32 * 1024 * 1024  # so one session's memory is bounded, whatever a learner types
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class ServerConfig:
     server_daily_usd: float = DEFAULT_SERVER_USD
     allow_hosts: tuple[str, ...] = ()
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
+    max_run_bytes: int = DEFAULT_MAX_RUN_BYTES
 
     @property
     def is_class(self) -> bool:
@@ -57,13 +61,17 @@ def _money(name: str, default: float) -> float:
     return value if math.isfinite(value) and value >= 0 else default
 
 
+def _size(name: str, default: int) -> int:
+    try:
+        value = int(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
 def server_config() -> ServerConfig:
     """This process's mode and limits (an unreadable value falls back to its default)."""
     mode = CLASS if os.environ.get(ENV_MODE, "").strip().lower() in (CLASS, "class-server") else PERSONAL
-    try:
-        max_request = int(os.environ.get(ENV_MAX_REQUEST, DEFAULT_MAX_REQUEST_BYTES))
-    except ValueError:
-        max_request = DEFAULT_MAX_REQUEST_BYTES
     hosts = tuple(h.strip() for h in os.environ.get(ENV_ALLOW_HOSTS, "").split(",") if h.strip())
     return ServerConfig(
         mode=mode,
@@ -71,7 +79,8 @@ def server_config() -> ServerConfig:
         class_daily_usd=_money(ENV_CLASS_USD, DEFAULT_CLASS_USD),
         server_daily_usd=_money(ENV_SERVER_USD, DEFAULT_SERVER_USD),
         allow_hosts=hosts,
-        max_request_bytes=max_request if max_request > 0 else DEFAULT_MAX_REQUEST_BYTES,
+        max_request_bytes=_size(ENV_MAX_REQUEST, DEFAULT_MAX_REQUEST_BYTES),
+        max_run_bytes=_size(ENV_MAX_RUN, DEFAULT_MAX_RUN_BYTES),
     )
 
 

@@ -18,6 +18,7 @@ from agent_core import db
 from agent_core.export import dumps
 from agent_core.model import SCHEMA_VERSION, Run, Turn
 from agent_core.secrets import scrub_secrets
+from agent_core.turn_delta import decode_turns, turn_record
 
 APP_DIR = "agent-loop-lab"
 DB_NAME = "runs.db"
@@ -149,19 +150,18 @@ class RunStore:
     # -- writing -------------------------------------------------------------------------
     def save_turn(self, run: Run, turn: Turn) -> None:
         """Write one turn and the run header in one transaction: a crash leaves the earlier turns intact."""
+        position = next(i for i, t in enumerate(run.turns) if t is turn)
+        row = (run.id, turn.index, _turn_json(run, position))
         with self._write() as conn:
             self._upsert_header(conn, run)
-            conn.execute(
-                _UPSERT_TURN,
-                (run.id, turn.index, dumps(turn)),
-            )
+            conn.execute(_UPSERT_TURN, row)
 
     def save_run(self, run: Run, from_turn: int = 0) -> None:
         """Write the header and the turns numbered `from_turn` or later (every turn by default) in one
         transaction; turns no longer in the run are removed. A click changes only the newest turn, so the
         Playground passes that turn's number instead of re-serialising a run that grows with every turn."""
         indices = [t.index for t in run.turns]
-        rows = [(run.id, t.index, dumps(t)) for t in run.turns if t.index >= from_turn]
+        rows = [(run.id, t.index, _turn_json(run, i)) for i, t in enumerate(run.turns) if t.index >= from_turn]
         with self._write() as conn:
             self._upsert_header(conn, run)
             conn.execute(
@@ -196,7 +196,7 @@ class RunStore:
         try:
             data = json.loads(run_json)
             data["config"] = json.loads(config_json)
-            data["turns"] = [json.loads(row[0]) for row in turns]
+            data["turns"] = decode_turns([json.loads(row[0]) for row in turns])
             return Run.from_dict({"schema_version": version, "run": data})
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
             # Any shape the row may have been given (by hand, by another program, by a bug) ends here.
@@ -340,6 +340,12 @@ def _summary(row: tuple[Any, ...]) -> RunSummary:
     if not isinstance(values["parent_turn"], int):
         values["parent_turn"] = None
     return RunSummary(**values)
+
+
+def _turn_json(run: Run, position: int) -> str:
+    """A turn's row: only what is new since the turn before it (agent_core/turn_delta.py), scrubbed."""
+    previous = run.turns[position - 1] if position > 0 else None
+    return dumps(turn_record(run.turns[position], previous))
 
 
 def _casefold(value: object) -> str:

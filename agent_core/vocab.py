@@ -119,6 +119,8 @@ class StopKind(StrEnum):
     SPEND_CAP = "spend_cap"
     WORKFLOW_DONE = "workflow_done"
     INVALID_REPLY = "invalid_reply"  # the reply repeats a tool_use id: the API would refuse the history
+    REQUEST_TOO_LARGE = "request_too_large"  # the next request would pass the server's size cap: not sent
+    RUN_TOO_LARGE = "run_too_large"  # the run holds as many bytes of requests as the server keeps for one run
 
 
 @dataclass(frozen=True)

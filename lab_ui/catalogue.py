@@ -69,6 +69,15 @@ STOPS: dict[str, str] = {  # keyed by StopKind
     StopKind.TIMEOUT: mark("time limit {limit} s reached ({spent} s spent running)"),
     StopKind.STEP_LIMIT: mark("step limit {limit} reached"),
     StopKind.INVALID_REPLY: DUPLICATE_IDS,
+    StopKind.REQUEST_TOO_LARGE: mark(
+        "the next request would be {size} MB (task, system prompt, tools and history together), more than this "
+        "server sends ({limit} MB); nothing was sent. Start a run with a shorter task, or clear old tool results "
+        "with a context policy"
+    ),
+    StopKind.RUN_TOO_LARGE: mark(
+        "this run's requests add up to {size} MB, more than this server keeps for one run ({limit} MB); nothing more "
+        "was sent. Re-run it from an earlier turn, or start a shorter one"
+    ),
 }
 STEP_CEILING = mark("no step limit was set, so the app's hard ceiling of {ceiling} steps stopped it")
 SESSION_CAP = mark(
@@ -112,9 +121,15 @@ def _limit(kind: str, p: dict[str, Any], tr: Translate) -> str | None:
         StopKind.TIMEOUT: lambda: {"limit": f"{p['limit_s']:g}", "spent": f"{p['spent_s']:.1f}"},
         StopKind.STEP_LIMIT: lambda: {"limit": p["limit"]},
         StopKind.INVALID_REPLY: lambda: {"ids": p["ids"]},
+        StopKind.REQUEST_TOO_LARGE: lambda: {"size": _megabytes(p["bytes"]), "limit": _megabytes(p["limit"])},
+        StopKind.RUN_TOO_LARGE: lambda: {"size": _megabytes(p["bytes"]), "limit": _megabytes(p["limit"])},
     }
     values = by_kind.get(kind)  # StrEnum keys: a plain string finds its member
     return tr(STOPS[kind], **values()) if values else None
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f}"
 
 
 def stop_words(kind: str, params: dict[str, Any], error: str = "", tr: Translate = t) -> str:
