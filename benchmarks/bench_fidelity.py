@@ -5,8 +5,8 @@
   >= 80% in every kind);
 - the regression corpus (tests/fidelity): the project's own 168 tutorial-style tasks (goal >= 95%).
 
-`--failures` lists every failing case with a one-line reason; `--only TEXT` runs the public cases whose id holds
-TEXT; `--record` writes the public corpus's figures to its record.json (tests/test_fidelity_loops.py then fails
+`--failures` lists every failing case with a one-line reason; `--sources` adds the figure of each source file;
+`--only TEXT` runs the public cases whose id holds TEXT; `--record` writes the public corpus's figures to its record.json (tests/test_fidelity_loops.py then fails
 when a figure drops below it). tests/test_fidelity.py holds the regression corpus's recorded figure.
 """
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fidelity.harness import breakdown as old_breakdown  # noqa: E402
 from fidelity.harness import run_corpus as run_old_corpus  # noqa: E402
-from fidelity.loops.corpus import RECORD, breakdown, run_corpus  # noqa: E402
+from fidelity.loops.corpus import RECORD, breakdown, percent, run_corpus  # noqa: E402
 
 GOAL, KIND_GOAL, OLD_GOAL = 90.0, 80.0, 95.0
 
@@ -43,6 +43,12 @@ def public(show_failures: bool) -> dict[str, dict[str, float]]:
     for key, figure in figures.items():
         if key != "overall":
             print(f"  {key:<22} {figure['percent']:5.1f}%  ({figure['cases']} cases)")
+    if "--sources" in sys.argv:
+        by_file: dict[str, list] = {}
+        for outcome in outcomes:
+            by_file.setdefault(outcome.case["file"], []).append(outcome)
+        for stem, group in sorted(by_file.items()):
+            print(f"  source:{stem:<40} {percent(group):5.1f}%  ({len(group)} cases)")
     if show_failures:
         for outcome in outcomes:
             if not outcome.passed:

@@ -62,7 +62,8 @@ def _calls(expect: dict[str, Any], run: Run) -> list[str]:
         problems.append("called " + ", ".join(_show(c.name, c.input) for c in run.calls[:3]) + " but none was needed")
     matched: list[Call | None] = []
     for item in wanted:
-        hit = next((c for c in run.calls if _matches(item, c)), None)
+        hits = [c for c in run.calls if _matches(item, c)]
+        hit = (hits[-1] if item.get("pick") == "last" else hits[0]) if hits else None
         matched.append(hit)
         if hit is None:
             tried = [c for c in run.calls if c.name == item["tool"]]

@@ -186,7 +186,17 @@ def _echo(fake: dict[str, Any], args: dict[str, Any], data: dict[str, Any]) -> A
     return Answer(str(args[fake["param"]]))
 
 
+def _calc_op(fake: dict[str, Any], args: dict[str, Any], data: dict[str, Any]) -> Answer:
+    """The courses' calculator: an operation enum over two operands; dividing by zero is its error."""
+    a, b = float(args["operand1"]), float(args["operand2"])
+    if args["operation"] == "divide" and b == 0:
+        return Answer("Error: Division by zero is not allowed.", True)
+    ops = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv}
+    return Answer(_number_text(ops[str(args["operation"])](a, b)))
+
+
 ENGINES = {
+    "calc_op": _calc_op,
     "sql_tables": _sql_tables,
     "sql_schema": _sql_schema,
     "sql_query": _sql_query,

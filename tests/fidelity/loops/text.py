@@ -23,6 +23,8 @@ _PL_WORDS = set(
     "jaki która który wynosi teraz obecnie godzina pogoda temperatura zamówienie proszę mogę ma także też".split()
 )
 _PL_LETTERS = set("ąćęłńóśźż")
+_PL_PAIRS = ("rz", "sz", "cz", "ie", "owe", "cj", "dz", "wy", "ych", "ej ")
+_EN_PAIRS = ("th", "wh", "ing", "ee", "oo", "ou", "ght", "ea")
 # English words a Russian or Polish answer has no reason to keep: they come untranslated from a tool's result.
 _UNTRANSLATED = set(
     "the and is are with for of not found clear snow rain light cloudy sunny foggy fog drizzle overcast windy "
@@ -63,9 +65,13 @@ def language(text: str) -> str:
     cyrillic = sum("\u0400" <= c <= "\u04ff" for c in letters)
     if cyrillic / len(letters) >= 0.4:
         return "ru"
-    words = re.findall(r"\w+", prose.casefold())
-    polish = sum(w in _PL_WORDS for w in words) + 2 * sum(c in _PL_LETTERS for c in prose.casefold())
+    folded = prose.casefold()
+    words = re.findall(r"\w+", folded)
+    polish = sum(w in _PL_WORDS for w in words) + 2 * sum(c in _PL_LETTERS for c in folded)
     english = sum(w in _EN_WORDS for w in words)
+    # Letter pairs common in one language and rare in the other settle short answers without function words.
+    polish += 0.5 * sum(folded.count(pair) for pair in _PL_PAIRS)
+    english += 0.5 * sum(folded.count(pair) for pair in _EN_PAIRS)
     return "pl" if polish > english else "en"
 
 
