@@ -4,6 +4,7 @@ until the model stops asking for tools, once per user turn."""
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,8 +85,16 @@ def run_case(case: dict[str, Any], tools: dict[str, FakeTool], sdk: anthropic.An
     run.tool_names = list(tools)
     run.schemas = [t.definition["input_schema"] for t in tools.values()]
     for turn, text in enumerate(case["user"], start=1):
-        messages.append({"role": "user", "content": text})
-        if not _one_turn(case, tools, messages, run, turn, sdk):
+        if messages and messages[-1]["role"] == "user":
+            # an output tool ended the last turn: its result and the next question go in one user message
+            messages[-1]["content"].append({"type": "text", "text": text})
+        else:
+            messages.append({"role": "user", "content": text})
+        if (
+            not _one_turn(case, tools, messages, run, turn, sdk)
+            or run.ended == "output_tool"
+            and turn == len(case["user"])
+        ):
             break
     return run
 
@@ -98,7 +107,8 @@ def _one_turn(
     turn: int,
     sdk: anthropic.Anthropic,
 ) -> bool:
-    """One user turn's loop; False when the conversation cannot go on (an output tool, an error, a runaway)."""
+    """One user turn's loop, until the model answers or calls an output tool; False when the conversation cannot
+    go on (an API error, a stop reason a loop stops at, a runaway)."""
     for _ in range(MAX_REQUESTS_PER_TURN):
         try:
             reply = sdk.messages.create(**_request(case, tools, messages))
@@ -115,18 +125,26 @@ def _one_turn(
                 run.ended = f"stop_reason: {reply.stop_reason}"
                 return False
             return True
-        results = []
+        results, finished = [], False
         for use in uses:
+            if finished:
+                # pydantic-ai's 'early' end: once the output tool has the result, the other calls are not run
+                skipped = "Tool not executed - a final result was already processed."
+                results.append({"type": "tool_result", "tool_use_id": use["id"], "content": skipped})
+                continue
             tool = tools.get(use["name"])
             answer = tool.call(use["input"]) if tool else Answer(f"Unknown tool: {use['name']}", True)
             run.calls.append(Call(use["name"], use["input"], answer, turn, request))
             if tool and tool.output and not answer.is_error:
                 # pydantic-ai and LangChain end the run at a valid output-tool call; its input is the result.
-                run.output, run.ended = use["input"], "output_tool"
-                return False
+                run.output, run.ended, finished = use["input"], "output_tool", True
+                answer = Answer(f"Returning structured response: {json.dumps(use['input'], ensure_ascii=False)}")
             results.append(
                 {"type": "tool_result", "tool_use_id": use["id"], "content": answer.text, "is_error": answer.is_error}
             )
         messages.append({"role": "user", "content": results})
+        if finished:
+            run.texts.append("")
+            return True
     run.ended = f"loop: no end_turn after {MAX_REQUESTS_PER_TURN} requests in turn {turn}"
     return False
