@@ -51,7 +51,7 @@ def same(expected: Any, actual: Any) -> bool:
     """An expected value against a sent one, normalised as a reader would: case, spaces, number formats, and
     dictionaries by the keys named. {"~": regex}, {"any": [...]}, {"approx": x, "tol": d}, {"min": a, "max": b},
     {"evaluates": n} (an arithmetic expression with that value),
-    "*" (present), None (absent) and lists in any order ({"ordered": [...]} keeps the order, {"has": [...]} allows
+    "*" (present), None (absent or null) and lists in any order ({"ordered": [...]} keeps the order, {"has": [...]} allows
     more items)."""
     if expected == "*":
         return actual is not None
@@ -78,7 +78,7 @@ def same(expected: Any, actual: Any) -> bool:
         return isinstance(actual, list) and len(items) == len(actual) and all(map(same, items, actual))
     if isinstance(expected, dict):
         return isinstance(actual, dict) and all(
-            (k not in actual) if v is None else same(v, actual.get(k)) for k, v in expected.items()
+            actual.get(k) is None if v is None else same(v, actual.get(k)) for k, v in expected.items()
         )
     if isinstance(expected, list):
         return isinstance(actual, list) and len(expected) == len(actual) and _each_once(expected, list(actual))
