@@ -151,6 +151,19 @@ def test_a_careless_loop_fails_with_a_reason_a_planner_can_act_on():
         ],
     )
     assert any("not asked for in one response" in p for p in serial)
+    article = (
+        "The 2024 Australian Grand Prix was held on 24 March 2024 at the Albert Park Circuit in Melbourne. Carlos Sainz"
+    )
+    relayed = _scripted(
+        "course-wiki-australian-gp-en",
+        [
+            {"calls": [["get_article", {"search_term": "2024 Australian Grand Prix"}]]},
+            {
+                "text": f"Here is what I found: {article} Jr. won for Ferrari, ahead of teammate Charles Leclerc and Lando Norris."
+            },
+        ],
+    )
+    assert any("pastes a tool's result" in p for p in relayed)
     english = _scripted("technova-cancel-no-id-ru", [{"text": "Which email, phone or username is on your account?"}])
     assert any("answer is in en" in p or "does not name" in p for p in english)
 

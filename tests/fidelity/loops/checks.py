@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from difflib import SequenceMatcher
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -14,7 +15,8 @@ from fidelity.loops.runner import Call, Run
 from fidelity.loops.text import claims_no_tool, has_raw_json, language, mentions, untranslated
 
 _SAID = "answered|returned|responded|said|ответил|вернул|сообщил|odpowiedział|zwrócił"
-REPEAT_LIMIT = 2  # the same call twice may be a deliberate retry; a third time is a loop
+REPEAT_LIMIT = 2
+PASTE_LIMIT = 120  # characters copied verbatim from one result: more than a quoted value or a short sentence  # the same call twice may be a deliberate retry; a third time is a loop
 
 
 def _show(name: str, args: dict[str, Any]) -> str:
@@ -139,6 +141,20 @@ def _output(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
     return []
 
 
+def _pasted(answer: str, run: Run) -> str:
+    """A long stretch of the answer copied word for word from a tool's result: a careful model answers the
+    question with the values it needs, it does not hand the result over."""
+    said = " ".join(answer.split())
+    for call in run.calls:
+        result = " ".join(call.answer.text.split())
+        if len(result) < PASTE_LIMIT:
+            continue
+        match = SequenceMatcher(None, said, result, autojunk=False).find_longest_match(0, len(said), 0, len(result))
+        if match.size >= PASTE_LIMIT:
+            return said[match.a : match.a + match.size]
+    return ""
+
+
 def _schema_words(case: dict[str, Any], run: Run) -> list[str]:
     """Tool names and snake_case property names: words of the schema a user never sees."""
     words = list(run.tool_names)
@@ -175,6 +191,9 @@ def _answer(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
     echo = next((name for name in run.tool_names if re.search(rf"\b{re.escape(name)}\b\s*(:|{_SAID})", answer)), None)
     if echo:
         problems.append(f"answer relays what {echo} said instead of answering: {answer[:100]!r}")
+    pasted = _pasted(answer, run)
+    if pasted:
+        problems.append(f"answer pastes a tool's result instead of answering: {pasted[:80]!r}")
     if has_raw_json(answer) and not expect.get("json_ok"):
         problems.append(f"answer pastes raw JSON: {answer[:100]!r}")
     said = language(answer)
