@@ -6,7 +6,8 @@
 - the regression corpus (tests/fidelity): the project's own 168 tutorial-style tasks (goal >= 95%).
 
 `--failures` lists every failing case with a one-line reason; `--sources` adds the figure of each source file;
-`--only TEXT` runs the public cases whose id holds TEXT; `--record` writes the public corpus's figures to its record.json (tests/test_fidelity_loops.py then fails
+`--only TEXT` runs the public cases whose id holds TEXT; `--show ID` prints one case's whole loop (calls, results,
+answers, problems); `--record` writes the public corpus's figures to its record.json (tests/test_fidelity_loops.py then fails
 when a figure drops below it). tests/test_fidelity.py holds the regression corpus's recorded figure.
 """
 
@@ -85,7 +86,29 @@ def record(figures: dict[str, dict[str, float]]) -> None:
     print(f"recorded {RECORD}")
 
 
+def transcript(case_id: str) -> None:
+    """Every call (input, result) and every turn's final text of one case, for working on it."""
+    for outcome in run_corpus(case_id):
+        if outcome.case["id"] != case_id:
+            continue
+        print(f"{case_id} ({outcome.case['source']}): {'PASS' if outcome.passed else 'FAIL'}")
+        for turn, text in enumerate(outcome.case["user"], start=1):
+            print(f"  user {turn}: {text}")
+            for call in (c for c in outcome.run.calls if c.turn == turn):
+                flag = " [error]" if call.answer.is_error else ""
+                print(f"    request {call.request}: {call.name}({call.input}) ->{flag} {call.answer.text[:300]!r}")
+            if turn <= len(outcome.run.texts):
+                print(f"  answer {turn}: {outcome.run.texts[turn - 1]!r}")
+        if outcome.run.output is not None:
+            print(f"  structured result: {outcome.run.output}")
+        for problem in outcome.problems:
+            print(f"  - {problem}")
+
+
 def main() -> None:
+    if _argument("--show"):
+        transcript(str(_argument("--show")))
+        return
     show = "--failures" in sys.argv
     figures = public(show)
     if "--record" in sys.argv:
