@@ -8,6 +8,7 @@ Each POST /v1/messages is placed in a run (grouping.py), turned into a turn (bui
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections import OrderedDict, deque
@@ -28,6 +29,7 @@ from agent_core.secrets import redact_headers, scrub_bytes
 from agent_core.sim.handler import SimHandler, SimReply
 from agent_core.vocab import Provider
 
+log = logging.getLogger(__name__)
 MESSAGES_PATHS = ("/v1/messages",)
 KEPT_RUNS = 100  # runs held in memory to extend; the store keeps them all
 RECENT_CALLS = 200
@@ -90,6 +92,7 @@ class Recorder:
         self.grouper = Grouper()
         self.runs: OrderedDict[str, Run] = OrderedDict()
         self.calls: deque[Call] = deque(maxlen=RECENT_CALLS)
+        self.problems: deque[str] = deque(maxlen=20)  # saves that failed (shown, never raised at the program)
         self._lock = threading.RLock()
 
     # -- the HTTP side ------------------------------------------------------------------------------
@@ -190,8 +193,13 @@ class Recorder:
     def _store(self, run: Run, turn: Turn) -> None:
         if self.config.owner is not None and run.origin is not None:
             run.origin["owner"] = self.config.owner
-        if self._save is not None:
+        if self._save is None:
+            return
+        try:
             self._save(run, turn)
+        except Exception as exc:  # the program still gets its answer; the status panel says what was not saved
+            log.exception("the recorder could not save run %s", run.id)
+            self.problems.append(f"{type(exc).__name__}: {exc}"[:300])
 
     def close(self) -> None:
         if self.upstream is not None:

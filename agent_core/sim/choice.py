@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
+from agent_core.sim import shell
 from agent_core.sim.text import arithmetic, gazetteer, guidance, meaning, sql, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
@@ -91,9 +92,13 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     if not ranked:
         return
     best = max(ranked, key=lambda r: (r[0], r[1]))
-    need.score = best[0]
     listing = ", ".join(f"{r[2].get('name')}={r[0]}" for r in ranked)
-    if best[0] >= THRESHOLD or kind == "tool" or forced:
+    shell_at = shell.listing_tool(view.tools) if need.intent == "list" and kind != "tool" else None
+    if shell_at is not None:  # no list tool, a shell: a model lists the folder with ls (sim/shell.py)
+        best = ranked[shell_at]
+        view.notes.append(f"No tool lists files, but {best[2].get('name')} runs shell commands: I use ls.")
+    need.score = best[0]
+    if best[0] >= THRESHOLD or kind == "tool" or forced or shell_at is not None:
         need.tool = best[2]
         why = meaning.fit(need.clause, best[4]).shared
         view.notes.append(
@@ -272,6 +277,10 @@ def fill(view: View, need: Need, only_clause: bool = False) -> None:
     main = lx.lexicon()["main_slot"].get(need.intent)
     need.args, need.missing, need.main_param = {}, [], ""
     counted = 0
+    command = shell.command_param(need.tool_def) if need.intent == "list" else None
+    if command is not None:
+        need.args = {command: shell.list_command(values.directory(need.clause) or values.directory(view.question))}
+        return
     for pname, prop in (schema.get("properties") or {}).items():
         prop = prop if isinstance(prop, dict) else {}
         slot = _slot(pname, prop, key) or _file_slot(need, prop, schema, key)

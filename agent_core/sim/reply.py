@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from agent_core.sim import shell
 from agent_core.sim.text import arithmetic, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -85,6 +86,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     value = _result_value(need)
     if intent == "weather":
         out = _without_city_prefix(out, value)
+    if intent == "list" and shell.command_param(need.tool_def or {}) is not None:
+        out = ", ".join(shell.entries(out))  # ls prints a name a line; the answer names them in a row
     key = intent if intent in lx.load("phrases")["result"] else "tool"
     line = say(
         f"result.{key}",
@@ -96,6 +99,9 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         tool=need.outcome.name,
         out=clip(out),
     )
+    if intent == "list" and shell.asks_count(view.question):
+        total, files, folders = shell.count(out)
+        line += " " + say("list_count", view.lang, n=total, files=files, folders=folders)
     first = need.attempts[0].input if need.attempts else need.outcome.input
     changed = [(first.get(k), v) for k, v in need.outcome.input.items() if first.get(k) not in (None, v)]
     if changed:
