@@ -191,7 +191,7 @@ def test_the_right_move_is_accepted_and_the_model_answers(game):
     ("change", "message"),
     [
         ({"include_reply": False}, "unexpected `tool_use_id` found in `tool_result` blocks"),
-        ({"text": "Here you go", "text_first": True}, "`tool_result` blocks must come first"),
+        ({"text": "Here you go", "text_first": True}, "at the beginning of this message"),
         ({"one_message_per_result": True}, "ids were found without `tool_result` blocks immediately after"),
         ({"results": "drop_last"}, "ids were found without `tool_result` blocks immediately after"),
         ({"results": "made_up_id"}, "ids were found without `tool_result` blocks immediately after"),
@@ -288,7 +288,7 @@ def test_the_fill_exercise_uses_the_servers_rules_then_checks_the_values():
     right = {"type": "tool_result", "tool_use_id": ex.FILL_TOOL_USE_ID, "content": ex.FILL_OUTPUT, "is_error": True}
     assert ex.check_fill(json.dumps([right])).passed
     text_first = ex.check_fill(json.dumps([{"type": "text", "text": "Result:"}, right]))
-    assert "must come first" in text_first.server_error
+    assert "Did not find 1 `tool_result` block(s) at the beginning" in text_first.server_error
     no_error_flag = ex.check_fill(json.dumps([{**right, "is_error": False}]))
     assert not no_error_flag.passed and [c.code for c, ok in no_error_flag.checks if not ok] == ["fill_is_error_ok"]
     assert ex.check_fill("[").checks[0][0].code == "fill_not_json"

@@ -24,7 +24,9 @@ CODE = re.compile(r"`[^`\n]*`")
 STALE = (
     re.compile(r"\\?\$\s?\d[\d.,]*|\d[\d.,]*\s?\\?\$|\d[\d.,]*\s?(?:USD|долл\w*|dolar\w*)"),
     re.compile(r"\b\d+(?:[.,]\d+)?\s?[x×](?![\w-])"),
-    re.compile(r"\b\d[\d,.\u00a0 ]*\d\s?[KM]?\s+(?:tokens?|токен\w*|token(?:ów|y|a|ach)?)\b", re.I),
+    re.compile(
+        r"\b\d[\d,.\u00a0 –-]*\d\s?[KM]?\s+(?:[^\W\d]+\s+){0,2}?(?:tokens?|токен\w*|token(?:ów|y|a|ach)?)\b", re.I
+    ),
     re.compile(r"\b\d+\s?[KM]\b"),
 )
 

@@ -97,7 +97,7 @@ CASES = {
         with_messages(
             ASK, CALLS, {"role": "user", "content": [{"type": "text", "text": "Here you go"}, RESULT_A, RESULT_B]}
         ),
-        "`tool_result` blocks must come first",
+        "messages.2: Did not find 2 `tool_result` block(s) at the beginning of this message",
     ),
     "tool_result id unknown": (
         with_messages(

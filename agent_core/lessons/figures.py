@@ -52,6 +52,7 @@ MEASURES: dict[str, Callable[[Run], Any]] = {
     "first_input_tokens": lambda run: _usages(run)[0].whole_input if _usages(run) else None,
     "last_input_tokens": lambda run: _usages(run)[-1].whole_input if _usages(run) else None,
     "total_tokens": lambda run: run.total_tokens,
+    "all_input_tokens": lambda run: sum(u.whole_input for u in _usages(run)),
     "cost_usd": lambda run: run.total_cost_usd,
     "stop_reason": lambda run: run.turns[-1].stop_reason if run.turns else None,
     "stop": lambda run: str(getattr(run.stop, "kind", "")) or None,

@@ -317,10 +317,11 @@ def _check_tool_results(
         if block["type"] != "tool_result":
             seen_other = True
             continue
-        if seen_other:
+        if seen_other:  # the real API's wording, as its users quote it (e.g. anthropics/claude-code#37)
             raise InvalidRequest(
-                f"messages.{i}.content.{j}: `tool_result` blocks must come first in the user "
-                "message, before any text or other content; put the text after the tool results"
+                f"messages.{i}: Did not find {len(asked) or 1} `tool_result` block(s) at the beginning of this "
+                "message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` "
+                "blocks."
             )
         if block.get("tool_use_id") not in asked:
             raise InvalidRequest(
