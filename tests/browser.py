@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import socket
@@ -10,6 +11,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+# The environment as the test run began: a shared server started later never inherits what one test monkeypatched.
+BASE_ENV = dict(os.environ)
 
 
 def free_port() -> int:
@@ -47,11 +52,13 @@ def running_streamlit(
     extra_env: dict | None = None,
     log_path: Path | None = None,
     extra_args: tuple[str, ...] = (),
+    base_env: Mapping[str, str] | None = None,
 ):
     """`streamlit run SCRIPT` (a path from the repository's root) as running_app starts it; yields (url, pid),
-    the pid for benchmarks that read the server's CPU time."""
+    the pid for benchmarks that read the server's CPU time. The environment is `base_env` (default: this process's)
+    without ANTHROPIC_API_KEY, plus the runs database and `extra_env`."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    env = {k: v for k, v in (os.environ if base_env is None else base_env).items() if k != "ANTHROPIC_API_KEY"}
     env |= {"AGENT_LOOP_LAB_DB": str(db_path), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(extra_env or {})}
     ARTIFACTS.mkdir(exist_ok=True)
     url = f"http://127.0.0.1:{port}"
@@ -98,13 +105,171 @@ def _wait_healthy(url: str, seconds: float = 60) -> None:
     raise RuntimeError(f"the app did not start within {seconds:g} s")
 
 
+@dataclass(frozen=True)
+class App:
+    """One running app server: its base URL and its runs database (seed runs into it, read what a test saved)."""
+
+    url: str
+    db: Path
+
+
+class AppServers:
+    """The app servers of one test process, one per profile (extra environment and arguments), each started on first
+    use with its own runs database and stopped at the end of the session. A browser test gets a fresh browser context
+    (its own Streamlit session, learner and cookies) on a shared server; what the server keeps across tests is only
+    what the database holds, so a test finds its runs by id, never as "the only run"."""
+
+    def __init__(self, root: Path) -> None:
+        self._root, self._stack, self._apps = root, contextlib.ExitStack(), {}
+
+    def get(self, extra_env: Mapping[str, str] | None = None, extra_args: tuple[str, ...] = ()) -> App:
+        env = dict(extra_env or {})
+        profile = (tuple(sorted(env.items())), tuple(extra_args))
+        if profile not in self._apps:
+            folder = self._root / f"app-{len(self._apps)}"
+            folder.mkdir(parents=True)
+            db = folder / "runs.db"
+            url, _pid = self._stack.enter_context(
+                running_streamlit("app.py", db, env, extra_args=tuple(extra_args), base_env=BASE_ENV)
+            )
+            self._apps[profile] = App(url, db)
+        return self._apps[profile]
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+class Pages:
+    """Fresh browser contexts from the one Chromium of this test process, each closed when the test ends (which
+    ends its Streamlit sessions: a Teacher page left open would otherwise keep redrawing)."""
+
+    def __init__(self, browser: LabBrowser) -> None:
+        self._browser, self.contexts = browser, []
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        self.contexts.append(context)
+        return context
+
+    def new_page(self, **options):
+        """A page in a new context (as Browser.new_page): its own cookies and Streamlit session."""
+        return self.new_context(**options).new_page()
+
+    def close(self) -> None:
+        for context in self.contexts:
+            with contextlib.suppress(Exception):  # already closed by the test, or the browser went away
+                context.close()
+        self.contexts.clear()
+
+
+# Every page a test opens gets this script before the app's own: it watches the app's websocket and numbers, on one
+# counter, each rerun the page asks for (BackMsg.rerun_script, field 11), each script run the server starts
+# (ForwardMsg.new_session, field 4) and ends (script_finished, field 6, except FINISHED_EARLY_FOR_RERUN = 2: another
+# run follows), and each input a person makes. A run's end counts once the page has painted it (two animation
+# frames after the message: Streamlit applies it, React commits, the browser lays it out).
+RUN_WATCH_JS = """
+(() => {
+  if (window.__labRuns) return;
+  const s = window.__labRuns = {seq: 0, asked: 0, started: 0, ended: 0, runs: 0, input: 0, inputAt: 0, frames: 0};
+  const fields = (data) => {  // the top-level fields of one protobuf message: [[number, varint value or null]]
+    const b = data instanceof ArrayBuffer ? new Uint8Array(data)
+      : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+    if (!b) return [];
+    const out = [];
+    let i = 0;
+    const varint = () => { let v = 0, m = 1, x; do { x = b[i++]; v += (x & 127) * m; m *= 128; } while (x & 128 && i < b.length); return v; };
+    while (i < b.length) {
+      const key = varint(), no = Math.floor(key / 8), type = key % 8;
+      if (type === 0) out.push([no, varint()]);
+      else if (type === 2) { const n = varint(); i += n; out.push([no, null]); }
+      else if (type === 1) i += 8;
+      else if (type === 5) i += 4;
+      else break;
+    }
+    return out;
+  };
+  const Native = window.WebSocket;
+  const send = Native.prototype.send;
+  Native.prototype.send = function (data) {
+    if (fields(data).some(([no]) => no === 11)) s.asked = ++s.seq;
+    return send.call(this, data);
+  };
+  const painted = (seq) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => {
+    if (seq > s.ended) { s.ended = seq; s.runs += 1; }
+  })), 0);
+  function Watched(...args) {
+    const ws = new Native(...args);
+    ws.addEventListener("message", (event) => {
+      for (const [no, value] of fields(event.data)) {
+        if (no === 4) s.started = ++s.seq;
+        else if (no === 6 && value !== 2) painted(++s.seq);
+      }
+    });
+    return ws;
+  }
+  Watched.prototype = Native.prototype;
+  for (const name of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Watched[name] = Native[name];
+  window.WebSocket = Watched;
+  const mark = (event) => {
+    // A radio or checkbox fires `input` after the click that already asked for the rerun: the click is the input.
+    if (event.type === "input" && ["radio", "checkbox"].includes(event.target && event.target.type)) return;
+    s.input = ++s.seq; s.inputAt = performance.now(); s.frames = 0;
+    const count = (seq) => requestAnimationFrame(() => { if (s.input === seq && ++s.frames < 3) count(seq); });
+    count(s.input);
+  };
+  for (const type of ["pointerdown", "keydown", "click", "input"]) window.addEventListener(type, mark, true);
+})();
+"""
+# Idle: a run has been painted; no rerun asked for is waiting to start, none started is waiting to end; and the last
+# input either asked for a rerun or has not asked for one within three frames and GRACE_MS (a click that reruns
+# nothing: a plain expander, a text typed but not yet sent; a widget may ask a few ms after the key, from an effect,
+# later on a busy machine). stApp's script state agrees.
+GRACE_MS = 150
+IDLE_JS = """
+(grace) => {
+  const s = window.__labRuns;
+  const app = document.querySelector("[data-testid='stApp']");
+  if (!s || !app || app.getAttribute("data-test-script-state") !== "notRunning" || !s.runs) return false;
+  if (s.asked > s.started || s.started > s.ended) return false;
+  return s.asked > s.input || (s.frames >= 3 && performance.now() - s.inputAt >= grace);
+}
+"""
+
+
+class LabBrowser:
+    """A Playwright Browser whose every page watches the app's runs (RUN_WATCH_JS), for wait_idle."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.add_init_script(RUN_WATCH_JS)
+        return context
+
+    def new_page(self, **options):
+        """A page in a context of its own (as Browser.new_page), closed with it."""
+        context = self.new_context(**options)
+        page = context.new_page()
+        page.on("close", lambda _page: context.close())
+        return page
+
+
+def launch(playwright) -> LabBrowser:
+    """Debian's Chromium, headless (Playwright downloads nothing)."""
+    return LabBrowser(playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
+
+
 @contextlib.contextmanager
 def browser():
-    """A headless Chromium driven by Playwright (Debian's binary; Playwright downloads nothing)."""
+    """A headless Chromium driven by Playwright, of its own (tests share one through the `chromium` fixture)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = launch(p)
         try:
             yield b
         finally:
@@ -119,14 +284,45 @@ def shot(page, name: str) -> Path:
 
 
 def wait_idle(page, timeout: float = 60_000) -> None:
-    """Wait until Streamlit has finished the rerun a click started (stApp's script state is notRunning)."""
-    app = "[data-testid='stApp']"
-    try:  # the rerun may start a moment after the click
-        page.wait_for_selector(f"{app}[data-test-script-state='running']", timeout=1_000)
-    except Exception:  # noqa: BLE001 - it may also have started and finished already
-        pass
-    page.wait_for_selector(f"{app}[data-test-script-state='notRunning']", timeout=timeout)
-    page.wait_for_timeout(100)  # let the last deltas paint
+    """Wait until the rerun the last click or key started (if it started one) has ended and been painted.
+
+    With LAB_IDLE_LOG=FILE each wait appends a line: its seconds, "rerun" (it waited for a rerun) or "grace" (the
+    input asked for none), and the page's counters (benchmarks/bench_suite.py sums them)."""
+    started = time.monotonic()
+    page.wait_for_function(IDLE_JS, arg=GRACE_MS, timeout=timeout, polling="raf")
+    if log := os.environ.get("LAB_IDLE_LOG"):
+        runs = page.evaluate("window.__labRuns")
+        with open(log, "a") as out:
+            kind = "rerun" if runs["asked"] > runs["input"] else "grace"
+            out.write(f"{time.monotonic() - started:.3f} {kind} {json.dumps(runs)}\n")
+
+
+LAYOUT_JS = """
+() => new Promise((done) => {
+  const size = () => {  // the page's extent, the main area's box, and how far each box around it is scrolled
+    const root = document.documentElement, out = [root.scrollWidth, root.scrollHeight];
+    const main = document.querySelector("[data-testid='stMain']");
+    if (main) { const r = main.getBoundingClientRect(); out.push(r.width, r.height); }
+    for (let e = main; e; e = e.parentElement) out.push(e.scrollTop, e.scrollLeft);
+    return JSON.stringify(out);
+  };
+  let last = size(), same = 0, frames = 0;
+  const frame = () => {
+    const now = size();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 2 || ++frames > 600) done(same >= 2); else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})
+"""
+
+
+def wait_layout(page, timeout: float = 30_000) -> None:
+    """After a resize or a scroll (nothing reruns, CSS reacts): the app is idle and the page's size and scroll have
+    held still for two frames."""
+    wait_idle(page, timeout)
+    assert page.evaluate(LAYOUT_JS), "the layout kept moving for 600 frames"
 
 
 # -- finding controls by key: Streamlit puts the class `st-key-KEY` on a keyed element, never a label's words ------

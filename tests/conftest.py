@@ -1,4 +1,6 @@
-"""Shared fixtures: an own runs database with no inherited key, a scripted simulated model, a recording server."""
+"""Shared fixtures: an own runs database with no inherited key, a scripted simulated model, a recording server; for
+browser tests, app servers shared per profile (`app`, `app_servers`) and fresh browser contexts (`pages`) from one
+Chromium per test process."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser import App, AppServers, LabBrowser, Pages, launch, running_app
 from scripted_brain import RecordingHandler, scripted_think
 
 import agent_core.sim
@@ -41,3 +44,46 @@ def model_server() -> Iterator[tuple[str, RecordingHandler]]:
     server, url = start_server(SimSettings(), handler=handler)
     yield url, handler
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def app_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServers]:
+    """This test process's app servers, one per profile: app_servers.get(extra_env={...}) for a server started with
+    that environment (an own database each; a test that needs a server of its own uses browser.running_app)."""
+    servers = AppServers(tmp_path_factory.mktemp("apps"))
+    yield servers
+    servers.close()
+
+
+@pytest.fixture
+def app(app_servers: AppServers) -> App:
+    """The shared app server with the default profile (offline model, no key): its url and runs database."""
+    return app_servers.get()
+
+
+@pytest.fixture
+def own_app(tmp_path: Path) -> Iterator[App]:
+    """An app server of this test's own, on an empty runs database: for a test that needs what no other test has
+    touched (a first import, the list of every saved run)."""
+    db = tmp_path / "own-runs.db"
+    with running_app(db) as url:
+        yield App(url, db)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[LabBrowser]:
+    """One headless Chromium for this test process (Debian's binary)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def pages(chromium: LabBrowser) -> Iterator[Pages]:
+    """New browser contexts for this test (pages.new_page(viewport=...), pages.new_context(...)), closed after it."""
+    made = Pages(chromium)
+    yield made
+    made.close()

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from browser import browser, needs_chromium, running_app, shot, wait_idle
+from browser import needs_chromium, shot, wait_idle
 from loopback import start_silent
 from test_call_timeouts import TOOL_USE
 
@@ -35,34 +35,34 @@ def _use_server(page, app: str, url: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "pl"])
-def test_a_call_in_flight_shows_its_seconds_and_cancel_keeps_the_run(tmp_path, lang):
+def test_a_call_in_flight_shows_its_seconds_and_cancel_keeps_the_run(app_servers, pages, lang):
     silent = start_silent([json.dumps(TOOL_USE).encode()])  # answers turn 1, then never again
     try:
         env = {ENV_LOCAL_READ_TIMEOUT: "120"}  # longer than the test: only Cancel ends the wait
-        with running_app(tmp_path / "runs.db", extra_env=env) as app, browser() as b:
-            page = b.new_page(viewport={"width": 1366, "height": 768})
-            _use_server(page, app, silent.url, lang)
-            page.get_by_test_id("stSidebarNavItems").get_by_role("link").nth(1).click()  # the Playground
-            step = page.locator(".st-key-btn-turn button")
-            step.wait_for(timeout=30_000)
-            step.click()  # turn 1: the canned tool call, run and appended
-            wait_idle(page)
-            step.click()  # turn 2: the server reads the request and never answers
-            timer = page.get_by_text(re.compile(TIMER[lang]))
-            timer.first.wait_for(timeout=30_000)
-            page.wait_for_timeout(2_500)
-            seconds = int(re.search(TIMER[lang], timer.first.inner_text()).group(1))
-            assert seconds >= 1, "the seconds count up while the call is in flight"
-            cancel = page.locator(".st-key-call-cancel button")
-            assert cancel.is_visible()
-            shot(page, f"call-in-flight-{lang}")
-            cancel.click()
-            page.get_by_text(CANCELLED[lang]).first.wait_for(timeout=30_000)
-            wait_idle(page)
-            shot(page, f"call-cancelled-{lang}")
-            assert not page.get_by_text(re.compile(TIMER[lang])).count(), "the timer is gone"
-            assert page.locator(".st-key-btn-phase button").is_enabled(), "the run goes on from where it was"
-            assert page.get_by_role("cell", name="calculate", exact=True).count(), "turn 1 is still in the run"
+        app = app_servers.get(extra_env=env).url
+        page = pages.new_page(viewport={"width": 1366, "height": 768})
+        _use_server(page, app, silent.url, lang)
+        page.get_by_test_id("stSidebarNavItems").get_by_role("link").nth(1).click()  # the Playground
+        step = page.locator(".st-key-btn-turn button")
+        step.wait_for(timeout=30_000)
+        step.click()  # turn 1: the canned tool call, run and appended
+        wait_idle(page)
+        step.click()  # turn 2: the server reads the request and never answers
+        timer = page.get_by_text(re.compile(TIMER[lang]))
+        timer.first.wait_for(timeout=30_000)
+        page.get_by_text(re.compile(TIMER[lang].replace(r"(\d+)", r"([1-9]\d*)"))).first.wait_for(timeout=30_000)
+        seconds = int(re.search(TIMER[lang], timer.first.inner_text()).group(1))
+        assert seconds >= 1, "the seconds count up while the call is in flight"
+        cancel = page.locator(".st-key-call-cancel button")
+        assert cancel.is_visible()
+        shot(page, f"call-in-flight-{lang}")
+        cancel.click()
+        page.get_by_text(CANCELLED[lang]).first.wait_for(timeout=30_000)
+        wait_idle(page)
+        shot(page, f"call-cancelled-{lang}")
+        assert not page.get_by_text(re.compile(TIMER[lang])).count(), "the timer is gone"
+        assert page.locator(".st-key-btn-phase button").is_enabled(), "the run goes on from where it was"
+        assert page.get_by_role("cell", name="calculate", exact=True).count(), "turn 1 is still in the run"
         assert [r for r in silent.requests if r.startswith("POST")] == ["POST /v1/messages"] * 2
     finally:
         silent.stop()

@@ -1,7 +1,7 @@
 """After a 5-turn offline run the Playground shows the stacked context chart and the cost chart."""
 
 import pytest
-from browser import browser, needs_chromium, open_tab, running_app, shot, tab, wait_idle
+from browser import needs_chromium, open_tab, shot, tab, wait_idle
 
 from agent_core.loop import run_task
 from agent_core.model import Limits, RunConfig, SimSettings
@@ -11,8 +11,8 @@ from agent_core.tools.catalog import default_specs
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 
-def test_context_and_cost_charts_after_five_turns(tmp_path):
-    db = tmp_path / "runs.db"
+def test_context_and_cost_charts_after_five_turns(app, pages):
+    db = app.db
     run = run_task(
         RunConfig(
             task="What is the share price of ACME right now?",
@@ -23,18 +23,18 @@ def test_context_and_cost_charts_after_five_turns(tmp_path):
     )
     assert len(run.turns) == 5
     RunStore(db).save_run(run)
-    with running_app(db) as url, browser() as b:
-        page = b.new_page(viewport={"width": 1600, "height": 1200})
-        page.goto(f"{url}/playground?run={run.id}")
-        tab(page, "insights", 2).wait_for(timeout=180_000)  # Answer, Sequence, Context & cost
-        open_tab(page, "insights", 2)
-        wait_idle(page)
-        charts = page.locator("[data-testid='stPlotlyChart']:visible")
-        charts.first.wait_for(timeout=20_000)
-        titles = " | ".join(charts.all_inner_texts())
-        assert "What fills the context, turn by turn" in titles and "Cost per turn and in total" in titles, titles
-        charts.first.scroll_into_view_if_needed()
-        shot(page, "playground-context-and-cost")
+    url = app.url
+    page = pages.new_page(viewport={"width": 1600, "height": 1200})
+    page.goto(f"{url}/playground?run={run.id}")
+    tab(page, "insights", 2).wait_for(timeout=180_000)  # Answer, Sequence, Context & cost
+    open_tab(page, "insights", 2)
+    wait_idle(page)
+    charts = page.locator("[data-testid='stPlotlyChart']:visible")
+    charts.first.wait_for(timeout=20_000)
+    titles = " | ".join(charts.all_inner_texts())
+    assert "What fills the context, turn by turn" in titles and "Cost per turn and in total" in titles, titles
+    charts.first.scroll_into_view_if_needed()
+    shot(page, "playground-context-and-cost")
 
 
 # Pairs (legend, x-axis title) of the charts on the page whose boxes overlap, as text; plotly draws both in SVG.
@@ -47,20 +47,20 @@ OVERLAPS = """() => [...document.querySelectorAll("[data-testid='stPlotlyChart']
 })"""
 
 
-def test_a_legend_never_covers_the_axis_title_in_a_narrow_chart(tmp_path):
+def test_a_legend_never_covers_the_axis_title_in_a_narrow_chart(app, pages):
     """At 768 px the charts stand two abreast, about 360 px each, and the Russian legend wraps to seven rows."""
-    db = tmp_path / "runs.db"
+    db = app.db
     run = run_task(RunConfig(task="What's the weather in Oslo?", tools=default_specs(["get_weather"])))
     RunStore(db).save_run(run)
-    with running_app(db) as url, browser() as b:
-        page = b.new_page(viewport={"width": 768, "height": 1024})
-        page.goto(f"{url}/playground?run={run.id}&lang=ru")
-        tab(page, "insights", 2).wait_for(timeout=180_000)
-        open_tab(page, "insights", 2)
-        wait_idle(page)
-        charts = page.locator("[data-testid='stPlotlyChart']:visible")
-        charts.first.wait_for(timeout=20_000)
-        page.wait_for_function("() => document.querySelectorAll('[data-testid=stPlotlyChart] g.legend').length >= 4")
-        charts.first.scroll_into_view_if_needed()
-        shot(page, "charts-narrow-ru")
-        assert page.evaluate(OVERLAPS) == []
+    url = app.url
+    page = pages.new_page(viewport={"width": 768, "height": 1024})
+    page.goto(f"{url}/playground?run={run.id}&lang=ru")
+    tab(page, "insights", 2).wait_for(timeout=180_000)
+    open_tab(page, "insights", 2)
+    wait_idle(page)
+    charts = page.locator("[data-testid='stPlotlyChart']:visible")
+    charts.first.wait_for(timeout=20_000)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=stPlotlyChart] g.legend').length >= 4")
+    charts.first.scroll_into_view_if_needed()
+    shot(page, "charts-narrow-ru")
+    assert page.evaluate(OVERLAPS) == []

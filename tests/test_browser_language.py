@@ -9,7 +9,7 @@ raw JSON and API names. Few page loads: pages change through the sidebar, lesson
 from __future__ import annotations
 
 import pytest
-from browser import ARTIFACTS, browser, needs_chromium, running_app, wait_idle
+from browser import ARTIFACTS, needs_chromium, running_app, wait_idle
 from english import english_in, english_on_page
 from playwright.sync_api import Error as PlaywrightError
 
@@ -172,11 +172,11 @@ def _lessons(w: Walk, url: str) -> None:
 
 @pytest.mark.timeout(2400)  # a heavy walk: every page and lesson step of one language
 @pytest.mark.parametrize("lang", ["ru", "pl"])
-def test_no_english_sentence_on_any_page_or_lesson_step(tmp_path, lang):
-    db = tmp_path / "runs.db"
+def test_no_english_sentence_on_any_page_or_lesson_step(tmp_path, pages, lang):
+    db = tmp_path / "runs.db"  # its own: the Runs page lists every run in it, and must list no English task
     failed, _finished = _failed_run(db)
-    with running_app(db) as url, browser() as b:
-        page = b.new_page(viewport=SIZE)
+    with running_app(db) as url:
+        page = pages.new_page(viewport=SIZE)
         page.set_default_timeout(60_000)
         w = Walk(page, lang)
         _playground(w, url)

@@ -4,14 +4,12 @@ import re
 
 import pytest
 from browser import (
-    browser,
     button,
     by_key,
     by_key_prefix,
     click_key,
     field,
     needs_chromium,
-    running_app,
     shot,
     toggle_expander,
     wait_idle,
@@ -24,37 +22,35 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 LESSON = "break-the-loop"
 
 
-def test_break_the_loop_then_add_a_step_limit(tmp_path):
-    with running_app(tmp_path / "runs.db") as url, browser() as b:
-        page = b.new_page(viewport={"width": 1600, "height": 1100})
-        page.goto(f"{url}/lessons")
-        button(page, RUN_TO_END).wait_for(timeout=180_000)  # a cold start on a busy machine
-        by_key(page, "lesson-picker").get_by_role("combobox").click()
-        page.get_by_role("option").nth([x.id for x in load_lessons()].index(LESSON)).click()
-        wait_idle(page)
-        button(page, RUN_TO_END).click()
-        wait_idle(page, 180_000)
-        # the stop banner (the collapsed "change the run" panel above it warns about the ceiling too)
-        page.locator("[data-testid='stAlert']").filter(has_text="hard ceiling of 100 steps").first.wait_for(
-            timeout=60_000
-        )
-        cost = page.locator("[data-testid='stMetric']").filter(has_text="Cost so far").inner_text()
-        assert float(re.search(r"\$([\d.]+)", cost).group(1)) > 0.1  # the money pit, made visible
-        shot(page, "lesson-break-the-loop-ceiling")
+def test_break_the_loop_then_add_a_step_limit(app, pages):
+    url = app.url
+    page = pages.new_page(viewport={"width": 1600, "height": 1100})
+    page.goto(f"{url}/lessons")
+    button(page, RUN_TO_END).wait_for(timeout=180_000)  # a cold start on a busy machine
+    by_key(page, "lesson-picker").get_by_role("combobox").click()
+    page.get_by_role("option").nth([x.id for x in load_lessons()].index(LESSON)).click()
+    wait_idle(page)
+    button(page, RUN_TO_END).click()
+    wait_idle(page, 180_000)
+    # the stop banner (the collapsed "change the run" panel above it warns about the ceiling too)
+    page.locator("[data-testid='stAlert']").filter(has_text="hard ceiling of 100 steps").first.wait_for(timeout=60_000)
+    cost = page.locator("[data-testid='stMetric']").filter(has_text="Cost so far").inner_text()
+    assert float(re.search(r"\$([\d.]+)", cost).group(1)) > 0.1  # the money pit, made visible
+    shot(page, "lesson-break-the-loop-ceiling")
 
-        toggle_expander(page, f"change:{LESSON}")
-        toggle_expander(page, "cfg-limits-panel")
-        by_key(page, "cfg-no-step-limit").locator("label").click()
-        wait_idle(page)
-        steps = field(page, "cfg-max-steps")
-        steps.fill("5")
-        steps.press("Enter")
-        wait_idle(page)
-        click_key(page, RESET)
-        button(page, RUN_TO_END).click()
-        wait_idle(page, 60_000)
-        page.get_by_text("step limit 5 reached").first.wait_for(timeout=60_000)
-        by_key_prefix(page, f"check:{LESSON}:").locator("button").first.click()
-        wait_idle(page)
-        page.locator("[data-testid='stAlertContentSuccess']").first.wait_for(timeout=30_000)
-        shot(page, "lesson-break-the-loop-guarded")
+    toggle_expander(page, f"change:{LESSON}")
+    toggle_expander(page, "cfg-limits-panel")
+    by_key(page, "cfg-no-step-limit").locator("label").click()
+    wait_idle(page)
+    steps = field(page, "cfg-max-steps")
+    steps.fill("5")
+    steps.press("Enter")
+    wait_idle(page)
+    click_key(page, RESET)
+    button(page, RUN_TO_END).click()
+    wait_idle(page, 60_000)
+    page.get_by_text("step limit 5 reached").first.wait_for(timeout=60_000)
+    by_key_prefix(page, f"check:{LESSON}:").locator("button").first.click()
+    wait_idle(page)
+    page.locator("[data-testid='stAlertContentSuccess']").first.wait_for(timeout=30_000)
+    shot(page, "lesson-break-the-loop-guarded")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from browser import (
-    browser,
     button,
     by_key,
     click_key,
@@ -13,7 +12,6 @@ from browser import (
     nav_link,
     needs_chromium,
     option,
-    running_app,
     shot,
     toggle_expander,
     wait_idle,
@@ -52,15 +50,14 @@ def no_sideways_scroll(page, width: int) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= width + 1
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    with running_app(tmp_path_factory.mktemp("practice") / "runs.db") as url, browser() as b:
-        yield url, b
+@pytest.fixture
+def site(app, pages):
+    return app.url, pages
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "pl"])
-def test_every_mode_works_in_every_language_and_width(app, lang):
-    url, b = app
+def test_every_mode_works_in_every_language_and_width(site, lang):
+    url, b = site
     page = b.new_page(viewport={"width": 1366, "height": 768})
     page.goto(f"{url}/practice?mode=model")
     button(page, "model-send-form").wait_for(timeout=180_000)
@@ -86,8 +83,8 @@ def test_every_mode_works_in_every_language_and_width(app, lang):
     page.close()
 
 
-def test_you_are_the_model_shows_the_apis_rule_for_repeated_ids(app):
-    url, b = app
+def test_you_are_the_model_shows_the_apis_rule_for_repeated_ids(site):
+    url, b = site
     page = b.new_page(viewport={"width": 1366, "height": 768})
     page.goto(f"{url}/practice?mode=model")
     field(page, "model-count").wait_for(timeout=180_000)
@@ -107,8 +104,8 @@ def test_you_are_the_model_shows_the_apis_rule_for_repeated_ids(app):
     page.close()
 
 
-def test_order_the_loop_right_is_praised(app):
-    url, b = app
+def test_order_the_loop_right_is_praised(site):
+    url, b = site
     page = b.new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{url}/practice?mode=order")
     button(page, "order-check").wait_for(timeout=180_000)
@@ -127,8 +124,8 @@ def test_order_the_loop_right_is_praised(app):
     page.close()
 
 
-def test_a_prediction_is_scored_after_next_step(app):
-    url, b = app
+def test_a_prediction_is_scored_after_next_step(site):
+    url, b = site
     page = b.new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{url}/playground")
     by_key(page, "predict-panel").wait_for(timeout=180_000)
@@ -147,8 +144,8 @@ def test_a_prediction_is_scored_after_next_step(app):
     page.close()
 
 
-def test_the_loop_code_switches_to_typescript(app):
-    url, b = app
+def test_the_loop_code_switches_to_typescript(site):
+    url, b = site
     page = b.new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{url}/playground")
     typescript = option(page, "loop_code_language", 1)  # Python, TypeScript
@@ -163,8 +160,8 @@ def test_the_loop_code_switches_to_typescript(app):
     page.close()
 
 
-def test_a_lesson_links_to_its_practice_mode_in_the_same_tab(app):
-    url, b = app
+def test_a_lesson_links_to_its_practice_mode_in_the_same_tab(site):
+    url, b = site
     page = b.new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{url}/practice?mode=model")  # a mode chosen earlier in this tab must not win over the link
     button(page, "model-send-form").wait_for(timeout=180_000)

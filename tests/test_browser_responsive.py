@@ -5,7 +5,7 @@ inside its own box and the page itself never scrolls sideways."""
 from __future__ import annotations
 
 import pytest
-from browser import ARTIFACTS, browser, needs_chromium, running_app, wait_idle
+from browser import ARTIFACTS, needs_chromium, wait_idle, wait_layout
 
 from agent_core.lessons import load_lessons
 
@@ -73,7 +73,7 @@ def _stacked(page) -> bool:
 def _check(page, where: str, problems: list[str]) -> None:
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": HEIGHT})
-        page.wait_for_timeout(600)  # the layout settles (no rerun: only CSS reacts to the width)
+        wait_layout(page)  # no rerun: only CSS reacts to the width
         found = page.evaluate(PROBLEMS_JS)
         label = f"{where} at {width} px"
         problems += [f"{label}: cut {text!r}" for text in found["cut"]]
@@ -87,20 +87,20 @@ def _check(page, where: str, problems: list[str]) -> None:
 
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_columns_stack_and_nothing_is_cut_at_768_1280_and_1366(tmp_path, lang):
+def test_columns_stack_and_nothing_is_cut_at_768_1280_and_1366(app, pages, lang):
     problems: list[str] = []
-    with running_app(tmp_path / "runs.db") as url, browser() as b:
-        page = b.new_page(viewport={"width": 1366, "height": HEIGHT})
-        page.set_default_timeout(60_000)
-        page.goto(f"{url}/playground?lang={lang}")
-        page.locator(".st-key-btn-end button").wait_for(timeout=180_000)
-        page.locator(".st-key-btn-end button").click()
-        wait_idle(page)
-        _check(page, f"playground {lang}", problems)
-        page.goto(f"{url}/lessons?lang={lang}&lesson={BREAK_THE_LOOP.id}")
-        page.locator(".st-key-btn-end button").wait_for(timeout=180_000)
-        wait_idle(page)
-        page.locator(".st-key-btn-end button").click()
-        wait_idle(page)
-        _check(page, f"lesson {lang}", problems)
+    url = app.url
+    page = pages.new_page(viewport={"width": 1366, "height": HEIGHT})
+    page.set_default_timeout(60_000)
+    page.goto(f"{url}/playground?lang={lang}")
+    page.locator(".st-key-btn-end button").wait_for(timeout=180_000)
+    page.locator(".st-key-btn-end button").click()
+    wait_idle(page)
+    _check(page, f"playground {lang}", problems)
+    page.goto(f"{url}/lessons?lang={lang}&lesson={BREAK_THE_LOOP.id}")
+    page.locator(".st-key-btn-end button").wait_for(timeout=180_000)
+    wait_idle(page)
+    page.locator(".st-key-btn-end button").click()
+    wait_idle(page)
+    _check(page, f"lesson {lang}", problems)
     assert not problems, "\n".join(problems)

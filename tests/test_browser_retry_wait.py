@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser import browser, button, field, nav_link, needs_chromium, option, running_app, shot, wait_idle
+from browser import button, field, nav_link, needs_chromium, option, shot, wait_idle
 from keys import NEXT_PHASE, NEXT_STEP, PROVIDER
 from loopback import Hit, start_listener, stop_listener
 
@@ -23,31 +23,30 @@ def _rate_limited(hit: Hit):
     return 429, {"retry-after": "1000000"}, json.dumps(body).encode()
 
 
-def test_a_long_requested_wait_counts_down_and_cancel_keeps_the_run(tmp_path):
+def test_a_long_requested_wait_counts_down_and_cancel_keeps_the_run(app, pages):
     listener = start_listener(_rate_limited)
     try:
-        with running_app(tmp_path / "runs.db") as app, browser() as b:
-            page = b.new_page(viewport={"width": 1500, "height": 1100})
-            page.goto(f"{app}/settings")
-            compatible = option(page, PROVIDER, PROVIDERS.index(Provider.COMPATIBLE))
-            compatible.wait_for(timeout=180_000)  # a cold start on a busy machine
-            compatible.click()
-            wait_idle(page)
-            base = field(page, "settings:base_url")
-            base.fill(listener.url)
-            base.press("Enter")
-            wait_idle(page)
-            nav_link(page, "playground").click()
-            button(page, NEXT_STEP).wait_for(timeout=30_000)
-            button(page, NEXT_STEP).click()
-            page.get_by_text("The server asked to wait 1e+06 s before retrying").first.wait_for(timeout=30_000)
-            assert page.get_by_text("Waits are capped at 60 s.").first.is_visible()
-            shot(page, "retry-wait-countdown")
-            button(page, CANCEL_KEY).click()
-            page.get_by_text("The wait was cancelled").first.wait_for(timeout=30_000)
-            wait_idle(page)
-            shot(page, "retry-wait-cancelled")
-            assert button(page, NEXT_PHASE).is_enabled(), "the run goes on from where it was"
+        page = pages.new_page(viewport={"width": 1500, "height": 1100})
+        page.goto(f"{app.url}/settings")
+        compatible = option(page, PROVIDER, PROVIDERS.index(Provider.COMPATIBLE))
+        compatible.wait_for(timeout=180_000)  # a cold start on a busy machine
+        compatible.click()
+        wait_idle(page)
+        base = field(page, "settings:base_url")
+        base.fill(listener.url)
+        base.press("Enter")
+        wait_idle(page)
+        nav_link(page, "playground").click()
+        button(page, NEXT_STEP).wait_for(timeout=30_000)
+        button(page, NEXT_STEP).click()
+        page.get_by_text("The server asked to wait 1e+06 s before retrying").first.wait_for(timeout=30_000)
+        assert page.get_by_text("Waits are capped at 60 s.").first.is_visible()
+        shot(page, "retry-wait-countdown")
+        button(page, CANCEL_KEY).click()
+        page.get_by_text("The wait was cancelled").first.wait_for(timeout=30_000)
+        wait_idle(page)
+        shot(page, "retry-wait-cancelled")
+        assert button(page, NEXT_PHASE).is_enabled(), "the run goes on from where it was"
         assert 1 <= len([h for h in listener.hits if h.path.startswith("/v1/messages")]) <= 2
     finally:
         stop_listener(listener)

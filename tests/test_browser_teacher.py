@@ -8,7 +8,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import browser, button, by_key, click_key, field, needs_chromium, option, running_app, shot, wait_idle
+from browser import button, by_key, click_key, field, needs_chromium, option, shot, wait_idle, wait_layout
 from keys import LANGUAGE, RUN_TO_END, STEP_BUTTONS
 
 from agent_core.lessons import load_lessons
@@ -22,18 +22,11 @@ CASES = [("en", WIDE, NARROW), ("ru", NARROW, WIDE), ("pl", WIDE, NARROW)]
 NAMES = {"en": "Ada Lovelace", "ru": "Ада Лавлейс", "pl": "Ada Lovelace-Nowak"}
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    with running_app(tmp_path_factory.mktemp("teacher") / "runs.db") as url, browser() as b:
-        yield url, b
-
-
-@pytest.fixture(autouse=True)
-def _close_sessions(app):
-    """Each test's browser sessions end with it: a Teacher page left open would keep redrawing every few seconds."""
-    yield
-    for context in app[1].contexts:
-        context.close()
+@pytest.fixture
+def site(app, pages):
+    """The shared app and this test's browser sessions (`pages` closes them after the test: a Teacher page left open
+    would keep redrawing every few seconds)."""
+    return app.url, pages
 
 
 def _open(b, url: str, lang: str, size: dict):
@@ -48,7 +41,7 @@ def _open(b, url: str, lang: str, size: dict):
         page.get_by_role("option").nth(list(LANGUAGES).index(lang)).click()
         wait_idle(page)
     page.set_viewport_size(size)
-    page.wait_for_timeout(300)
+    wait_layout(page)
     return page
 
 
@@ -66,8 +59,8 @@ def _metric(page, label: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "teacher_size", "learner_size"), CASES)
-def test_a_learner_joins_answers_and_the_teacher_sees_it_live(app, lang, teacher_size, learner_size):
-    url, b = app
+def test_a_learner_joins_answers_and_the_teacher_sees_it_live(site, lang, teacher_size, learner_size):
+    url, b = site
     tr = lambda text, **values: translate(lang, text, **values)  # noqa: E731 - the page's words, as the test reads them
     lesson = load_lessons()[0]
     question = lesson.questions[0]
@@ -117,8 +110,8 @@ def test_a_learner_joins_answers_and_the_teacher_sees_it_live(app, lang, teacher
 
 
 @pytest.mark.parametrize(("lang", "owner_size", "viewer_size"), CASES)
-def test_a_shared_run_opens_read_only_and_becomes_my_copy(app, lang, owner_size, viewer_size):
-    url, b = app
+def test_a_shared_run_opens_read_only_and_becomes_my_copy(site, lang, owner_size, viewer_size):
+    url, b = site
     owner = _open(b, f"{url}/playground", lang, owner_size)
     button(owner, RUN_TO_END).click()
     wait_idle(owner, 120_000)

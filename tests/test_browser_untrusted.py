@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import scripted
-from browser import browser, by_key, needs_chromium, open_tab, running_app, shot, wait_idle
+from browser import by_key, needs_chromium, open_tab, shot, wait_idle, wait_layout
 from keys import TURN_TABS
 from loopback import start_listener, stop_listener
 
@@ -38,31 +38,34 @@ def hostile_run(url: str) -> Run:
     return run
 
 
-def test_no_payload_url_is_fetched_by_the_browser(tmp_path):
+def test_no_payload_url_is_fetched_by_the_browser(app, pages):
     listener = start_listener()
     try:
-        db = tmp_path / "runs.db"
+        db = app.db
         run = hostile_run(listener.url)
         with RunStore(db) as store:
             store.save_run(run)
-        with running_app(db) as app, browser() as b:
-            page = b.new_page(viewport={"width": 1500, "height": 1100})
-            page.goto(f"{listener.url}/control")  # the control: this browser does reach the listener
-            assert "/control" in [h.path for h in listener.hits]
-            page.goto(f"{app}/playground?run={run.id}&mode=replay&turn=1")
-            page.get_by_text("ANSWER").first.wait_for(timeout=60_000)  # the Answer tab, with the payload as text
+        page = pages.new_page(viewport={"width": 1500, "height": 1100})
+        asked = []  # every URL the page asks for, as the browser starts the request (before it reaches the listener)
+        page.on("request", lambda request: asked.append(request.url))
+        page.goto(f"{listener.url}/control")  # the control: this browser does reach the listener
+        assert "/control" in [h.path for h in listener.hits]
+        page.goto(f"{app.url}/playground?run={run.id}&mode=replay&turn=1")
+        page.get_by_text("ANSWER").first.wait_for(timeout=60_000)  # the Answer tab, with the payload as text
+        wait_idle(page)
+        for name in ("Response", "Tools"):
+            open_tab(page, TURN_TABS, TABS.index(name))
             wait_idle(page)
-            for name in ("Response", "Tools"):
-                open_tab(page, TURN_TABS, TABS.index(name))
-                wait_idle(page)
-            assert page.get_by_text("/leak/toolerror").first.is_visible(), "the tool error is shown, as text"
-            shot(page, "untrusted-playground")
-            page.goto(f"{app}/runs")
-            by_key(page, "runs:view").wait_for(timeout=60_000)
-            wait_idle(page)
-            shot(page, "untrusted-runs")
-            page.wait_for_timeout(500)
+        assert page.get_by_text("/leak/toolerror").first.is_visible(), "the tool error is shown, as text"
+        shot(page, "untrusted-playground")
+        page.goto(f"{app.url}/runs")
+        by_key(page, "runs:view").wait_for(timeout=60_000)
+        wait_idle(page)
+        shot(page, "untrusted-runs")
+        wait_layout(page)
+        page.wait_for_load_state("networkidle")  # a request the last paint started has reached the listener
         fetched = [h.path for h in listener.hits if h.path.startswith(("/leak/", "/html/", "/ref/", "/text/"))]
         assert fetched == []
+        assert [u for u in asked if u.startswith(listener.url) and not u.endswith("/control")] == []
     finally:
         stop_listener(listener)

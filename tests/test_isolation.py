@@ -12,7 +12,6 @@ import types
 
 import pytest
 from browser import (
-    browser,
     button,
     by_key,
     click_key,
@@ -20,7 +19,6 @@ from browser import (
     nav_link,
     needs_chromium,
     open_tab,
-    running_app,
     wait_idle,
 )
 from keys import BACK, NEXT_PHASE, NEXT_STEP, PROVIDER, RESET, RUN_TO_END, TASK, TURN_TABS, USE_KEY
@@ -193,32 +191,32 @@ def first_request_shown(page) -> str:
 
 @pytest.mark.browser
 @needs_chromium
-def test_two_browsers_at_once_on_one_server_share_nothing(tmp_path, model_server):
+def test_two_browsers_at_once_on_one_server_share_nothing(app, pages, model_server):
     server_url, handler = model_server
-    with running_app(tmp_path / "runs.db") as url, browser() as b:
-        a, c = (b.new_context(viewport={"width": 1500, "height": 1100}).new_page() for _ in range(2))
-        a.goto(f"{url}/settings")
-        by_key(a, PROVIDER).wait_for(timeout=180_000)  # a cold start on a busy machine
-        settings_with_key(a, server_url, KEY_A)
-        nav_link(a, "playground").click()
-        c.goto(f"{url}/playground")
-        for page, task in ((a, TASK_A), (c, TASK_B)):
-            button(page, RUN_TO_END).wait_for(timeout=30_000)
-            box = field(page, TASK)
-            box.fill(task)
-            box.press("Control+Enter")
-            wait_idle(page)
-        button(a, RUN_TO_END).click()  # both runs in flight at once
-        button(c, RUN_TO_END).click()
-        for page in (a, c):
-            wait_idle(page)
-            page.get_by_text("Loop stopped").wait_for(timeout=60_000)
-        seen_a, seen_c = (first_request_shown(p) for p in (a, c))
-        assert TASK_A in seen_a and TASK_B not in seen_a
-        assert TASK_B in seen_c and TASK_A not in seen_c
-        assert "127.0.0.1" in a.get_by_test_id("stSidebar").inner_text()
-        assert "Simulated model (offline)" in c.get_by_test_id("stSidebar").inner_text(), "A's provider stayed A's"
-        nav_link(c, "settings").click()
-        c.get_by_text("No key is set").wait_for(timeout=30_000)
-        assert KEY_A not in c.content()
+    url = app.url
+    a, c = (pages.new_context(viewport={"width": 1500, "height": 1100}).new_page() for _ in range(2))
+    a.goto(f"{url}/settings")
+    by_key(a, PROVIDER).wait_for(timeout=180_000)  # a cold start on a busy machine
+    settings_with_key(a, server_url, KEY_A)
+    nav_link(a, "playground").click()
+    c.goto(f"{url}/playground")
+    for page, task in ((a, TASK_A), (c, TASK_B)):
+        button(page, RUN_TO_END).wait_for(timeout=30_000)
+        box = field(page, TASK)
+        box.fill(task)
+        box.press("Control+Enter")
+        wait_idle(page)
+    button(a, RUN_TO_END).click()  # both runs in flight at once
+    button(c, RUN_TO_END).click()
+    for page in (a, c):
+        wait_idle(page)
+        page.get_by_text("Loop stopped").wait_for(timeout=60_000)
+    seen_a, seen_c = (first_request_shown(p) for p in (a, c))
+    assert TASK_A in seen_a and TASK_B not in seen_a
+    assert TASK_B in seen_c and TASK_A not in seen_c
+    assert "127.0.0.1" in a.get_by_test_id("stSidebar").inner_text()
+    assert "Simulated model (offline)" in c.get_by_test_id("stSidebar").inner_text(), "A's provider stayed A's"
+    nav_link(c, "settings").click()
+    c.get_by_text("No key is set").wait_for(timeout=30_000)
+    assert KEY_A not in c.content()
     assert f"Bearer {KEY_A}" in handler.credentials and len(handler.credentials) >= 2

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from browser import (
-    browser,
     button,
     by_key,
     click_key,
@@ -26,6 +25,7 @@ from browser import (
     running_app,
     shot,
     wait_idle,
+    wait_layout,
 )
 from keys import KEY_FIELD, PROVIDER, RUN_TO_END, TEST_CONNECTION, TURN_TABS, USE_KEY
 from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page
@@ -106,20 +106,20 @@ def open_raw_views(page, html: dict[str, bytes]) -> None:
             for viewer in page.locator("[data-testid='stJson'] [role='button']").all()[:40]:
                 with contextlib.suppress(Exception):
                     viewer.click(timeout=500)  # unfold the header trees too
-        page.wait_for_timeout(200)
+        wait_layout(page)  # the expanders and trees just opened are drawn
         html[f"playground {name}"] = page.content().encode()
 
 
 @pytest.mark.browser
 @needs_chromium
-def test_a_canary_key_used_for_a_whole_browser_session_is_found_nowhere(tmp_path, model_server):
+def test_a_canary_key_used_for_a_whole_browser_session_is_found_nowhere(tmp_path, pages, model_server):
     server_url, handler = model_server
     key = canary("sk-ant-canary-")
     db, log = tmp_path / "runs.db", tmp_path / "streamlit.log"
     html: dict[str, bytes] = {}
     frames: list[bytes] = []
-    with app_logging_to(db, log) as url, browser() as b:
-        page = b.new_page(viewport={"width": 1500, "height": 1100})
+    with app_logging_to(db, log) as url:  # a server of its own: the test reads its whole log and database
+        page = pages.new_page(viewport={"width": 1500, "height": 1100})
         page.on(
             "websocket",
             lambda ws: ws.on(

@@ -8,7 +8,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser import ROOT, browser, button, free_port, needs_chromium, shot, wait_idle
+from browser import ROOT, button, free_port, needs_chromium, shot, wait_idle
 from keys import NEXT_STEP
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -54,13 +54,12 @@ def test_new_browsers_spread_over_the_processes_and_each_stays_on_its_own(class_
 
 @pytest.mark.browser
 @needs_chromium
-def test_the_loop_steps_through_the_proxy(class_server):
+def test_the_loop_steps_through_the_proxy(class_server, pages):
     url, _ = class_server
-    with browser() as b:
-        page = b.new_page(viewport={"width": 1366, "height": 768})
-        page.goto(f"{url}/playground")
-        button(page, NEXT_STEP).wait_for(timeout=60_000)
-        button(page, NEXT_STEP).click()
-        wait_idle(page)
-        page.get_by_role("heading", name="Turn 1").first.wait_for(timeout=60_000)
-        shot(page, "serve-class-playground")
+    page = pages.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(f"{url}/playground")
+    button(page, NEXT_STEP).wait_for(timeout=60_000)
+    button(page, NEXT_STEP).click()
+    wait_idle(page)
+    page.get_by_role("heading", name="Turn 1").first.wait_for(timeout=60_000)
+    shot(page, "serve-class-playground")
