@@ -46,6 +46,7 @@ def test_presenter_mode_at_a_projector(app, pages):
     assert font_px(page, ".lab-code .lab-line") >= MIN_PX
     open_tab(page, TURN_TABS, TABS.index("Raw JSON"))
     wait_idle(page)
+    page.locator("[data-testid='stCode']:visible code").first.wait_for()  # highlighted once its code has loaded
     assert font_px(page, "[data-testid='stCode'] code") >= MIN_PX
     raw_box = page.locator("[data-testid='stCode']:visible").first.bounding_box()
     assert raw_box["height"] > 320, "a taller raw JSON box"
