@@ -55,11 +55,23 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # Runs recorded from another program name it (agent_core.recorder): '' for the Lab's own runs.
     "ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT '';",
+    # On a class server every run has an owner (a learner id; '' on a personal server) and is private to them
+    # until they share it: a row in shares makes its link open read-only for others.
+    """
+    ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+    CREATE INDEX runs_owner ON runs(owner, created_at DESC);
+    CREATE TABLE shares (run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, shared_at REAL NOT NULL);
+    """,
 )
+OWN, SHARED, TEACHER, NOT_SHARED, MISSING = "own", "shared", "teacher", "not_shared", "missing"
 
 
 class StoreError(RuntimeError):
     """The runs database cannot be used as it is (newer format, damaged file, unreadable row)."""
+
+
+class NotYours(StoreError):
+    """A class server's learner tried to write or delete a run that belongs to someone else."""
 
 
 @dataclass
@@ -121,8 +133,11 @@ class RunStore:
 
     `path` is a SQLite file, or a postgresql:// URL (the server holds the same tables; see agent_core/db.py)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, owner: str | None = None) -> None:
         self.path = db.prepare(default_target() if path is None else path)
+        # None: a personal server, where every run is the person's. A learner id: a class server's learner, who
+        # lists, writes and deletes only their own runs (reading others' is decided by access()).
+        self.owner = owner
         # One connection, kept open: closing the last connection checkpoints the WAL with an fsync, which
         # cost ~25 ms per save when every call opened its own. The lock serialises this process's threads;
         # WAL and the busy timeout cover other processes.
@@ -153,6 +168,7 @@ class RunStore:
         position = next(i for i, t in enumerate(run.turns) if t is turn)
         row = (run.id, turn.index, _turn_json(run, position))
         with self._write() as conn:
+            self._check_mine(conn, run.id)
             self._upsert_header(conn, run)
             conn.execute(_UPSERT_TURN, row)
 
@@ -163,6 +179,7 @@ class RunStore:
         indices = [t.index for t in run.turns]
         rows = [(run.id, t.index, _turn_json(run, i)) for i, t in enumerate(run.turns) if t.index >= from_turn]
         with self._write() as conn:
+            self._check_mine(conn, run.id)
             self._upsert_header(conn, run)
             conn.execute(
                 f"DELETE FROM turns WHERE run_id = ? AND idx NOT IN ({','.join('?' * len(indices))})",
@@ -173,9 +190,38 @@ class RunStore:
     def delete(self, run_id: str) -> bool:
         """Delete a run and its turns; its forks keep their own copy and simply lose the link target."""
         with self._write() as conn:
+            self._check_mine(conn, run_id)
             conn.execute("DELETE FROM turns WHERE run_id = ?", (run_id,))
+            conn.execute("DELETE FROM shares WHERE run_id = ?", (run_id,))
             deleted: int = conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
             return deleted > 0
+
+    def share(self, run_id: str) -> None:
+        """Let anyone with the link open this run read-only (on a class server: only its owner may)."""
+        with self._write() as conn:
+            self._check_mine(conn, run_id)
+            conn.execute("INSERT INTO shares VALUES (?, ?) ON CONFLICT DO NOTHING", (run_id, time.time()))
+
+    def access(self, run_id: str, teaches: tuple[str, ...] = ()) -> str:
+        """How this store's owner may open a run: OWN, SHARED (read-only), TEACHER (read-only: a learner of a
+        class they teach), NOT_SHARED or MISSING. On a personal server every saved run is OWN."""
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT owner, (SELECT count(*) FROM shares WHERE run_id = ?) FROM runs WHERE id = ?", (run_id, run_id)
+            ).fetchone()
+        if row is None:
+            return MISSING
+        owner, shared = str(row[0] or ""), bool(row[1])
+        if self.owner is None or owner == self.owner:
+            return OWN
+        return SHARED if shared else TEACHER if owner in teaches else NOT_SHARED
+
+    def _check_mine(self, conn: Any, run_id: str) -> None:
+        if self.owner is None:
+            return
+        row = conn.execute("SELECT owner FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is not None and str(row[0] or "") != self.owner:
+            raise NotYours(f"Run {run_id} belongs to someone else: it was not changed.")
 
     # -- reading -------------------------------------------------------------------------
     def load(self, run_id: str) -> Run | None:
@@ -211,13 +257,20 @@ class RunStore:
             row = conn.execute("SELECT updated_at FROM runs WHERE id = ?", (run_id,)).fetchone()
         return row[0] if row else None
 
-    def list_runs(self, search: str = "", limit: int = 200) -> list[RunSummary]:
-        """Newest first; search matches task, title, id, model or stop kind (case-insensitive, any script)."""
-        sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs"
+    def list_runs(self, search: str = "", limit: int = 200, owners: tuple[str, ...] | None = None) -> list[RunSummary]:
+        """Newest first; search matches task, title, id, model or stop kind (case-insensitive, any script).
+
+        On a class server only the owner's runs, or those of `owners` (a teacher's class)."""
+        sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE 1 = 1"
         params: list[Any] = []
+        if owners is None and self.owner is not None:
+            owners = (self.owner,)
+        if owners is not None:
+            sql += f" AND owner IN ({','.join('?' * len(owners))})" if owners else " AND 0 = 1"
+            params += owners
         if search.strip():
             sql += (
-                " WHERE instr(casefold(id || ' ' || task || ' ' || title || ' ' || model || ' ' || "
+                " AND instr(casefold(id || ' ' || task || ' ' || title || ' ' || model || ' ' || "
                 "coalesce(stop_kind, '')), ?) > 0"
             )
             params.append(search.strip().casefold())
@@ -228,9 +281,12 @@ class RunStore:
 
     def children(self, run_id: str) -> list[RunSummary]:
         """Runs forked from this one, in the order of the turn they branch at."""
-        sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE parent_id = ? ORDER BY parent_turn, created_at"
+        sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE parent_id = ?"
+        params: tuple[str, ...] = (run_id,)
+        if self.owner is not None:  # someone else's fork of a shared run is theirs to know about
+            sql, params = sql + " AND owner = ?", (run_id, self.owner)
         with self._read() as conn:
-            return [_summary(row) for row in conn.execute(sql, (run_id,))]
+            return [_summary(row) for row in conn.execute(sql + " ORDER BY parent_turn, created_at", params)]
 
     def schema_version(self) -> int:
         """The database format version (PRAGMA user_version)."""
@@ -307,11 +363,10 @@ class RunStore:
             with self._read() as conn:
                 conn.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
 
-    @staticmethod
-    def _upsert_header(conn: Any, run: Run) -> None:
-        row = _header_row(run)
+    def _upsert_header(self, conn: Any, run: Run) -> None:
+        row = {**_header_row(run), "owner": self.owner or ""}
         names = ", ".join(row)
-        updates = ", ".join(f"{k} = excluded.{k}" for k in row if k != "id")
+        updates = ", ".join(f"{k} = excluded.{k}" for k in row if k not in ("id", "owner"))
         conn.execute(
             f"INSERT INTO runs ({names}) VALUES ({', '.join('?' * len(row))}) ON CONFLICT(id) DO UPDATE SET {updates}",
             tuple(row.values()),
