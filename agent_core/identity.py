@@ -104,7 +104,8 @@ class IdentityCookie:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = str(scope.get("path") or "")
-        if scope["type"] != "http" or path.startswith(("/_stcore/", "/static/", "/media/", "/component/")):
+        passing = path == RESUME_PATH or path.startswith(("/_stcore/", "/static/", "/media/", "/component/"))
+        if scope["type"] != "http" or passing:  # /resume sets the cookie itself
             await self.app(scope, receive, send)
             return
         secret = self._secret or server_secret()

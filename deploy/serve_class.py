@@ -5,11 +5,16 @@
 Each Streamlit process holds its sessions in memory, so every request of one browser must reach the same
 process: nginx gives each new browser a cookie on its first request and hashes on it. All processes share the
 runs database: the SQLite file on one machine, or PostgreSQL (DATABASE_URL) for several machines.
+
+Every worker runs in class-server mode (AGENT_LOOP_LAB_MODE=class, deploy/class_app.py: learner identity in a
+signed cookie). A worker that dies is started again on its port; meanwhile nginx sends its browsers to the
+others, where a reload finds each learner's saved runs (every turn is saved as it is made).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import signal
 import subprocess
@@ -40,8 +45,13 @@ http {{
     }}
     server {{
         listen {host}:{port};
+        # The README's import limit is 20 MB; a multipart upload adds a little around the file.
+        client_max_body_size {body_mb}m;
         location / {{
             proxy_pass http://lab;
+            # A worker that is down (dead, or restarting) passes its browsers to the next one at once.
+            proxy_next_upstream error timeout http_502 http_503;
+            proxy_connect_timeout 2s;
             proxy_http_version 1.1;
             proxy_set_header Host $host;
             proxy_set_header Upgrade $http_upgrade;
@@ -55,16 +65,64 @@ http {{
 """
 
 
+IMPORT_LIMIT_MB = 20  # export.MAX_IMPORT_BYTES, as the README promises it
+BODY_LIMIT_MB = IMPORT_LIMIT_MB + 5
+RESTART_PAUSE_S = 5.0  # a worker that died within this of its start waits this long before the next try
+
+
 def nginx_config(tmp: Path, host: str, port: int, worker_ports: list[int]) -> str:
-    servers = "\n".join(f"        server 127.0.0.1:{p};" for p in worker_ports)
-    return NGINX_CONF.format(tmp=tmp, host=host, port=port, servers=servers)
+    # max_fails/fail_timeout: a dead worker is skipped for 5 s after one failed connection, then tried again.
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in worker_ports)
+    return NGINX_CONF.format(tmp=tmp, host=host, port=port, servers=servers, body_mb=BODY_LIMIT_MB)
 
 
 def start_worker(port: int, log: Path) -> subprocess.Popen:
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+    command = [sys.executable, "-m", "streamlit", "run", "deploy/class_app.py", "--server.port", str(port),
                "--server.address", "127.0.0.1", "--server.headless", "true",
                "--browser.gatherUsageStats", "false"]  # fmt: skip
-    return subprocess.Popen(command, cwd=ROOT, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    env = {**os.environ, "AGENT_LOOP_LAB_MODE": "class"}
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+
+
+class Supervisor:
+    """The workers and nginx: a worker or nginx that stops is started again; the others keep serving."""
+
+    def __init__(self, nginx: str, tmp: Path, ports: list[int]) -> None:
+        self.nginx, self.tmp, self.ports = nginx, tmp, ports
+        self.workers: dict[int, subprocess.Popen] = {}
+        self.started: dict[int, float] = {}
+        self.proxy: subprocess.Popen | None = None
+
+    def start_worker(self, port: int) -> None:
+        self.workers[port] = start_worker(port, self.tmp / f"worker-{port}.log")
+        self.started[port] = time.monotonic()
+
+    def start_proxy(self) -> None:
+        self.proxy = subprocess.Popen([self.nginx, "-c", str(self.tmp / "nginx.conf"), "-g", "daemon off;"])
+
+    def watch_once(self) -> None:
+        """Start again whatever stopped (a worker that keeps dying at once is retried every few seconds)."""
+        for port, proc in list(self.workers.items()):
+            code = proc.poll()
+            if code is None:
+                continue
+            if time.monotonic() - self.started[port] < RESTART_PAUSE_S:
+                continue
+            print(f"worker on port {port} stopped (exit {code}); starting it again", flush=True)
+            self.start_worker(port)
+        if self.proxy is not None and self.proxy.poll() is not None:
+            print(f"nginx stopped (exit {self.proxy.returncode}); starting it again", flush=True)
+            self.start_proxy()
+
+    def stop(self) -> None:
+        procs = [*self.workers.values(), *([self.proxy] if self.proxy else [])]
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
 
 
 def wait_healthy(url: str, seconds: float = 90) -> None:
@@ -93,26 +151,23 @@ def main(argv: list[str] | None = None) -> None:
     ports = [int(p) for p in args.worker_ports.split(",") if p.strip()] or [
         args.first_worker_port + i for i in range(max(1, args.workers))
     ]
-    workers = [start_worker(p, tmp / f"worker-{p}.log") for p in ports]
-    procs = list(workers)
+    supervisor = Supervisor(nginx, tmp, ports)
     try:
+        for p in ports:
+            supervisor.start_worker(p)
         for p in ports:
             wait_healthy(f"http://127.0.0.1:{p}")
         (tmp / "nginx.conf").write_text(nginx_config(tmp, args.host, args.port, ports))
-        procs.append(subprocess.Popen([nginx, "-c", str(tmp / "nginx.conf"), "-g", "daemon off;"]))
+        supervisor.start_proxy()
+        pids = ", ".join(f"{port}:{proc.pid}" for port, proc in supervisor.workers.items())
         print(f"serving a class on http://{args.host}:{args.port} with {len(ports)} app processes", flush=True)
+        print(f"workers (port:pid) {pids}; logs in {tmp}", flush=True)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        while all(p.poll() is None for p in procs):
+        while True:
             time.sleep(1)
-        raise SystemExit("a process of the class server stopped; see the logs in " + str(tmp))
+            supervisor.watch_once()
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        supervisor.stop()
 
 
 if __name__ == "__main__":
