@@ -180,7 +180,10 @@ def test_import_rejects_bad_files_with_clear_messages(data, expected):
         ({"run__turns__0__usage__input_tokens": "x"}, "run.turns[0].usage.input_tokens: 'x' is not of type 'integer'"),
         ({"run__turns__0__exchanges__0__request_body": {"hex": "00"}}, "run.turns[0].exchanges[0].request_body"),
         ({"run__turns__0__exchanges__0__response_body": {"base64": "not base64!"}}, "does not match"),
-        ({"run__messages__0__role": "system"}, "run.messages[0].role: 'system' is not one of"),
+        (
+            {"run__messages__0__role": "tool"},
+            "run.messages[0].role: 'tool' is not one of",
+        ),  # system: a recorded run may hold one
         ({"run__config__limits__max_steps": -1}, "run.config.limits.max_steps: -1 is less than the minimum"),
         ({"run__phase": "thinking"}, "run.phase"),
         ({"run__turns__0__tools__0__approval": "maybe"}, "run.turns[0].tools[0].approval"),

@@ -261,3 +261,19 @@ def test_serve_record_refuses_an_unreadable_upstream(capsys):
 
     assert main(["serve", "--record", "--upstream", "ftp://x"]) == 2
     assert "--upstream" in capsys.readouterr().out
+
+
+def test_a_recorded_run_exports_and_imports_with_its_origin(recording, store):
+    from agent_core.export import export_json, import_json
+
+    url, _ = recording()
+    client = anthropic.Anthropic(api_key="k", base_url=url, max_retries=0)
+    messages = [
+        {"role": "user", "content": "What's the weather in Oslo?"},
+        {"role": "system", "content": "The user prefers Celsius."},  # Claude Code's mid-conversation context
+    ]
+    client.messages.create(model=MODEL, max_tokens=500, tools=[WEATHER], messages=messages)
+    [run] = recorded(store)
+    back = import_json(export_json(run))
+    assert back.origin == run.origin and back.origin["kind"] == "recorded"
+    assert [m["role"] for m in back.turns[0].request["messages"]] == ["user", "system"]

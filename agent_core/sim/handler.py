@@ -13,7 +13,7 @@ from typing import Any
 from agent_core import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
-from agent_core.sim import behaviour, faults, models_api, request, stream, validate
+from agent_core.sim import behaviour, faults, models_api, openai_compat, request, stream, validate
 from agent_core.sim.cache import PromptCache, owner_of
 from agent_core.sim.models_api import context_window, max_output, model_info  # noqa: F401 (re-exported)
 from agent_core.sim.ratelimit import RateWindow
@@ -25,11 +25,13 @@ log = logging.getLogger(__name__)
 MAX_JSON_DEPTH = 64
 _TOO_DEEP = object()
 SERVED_ROUTES = (
-    "the simulated model serves POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models and "
-    "GET /v1/models/{id}"
+    "the simulated model serves POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models, "
+    "GET /v1/models/{id} and POST /v1/chat/completions"
 )
 # What reachability probes ask for; HEAD of any served GET path answers too.
 PROBE_ROUTES = frozenset({"", "/api/hello", "/v1"})
+SSE_HEADERS = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
+CHAT_ROUTE = "/v1/chat/completions"
 # Statuses the SDKs retry (with every 5xx): a request answered with one of these is still being retried.
 RETRIED_STATUSES = frozenset({408, 409, 429})
 # What json.dumps(..., sort_keys=True, ensure_ascii=False, separators=(",", ":")) builds per call, built once.
@@ -127,7 +129,14 @@ def _json_reply(status: int, data: dict[str, Any], headers: dict[str, str] | Non
     return SimReply(status, {"content-type": "application/json", **(headers or {})}, body)
 
 
-def _error_reply(failure: ApiFailure, request_id: str) -> SimReply:
+def _error_reply(failure: ApiFailure, request_id: str, openai: bool = False) -> SimReply:
+    if openai:  # the OpenAI compatibility layer answers in OpenAI's envelope
+        param = (failure.details or {}).get("param")
+        reply = _json_reply(
+            failure.status, openai_compat.error_body(failure.status, failure.message, param), failure.headers
+        )
+        reply.delay_s = failure.delay_s
+        return reply
     envelope = faults.error_body(faults.error_type_for(failure.status), failure.message, request_id)
     if failure.details:
         envelope["error"]["details"] = failure.details
@@ -161,14 +170,15 @@ class SimHandler:
         attempt_key = self.attempts.key(method.upper(), route, body)
         retry = self.attempts.next_for(attempt_key)
         request_id = "req_" + _hex(self.settings.seed, method, path, body, retry)
+        openai = route == CHAT_ROUTE
         try:
             reply = self._route(method.upper(), route, query, headers, body, retry)
         except ApiFailure as failure:
-            reply = _error_reply(failure, request_id)
+            reply = _error_reply(failure, request_id, openai)
         except Exception as exc:  # a sim bug must reach the client as an API error, not a hung socket
             log.exception("the simulated model failed on %s %s", method, path)
             reply = _error_reply(
-                ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"), request_id
+                ApiFailure(500, f"The simulated model failed: {type(exc).__name__}: {exc}"), request_id, openai
             )
         if not reply.drop and reply.status not in RETRIED_STATUSES and reply.status < 500:
             self.attempts.answered(attempt_key)
@@ -201,9 +211,11 @@ class SimHandler:
         if known is None:
             # Before any header rule: a client that took a wrong turn learns where it is, not what it lacks.
             raise ApiFailure(404, f"Not found: {method} {route or '/'} ({SERVED_ROUTES})")
-        self._check_headers(headers)
+        self._check_headers(headers, needs_version=known != "chat")
         if known == "create":
             return self._create(headers, raw, attempt)
+        if known == "chat":
+            return self._chat(headers, raw, attempt)
         if known == "count":
             return self._count(raw)
         if known == "models":
@@ -218,6 +230,8 @@ class SimHandler:
             return "create"
         if (method, route) == ("POST", "/v1/messages/count_tokens"):
             return "count"
+        if (method, route) == ("POST", CHAT_ROUTE):
+            return "chat"
         if (method, route) == ("GET", "/v1/models"):
             return "models"
         if method == "GET" and route.startswith("/v1/models/") and route.count("/") == 3:
@@ -241,13 +255,14 @@ class SimHandler:
             raise ApiFailure(400, f"The request body's JSON is nested more than {MAX_JSON_DEPTH} levels deep.")
         return value
 
-    def _check_headers(self, headers: dict[str, str]) -> None:
-        """The API's header rules; `SimSettings.lenient_headers` (a documented teaching flag) waives them."""
+    def _check_headers(self, headers: dict[str, str], needs_version: bool = True) -> None:
+        """The API's header rules (the OpenAI layer needs a key, not a version); `SimSettings.lenient_headers` (a
+        documented teaching flag) waives them."""
         if self.settings.lenient_headers:
             return
         if not headers.get("x-api-key") and not headers.get("authorization"):
             raise ApiFailure(401, "x-api-key header is required")
-        if not headers.get("anthropic-version"):
+        if needs_version and not headers.get("anthropic-version"):
             raise ApiFailure(400, "anthropic-version: header is required")
 
     def _count(self, raw: bytes) -> SimReply:
@@ -287,6 +302,44 @@ class SimHandler:
 
     def _create(self, headers: dict[str, str], raw: bytes, attempt: int = 0) -> SimReply:
         body = self._aliases(self._parse(raw))
+        answered = self._message(headers, body, attempt)
+        if isinstance(answered, SimReply):
+            return answered
+        message, delay_s = answered
+        used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
+        if body.get("stream"):
+            return SimReply(200, dict(SSE_HEADERS), chunks=stream.sse_events(message), delay_s=delay_s, tokens=used)
+        reply = _json_reply(200, message)
+        reply.delay_s, reply.tokens = delay_s, used
+        return reply
+
+    def _chat(self, headers: dict[str, str], raw: bytes, attempt: int = 0) -> SimReply:
+        """POST /v1/chat/completions: the request as the OpenAI compatibility layer sends it on, the reply back."""
+        chat = self._parse(raw)
+        try:
+            body = openai_compat.to_messages_request(chat)
+        except openai_compat.ChatInvalid as exc:
+            raise ApiFailure(400, str(exc), details={"param": exc.param}) from exc
+        answered = self._message(headers, body, attempt, thinking_returned=False)
+        if isinstance(answered, SimReply):
+            return answered
+        message, delay_s = answered
+        used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
+        if chat.get("stream"):
+            usage = bool((chat.get("stream_options") or {}).get("include_usage"))
+            events = openai_compat.chunks(message, usage)
+            return SimReply(200, dict(SSE_HEADERS), chunks=events, delay_s=delay_s, tokens=used)
+        reply = _json_reply(200, openai_compat.completion(message))
+        reply.delay_s, reply.tokens = delay_s, used
+        return reply
+
+    def _message(
+        self, headers: dict[str, str], body: Any, attempt: int, thinking_returned: bool = True
+    ) -> SimReply | tuple[dict[str, Any], float]:
+        """The reply message to a Messages API request body (and its delay), or a dropped connection.
+
+        `thinking_returned=False` (the OpenAI layer, whose replies carry no thinking): a history without the
+        thinking blocks it was never shown is not refused."""
         plan = self._plan(body, headers, attempt)
         if plan.drop:
             return SimReply(0, {}, delay_s=plan.delay_s, drop=True)
@@ -308,7 +361,8 @@ class SimHandler:
         assert row is not None  # the validator refuses a request without a model
         self._check(behaviour.check_model, body, row)
         self._check(behaviour.check_output_config, body)
-        self._check(behaviour.check_thinking_kept, body, row)
+        if thinking_returned:
+            self._check(behaviour.check_thinking_kept, body, row)
         window = context_window(body["model"], self.settings)
         prompt_tokens = tokens.count_request(body)
         if prompt_tokens > window:
@@ -327,19 +381,7 @@ class SimHandler:
             prompt_tokens=prompt_tokens,
             cache=self.cache.settle(body, owner_of(headers)),
         )
-        used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
-        if body.get("stream"):
-            chunks = stream.sse_events(message)
-            return SimReply(
-                200,
-                {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"},
-                chunks=chunks,
-                delay_s=plan.delay_s,
-                tokens=used,
-            )
-        reply = _json_reply(200, message)
-        reply.delay_s, reply.tokens = plan.delay_s, used
-        return reply
+        return message, plan.delay_s
 
     def _plan(self, body: Any, headers: dict[str, str], attempt: int) -> faults.FaultPlan:
         """The faults for this request: the x-sim-fault header, else the server's queue, else the settings."""
