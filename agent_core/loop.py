@@ -235,7 +235,7 @@ class Stepper:
             ]
             turn.decisions = [Decision(DecisionKind.RUN_TOOLS, {"tools": len(calls)})]
             run.phase = Phase.RUN_TOOLS
-        elif reason == StopReason.PAUSE_TURN:
+        elif reason == StopReason.PAUSE_TURN and LoopBug.STOP_ON_PAUSE_TURN not in bugs:
             turn.decisions = [Decision(DecisionKind.PAUSE_TURN)]
             run.phase = Phase.BUILD_REQUEST
         elif reason in FINAL_STOP_REASONS:

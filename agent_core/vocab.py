@@ -63,6 +63,7 @@ class LoopBug(StrEnum):
     DROP_ONE_TOOL_RESULT = "drop_one_tool_result"
     FORGET_ASSISTANT_REPLY = "forget_assistant_reply"
     CONTINUE_ON_UNKNOWN_STOP = "continue_on_unknown_stop"
+    STOP_ON_PAUSE_TURN = "stop_on_pause_turn"  # `if stop_reason != "tool_use": break`: a paused server tool ends it
 
 
 class ApiErrorKind(StrEnum):

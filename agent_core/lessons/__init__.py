@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from agent_core.lessons.figures import PLACEHOLDER, Figure, figures_of, render
-from agent_core.lessons.goals import GOAL_CHECKS, STOP_KINDS, STOP_REASONS, GoalResult, check_goal, config_value
+from agent_core.lessons.goals import (
+    GOAL_CHECKS,
+    STOP_KINDS,
+    STOP_REASONS,
+    GoalResult,
+    check_goal,
+    config_value,
+)
+from agent_core.lessons.parsons import Puzzle, puzzle_from
 from agent_core.lessons.scenario import (
     LANGUAGES,
     LessonError,
@@ -117,6 +125,7 @@ class Lesson:
     )
     sources: list[dict[str, Any]] = field(default_factory=list)  # [{"title", "url", "checked": "YYYY-MM-DD"}]
     figures: dict[str, Figure] = field(default_factory=dict)  # the {name} numbers its texts state (figures.py)
+    puzzles: list[Puzzle] = field(default_factory=list)  # "assemble the loop" exercises (parsons.py)
 
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
@@ -138,6 +147,13 @@ class Lesson:
     def check(self, goal: dict[str, Any], run: Run) -> GoalResult:
         """Check a goal against a finished run, comparing its config with this lesson's own scenario."""
         return check_goal(goal, run, self.scenario_config(run.config.language))
+
+    def puzzle(self, puzzle_id: str) -> Puzzle:
+        """A puzzle by id (KeyError if there is none)."""
+        for puzzle in self.puzzles:
+            if puzzle.id == puzzle_id:
+                return puzzle
+        raise KeyError(puzzle_id)
 
     def exercise(self, exercise_id: str) -> Exercise:
         """An exercise by id (KeyError if there is none)."""
@@ -176,7 +192,8 @@ def _rendered(value: Any, figures: dict[str, Figure]) -> Any:
         return {lang: render(text, figures, lang) for lang, text in value.items()}
     if isinstance(value, dict):
         return {
-            k: v if k in ("change", "goal", "tempting", "accepted") else _rendered(v, figures) for k, v in value.items()
+            k: v if k in ("change", "goal", "tempting", "accepted", "patch", "shows") else _rendered(v, figures)
+            for k, v in value.items()
         }
     if isinstance(value, list):
         return [_rendered(v, figures) for v in value]
@@ -247,6 +264,10 @@ def _lesson_from(data: dict[str, Any], folder: Path, steps: dict[str, list[Step]
         teacher_notes=data.get("teacher_notes"),
         sources=data.get("sources", []),
         figures=figures,
+        puzzles=[
+            puzzle_from(p, (folder.parent, LESSONS_ROOT), f"puzzles[{n}]")
+            for n, p in enumerate(data.get("puzzles") or [])
+        ],
     )
 
 
@@ -291,7 +312,10 @@ def load_lesson(path: str | Path) -> Lesson:
         _check_figures_shown(data, steps, f"{label}/lesson.json", check.problems)
     if check.problems:
         raise LessonError(check.problems)
-    return _lesson_from(data, folder, steps)
+    try:
+        return _lesson_from(data, folder, steps)
+    except LessonError as err:
+        raise LessonError([f"{label}/lesson.json: {p}" for p in err.problems]) from None
 
 
 def load_lessons(root: str | Path | None = None) -> list[Lesson]:

@@ -23,15 +23,15 @@ from agent_core.lessons.scenario import (
     as_list as _as_list,
 )
 from agent_core.model import Limits, RunConfig, SimSettings, ToolSpec
-from agent_core.vocab import ContextPolicy, Persona
+from agent_core.vocab import ContextPolicy, LoopBug, Persona
 
 PERSONAS = tuple(p.value for p in Persona)
 CONTEXT_POLICIES = tuple(p.value for p in ContextPolicy)
-BUGS = ("text_before_tool_result", "drop_one_tool_result", "forget_assistant_reply", "continue_on_unknown_stop")
+BUGS = tuple(b.value for b in LoopBug)
 TOOL_CHOICES = ("auto", "any", "tool", "none")
 
 _TOP_REQUIRED = ("id", "order", "curriculum", "title", "summary", "scenario", "questions")
-_TOP_OPTIONAL = ("expected", "exercises", "teacher_notes", "sources", "figures")
+_TOP_OPTIONAL = ("expected", "exercises", "teacher_notes", "sources", "figures", "puzzles")
 _NOTE_KEYS = ("minutes", "level", "objectives", "numbers", "misconceptions", "discussion")
 LEVELS = ("beginner", "intermediate", "advanced")
 # Provider, endpoint and language come from the learner's session, never from a lesson.
@@ -320,6 +320,18 @@ def check_lesson(check: Checker, data: Any, folder: Path) -> None:
         _check_teacher_notes(check, data["teacher_notes"], "teacher_notes", ids)
     if "sources" in data:
         _check_sources(check, data["sources"], "sources")
+    for n, puzzle in enumerate(data.get("puzzles") or []):
+        where = f"puzzles[{n}]"
+        if not isinstance(puzzle, dict):
+            check.fail(where, "must be an object")
+            continue
+        _check_scenario(check, puzzle.get("patch", {}), f"{where}.patch", partial=True)
+        _check_goal(check, puzzle.get("goal", {}), f"{where}.goal")
+        for k, fault in enumerate(puzzle.get("faults") or []):
+            if isinstance(fault, dict):
+                if fault.get("patch") is not None:  # None: no lab bug matches, the fault is explained, not run
+                    _check_scenario(check, fault["patch"], f"{where}.faults[{k}].patch", partial=True)
+                _check_goal(check, fault.get("shows", {}), f"{where}.faults[{k}].shows")
     if "figures" in data:
         ids = {str(e.get("id")) for e in data.get("exercises") or [] if isinstance(e, dict)}
         for name, message in figure_problems(data["figures"], ids):
