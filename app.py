@@ -2,8 +2,8 @@
 
 import streamlit as st
 
+from lab_ui.frame.routing import page_frame, route
 from lab_ui.i18n import t
-from lab_ui.routing import page_frame, route
 
 page_frame(is_router=True)
 pages = [

@@ -15,8 +15,8 @@ from agent_core.examples import load_scenarios
 from agent_core.model import ApiError, Decision, Run, StopCause, Turn
 from agent_core.providers import PROVIDER_TABLE
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
+from lab_ui.frame.untrusted import code_span, md
 from lab_ui.i18n import mark, t
-from lab_ui.untrusted import code_span, md
 
 Translate = Callable[..., str]
 

@@ -7,7 +7,7 @@ import streamlit as st
 from agent_core import accounting, charts
 from agent_core.model import Run
 from agent_core.providers import is_priced
-from lab_ui import presenter
+from lab_ui.frame import presenter
 from lab_ui.i18n import mark, t
 from lab_ui.spend import NO_PRICE
 

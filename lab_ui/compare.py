@@ -11,7 +11,8 @@ from agent_core import compare
 from agent_core.model import Run
 from agent_core.providers import is_priced
 from agent_core.store import RunStore, RunSummary
-from lab_ui import presenter, spend
+from lab_ui import spend
+from lab_ui.frame import presenter
 from lab_ui.i18n import mark, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"

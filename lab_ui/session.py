@@ -250,7 +250,7 @@ def get(name: str = "playground") -> LabSession:
     lab = st.session_state.get(key)  # one lookup: t() comes here for the language of every string it shows
     if lab is None:
         if name == "playground":
-            from lab_ui import url_state  # the tab's first language comes from its URL or the cookie
+            from lab_ui.frame import url_state  # the tab's first language comes from its URL or the cookie
 
             lab = LabSession(language=url_state.first_language())
         else:

@@ -15,7 +15,7 @@ from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, m
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.vocab import Provider
 from lab_ui.catalogue import error_markdown, provider_label
-from lab_ui.draw_queue import QUEUE
+from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 

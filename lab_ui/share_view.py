@@ -10,8 +10,8 @@ from agent_core.model import Run
 from agent_core.share import SHARED_VIEW, own_copy
 from agent_core.store import StoreError
 from lab_ui import session
+from lab_ui.frame.links import app_link
 from lab_ui.i18n import t
-from lab_ui.links import app_link
 from lab_ui.session import LabSession
 
 VIEW_PARAM = "view"

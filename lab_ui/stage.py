@@ -37,10 +37,10 @@ from lab_ui import (
     turn_view,
 )
 from lab_ui.catalogue import error_markdown, last_error, stop_text
-from lab_ui.draw_queue import QUEUE
+from lab_ui.frame.draw_queue import QUEUE
+from lab_ui.frame.untrusted import code_span, md, model_words_md
 from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
-from lab_ui.untrusted import code_span, md, model_words_md
 
 PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase string finds its entry)
     Phase.BUILD_REQUEST: mark("build the request"),
@@ -86,7 +86,7 @@ def panel(lab: LabSession, slots: Slots) -> None:
 
 
 @st.fragment
-@QUEUE  # a click reruns only this fragment: it queues like a page (lab_ui/draw_queue.py)
+@QUEUE  # a click reruns only this fragment: it queues like a page (lab_ui/frame/draw_queue.py)
 def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
     # Each outside container gets a write on every run, even an empty one: a fragment may fill a container on
     # its own reruns only if it wrote there during the full app run.

@@ -14,9 +14,9 @@ from agent_core.progress import ProgressStore
 from agent_core.teacher_notes import SECTIONS, lesson_notes
 from lab_ui import session
 from lab_ui.class_join import plain
-from lab_ui.draw_queue import QUEUE
+from lab_ui.frame.draw_queue import QUEUE
+from lab_ui.frame.links import app_link
 from lab_ui.i18n import mark, t
-from lab_ui.links import app_link
 
 REFRESH_SECONDS = 5  # how often the live part redraws; learners' clicks show up within this
 CLASS_PARAM, KEY_PARAM = "class", "teacher"
@@ -122,7 +122,7 @@ def _header(opened: SchoolClass) -> None:
 
 # -- the live part ------------------------------------------------------------------------------------
 @st.fragment(run_every=REFRESH_SECONDS)
-@QUEUE  # a fragment's own rerun queues like a page (lab_ui/draw_queue.py)
+@QUEUE  # a fragment's own rerun queues like a page (lab_ui/frame/draw_queue.py)
 def live_progress(code: str) -> None:
     """Redrawn every few seconds on its own: a learner's finished exercise or answer appears without a click.
     Picking a lesson redraws only this part too."""

@@ -24,5 +24,5 @@ FORGET_KEY = "settings:forget-key"
 RELOAD_MODELS = "settings:reload-models"
 TEST_CONNECTION = "settings:test"
 
-# Every page's sidebar (lab_ui/sidebar.py).
+# Every page's sidebar (lab_ui/frame/sidebar.py).
 LANGUAGE = "language"

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from lab_ui.draw_queue import DrawQueue
+from lab_ui.frame.draw_queue import DrawQueue
 
 
 def _start(target) -> threading.Thread:

@@ -16,7 +16,7 @@ from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.sim.transport import SimTransport
 from agent_core.store import RunStore
 from lab_ui import run_actions, spend
-from lab_ui.untrusted import md
+from lab_ui.frame.untrusted import md
 
 FIRST_EXAMPLE = list_examples()[0][0]
 

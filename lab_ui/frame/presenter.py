@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab_ui import url_state
+from lab_ui.frame import url_state
 from lab_ui.i18n import t
 
 PRESENTER_FONT_PX = 20  # JSON, code and chart text on a projector

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from lab_ui import presenter, sidebar, url_state
-from lab_ui.draw_queue import QUEUE
-from lab_ui.startup import freeze_startup_heap
+from lab_ui.frame import presenter, sidebar, url_state
+from lab_ui.frame.draw_queue import QUEUE
+from lab_ui.frame.startup import freeze_startup_heap
 
 FRAMED = "agent_loop_lab:framed"  # this session has had its first run
 ROUTED = "agent_loop_lab:routed"  # set while app.py runs the page: the frame is drawn already
@@ -57,7 +57,7 @@ def route(pages: list) -> None:
         st.switch_page(path, query_params=params)
     st.session_state[ROUTED] = True
     try:
-        with QUEUE:  # one page drawn at a time per process (lab_ui/draw_queue.py)
+        with QUEUE:  # one page drawn at a time per process (lab_ui/frame/draw_queue.py)
             page.run()
     finally:
         st.session_state.pop(ROUTED, None)

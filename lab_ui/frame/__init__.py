@@ -1,0 +1,1 @@
+"""What every page shares: routing, startup, the draw queue, the sidebar, the URL, links."""
