@@ -3,7 +3,7 @@
 import streamlit as st
 
 from lab_ui.frame.routing import page_frame, route
-from lab_ui.i18n import t
+from lab_ui.words.i18n import t
 
 page_frame(is_router=True)
 pages = [

@@ -21,7 +21,7 @@ from agent_core.vocab import Persona, Provider
 
 def catalogue() -> ModuleType:
     """The words for decisions and stop causes live in the app's catalogue; the command line prints them in English."""
-    from lab_ui import catalogue as words  # pure Python: lab_ui.catalogue imports no Streamlit
+    from lab_ui.words import catalogue as words  # pure Python: lab_ui.words.catalogue imports no Streamlit
 
     return words
 

@@ -1,6 +1,6 @@
 """Failed model calls as facts (a kind, a reason and parameters) and their plain-words explanation.
 
-The English sentences below are also the translation catalogue's keys: lab_ui.catalogue passes `explain` the tab's
+The English sentences below are also the translation catalogue's keys: lab_ui.words.catalogue passes `explain` the tab's
 translate function (and lists these texts for tests/test_i18n.py); the command line and `ApiError.message` use the
 English."""
 

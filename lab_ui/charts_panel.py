@@ -8,8 +8,8 @@ from agent_core import accounting, charts
 from agent_core.model import Run
 from agent_core.providers import is_priced
 from lab_ui.frame import presenter
-from lab_ui.i18n import mark, t
 from lab_ui.spend import NO_PRICE
+from lab_ui.words.i18n import mark, t
 
 CACHE_OFF = mark(
     "Prompt caching is off in this run, so nothing was cached. Turn on 'Prompt caching' in the run's settings, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agent_core.classes import ClassError, ClassStore, normalize_code
-from lab_ui.i18n import t
+from lab_ui.words.i18n import t
 
 CLASS_PARAM = "class"
 MARKDOWN_SPECIALS = set("\\`*_{}[]()<>#+-.!|~$:")

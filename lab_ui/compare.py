@@ -13,7 +13,7 @@ from agent_core.providers import is_priced
 from agent_core.store import RunStore, RunSummary
 from lab_ui import spend
 from lab_ui.frame import presenter
-from lab_ui.i18n import mark, t
+from lab_ui.words.i18n import mark, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
 PICKED_KEY = "runs:picked"  # the run picked in Saved runs (lab_ui.runs_view) is the first default

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_core.lessons.goals import Miss
-from lab_ui.i18n import mark, t
+from lab_ui.words.i18n import mark, t
 
 # One sentence per Miss code (agent_core.lessons.goals.MISS_CODES); API names stay as they are.
 SENTENCES: dict[str, str] = {

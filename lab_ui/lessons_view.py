@@ -11,8 +11,8 @@ from agent_core.progress import ProgressStore
 from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session, stage
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
+from lab_ui.words.i18n import mark, t
 
 
 @st.cache_data(show_spinner=False)

@@ -7,8 +7,8 @@ import streamlit as st
 from lab_ui import controls, session, share_view, stage
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.i18n import t
 from lab_ui.session import LabSession
+from lab_ui.words.i18n import t
 
 
 def restore_from_url(lab: LabSession) -> None:

@@ -9,7 +9,7 @@ from streamlit.errors import StreamlitAPIException
 
 from agent_core.secrets import scrub_secrets
 from lab_ui import practice_exercises, practice_loop, practice_model
-from lab_ui.i18n import mark, t
+from lab_ui.words.i18n import mark, t
 
 log = logging.getLogger(__name__)
 

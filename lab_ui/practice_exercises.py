@@ -9,9 +9,9 @@ import streamlit as st
 
 from agent_core.learn import exercises as ex
 from lab_ui.frame.untrusted import code_span, md
-from lab_ui.i18n import mark, t
-from lab_ui.learn_text import say
 from lab_ui.session import get as lab_session
+from lab_ui.words.i18n import mark, t
+from lab_ui.words.learn_text import say
 
 # The task as the learner reads it (the check itself sends agent_core's English one; the rules do not care).
 FILL_TASK = mark("What's the weather in Olso?")

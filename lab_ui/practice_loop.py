@@ -11,8 +11,8 @@ from agent_core.learn.loop_player import LoopGame, Move, ResultRow
 from agent_core.model import Limits, RunConfig
 from agent_core.tools.catalog import default_specs
 from lab_ui.frame.untrusted import code_span, md
-from lab_ui.i18n import current_language, mark, t
-from lab_ui.learn_text import say
+from lab_ui.words.i18n import current_language, mark, t
+from lab_ui.words.learn_text import say
 
 KEY = "practice:loop"
 TASK = mark("What's the weather in Oslo, and what is 2 to the power of 16?")

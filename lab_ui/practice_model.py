@@ -12,10 +12,10 @@ from agent_core.learn import human
 from agent_core.learn.human import HumanReply, ReplyError, Verdict
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.tools.catalog import default_specs
-from lab_ui.catalogue import stop_text
 from lab_ui.frame.untrusted import code_span, md
-from lab_ui.i18n import current_language, mark, t
-from lab_ui.learn_text import say
+from lab_ui.words.catalogue import stop_text
+from lab_ui.words.i18n import current_language, mark, t
+from lab_ui.words.learn_text import say
 
 KEY = "practice:model"
 TOOLS = ["get_weather", "calculate"]

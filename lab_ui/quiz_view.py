@@ -7,7 +7,7 @@ import streamlit as st
 from agent_core.lessons import Lesson
 from agent_core.lessons.quiz import FINAL_QUIZ, QuizItem, final_quiz, first_answers, lesson_quiz, score
 from agent_core.progress import ProgressStore
-from lab_ui.i18n import t
+from lab_ui.words.i18n import t
 
 
 def _item(item: QuizItem, quiz_id: str, lang: str, recorded, store: ProgressStore, learner: str) -> None:

@@ -12,8 +12,8 @@ from agent_core.model import Run
 from agent_core.store import RunStore, RunSummary, StoreError
 from lab_ui import turn_view
 from lab_ui.frame.untrusted import md
-from lab_ui.i18n import t
 from lab_ui.session import LabSession
+from lab_ui.words.i18n import t
 
 PLAYGROUND = "pages/playground.py"
 FLASH_KEY = "runs:flash"  # session state: the message the next rerun shows once

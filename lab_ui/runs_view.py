@@ -15,9 +15,9 @@ from agent_core.store import RunStore, RunSummary, StoreError
 from lab_ui import compare as compare_view
 from lab_ui import run_actions, session
 from lab_ui.frame.untrusted import md
-from lab_ui.i18n import mark, t
 from lab_ui.run_actions import flash, run_label, show_flash
 from lab_ui.session import LabSession
+from lab_ui.words.i18n import mark, t
 
 VIEWS = (mark("Saved runs"), mark("Compare"), mark("Import & examples"))
 # Session-state keys (not under agent_loop_lab:, which holds LabSessions only).
@@ -173,7 +173,7 @@ def _examples(runs_db: RunStore) -> None:
         have = any(r.id == run_id for r in runs_db.list_runs(run_id))
         text, button = st.columns([5, 1], vertical_alignment="center")
         stops = t("stops with `{cause}`", cause=meta.get("expect_stop", "?"))
-        # The shipped scenario table's words: the catalogue translates them (lab_ui/locales/teacher).
+        # The shipped scenario table's words: the catalogue translates them (lab_ui/words/locales/teacher).
         title, lesson = t(meta.get("title", name)), t(meta["lesson"]) if meta.get("lesson") else ""
         text.markdown(f"**{title}** · {stops}  \n{lesson}")
         if button.button(

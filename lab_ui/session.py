@@ -20,7 +20,7 @@ from agent_core.store import RunStore, default_target
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from agent_core.vocab import DecisionKind, Provider, StopKind
-from lab_ui.i18n import LANGUAGES, mark, t, translate
+from lab_ui.words.i18n import LANGUAGES, mark, t, translate
 
 log = logging.getLogger(__name__)
 

@@ -14,10 +14,10 @@ from agent_core.model import RunConfig
 from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.vocab import Provider
-from lab_ui.catalogue import error_markdown, provider_label
 from lab_ui.frame.draw_queue import QUEUE
-from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
+from lab_ui.words.catalogue import error_markdown, provider_label
+from lab_ui.words.i18n import mark, t
 
 PROVIDERS = list(PROVIDER_TABLE)
 CUSTOM = mark("Custom URL")  # an option value, shown through t()

@@ -11,8 +11,8 @@ from agent_core.share import SHARED_VIEW, own_copy
 from agent_core.store import StoreError
 from lab_ui import session
 from lab_ui.frame.links import app_link
-from lab_ui.i18n import t
 from lab_ui.session import LabSession
+from lab_ui.words.i18n import t
 
 VIEW_PARAM = "view"
 VIEWING_KEY = "share:viewing"  # the id of the shared run this tab is looking at

@@ -8,8 +8,8 @@ from agent_core import context, pricing, tokens
 from agent_core.model import Phase
 from agent_core.providers import is_priced
 from agent_core.vocab import Provider, StopKind
-from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
+from lab_ui.words.i18n import mark, t
 
 # Said wherever a $ figure would stand for a server that is not Anthropic's (Ollama, LM Studio, llama.cpp, …).
 NO_PRICE = mark("no price: local/unknown server")

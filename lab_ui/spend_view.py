@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab_ui.i18n import t
 from lab_ui.session import LabSession
 from lab_ui.spend import NO_PRICE, spend_status
+from lab_ui.words.i18n import t
 
 
 def render_spend(lab: LabSession) -> None:

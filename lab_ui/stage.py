@@ -36,11 +36,11 @@ from lab_ui import (
     timeline,
     turn_view,
 )
-from lab_ui.catalogue import error_markdown, last_error, stop_text
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.untrusted import code_span, md, model_words_md
-from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
+from lab_ui.words.catalogue import error_markdown, last_error, stop_text
+from lab_ui.words.i18n import mark, t
 
 PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase string finds its entry)
     Phase.BUILD_REQUEST: mark("build the request"),

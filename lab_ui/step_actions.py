@@ -21,8 +21,8 @@ from agent_core.vocab import Provider
 from lab_ui import call_watch, session
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.untrusted import md
-from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
+from lab_ui.words.i18n import mark, t
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from lab_ui import session
 from lab_ui.class_join import plain
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.links import app_link
-from lab_ui.i18n import mark, t
+from lab_ui.words.i18n import mark, t
 
 REFRESH_SECONDS = 5  # how often the live part redraws; learners' clicks show up within this
 CLASS_PARAM, KEY_PARAM = "class", "teacher"

@@ -8,9 +8,9 @@ import streamlit as st
 from agent_core.model import Run
 from agent_core.providers import is_priced
 from lab_ui.frame.untrusted import md_cell
-from lab_ui.i18n import mark, t
 from lab_ui.session import LabSession
 from lab_ui.turn_view import badge
+from lab_ui.words.i18n import mark, t
 
 RECENT = 8  # turns drawn as a light table; the full timeline sits in an expander below it
 # Column headers as the learner reads them (stop_reason is the API's own name and stays as it is).

@@ -10,10 +10,10 @@ from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
-from lab_ui.catalogue import decision_text, error_markdown
 from lab_ui.frame import presenter
 from lab_ui.frame.untrusted import code_span, md, model_words_md
-from lab_ui.i18n import mark, t
+from lab_ui.words.catalogue import decision_text, error_markdown
+from lab_ui.words.i18n import mark, t
 
 BADGES = {reason: (info.icon, info.colour) for reason, info in STOP_TABLE.items()}
 

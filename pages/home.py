@@ -5,7 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from lab_ui.frame.routing import page_frame
-from lab_ui.i18n import current_language, t
+from lab_ui.words.i18n import current_language, t
 
 page_frame()  # draws the shared frame only when Streamlit ran this page without app.py
 content = Path(__file__).resolve().parent.parent / "lab_ui" / "content"

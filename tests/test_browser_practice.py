@@ -19,8 +19,8 @@ from browser import (
 from keys import LANGUAGE, NEXT_PHASE, NEXT_STEP
 
 from lab_ui import practice
-from lab_ui.i18n import LANGUAGES, translate
 from lab_ui.predict_view import APPENDED_WORDS
+from lab_ui.words.i18n import LANGUAGES, translate
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 # Each mode: the keys of the buttons a learner presses, and a sentence that proves the mode did its work.

@@ -14,7 +14,7 @@ from keys import LANGUAGE, RUN_TO_END, STEP_BUTTONS
 from agent_core.lessons import load_lessons
 from agent_core.lessons.quiz import lesson_quiz
 from agent_core.teacher_notes import lesson_notes
-from lab_ui.i18n import LANGUAGES, translate
+from lab_ui.words.i18n import LANGUAGES, translate
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 WIDE, NARROW = {"width": 1366, "height": 768}, {"width": 768, "height": 1024}

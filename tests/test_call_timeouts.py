@@ -20,8 +20,8 @@ from agent_core.providers import (
 )
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import Provider, StopKind
-from lab_ui.catalogue import error_text, stop_text
-from lab_ui.i18n import translate
+from lab_ui.words.catalogue import error_text, stop_text
+from lab_ui.words.i18n import translate
 
 TOOL_USE = {
     "id": "msg_1",

@@ -190,7 +190,7 @@ def test_label_reaches_the_price_bars_and_their_model_names(df):
 
 
 def test_charts_read_in_russian_with_the_ui_tables(df):
-    from lab_ui.i18n import translate
+    from lab_ui.words.i18n import translate
 
     def russian(text: str) -> str:
         return translate("ru", text)

@@ -13,8 +13,8 @@ import pytest
 from agent_core import errors
 from agent_core.model import ApiError, Run, RunConfig, StopCause, Turn
 from agent_core.vocab import ErrorReason
-from lab_ui.catalogue import error_markdown, error_text, stop_text
-from lab_ui.i18n import translate
+from lab_ui.words.catalogue import error_markdown, error_text, stop_text
+from lab_ui.words.i18n import translate
 
 REQUEST = httpx2.Request("POST", "http://127.0.0.1:9/v1/messages")
 KEY = "sk-ant-" + "api03-" + "Q" * 40  # split: no key-shaped literal in the repository

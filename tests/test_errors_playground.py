@@ -22,7 +22,7 @@ from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import faults, start_server
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
-from lab_ui.catalogue import stop_text
+from lab_ui.words.catalogue import stop_text
 
 # -- the walk-through --------------------------------------------------------------------------------
 STATUSES = [400, 401, 403, 404, 413, 429, 500, 529]

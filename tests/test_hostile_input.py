@@ -21,8 +21,8 @@ from agent_core.model import Run, SimSettings
 from agent_core.sim import SimHandler
 from agent_core.store import RunStore
 from agent_core.tools import ToolRegistry
-from lab_ui.catalogue import stop_text
 from lab_ui.controls import tool_from_editor
+from lab_ui.words.catalogue import stop_text
 
 # Text with every kind of character, lone surrogates (only expressible in JSON as \ud800 escapes) included.
 ANY_TEXT = st.text(alphabet=st.characters(codec=None) | st.characters(categories=["Cs"]), max_size=60)

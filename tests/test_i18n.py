@@ -17,9 +17,9 @@ from streamlit.testing.v1 import AppTest
 from agent_core import accounting, charts, compare
 from agent_core.examples import load_example
 from agent_core.store import RunStore
-from lab_ui import catalogue
 from lab_ui.controls import tool_from_editor
-from lab_ui.i18n import LANGUAGES, catalog_files, t, translate
+from lab_ui.words import catalogue
+from lab_ui.words.i18n import LANGUAGES, catalog_files, t, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
@@ -72,7 +72,7 @@ def used_keys() -> dict[str, str]:
             if name in ("t", "mark", "translate") and literal:
                 found.setdefault(args[0].value, f"{path.relative_to(ROOT)}:{node.lineno}")
     for text in catalogue.BORROWED_TEXTS:  # agent_core's tables' texts the UI renders (provider names, stop causes)
-        found.setdefault(text, "lab_ui/catalogue.py: BORROWED_TEXTS")
+        found.setdefault(text, "lab_ui/words/catalogue.py: BORROWED_TEXTS")
     return {**chart_keys(), **found}
 
 

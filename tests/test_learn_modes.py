@@ -18,8 +18,8 @@ from agent_core.loop import Stepper
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.sim import validate
 from agent_core.tools.catalog import default_specs
-from lab_ui.catalogue import stop_text
-from lab_ui.learn_text import TEXTS
+from lab_ui.words.catalogue import stop_text
+from lab_ui.words.learn_text import TEXTS
 
 ROOT = Path(__file__).resolve().parent.parent
 TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"

@@ -9,7 +9,7 @@ from agent_core.loop import Stepper, fork_run, iter_turns
 from agent_core.model import Limits, Phase, Run, RunConfig, ToolSpec
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import PHASE_ORDER
-from lab_ui.catalogue import decision_text, stop_text
+from lab_ui.words.catalogue import decision_text, stop_text
 
 WEATHER = default_specs(["get_weather", "calculate"])
 ERR_529 = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}, "request_id": "req_x"}

@@ -12,8 +12,8 @@ from agent_core.export import export_json, import_json
 from agent_core.loop import Stepper
 from agent_core.model import Decision, Limits, Run, RunConfig, StopCause
 from agent_core.tools.catalog import default_specs
-from lab_ui.catalogue import decision_text, stop_text
-from lab_ui.i18n import translate
+from lab_ui.words.catalogue import decision_text, stop_text
+from lab_ui.words.i18n import translate
 
 RUSSIAN = functools.partial(translate, "ru")
 

@@ -17,7 +17,7 @@ from agent_core.lineup import lineup
 from agent_core.model import SimSettings
 from agent_core.providers import LOCAL_PRESETS
 from agent_core.sim import start_server
-from lab_ui.catalogue import stop_text
+from lab_ui.words.catalogue import stop_text
 
 MODEL_IDS = [r.id for r in sorted(lineup().served, key=lambda r: r.released, reverse=True)]
 

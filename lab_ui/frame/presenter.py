@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from lab_ui.frame import url_state
-from lab_ui.i18n import t
+from lab_ui.words.i18n import t
 
 PRESENTER_FONT_PX = 20  # JSON, code and chart text on a projector
 RAW_HEIGHT = 320  # px of a raw JSON box normally; presenter mode lets it grow to PRESENTER_RAW_HEIGHT

@@ -6,7 +6,7 @@ import streamlit as st
 
 from lab_ui import session
 from lab_ui.frame import presenter, url_state
-from lab_ui.i18n import LANGUAGES, t
+from lab_ui.words.i18n import LANGUAGES, t
 
 
 def render() -> None:

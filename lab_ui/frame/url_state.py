@@ -11,7 +11,7 @@ import uuid
 
 import streamlit as st
 
-from lab_ui.i18n import LANGUAGES
+from lab_ui.words.i18n import LANGUAGES
 
 COOKIE = "agent_loop_lab_lang"
 # A learner id from a link is data: letters, digits, - and _ only (it names rows and sits in URLs), at most 40.
@@ -95,7 +95,7 @@ def keep_draft(task: str, sent: str) -> None:
         put("draft", task)
     else:
         put("draft", None)
-        from lab_ui.i18n import t
+        from lab_ui.words.i18n import t
 
         st.caption(t("⚠️ This task is too long to keep in the page's address: a reload before Reset loses the edit."))
 

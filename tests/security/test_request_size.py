@@ -8,7 +8,7 @@ from agent_core import serving
 from agent_core.loop import Stepper
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.vocab import StopKind
-from lab_ui.catalogue import stop_words
+from lab_ui.words.catalogue import stop_words
 
 
 def test_a_request_over_the_cap_is_not_sent_and_says_why(app_env, monkeypatch):

@@ -1,7 +1,7 @@
 """Words for agent_core's structured facts: decisions, stop causes and provider names, in the learner's language.
 
 Records hold kinds and parameters (agent_core.model.Decision, StopCause); the English sentences below are the
-catalogue keys, and lab_ui/locales/health/{ru,pl}.json translate them. `tr` is t() in the app; the command line
+catalogue keys, and lab_ui/words/locales/health/{ru,pl}.json translate them. `tr` is t() in the app; the command line
 passes an English translate.
 """
 
@@ -16,7 +16,7 @@ from agent_core.model import ApiError, Decision, Run, StopCause, Turn
 from agent_core.providers import PROVIDER_TABLE
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
 from lab_ui.frame.untrusted import code_span, md
-from lab_ui.i18n import mark, t
+from lab_ui.words.i18n import mark, t
 
 Translate = Callable[..., str]
 

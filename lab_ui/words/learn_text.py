@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agent_core.learn.facts import Fact
 from lab_ui.frame.untrusted import md
-from lab_ui.i18n import mark, t
+from lab_ui.words.i18n import mark, t
 
 TEXTS = {
     # predict, then reveal

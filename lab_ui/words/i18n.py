@@ -1,4 +1,4 @@
-"""UI strings in English, Russian and Polish, read from lab_ui/locales/*.json (content lives in data files)."""
+"""UI strings in English, Russian and Polish, read from lab_ui/words/locales/*.json (content lives in data files)."""
 
 from __future__ import annotations
 

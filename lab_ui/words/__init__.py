@@ -1,0 +1,1 @@
+"""Words in the learner's language: the catalogue, the translations and the learning texts."""
