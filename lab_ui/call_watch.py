@@ -20,7 +20,7 @@ import anthropic
 import streamlit as st
 
 from agent_core.capture import Wait
-from lab_ui.session import LabSession
+from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import t
 
 POLL_S = 0.2  # how often the script thread looks in, and so how soon a Cancel click stops the wait

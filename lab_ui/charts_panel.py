@@ -7,8 +7,8 @@ import streamlit as st
 from agent_core import accounting, charts
 from agent_core.model import Run
 from agent_core.providers import is_priced
+from lab_ui.controller.spend import NO_PRICE
 from lab_ui.frame import presenter
-from lab_ui.spend import NO_PRICE
 from lab_ui.words.i18n import mark, t
 
 CACHE_OFF = mark(

@@ -16,7 +16,7 @@ from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
 from agent_core.providers import PROVIDER_TABLE
 from agent_core.tools.catalog import CATALOG
 from agent_core.vocab import ContextPolicy, LoopBug, Persona, Provider
-from lab_ui.session import LabSession
+from lab_ui.controller.session import LabSession
 from lab_ui.words.catalogue import provider_label
 from lab_ui.words.i18n import t
 

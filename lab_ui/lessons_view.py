@@ -8,10 +8,11 @@ from agent_core.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
 from agent_core.lessons.cheatsheet import cheat_sheet_html
 from agent_core.lessons.glossary import Term, load_glossary
 from agent_core.progress import ProgressStore
-from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, session, stage
+from lab_ui import class_join, controls, goal_feedback, playground, practice, quiz_view, stage
+from lab_ui.controller import session
+from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.session import LabSession
 from lab_ui.words.i18n import mark, t
 
 

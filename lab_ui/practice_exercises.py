@@ -8,8 +8,8 @@ import random
 import streamlit as st
 
 from agent_core.learn import exercises as ex
+from lab_ui.controller.session import get as lab_session
 from lab_ui.frame.untrusted import code_span, md
-from lab_ui.session import get as lab_session
 from lab_ui.words.i18n import mark, t
 from lab_ui.words.learn_text import say
 

@@ -8,7 +8,7 @@ import streamlit as st
 
 from agent_core.learn import predict
 from agent_core.learn.predict import Appended, Prediction, Reveal
-from lab_ui.session import LabSession
+from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import mark, t
 from lab_ui.words.learn_text import say
 

@@ -11,8 +11,8 @@ from agent_core import export
 from agent_core.model import Run
 from agent_core.store import RunStore, RunSummary, StoreError
 from lab_ui import turn_view
+from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
-from lab_ui.session import LabSession
 from lab_ui.words.i18n import t
 
 PLAYGROUND = "pages/playground.py"

@@ -13,10 +13,11 @@ from agent_core.model import Run
 from agent_core.providers import is_priced
 from agent_core.store import RunStore, RunSummary, StoreError
 from lab_ui import compare as compare_view
-from lab_ui import run_actions, session
+from lab_ui import run_actions
+from lab_ui.controller import session
+from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
 from lab_ui.run_actions import flash, run_label, show_flash
-from lab_ui.session import LabSession
 from lab_ui.words.i18n import mark, t
 
 VIEWS = (mark("Saved runs"), mark("Compare"), mark("Import & examples"))

@@ -14,8 +14,8 @@ from agent_core.model import RunConfig
 from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.vocab import Provider
+from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
-from lab_ui.session import LabSession
 from lab_ui.words.catalogue import error_markdown, provider_label
 from lab_ui.words.i18n import mark, t
 

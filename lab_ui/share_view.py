@@ -9,9 +9,9 @@ import streamlit as st
 from agent_core.model import Run
 from agent_core.share import SHARED_VIEW, own_copy
 from agent_core.store import StoreError
-from lab_ui import session
+from lab_ui.controller import session
+from lab_ui.controller.session import LabSession
 from lab_ui.frame.links import app_link
-from lab_ui.session import LabSession
 from lab_ui.words.i18n import t
 
 VIEW_PARAM = "view"

@@ -1,11 +1,11 @@
-"""The spend line the Playground shows before each real-model step (it only renders lab_ui.spend's status)."""
+"""The spend line the Playground shows before each real-model step (it only renders lab_ui.controller.spend's status)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from lab_ui.session import LabSession
-from lab_ui.spend import NO_PRICE, spend_status
+from lab_ui.controller.session import LabSession
+from lab_ui.controller.spend import NO_PRICE, spend_status
 from lab_ui.words.i18n import t
 
 

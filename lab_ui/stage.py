@@ -10,7 +10,7 @@ The scheme (why one fragment, and which clicks rerun the app):
   it is drawn by full app runs only.
 - A click that changes what the rest shows reruns the app: the first turn (the header's share link appears),
   Reset, Re-run from a turn, accepting a recorded run's tools, Allow/Deny and Retry (rare clicks; the page around
-  them may change). A call that may wait also runs in a full app run (lab_ui/step_actions.py says why).
+  them may change). A call that may wait also runs in a full app run (lab_ui/controller/actions.py says why).
 """
 
 from __future__ import annotations
@@ -25,20 +25,12 @@ from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.trust import input_digest
 from agent_core.vocab import Provider, StopKind
-from lab_ui import (
-    charts_panel,
-    loop_code,
-    predict_view,
-    share_view,
-    spend,
-    spend_view,
-    step_actions,
-    timeline,
-    turn_view,
-)
+from lab_ui import charts_panel, loop_code, predict_view, share_view, spend_view, timeline, turn_view
+from lab_ui.controller import actions as step_actions
+from lab_ui.controller import spend
+from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.untrusted import code_span, md, model_words_md
-from lab_ui.session import LabSession
 from lab_ui.words.catalogue import error_markdown, last_error, stop_text
 from lab_ui.words.i18n import mark, t
 
@@ -247,7 +239,7 @@ def _recorded_notice(lab: LabSession) -> None:
 def _run_controls(lab: LabSession, selected: int) -> None:
     if not lab.run or not lab.run.turns or share_view.viewing(lab):  # a shared run goes on only as one's copy
         return
-    # A dialog, built only when opened: a popover's content would be sent with every click (lab_ui/step_actions.py).
+    # A dialog, built only when opened: a popover's content would be sent with every click (lab_ui/controller/actions.py).
     if st.button(t("Re-run from turn {n}", n=selected), key="fork-open"):
         st.dialog(t("Re-run from turn {n}", n=selected))(_fork_dialog)(lab, selected)
 

@@ -7,8 +7,8 @@ import streamlit as st
 
 from agent_core.model import Run
 from agent_core.providers import is_priced
+from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md_cell
-from lab_ui.session import LabSession
 from lab_ui.turn_view import badge
 from lab_ui.words.i18n import mark, t
 

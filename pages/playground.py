@@ -1,6 +1,7 @@
 """Playground page: a thin shell over lab_ui.playground."""
 
-from lab_ui import playground, session
+from lab_ui import playground
+from lab_ui.controller import session
 from lab_ui.frame.routing import page_frame
 
 page_frame()  # draws the shared frame only when Streamlit ran this page without app.py

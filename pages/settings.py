@@ -1,6 +1,7 @@
 """Settings page: a thin shell over lab_ui.settings_view."""
 
-from lab_ui import session, settings_view
+from lab_ui import settings_view
+from lab_ui.controller import session
 from lab_ui.frame.routing import page_frame
 
 page_frame()  # draws the shared frame only when Streamlit ran this page without app.py

@@ -29,7 +29,7 @@ import agent_core
 import lab_ui
 from agent_core.tools import lookups
 from lab_ui import lessons_view
-from lab_ui.session import LabSession, default_config
+from lab_ui.controller.session import LabSession, default_config
 from lab_ui.turn_view import TABS
 
 KEY_A = "sk-ant-" + "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository

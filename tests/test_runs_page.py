@@ -15,7 +15,8 @@ from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.sim.transport import SimTransport
 from agent_core.store import RunStore
-from lab_ui import run_actions, spend
+from lab_ui import run_actions
+from lab_ui.controller import spend
 from lab_ui.frame.untrusted import md
 
 FIRST_EXAMPLE = list_examples()[0][0]

@@ -13,7 +13,7 @@ from agent_core.loop import Stepper
 from agent_core.model import Phase, Run, RunConfig, ToolExecution, ToolSpec, Turn
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import adopt, input_digest, is_builtin
-from lab_ui.session import LabSession, default_config
+from lab_ui.controller.session import LabSession, default_config
 from lab_ui.words.catalogue import stop_text
 
 CANARY = "CANARY-" + "q7Zp2Lm9Xv4Rt8Wk" + "3Hs6Jd1Nf5Bg0Yc"  # split so no scanner mistakes it for a key

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab_ui import session
+from lab_ui.controller import session
 from lab_ui.frame import presenter, url_state
 from lab_ui.words.i18n import LANGUAGES, t
 

@@ -41,7 +41,9 @@ def current_language() -> str:
 
     if get_script_run_ctx(suppress_warning=True) is None:
         return "en"
-    from lab_ui import session  # imported here: session imports the loop, and i18n must stay importable alone
+    from lab_ui.controller import (
+        session,  # imported here: session imports the loop, and i18n must stay importable alone
+    )
 
     return session.get().language
 

@@ -48,7 +48,7 @@ class LabSession:
     replay: bool = False  # a saved run opened for viewing: no model calls
     message: tuple[str, str] | None = None  # (level, text) shown once after an action
     failure: str | None = None  # what went wrong in the last action, shown once below the step bar
-    pending: str | None = None  # a click's call handed to the next full app run (lab_ui/step_actions.py)
+    pending: str | None = None  # a click's call handed to the next full app run (lab_ui/controller/actions.py)
     scenario_lang: str | None = None  # a lesson's scenario follows the language until the learner runs it
     # What the last opened recorded run had that this session does not use (shown until the next open).
     differences: list[Difference] = field(default_factory=list)

@@ -18,10 +18,11 @@ from streamlit.errors import StreamlitAPIException
 from agent_core.secrets import scrub_secrets
 from agent_core.store import StoreError
 from agent_core.vocab import Provider
-from lab_ui import call_watch, session
+from lab_ui import call_watch
+from lab_ui.controller import session
+from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.untrusted import md
-from lab_ui.session import LabSession
 from lab_ui.words.i18n import mark, t
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from agent_core import context, pricing, tokens
 from agent_core.model import Phase
 from agent_core.providers import is_priced
 from agent_core.vocab import Provider, StopKind
-from lab_ui.session import LabSession
+from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import mark, t
 
 # Said wherever a $ figure would stand for a server that is not Anthropic's (Ollama, LM Studio, llama.cpp, …).
