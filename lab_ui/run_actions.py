@@ -10,9 +10,9 @@ import streamlit as st
 from agent_core import export
 from agent_core.model import Run
 from agent_core.store import RunStore, RunSummary, StoreError
-from lab_ui import turn_view
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
+from lab_ui.playground import turn as turn_view
 from lab_ui.words.i18n import t
 
 PLAYGROUND = "pages/playground.py"

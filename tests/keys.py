@@ -1,6 +1,6 @@
 """The widget keys tests find controls by: set in lab_ui, the same in every language (a label is not)."""
 
-# The Playground's step bar and timeline (lab_ui/controller/actions.py, lab_ui/timeline.py).
+# The Playground's step bar and timeline (lab_ui/controller/actions.py, lab_ui/playground/timeline.py).
 NEXT_PHASE = "btn-phase"
 NEXT_STEP = "btn-turn"
 RUN_TO_END = "btn-end"
@@ -11,7 +11,7 @@ TURN_TABS = "turn-tabs"
 RETRY_STEP = "retry-step"
 ALLOW, DENY = "allow-", "deny-"  # prefixes: the key goes on with the tool call's position and input hash
 
-# The Playground's controls (lab_ui/controls.py): keyed containers, each holding one input.
+# The Playground's controls (lab_ui/playground/controls.py): keyed containers, each holding one input.
 TASK = "cfg-task"
 TOOLS = "cfg-tools"
 FAULTS = "cfg-faults"

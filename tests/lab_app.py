@@ -59,7 +59,7 @@ def texts(elements: Iterable[Any]) -> str:
 
 
 def pick_faults(at: AppTest, *labels: str) -> None:
-    """Inject exactly these faults (FAULTS keys in lab_ui.controls), none when there are none."""
+    """Inject exactly these faults (FAULTS keys in lab_ui.playground.controls), none when there are none."""
     box = widget(at, FAULTS)
     for old in list(box.value):
         box.unselect(old)

@@ -7,7 +7,7 @@ from browser import button, click_key, field, needs_chromium, open_tab, shot, wa
 from keys import BACK, NEXT_STEP, RESET, TASK, TURN_TABS
 
 from agent_core.store import RunStore
-from lab_ui.turn_view import TABS
+from lab_ui.playground.turn import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 QUESTION = "What's the weather in Oslo, and what is 2 to the power of 16?"

@@ -7,7 +7,7 @@ import pytest
 from browser import button, by_key, nav_link, needs_chromium, open_tab, shot, wait_idle, wait_layout
 from keys import NEXT_PHASE, RUN_TO_END, TURN_TABS
 
-from lab_ui.turn_view import TABS
+from lab_ui.playground.turn import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 MIN_PX = 20

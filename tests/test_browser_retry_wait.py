@@ -10,7 +10,7 @@ from keys import NEXT_PHASE, NEXT_STEP, PROVIDER
 from loopback import Hit, start_listener, stop_listener
 
 from agent_core.vocab import Provider
-from lab_ui.call_watch import CANCEL_KEY
+from lab_ui.playground.call_watch import CANCEL_KEY
 from lab_ui.settings_view import PROVIDERS
 
 pytestmark = [pytest.mark.browser, needs_chromium]

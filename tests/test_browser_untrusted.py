@@ -12,7 +12,7 @@ from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
-from lab_ui.turn_view import TABS
+from lab_ui.playground.turn import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 

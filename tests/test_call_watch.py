@@ -15,8 +15,8 @@ from agent_core.capture import Wait
 from agent_core.loop import Stepper
 from agent_core.model import Phase, Run
 from agent_core.providers import ENV_LOCAL_READ_TIMEOUT
-from lab_ui.call_watch import CallAbandoned, CallWatch
 from lab_ui.controller.session import LabSession
+from lab_ui.playground.call_watch import CallAbandoned, CallWatch
 
 END_TURN = {
     **TOOL_USE,

@@ -21,7 +21,7 @@ from agent_core.model import Run, SimSettings
 from agent_core.sim import SimHandler
 from agent_core.store import RunStore
 from agent_core.tools import ToolRegistry
-from lab_ui.controls import tool_from_editor
+from lab_ui.playground.controls import tool_from_editor
 from lab_ui.words.catalogue import stop_text
 
 # Text with every kind of character, lone surrogates (only expressible in JSON as \ud800 escapes) included.

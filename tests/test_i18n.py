@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from agent_core import accounting, charts, compare
 from agent_core.examples import load_example
 from agent_core.store import RunStore
-from lab_ui.controls import tool_from_editor
+from lab_ui.playground.controls import tool_from_editor
 from lab_ui.words import catalogue
 from lab_ui.words.i18n import LANGUAGES, catalog_files, t, translate
 

@@ -30,7 +30,7 @@ import lab_ui
 from agent_core.tools import lookups
 from lab_ui import lessons_view
 from lab_ui.controller.session import LabSession, default_config
-from lab_ui.turn_view import TABS
+from lab_ui.playground.turn import TABS
 
 KEY_A = "sk-ant-" + "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
 TASK_A = "What is 2 to the power of 16? (learner A)"

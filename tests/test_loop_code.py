@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_ui import loop_code
+from lab_ui.playground import loop_code
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 # What each phase's lines must say in both languages (the SDK call, the stop check, the result blocks...).

@@ -34,8 +34,8 @@ from test_settings_page import use_compatible
 from agent_core.export import export_json, to_openai_messages, to_openai_response, to_python_script
 from agent_core.store import RunStore
 from agent_core.vocab import Provider
+from lab_ui.playground.turn import TABS
 from lab_ui.settings_view import PROVIDERS
-from lab_ui.turn_view import TABS
 
 
 def canary(prefix: str) -> str:

@@ -1,10 +1,10 @@
 """What a click on the step bar does: the call (spinner, timer, Cancel), saving the run, and keeping the URL in step.
 
-Where a click runs (see lab_ui/stage.py for the fragment): a call that cannot wait (the offline model, no simulated
+Where a click runs (see lab_ui/playground/stage.py for the fragment): a call that cannot wait (the offline model, no simulated
 latency) runs in the stage fragment's rerun, so only the run's panels are redrawn. A call that may wait (any
 server, or simulated latency) runs in a full app rerun, in the main script's slot below the step bar: a click
 inside a running fragment never stops that run (Streamlit queues it until the run ends), so the call's Cancel
-(lab_ui/call_watch.py) works only there.
+(lab_ui/playground/call_watch.py) works only there.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from streamlit.errors import StreamlitAPIException
 from agent_core.secrets import scrub_secrets
 from agent_core.store import StoreError
 from agent_core.vocab import Provider
-from lab_ui import call_watch
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.untrusted import md
+from lab_ui.playground import call_watch
 from lab_ui.words.i18n import mark, t
 
 log = logging.getLogger(__name__)
@@ -100,7 +100,7 @@ def rerun_stage() -> None:
 def perform(lab: LabSession, action: str) -> None:
     """One action with its spinner; a failure is kept for the stage to show; then save.
 
-    A call that may wait is watched (lab_ui/call_watch.py: its seconds and a Cancel); this runs only in a full app
+    A call that may wait is watched (lab_ui/playground/call_watch.py: its seconds and a Cancel); this runs only in a full app
     run, where a Cancel click stops the script. An instant call runs as it is: a Cancel drawn in the stage
     fragment could not stop it, and such a call is over before the watch's first look at it."""
     try:

@@ -14,7 +14,7 @@ HEAVY_MODULES = (
     "agent_core.loop",
     "agent_core.charts",
     "agent_core.accounting",
-    "lab_ui.playground",
+    "lab_ui.playground.page",
     "lab_ui.lessons_view",
     "lab_ui.runs_view",
     "lab_ui.settings_view",

@@ -9,7 +9,7 @@ from agent_core.model import Run
 from agent_core.providers import is_priced
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md_cell
-from lab_ui.turn_view import badge
+from lab_ui.playground.turn import badge
 from lab_ui.words.i18n import mark, t
 
 RECENT = 8  # turns drawn as a light table; the full timeline sits in an expander below it

@@ -25,12 +25,17 @@ from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
 from agent_core.trust import input_digest
 from agent_core.vocab import Provider, StopKind
-from lab_ui import charts_panel, loop_code, predict_view, share_view, spend_view, timeline, turn_view
 from lab_ui.controller import actions as step_actions
 from lab_ui.controller import spend
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.untrusted import code_span, md, model_words_md
+from lab_ui.playground import charts as charts_panel
+from lab_ui.playground import loop_code, timeline
+from lab_ui.playground import predict as predict_view
+from lab_ui.playground import share as share_view
+from lab_ui.playground import spend_line as spend_view
+from lab_ui.playground import turn as turn_view
 from lab_ui.words.catalogue import error_markdown, last_error, stop_text
 from lab_ui.words.i18n import mark, t
 

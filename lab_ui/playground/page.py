@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab_ui import controls, share_view, stage
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
+from lab_ui.playground import controls, stage
+from lab_ui.playground import share as share_view
 from lab_ui.words.i18n import t
 
 
