@@ -12,10 +12,10 @@ from agent_core.classes import ClassError, ClassStore, SchoolClass, normalize_co
 from agent_core.lessons import Lesson, LessonError, load_lessons
 from agent_core.progress import ProgressStore
 from agent_core.teacher_notes import SECTIONS, lesson_notes
-from lab_ui.class_join import plain
 from lab_ui.controller import session
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.links import app_link
+from lab_ui.lessons.class_join import plain
 from lab_ui.words.i18n import mark, t
 
 REFRESH_SECONDS = 5  # how often the live part redraws; learners' clicks show up within this

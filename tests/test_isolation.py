@@ -28,8 +28,8 @@ from test_secrets_canary import settings_with_key
 import agent_core
 import lab_ui
 from agent_core.tools import lookups
-from lab_ui import lessons_view
 from lab_ui.controller.session import LabSession, default_config
+from lab_ui.lessons import page as lessons_view
 from lab_ui.playground.turn import TABS
 
 KEY_A = "sk-ant-" + "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository

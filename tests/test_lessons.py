@@ -162,7 +162,7 @@ def test_every_other_correct_change_passes_too(folder: Path, exercise_id: str, l
 
 
 def test_every_structured_miss_has_a_sentence_in_the_catalogue():
-    from lab_ui.goal_feedback import SENTENCES
+    from lab_ui.lessons.goal_feedback import SENTENCES
 
     assert set(SENTENCES) == set(MISS_CODES)
 

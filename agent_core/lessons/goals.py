@@ -20,7 +20,7 @@ STOP_REASONS = tuple(r.value for r in StopReason)
 class Miss:
     """One unmet part of a goal as a structured fact: a code (see MISS_CODES) and its values.
 
-    The UI renders it through the translation catalogue (lab_ui/goal_feedback.py), so no English
+    The UI renders it through the translation catalogue (lab_ui/lessons/goal_feedback.py), so no English
     sentence reaches a Russian or Polish learner."""
 
     code: str
@@ -294,7 +294,7 @@ GOAL_CHECKS: dict[str, GoalCheck] = {
     "unchanged": _unchanged,
 }
 
-# Every code a Miss can carry; lab_ui/goal_feedback.py has one catalogue sentence per code (a test checks).
+# Every code a Miss can carry; lab_ui/lessons/goal_feedback.py has one catalogue sentence per code (a test checks).
 MISS_CODES = (
     "stop",
     "stop_reason_unseen",

@@ -15,7 +15,7 @@ HEAVY_MODULES = (
     "agent_core.charts",
     "agent_core.accounting",
     "lab_ui.playground.page",
-    "lab_ui.lessons_view",
+    "lab_ui.lessons.page",
     "lab_ui.runs_view",
     "lab_ui.settings_view",
 )
