@@ -18,8 +18,8 @@ from browser import (
 )
 from keys import LANGUAGE, NEXT_PHASE, NEXT_STEP
 
-from lab_ui import practice
 from lab_ui.playground.predict import APPENDED_WORDS
+from lab_ui.practice import page as practice
 from lab_ui.words.i18n import LANGUAGES, translate
 
 pytestmark = [pytest.mark.browser, needs_chromium]

@@ -329,7 +329,7 @@ def test_every_fact_the_logic_can_state_has_a_sentence():
 
 def test_the_lessons_link_to_practice_modes_that_exist():
     from agent_core.lessons import load_lessons
-    from lab_ui.practice import FOR_LESSON, MODES
+    from lab_ui.practice.page import FOR_LESSON, MODES
 
     ids = {lesson.id for lesson in load_lessons()}
     assert set(FOR_LESSON) <= ids, sorted(set(FOR_LESSON) - ids)

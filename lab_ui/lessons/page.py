@@ -8,7 +8,6 @@ from agent_core.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
 from agent_core.lessons.cheatsheet import cheat_sheet_html
 from agent_core.lessons.glossary import Term, load_glossary
 from agent_core.progress import ProgressStore
-from lab_ui import practice
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
@@ -17,6 +16,7 @@ from lab_ui.lessons import class_join, goal_feedback
 from lab_ui.lessons import quiz as quiz_view
 from lab_ui.playground import controls, stage
 from lab_ui.playground import page as playground
+from lab_ui.practice import page as practice
 from lab_ui.words.i18n import mark, t
 
 

@@ -8,7 +8,9 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from agent_core.secrets import scrub_secrets
-from lab_ui import practice_exercises, practice_loop, practice_model
+from lab_ui.practice import be_the_loop as practice_loop
+from lab_ui.practice import be_the_model as practice_model
+from lab_ui.practice import exercises as practice_exercises
 from lab_ui.words.i18n import mark, t
 
 log = logging.getLogger(__name__)

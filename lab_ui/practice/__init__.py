@@ -1,0 +1,1 @@
+"""The Practice page: exercises, being the loop and being the model."""
