@@ -10,7 +10,7 @@ from keys import BACK, NEXT_STEP, RUN_TO_END
 
 from agent_core.examples import list_examples
 from agent_core.model import SCHEMA_VERSION
-from lab_ui.runs_view import VIEWS
+from lab_ui.runs.page import VIEWS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 

@@ -6,7 +6,7 @@ from agent_core import compare
 from agent_core.loop import Stepper
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.tools.catalog import default_specs
-from lab_ui.compare import NO_TURN, turn_rows
+from lab_ui.runs.compare import NO_TURN, turn_rows
 from lab_ui.words.i18n import translate
 
 TASK = "What's the weather in Oslo, and what is 2 to the power of 16?"

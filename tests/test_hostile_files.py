@@ -17,7 +17,7 @@ from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import start_server
 from agent_core.store import RunStore, StoreError
 from agent_core.tools.catalog import default_specs
-from lab_ui.runs_view import summaries_table
+from lab_ui.runs.page import summaries_table
 
 
 def _valid_document() -> dict:

@@ -15,9 +15,9 @@ from agent_core.loop import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.sim.transport import SimTransport
 from agent_core.store import RunStore
-from lab_ui import run_actions
 from lab_ui.controller import spend
 from lab_ui.frame.untrusted import md
+from lab_ui.runs import actions as run_actions
 
 FIRST_EXAMPLE = list_examples()[0][0]
 

@@ -16,7 +16,7 @@ HEAVY_MODULES = (
     "agent_core.accounting",
     "lab_ui.playground.page",
     "lab_ui.lessons.page",
-    "lab_ui.runs_view",
+    "lab_ui.runs.page",
     "lab_ui.settings_view",
 )
 

@@ -12,12 +12,12 @@ from agent_core.examples import list_examples, load_example, load_scenarios
 from agent_core.model import Run
 from agent_core.providers import is_priced
 from agent_core.store import RunStore, RunSummary, StoreError
-from lab_ui import compare as compare_view
-from lab_ui import run_actions
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
-from lab_ui.run_actions import flash, run_label, show_flash
+from lab_ui.runs import actions as run_actions
+from lab_ui.runs import compare as compare_view
+from lab_ui.runs.actions import flash, run_label, show_flash
 from lab_ui.words.i18n import mark, t
 
 VIEWS = (mark("Saved runs"), mark("Compare"), mark("Import & examples"))

@@ -16,7 +16,7 @@ from lab_ui.frame import presenter
 from lab_ui.words.i18n import mark, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
-PICKED_KEY = "runs:picked"  # the run picked in Saved runs (lab_ui.runs_view) is the first default
+PICKED_KEY = "runs:picked"  # the run picked in Saved runs (lab_ui.runs.page) is the first default
 # compare.side_by_side names its columns "turn" and "<A or B> <what>"; these are the headers the learner reads.
 HEADERS = {
     "messages": mark("{run} messages"),

@@ -1,0 +1,1 @@
+"""The Runs page: saved runs, their actions and comparing two runs."""
