@@ -16,7 +16,7 @@ TASK = "cfg-task"
 TOOLS = "cfg-tools"
 FAULTS = "cfg-faults"
 
-# The Settings page (lab_ui/settings_view.py).
+# The Settings page (lab_ui/settings/page.py).
 PROVIDER = "settings:provider"
 KEY_FIELD = "settings:key"
 USE_KEY = "settings:use-key"

@@ -11,7 +11,7 @@ from loopback import Hit, start_listener, stop_listener
 
 from agent_core.vocab import Provider
 from lab_ui.playground.call_watch import CANCEL_KEY
-from lab_ui.settings_view import PROVIDERS
+from lab_ui.settings.page import PROVIDERS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 

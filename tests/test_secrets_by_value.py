@@ -118,7 +118,7 @@ def test_the_cli_prints_and_writes_no_piece_of_an_echoed_key(echo_server, tmp_pa
 
 
 def test_the_settings_connection_check_shows_no_piece_of_an_echoed_key(echo_server):
-    from lab_ui.settings_view import check_connection, model_list
+    from lab_ui.settings.page import check_connection, model_list
 
     config = RunConfig(task="t", provider="compatible", base_url=echo_server.url)
     result = check_connection(config, CANARY)

@@ -35,7 +35,7 @@ from agent_core.export import export_json, to_openai_messages, to_openai_respons
 from agent_core.store import RunStore
 from agent_core.vocab import Provider
 from lab_ui.playground.turn import TABS
-from lab_ui.settings_view import PROVIDERS
+from lab_ui.settings.page import PROVIDERS
 
 
 def canary(prefix: str) -> str:

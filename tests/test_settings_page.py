@@ -269,7 +269,7 @@ def test_a_local_server_shows_tokens_and_no_price_anywhere(app_env, sim_server, 
 def test_test_connection_to_a_silent_server_ends_fast_and_says_what_is_wrong(app_env, monkeypatch):
     from loopback import start_silent
 
-    from lab_ui import settings_view
+    from lab_ui.settings import page as settings_view
 
     monkeypatch.setattr(settings_view, "CHECK_TIMEOUT_S", 0.5)  # 5 s in the app; short here
     silent = start_silent()
@@ -286,6 +286,6 @@ def test_test_connection_to_a_silent_server_ends_fast_and_says_what_is_wrong(app
 
 
 def test_test_connection_and_the_model_list_wait_at_most_5_s():
-    from lab_ui import settings_view
+    from lab_ui.settings import page as settings_view
 
     assert settings_view.CHECK_TIMEOUT_S <= 5

@@ -17,7 +17,7 @@ HEAVY_MODULES = (
     "lab_ui.playground.page",
     "lab_ui.lessons.page",
     "lab_ui.runs.page",
-    "lab_ui.settings_view",
+    "lab_ui.settings.page",
 )
 
 

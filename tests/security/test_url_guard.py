@@ -22,7 +22,7 @@ from agent_core.model import RunConfig, SimSettings
 from agent_core.sim import start_server
 from agent_core.url_guard import AddressRefused, Allowlist, GuardedTransport, refusal
 from agent_core.vocab import ErrorReason, Provider
-from lab_ui.settings_view import check_connection
+from lab_ui.settings.page import check_connection
 
 
 def compatible(url: str) -> RunConfig:
