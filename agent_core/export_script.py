@@ -8,7 +8,7 @@ import string
 import time
 from typing import Any
 
-from agent_core import context
+from agent_core.loop import context
 from agent_core.model import Run
 from agent_core.secrets import scrub_tree
 

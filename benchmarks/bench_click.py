@@ -27,7 +27,7 @@ from bench_playground import runaway  # noqa: E402
 from browser import browser, running_streamlit  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from agent_core.loop import Stepper  # noqa: E402
+from agent_core.loop.stepper import Stepper  # noqa: E402
 from agent_core.store import RunStore  # noqa: E402
 
 CLICKS = 15

@@ -1,10 +1,10 @@
-"""Import cost of the loop: `import agent_core.loop` on top of `import anthropic`, each in fresh interpreters.
+"""Import cost of the loop: `import agent_core.loop.stepper` on top of `import anthropic`, each in fresh interpreters.
 
 Two figures (target: the loop costs at most 150 ms more than the SDK it wraps, with neither pandas nor plotly
 loaded):
-- direct: inside an interpreter that has already imported anthropic, the time of `import agent_core.loop` alone;
+- direct: inside an interpreter that has already imported anthropic, the time of `import agent_core.loop.stepper` alone;
   the median over PAIRS fresh interpreters. This is the figure to judge by.
-- subtraction: wall time of a fresh `import agent_core.loop` minus that of a fresh `import anthropic`. It is kept
+- subtraction: wall time of a fresh `import agent_core.loop.stepper` minus that of a fresh `import anthropic`. It is kept
   for continuity, but it is noisy: anthropic alone takes seconds on a busy machine, and the loop's share is the
   small difference of two large numbers.
 The runs alternate, so a busy machine slows all of them alike. Bytecode is cached in a private folder (as an
@@ -26,7 +26,7 @@ ROOT = Path(__file__).parents[1]
 PAIRS = 7
 TARGET_EXTRA_MS = 150
 DIRECT = (
-    "import time, anthropic; started = time.perf_counter(); import agent_core.loop; "
+    "import time, anthropic; started = time.perf_counter(); import agent_core.loop.stepper; "
     "print(time.perf_counter() - started)"
 )
 
@@ -45,7 +45,7 @@ def import_seconds(module: str, env: dict[str, str]) -> float:
 
 
 def direct_seconds(env: dict[str, str]) -> float:
-    """`import agent_core.loop` timed inside a fresh interpreter that has already imported anthropic."""
+    """`import agent_core.loop.stepper` timed inside a fresh interpreter that has already imported anthropic."""
     out = subprocess.run([sys.executable, "-c", DIRECT], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -58,7 +58,7 @@ def main() -> None:
             times = (
                 import_seconds("sys", env),
                 import_seconds("anthropic", env),
-                import_seconds("agent_core.loop", env),
+                import_seconds("agent_core.loop.stepper", env),
                 direct_seconds(env),
             )
             if i:
@@ -71,7 +71,7 @@ def main() -> None:
     spread = f"{min(direct) * 1000:.1f}-{max(direct) * 1000:.1f}"
     print(f"bare interpreter            {base * 1000:8.1f} ms (subtracted below)")
     print(f"import anthropic            {sdk_ms:8.1f} ms")
-    print(f"import agent_core.loop      {loop_ms:8.1f} ms")
+    print(f"import agent_core.loop.stepper      {loop_ms:8.1f} ms")
     print(f"loop extra (direct)         {direct_ms:8.1f} ms (range {spread}; target <= {TARGET_EXTRA_MS} ms)")
     print(f"loop extra (subtraction)    {loop_ms - sdk_ms:8.1f} ms (noisy: see the module docstring)")
     print(f"ratio loop / anthropic      {loop_ms / sdk_ms:8.2f}x")

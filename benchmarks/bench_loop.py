@@ -18,8 +18,8 @@ import time
 import anthropic
 import httpx2
 
-from agent_core.context import build_request
-from agent_core.loop import Stepper
+from agent_core.loop.context import build_request
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig, SimSettings
 from agent_core.sim import SimTransport
 from agent_core.tools import ToolRegistry

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from browser import browser, running_app, wait_idle  # noqa: E402
 
-from agent_core.loop import Stepper  # noqa: E402
+from agent_core.loop.stepper import Stepper  # noqa: E402
 from agent_core.model import Limits, Run, RunConfig, SimSettings  # noqa: E402
 from agent_core.store import RunStore  # noqa: E402
 from agent_core.tools.catalog import default_specs  # noqa: E402

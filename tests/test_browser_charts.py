@@ -3,7 +3,7 @@
 import pytest
 from browser import needs_chromium, open_tab, shot, tab, wait_idle
 
-from agent_core.loop import run_task
+from agent_core.loop.stepper import run_task
 from agent_core.model import Limits, RunConfig, SimSettings
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs

@@ -14,7 +14,7 @@ from english import english_in, english_on_page
 from playwright.sync_api import Error as PlaywrightError
 
 from agent_core.lessons import load_lessons
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs

@@ -8,7 +8,7 @@ from browser import by_key, needs_chromium, open_tab, shot, wait_idle, wait_layo
 from keys import TURN_TABS
 from loopback import start_listener, stop_listener
 
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs

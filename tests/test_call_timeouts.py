@@ -9,7 +9,7 @@ from browser import free_port
 from loopback import start_silent
 
 from agent_core.errors import describe_api_error
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.providers import (
     CONNECT_TIMEOUT_S,

@@ -12,7 +12,7 @@ from loopback import start_silent
 from test_call_timeouts import TOOL_USE, _config
 
 from agent_core.capture import Wait
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Phase, Run
 from agent_core.providers import ENV_LOCAL_READ_TIMEOUT
 from lab_ui.controller.session import LabSession

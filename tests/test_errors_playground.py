@@ -17,7 +17,7 @@ from keys import NEXT_STEP, RETRY_STEP, RUN_TO_END
 from lab_app import click, lab_of, open_page, pick_faults, texts
 
 from agent_core import errors
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import faults, start_server
 from agent_core.store import RunStore

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_core import export
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import start_server
 from agent_core.store import RunStore, StoreError

@@ -112,7 +112,7 @@ def test_the_tool_editor_explains_its_refusals(text, words):
 
 # -- run import: odd Unicode anywhere in a real export -----------------------------------------------------------
 def _finished_run() -> Run:
-    from agent_core.loop import run_task
+    from agent_core.loop.stepper import run_task
     from lab_ui.controller.session import default_config
 
     return run_task(default_config())

@@ -14,7 +14,7 @@ from agent_core.learn import exercises as ex
 from agent_core.learn import human, loop_player, predict
 from agent_core.learn.loop_player import Move, ResultRow
 from agent_core.learn.predict import Appended, Prediction
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.sim import validate
 from agent_core.tools.catalog import default_specs

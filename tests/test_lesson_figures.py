@@ -51,7 +51,7 @@ def _lesson(folder: Path) -> Lesson:
 
 @functools.cache
 def _run(folder: Path, lang: str, exercise: str | None) -> Run:
-    from agent_core.loop import run_task
+    from agent_core.loop.stepper import run_task
 
     lesson = _lesson(folder)
     change = lesson.exercise(exercise).change if exercise else None

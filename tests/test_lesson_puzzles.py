@@ -36,7 +36,7 @@ IDS = [f"{f.name}:{p}" for f, p in PUZZLES]
 
 @functools.cache
 def _run(folder: Path, lang: str, patch_json: str) -> Run:
-    from agent_core.loop import run_task
+    from agent_core.loop.stepper import run_task
 
     return run_task(_lesson(folder).scenario_config(lang, json.loads(patch_json)))
 

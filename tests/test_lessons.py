@@ -59,7 +59,7 @@ def _lesson(folder: Path) -> Lesson:
 @functools.cache
 def _run(folder: Path, lang: str, patch_json: str = "{}") -> Run:
     """One offline run per (lesson, language, patch): several tests read the same run."""
-    from agent_core.loop import run_task  # the loader tests below do not need the loop
+    from agent_core.loop.stepper import run_task  # the loader tests below do not need the loop
 
     return run_task(_lesson(folder).scenario_config(lang, json.loads(patch_json)))
 
@@ -135,7 +135,7 @@ def test_exercise_goal_needs_the_change(folder: Path, exercise_id: str, lang: st
 
 @pytest.mark.parametrize(("folder", "exercise_id", "lang"), _exercise_params())
 def test_reset_and_run_to_end_and_the_tempting_wrong_changes_fail(folder: Path, exercise_id: str, lang: str):
-    from agent_core.loop import Stepper
+    from agent_core.loop.stepper import Stepper
 
     lesson = _lesson(folder)
     exercise = lesson.exercise(exercise_id)

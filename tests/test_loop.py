@@ -5,7 +5,7 @@ import json
 import pytest
 from scripted import Script, message, text, tool_use
 
-from agent_core.loop import Stepper, fork_run, iter_turns
+from agent_core.loop.stepper import Stepper, fork_run, iter_turns
 from agent_core.model import Limits, Phase, Run, RunConfig, ToolSpec
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import PHASE_ORDER

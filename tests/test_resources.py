@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import scripted
 
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig
 from agent_core.progress import ProgressStore
 from agent_core.tools import ToolRegistry

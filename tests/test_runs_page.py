@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from agent_core import compare, export
 from agent_core.examples import list_examples, load_example
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.sim.transport import SimTransport
 from agent_core.store import RunStore

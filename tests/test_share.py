@@ -5,7 +5,7 @@ from keys import RETRY_STEP, STEP_BUTTONS
 from lab_app import APP, click, widget
 from streamlit.testing.v1 import AppTest
 
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig, SimSettings, ToolSpec
 from agent_core.share import own_copy
 from agent_core.store import RunStore

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from agent_core.loop import run_task
+from agent_core.loop.stepper import run_task
 from agent_core.model import RunConfig
 from agent_core.tools.catalog import CATALOG, default_specs
 from agent_core.tools.lookups import encyclopedia_entry, weather_report

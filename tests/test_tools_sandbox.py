@@ -171,7 +171,7 @@ def test_a_sandbox_named_by_a_file_or_lesson_must_be_a_bundled_one(name):
 
 
 def test_a_run_config_naming_the_root_as_sandbox_reads_nothing_outside():
-    from agent_core.loop import Stepper
+    from agent_core.loop.stepper import Stepper
     from agent_core.model import Run, RunConfig
 
     with pytest.raises(ValueError, match="unknown sandbox"):

@@ -20,7 +20,7 @@ PROBE = """
 import json, sys
 import agent_core, lab_ui
 from agent_core.lessons import LANGUAGES, LESSONS_ROOT, load_lessons
-from agent_core.loop import run_task
+from agent_core.loop.stepper import run_task
 from agent_core.model import RunConfig
 from agent_core.tools.catalog import default_specs
 lessons = load_lessons()

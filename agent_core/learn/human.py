@@ -10,7 +10,7 @@ from typing import Any
 import anthropic
 
 from agent_core.learn.facts import Fact, fact
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run
 from agent_core.providers import make_client
 from agent_core.sim.brain import Draft

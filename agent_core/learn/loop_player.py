@@ -8,9 +8,9 @@ from typing import Any
 
 import anthropic
 
-from agent_core import context
 from agent_core.learn.facts import Fact, fact
-from agent_core.messages import assistant_message
+from agent_core.loop import context
+from agent_core.loop.messages import assistant_message
 from agent_core.model import RunConfig
 from agent_core.providers import make_client
 from agent_core.sim.transport import SimTransport

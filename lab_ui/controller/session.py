@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 from agent_core.capture import Wait
-from agent_core.loop import Stepper, fork_run
+from agent_core.loop.stepper import Stepper, fork_run
 from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
 from agent_core.providers import spends_money
 from agent_core.store import RunStore, default_target

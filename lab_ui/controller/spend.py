@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent_core import context, pricing, tokens
+from agent_core import pricing, tokens
+from agent_core.loop import context
 from agent_core.model import Phase
 from agent_core.providers import is_priced
 from agent_core.vocab import Provider, StopKind

@@ -11,7 +11,7 @@ HEAVY_MODULES = (
     "anthropic",
     "pandas",
     "plotly.graph_objects",
-    "agent_core.loop",
+    "agent_core.loop.stepper",
     "agent_core.charts",
     "agent_core.accounting",
     "lab_ui.playground.page",

@@ -17,7 +17,7 @@ import pytest
 from loopback import Hit, start_listener, stop_listener
 
 from agent_core import serving
-from agent_core.loop import run_task
+from agent_core.loop.stepper import run_task
 from agent_core.model import RunConfig, SimSettings
 from agent_core.sim import start_server
 from agent_core.url_guard import AddressRefused, Allowlist, GuardedTransport, refusal
