@@ -9,14 +9,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import TextIO
 
-from agent_core.capture import ENV_MAX_RETRY_WAIT, Wait
 from agent_core.export import export_json
 from agent_core.loop.stepper import iter_turns
 from agent_core.model import Limits, Run, RunConfig, SimSettings, Turn
-from agent_core.providers import PROVIDERS
 from agent_core.secrets import env_secrets, scrub_secrets
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import Persona, Provider
+from agent_core.wire.capture import ENV_MAX_RETRY_WAIT, Wait
+from agent_core.wire.providers import PROVIDERS
 
 
 def catalogue() -> ModuleType:

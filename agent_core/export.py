@@ -108,7 +108,7 @@ def _check_shape_limits(document: Any) -> None:
 def _check_names_and_times(run: Run) -> None:
     """Names the app knows and dates a calendar can show: anything else is refused here, not on a page later."""
     from agent_core.lessons.validate import BUGS, CONTEXT_POLICIES, PERSONAS
-    from agent_core.providers import PROVIDERS
+    from agent_core.wire.providers import PROVIDERS
 
     cfg = run.config
     for what, value, known in (
@@ -245,7 +245,7 @@ def json_path(parts: Any) -> str:
 
 # The runnable script and the OpenAI form live in their own modules; importing them from here keeps working.
 from agent_core.export_script import to_python_script  # noqa: E402
-from agent_core.openai_form import FINISH_REASONS, to_openai_messages, to_openai_response  # noqa: E402
+from agent_core.wire.openai_form import FINISH_REASONS, to_openai_messages, to_openai_response  # noqa: E402
 
 __all__ = [
     "FINISH_REASONS",

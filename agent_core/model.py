@@ -85,7 +85,7 @@ class ApiError:
     status: int | None = None
     error_type: str | None = None
     body: str | None = None  # the raw error JSON, redacted
-    # What agent_core.errors.explain words: "reason" (an ErrorReason), "detail" (the server's or the exception's
+    # What agent_core.wire.errors.explain words: "reason" (an ErrorReason), "detail" (the server's or the exception's
     # own words, redacted), "exception" (its class name). Empty in a run file from before they were kept.
     params: dict[str, Any] = field(default_factory=dict)
 

@@ -30,7 +30,7 @@ class AddressRefused(anthropic.APIError):
 
     def __init__(self, request: httpx2.Request, host: str, reason: str) -> None:
         super().__init__(f"This class server does not connect to {host} ({reason}).", request, body=None)
-        self.host, self.reason = host, reason  # reason: a key of agent_core.errors.WHY
+        self.host, self.reason = host, reason  # reason: a key of agent_core.wire.errors.WHY
 
 
 class _Refused(Exception):
@@ -79,7 +79,7 @@ def _split_port(text: str) -> tuple[str, int | None]:
 
 
 def refusal(ip: IPAddress) -> str | None:
-    """Why a learner may not reach this address, as a key of agent_core.errors.WHY (None: a public address)."""
+    """Why a learner may not reach this address, as a key of agent_core.wire.errors.WHY (None: a public address)."""
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     if ip.is_loopback:

@@ -10,7 +10,7 @@ from browser import needs_chromium, shot, wait_idle
 from loopback import start_silent
 from test_call_timeouts import TOOL_USE
 
-from agent_core.providers import ENV_LOCAL_READ_TIMEOUT
+from agent_core.wire.providers import ENV_LOCAL_READ_TIMEOUT
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 

@@ -8,18 +8,18 @@ import pytest
 from browser import free_port
 from loopback import start_silent
 
-from agent_core.errors import describe_api_error
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig
-from agent_core.providers import (
+from agent_core.tools.catalog import default_specs
+from agent_core.vocab import Provider, StopKind
+from agent_core.wire.errors import describe_api_error
+from agent_core.wire.providers import (
     CONNECT_TIMEOUT_S,
     ENV_LOCAL_READ_TIMEOUT,
     LOCAL_READ_TIMEOUT_S,
     call_timeout,
     local_read_timeout,
 )
-from agent_core.tools.catalog import default_specs
-from agent_core.vocab import Provider, StopKind
 from lab_ui.words.catalogue import error_text, stop_text
 from lab_ui.words.i18n import translate
 

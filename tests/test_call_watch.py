@@ -11,10 +11,10 @@ import pytest
 from loopback import start_silent
 from test_call_timeouts import TOOL_USE, _config
 
-from agent_core.capture import Wait
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Phase, Run
-from agent_core.providers import ENV_LOCAL_READ_TIMEOUT
+from agent_core.wire.capture import Wait
+from agent_core.wire.providers import ENV_LOCAL_READ_TIMEOUT
 from lab_ui.controller.session import LabSession
 from lab_ui.playground.call_watch import CallAbandoned, CallWatch
 

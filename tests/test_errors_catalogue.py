@@ -10,9 +10,9 @@ import anthropic
 import httpx2
 import pytest
 
-from agent_core import errors
 from agent_core.model import ApiError, Run, RunConfig, StopCause, Turn
 from agent_core.vocab import ErrorReason
+from agent_core.wire import errors
 from lab_ui.words.catalogue import error_markdown, error_text, stop_text
 from lab_ui.words.i18n import translate
 

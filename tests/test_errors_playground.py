@@ -16,12 +16,12 @@ from browser import free_port
 from keys import NEXT_STEP, RETRY_STEP, RUN_TO_END
 from lab_app import click, lab_of, open_page, pick_faults, texts
 
-from agent_core import errors
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import faults, start_server
 from agent_core.store import RunStore
 from agent_core.tools.catalog import default_specs
+from agent_core.wire import errors
 from lab_ui.words.catalogue import stop_text
 
 # -- the walk-through --------------------------------------------------------------------------------

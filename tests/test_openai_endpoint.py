@@ -12,8 +12,8 @@ import openai
 import pytest
 
 from agent_core.model import SimSettings
-from agent_core.openai_form import to_openai_messages, to_openai_response
 from agent_core.sim import SimHandler, start_server
+from agent_core.wire.openai_form import to_openai_messages, to_openai_response
 
 MODEL = "claude-sonnet-5-5"
 WEATHER = {

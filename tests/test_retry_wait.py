@@ -11,7 +11,7 @@ import scripted
 from loopback import Hit, start_listener, stop_listener
 
 from agent_core import cli
-from agent_core.capture import ENV_MAX_RETRY_WAIT, CapturingTransport, Wait, asked_wait, max_retry_wait
+from agent_core.wire.capture import ENV_MAX_RETRY_WAIT, CapturingTransport, Wait, asked_wait, max_retry_wait
 
 
 class FakeClock:

@@ -12,11 +12,12 @@ from browser import free_port
 from keys import FORGET_KEY, NEXT_PHASE, RELOAD_MODELS, RESET, RUN_TO_END, TEST_CONNECTION, USE_KEY
 from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page, texts
 
-from agent_core import accounting, errors
+from agent_core import accounting
 from agent_core.lineup import lineup
 from agent_core.model import SimSettings
-from agent_core.providers import LOCAL_PRESETS
 from agent_core.sim import start_server
+from agent_core.wire import errors
+from agent_core.wire.providers import LOCAL_PRESETS
 from lab_ui.words.catalogue import stop_text
 
 MODEL_IDS = [r.id for r in sorted(lineup().served, key=lambda r: r.released, reverse=True)]

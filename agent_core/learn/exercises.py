@@ -12,10 +12,10 @@ from jsonschema import Draft202012Validator, SchemaError
 
 from agent_core.learn.facts import Fact, fact
 from agent_core.model import RunConfig
-from agent_core.providers import make_client
 from agent_core.sim import validate
 from agent_core.sim.transport import SimTransport
 from agent_core.tools.catalog import default_specs
+from agent_core.wire.providers import make_client
 
 if TYPE_CHECKING:
     from anthropic.types import ToolUnionParam

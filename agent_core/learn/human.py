@@ -12,11 +12,11 @@ import anthropic
 from agent_core.learn.facts import Fact, fact
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run
-from agent_core.providers import make_client
 from agent_core.sim.brain import Draft
 from agent_core.sim.handler import SimHandler
 from agent_core.sim.transport import SimTransport
 from agent_core.vocab import Phase
+from agent_core.wire.providers import make_client
 
 # What a reply may hold: a model writes text and tool_use blocks (thinking is the model's own, not typed by hand).
 BLOCK_TYPES = ("text", "tool_use")

@@ -12,10 +12,10 @@ from typing import Any
 
 from agent_core.model import ApiError, Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
 from agent_core.pricing import Pricing, cache_write_1h_tokens, turn_components, turn_cost
-from agent_core.providers import is_priced
 from agent_core.recorder.grouping import reply_message
 from agent_core.sim.request import strip_reminders
 from agent_core.vocab import ApiErrorKind, Phase, Provider, StopReason
+from agent_core.wire.providers import is_priced
 
 ORIGIN_KIND = "recorded"
 # The stop reasons after which a loop ends by itself (a recorded run with one of these is finished).

@@ -19,7 +19,7 @@ import json
 import time
 from typing import Any
 
-from agent_core.openai_form import to_openai_response
+from agent_core.wire.openai_form import to_openai_response
 
 DEFAULT_MAX_TOKENS = 4096
 IGNORED = frozenset(

@@ -12,14 +12,14 @@ from typing import Any
 
 import streamlit as st
 
-from agent_core.capture import Wait
 from agent_core.loop.stepper import Stepper, fork_run
 from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
-from agent_core.providers import spends_money
 from agent_core.store import RunStore, default_target
 from agent_core.tools.catalog import default_specs
 from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from agent_core.vocab import DecisionKind, Provider, StopKind
+from agent_core.wire.capture import Wait
+from agent_core.wire.providers import spends_money
 from lab_ui.words.i18n import LANGUAGES, mark, t, translate
 
 log = logging.getLogger(__name__)

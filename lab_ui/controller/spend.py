@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from agent_core import pricing, tokens
 from agent_core.loop import context
 from agent_core.model import Phase
-from agent_core.providers import is_priced
 from agent_core.vocab import Provider, StopKind
+from agent_core.wire.providers import is_priced
 from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import mark, t
 

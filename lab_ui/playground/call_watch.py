@@ -19,7 +19,7 @@ from typing import Any
 import anthropic
 import streamlit as st
 
-from agent_core.capture import Wait
+from agent_core.wire.capture import Wait
 from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import t
 

@@ -6,7 +6,7 @@ import streamlit as st
 
 from agent_core import accounting, charts
 from agent_core.model import Run
-from agent_core.providers import is_priced
+from agent_core.wire.providers import is_priced
 from lab_ui.controller.spend import NO_PRICE
 from lab_ui.frame import presenter
 from lab_ui.words.i18n import mark, t

@@ -13,9 +13,9 @@ from streamlit.delta_generator import DeltaGenerator
 
 from agent_core.lineup import lineup
 from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
-from agent_core.providers import PROVIDER_TABLE
 from agent_core.tools.catalog import CATALOG
 from agent_core.vocab import ContextPolicy, LoopBug, Persona, Provider
+from agent_core.wire.providers import PROVIDER_TABLE
 from lab_ui.controller.session import LabSession
 from lab_ui.words.catalogue import provider_label
 from lab_ui.words.i18n import t

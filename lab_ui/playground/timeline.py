@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from agent_core.model import Run
-from agent_core.providers import is_priced
+from agent_core.wire.providers import is_priced
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md_cell
 from lab_ui.playground.turn import badge

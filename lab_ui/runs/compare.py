@@ -9,8 +9,8 @@ import streamlit as st
 
 from agent_core import compare
 from agent_core.model import Run
-from agent_core.providers import is_priced
 from agent_core.store import RunStore, RunSummary
+from agent_core.wire.providers import is_priced
 from lab_ui.controller import spend
 from lab_ui.frame import presenter
 from lab_ui.words.i18n import mark, t

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import anthropic
 import streamlit as st
 
-from agent_core.errors import describe_api_error
 from agent_core.lineup import lineup
 from agent_core.model import RunConfig
-from agent_core.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.vocab import Provider
+from agent_core.wire.errors import describe_api_error
+from agent_core.wire.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.words.catalogue import error_markdown, provider_label

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agent_core import errors
 from agent_core.examples import load_scenarios
 from agent_core.model import ApiError, Decision, Run, StopCause, Turn
-from agent_core.providers import PROVIDER_TABLE
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
+from agent_core.wire import errors
+from agent_core.wire.providers import PROVIDER_TABLE
 from lab_ui.frame.untrusted import code_span, md
 from lab_ui.words.i18n import mark, t
 

@@ -14,10 +14,10 @@ import anthropic
 import httpx2
 
 from agent_core.model import ApiError
-from agent_core.providers import NoAnswer
 from agent_core.secrets import scrub_secrets
 from agent_core.url_guard import AddressRefused
 from agent_core.vocab import ApiErrorKind, ErrorReason
+from agent_core.wire.providers import NoAnswer
 
 PLAIN = {
     400: "The API rejected the request as invalid (400): it breaks one of the API's rules.",

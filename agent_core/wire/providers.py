@@ -11,10 +11,10 @@ import anthropic
 import httpx2
 
 from agent_core import serving, url_guard
-from agent_core.capture import CapturingTransport, Wait
 from agent_core.model import Exchange, RunConfig
 from agent_core.secrets import env_secrets
 from agent_core.vocab import Provider
+from agent_core.wire.capture import CapturingTransport, Wait
 
 OFFLINE_BASE_URL = "http://simulated-model.invalid"
 # Presets for Anthropic-compatible local servers, with the gaps a learner should know about.
