@@ -9,9 +9,9 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from agent_core import accounting as acc
+from agent_core.cost import accounting as acc
+from agent_core.cost.tokens import COMPONENT_LABELS, COMPONENTS
 from agent_core.model import Run
-from agent_core.tokens import COMPONENT_LABELS, COMPONENTS
 
 Label = Callable[[str], str]  # turns an English chart text (or template) into the reader's language; str by default
 

@@ -1,6 +1,6 @@
 """The model lineup as data (agent_core/data/models.json): ids, lifecycle, limits and per-model API behaviour.
 
-Prices are read from the same file by agent_core.pricing; this module gives everything else a typed, immutable
+Prices are read from the same file by agent_core.cost.pricing; this module gives everything else a typed, immutable
 view of it. Nothing else in the code names a model."""
 
 from __future__ import annotations

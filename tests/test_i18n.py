@@ -14,7 +14,8 @@ import pytest
 from lab_app import click, widget
 from streamlit.testing.v1 import AppTest
 
-from agent_core import accounting, charts, compare
+from agent_core import charts, compare
+from agent_core.cost import accounting
 from agent_core.examples import load_example
 from agent_core.store import RunStore
 from lab_ui.playground.controls import tool_from_editor

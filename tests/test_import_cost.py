@@ -26,7 +26,7 @@ def test_the_loop_imports_no_dataframe_or_plotting_library():
 
 def test_a_run_from_the_command_line_stays_light_too():
     # The CLI's `run` path (loop + export of a run) should not pay for the report either.
-    loaded = _loaded_after("import agent_core.cli, agent_core.pricing")
+    loaded = _loaded_after("import agent_core.cli, agent_core.cost.pricing")
     assert not loaded["pandas"] and not loaded["plotly"]
 
 
@@ -41,4 +41,4 @@ def test_checking_a_tool_input_loads_jsonschema_then():
 
 def test_the_report_still_loads_pandas_where_it_is_used():
     # The split is real: the tabular report is where pandas lives, so importing it brings pandas in.
-    assert _loaded_after("import agent_core.accounting")["pandas"]
+    assert _loaded_after("import agent_core.cost.accounting")["pandas"]

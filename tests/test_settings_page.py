@@ -12,7 +12,7 @@ from browser import free_port
 from keys import FORGET_KEY, NEXT_PHASE, RELOAD_MODELS, RESET, RUN_TO_END, TEST_CONNECTION, USE_KEY
 from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page, texts
 
-from agent_core import accounting
+from agent_core.cost import accounting
 from agent_core.lineup import lineup
 from agent_core.model import SimSettings
 from agent_core.sim import start_server

@@ -10,7 +10,8 @@ import anthropic
 import httpx2
 import pytest
 
-from agent_core import lineup, tokens
+from agent_core import lineup
+from agent_core.cost import tokens
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler, SimTransport
 from agent_core.sim.cache import PromptCache, owner_of

@@ -6,9 +6,9 @@ import anthropic
 import httpx2
 import pytest
 
+from agent_core.cost.pricing import load_pricing
 from agent_core.lineup import lineup
 from agent_core.model import DEFAULT_MODEL, SimSettings
-from agent_core.pricing import load_pricing
 from agent_core.sim import SimTransport, start_server
 
 WEATHER = {

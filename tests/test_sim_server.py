@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_core import tokens
+from agent_core.cost import tokens
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler, SimTransport, start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type

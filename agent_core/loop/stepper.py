@@ -11,11 +11,11 @@ from typing import Any
 import anthropic
 import httpx2
 
+from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
 from agent_core.loop import context
 from agent_core.loop.guards import check_limits, check_request_size
 from agent_core.loop.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
 from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
-from agent_core.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path

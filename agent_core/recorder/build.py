@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, turn_components, turn_cost
 from agent_core.model import ApiError, Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
-from agent_core.pricing import Pricing, cache_write_1h_tokens, turn_components, turn_cost
 from agent_core.recorder.grouping import reply_message
 from agent_core.sim.request import strip_reminders
 from agent_core.vocab import ApiErrorKind, Phase, Provider, StopReason

@@ -18,8 +18,8 @@ from typing import Any
 
 import httpx2
 
+from agent_core.cost.pricing import Pricing, load_pricing
 from agent_core.model import Exchange, Run, SimSettings, Turn
-from agent_core.pricing import Pricing, load_pricing
 from agent_core.recorder import build
 from agent_core.recorder.clients import client_name
 from agent_core.recorder.grouping import Grouper

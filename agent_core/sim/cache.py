@@ -27,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agent_core import lineup, tokens
+from agent_core import lineup
+from agent_core.cost import tokens
 
 TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}
 LOOKBACK_BLOCKS = 20

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agent_core import tokens
+from agent_core.cost import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
 from agent_core.sim import behaviour, faults, models_api, openai_compat, request, stream, validate

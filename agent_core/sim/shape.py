@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agent_core import tokens
+from agent_core.cost import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
 from agent_core.sim import behaviour, structured, validate

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent_core import pricing, tokens
+from agent_core.cost import pricing, tokens
 from agent_core.loop import context
 from agent_core.model import Phase
 from agent_core.vocab import Provider, StopKind

@@ -13,7 +13,7 @@ HEAVY_MODULES = (
     "plotly.graph_objects",
     "agent_core.loop.stepper",
     "agent_core.charts",
-    "agent_core.accounting",
+    "agent_core.cost.accounting",
     "lab_ui.playground.page",
     "lab_ui.lessons.page",
     "lab_ui.runs.page",

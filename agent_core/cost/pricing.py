@@ -9,12 +9,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from agent_core import tokens
+from agent_core.cost import tokens
 from agent_core.model import Run, Usage
 from agent_core.vocab import Provider
 
 # The model table (agent_core/lineup.py) carries the prices; its other columns are not prices and are skipped here.
-PRICING_PATH = Path(__file__).parent / "data" / "models.json"
+PRICING_PATH = Path(__file__).parents[1] / "data" / "models.json"
 PER_MILLION = 1_000_000
 NO_PRICE_NOTE = "no price known"
 NOTE_SCALED = "Split estimated and scaled to the API's reported total"

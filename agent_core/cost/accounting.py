@@ -1,6 +1,6 @@
 """The tabular report over a run: the run table, CSV, repricing, caching savings and projections (pandas lives here).
 
-The pure prices and per-turn costs are in agent_core.pricing (the loop imports only that); they are re-exported here
+The pure prices and per-turn costs are in agent_core.cost.pricing (the loop imports only that); they are re-exported here
 so a report reads as one module.
 """
 
@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agent_core import tokens
-from agent_core.model import Run, Turn, Usage
-from agent_core.pricing import (
+from agent_core.cost import tokens
+from agent_core.cost.pricing import (
     NO_PRICE_NOTE,
     NOTE_OFFLINE,
     NOTE_SCALED,
@@ -33,6 +32,7 @@ from agent_core.pricing import (
     turn_cost,
     unknown_price,
 )
+from agent_core.model import Run, Turn, Usage
 
 __all__ = [
     "NO_PRICE_NOTE",

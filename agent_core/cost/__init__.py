@@ -1,0 +1,1 @@
+"""What a run costs: prices, token counts and the tabular accounting."""
