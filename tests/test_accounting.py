@@ -364,7 +364,7 @@ def test_projection_without_prices_uses_the_last_turns_rate():
 
 
 def test_core_modules_do_not_import_streamlit():
-    code = "import sys, agent_core.cost.accounting, agent_core.charts; sys.exit('streamlit' in sys.modules)"
+    code = "import sys, agent_core.cost.accounting, agent_core.report.charts; sys.exit('streamlit' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parents[1]).returncode == 0
 
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from test_accounting import HAIKU, PRICING, SONNET, three_turn_run
 
-from agent_core import charts
 from agent_core.cost import accounting as acc
 from agent_core.cost.tokens import COMPONENT_LABELS
 from agent_core.model import Run, RunConfig
+from agent_core.report import charts
 
 
 @pytest.fixture()

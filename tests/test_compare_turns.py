@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agent_core import compare
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig
+from agent_core.report import compare
 from agent_core.tools.catalog import default_specs
 from lab_ui.runs.compare import NO_TURN, turn_rows
 from lab_ui.words.i18n import translate

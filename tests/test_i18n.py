@@ -14,9 +14,9 @@ import pytest
 from lab_app import click, widget
 from streamlit.testing.v1 import AppTest
 
-from agent_core import charts, compare
 from agent_core.cost import accounting
 from agent_core.examples import load_example
+from agent_core.report import charts, compare
 from agent_core.store import RunStore
 from lab_ui.playground.controls import tool_from_editor
 from lab_ui.words import catalogue
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 CONTENT = ROOT / "lab_ui" / "content"
 OTHER = [lang for lang in LANGUAGES if lang != "en"]
-CHART_MODULES = [ROOT / "agent_core" / "charts.py", ROOT / "agent_core" / "compare.py"]
+CHART_MODULES = [ROOT / "agent_core" / "report" / "charts.py", ROOT / "agent_core" / "report" / "compare.py"]
 STEP_BAR = {
     keys.NEXT_PHASE: "Next phase",
     keys.NEXT_STEP: "Next step",
@@ -92,7 +92,7 @@ def chart_keys() -> dict[str, str]:
             ):
                 found.setdefault(node.args[0].value, f"{path.relative_to(ROOT)}:{node.lineno}")
     for text in charts.BORROWED_TEXTS:
-        found.setdefault(text, "agent_core/charts.py: BORROWED_TEXTS")
+        found.setdefault(text, "agent_core/report/charts.py: BORROWED_TEXTS")
     return found
 
 

@@ -12,7 +12,7 @@ HEAVY_MODULES = (
     "pandas",
     "plotly.graph_objects",
     "agent_core.loop.stepper",
-    "agent_core.charts",
+    "agent_core.report.charts",
     "agent_core.cost.accounting",
     "lab_ui.playground.page",
     "lab_ui.lessons.page",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agent_core import charts
 from agent_core.cost import accounting
 from agent_core.model import Run
+from agent_core.report import charts
 from agent_core.wire.providers import is_priced
 from lab_ui.controller.spend import NO_PRICE
 from lab_ui.frame import presenter

@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from agent_core.explain import sequence_diagram
 from agent_core.model import Phase
+from agent_core.report.explain import sequence_diagram
 from agent_core.trust import input_digest
 from agent_core.vocab import Provider, StopKind
 from lab_ui.controller import actions as step_actions

@@ -6,9 +6,9 @@ import json
 
 import streamlit as st
 
-from agent_core.explain import request_diff
 from agent_core.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
+from agent_core.report.explain import request_diff
 from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
 from lab_ui.frame import presenter
 from lab_ui.frame.untrusted import code_span, md, model_words_md

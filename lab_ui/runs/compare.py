@@ -7,8 +7,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from agent_core import compare
 from agent_core.model import Run
+from agent_core.report import compare
 from agent_core.store import RunStore, RunSummary
 from agent_core.wire.providers import is_priced
 from lab_ui.controller import spend

@@ -9,8 +9,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from agent_core.charts import Label, bottom_legend, label_text, tokens_hover
 from agent_core.model import Run
+from agent_core.report.charts import Label, bottom_legend, label_text, tokens_hover
 
 # Series names end in these, after the run's name: the legend the learner reads, and what the tests check.
 CONTEXT_SUFFIX = label_text(": context (whole input)")

@@ -1,0 +1,1 @@
+"""Reports on runs: charts, comparisons and explanations."""
