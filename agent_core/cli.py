@@ -142,7 +142,7 @@ def _record(args: argparse.Namespace, settings: SimSettings) -> int:
     from agent_core.recorder import Recorder, RecorderConfig
     from agent_core.recorder.upstream import upstream_url
     from agent_core.sim import serve_forever
-    from agent_core.store import RunStore
+    from agent_core.storage.store import RunStore
 
     upstream = args.upstream.strip()
     if upstream not in ("offline", "anthropic") and not upstream.startswith(("http://", "https://")):

@@ -45,7 +45,7 @@ def server_secret() -> bytes:
     explicit = os.environ.get(serving.ENV_SECRET, "").strip()
     if explicit:
         return explicit.encode("utf-8")
-    from agent_core.store import default_db_path  # the database decides where the secret lives
+    from agent_core.storage.store import default_db_path  # the database decides where the secret lives
 
     return _secret_file(default_db_path().with_name(SECRET_FILE))
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_core import db
-from agent_core.store import default_db_path
+from agent_core.storage import db
+from agent_core.storage.store import default_db_path
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS progress (
     learner TEXT NOT NULL, lesson TEXT NOT NULL, item TEXT NOT NULL, done_at REAL NOT NULL,

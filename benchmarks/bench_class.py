@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_click import cpu_seconds  # noqa: E402
 from browser import running_streamlit  # noqa: E402
 
-from agent_core.store import RunStore  # noqa: E402
+from agent_core.storage.store import RunStore  # noqa: E402
 
 CLASS_SIZES = tuple(int(n) for n in os.environ.get("BENCH_CLASS_SIZES", "10,40,100").split(","))
 SECONDS = float(os.environ.get("BENCH_CLASS_SECONDS", "60"))  # how long each class size clicks

@@ -28,7 +28,7 @@ from browser import browser, running_streamlit  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from agent_core.loop.stepper import Stepper  # noqa: E402
-from agent_core.store import RunStore  # noqa: E402
+from agent_core.storage.store import RunStore  # noqa: E402
 
 CLICKS = 15
 DEPTHS = (0, 24, 49)  # turns already run: the clicks make turns 1, 25 and 50 onward

@@ -18,7 +18,7 @@ from browser import browser, running_app, wait_idle  # noqa: E402
 
 from agent_core.loop.stepper import Stepper  # noqa: E402
 from agent_core.model import Limits, Run, RunConfig, SimSettings  # noqa: E402
-from agent_core.store import RunStore  # noqa: E402
+from agent_core.storage.store import RunStore  # noqa: E402
 from agent_core.tools.catalog import default_specs  # noqa: E402
 
 REPEATS = 7  # the machine is often shared: enough clicks for a median that means something

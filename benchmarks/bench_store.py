@@ -16,7 +16,7 @@ from pathlib import Path
 from agent_core.export import export_json, import_json
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig, SimSettings
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.tools.catalog import default_specs
 
 REPEATS = 7

@@ -5,7 +5,7 @@ from browser import needs_chromium, open_tab, shot, tab, wait_idle
 
 from agent_core.loop.stepper import run_task
 from agent_core.model import Limits, RunConfig, SimSettings
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.tools.catalog import default_specs
 
 pytestmark = [pytest.mark.browser, needs_chromium]

@@ -16,7 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from agent_core.lessons import load_lessons
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.tools.catalog import default_specs
 
 pytestmark = [pytest.mark.browser, needs_chromium]

@@ -6,7 +6,7 @@ import pytest
 from browser import button, click_key, field, needs_chromium, open_tab, shot, wait_idle
 from keys import BACK, NEXT_STEP, RESET, TASK, TURN_TABS
 
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from lab_ui.playground.turn import TABS
 
 pytestmark = [pytest.mark.browser, needs_chromium]

@@ -8,7 +8,7 @@ import pytest
 from browser import button, click_key, field, nav_link, needs_chromium, shot, wait_idle
 from keys import NEXT_PHASE, NEXT_STEP, TASK
 
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 NEXT, PREVIOUS = "next:the-loop", "prev:the-loop"  # the first lesson's step buttons

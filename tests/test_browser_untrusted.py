@@ -10,7 +10,7 @@ from loopback import start_listener, stop_listener
 
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.tools.catalog import default_specs
 from lab_ui.playground.turn import TABS
 

@@ -19,7 +19,7 @@ import pytest
 from agent_core.model import SimSettings
 from agent_core.recorder import start_recorder
 from agent_core.sim import SimHandler, start_server
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 
 ROOT = Path(__file__).resolve().parent.parent
 TASK = "list the files in this folder and tell me how many"

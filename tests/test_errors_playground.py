@@ -19,7 +19,7 @@ from lab_app import click, lab_of, open_page, pick_faults, texts
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import faults, start_server
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.tools.catalog import default_specs
 from agent_core.wire import errors
 from lab_ui.words.catalogue import stop_text

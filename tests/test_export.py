@@ -422,7 +422,7 @@ def test_script_without_key_or_base_url_says_what_to_set(tmp_path):
 
 def test_shipped_examples_load_and_end_as_their_lesson_needs(tmp_path):
     from agent_core.examples import list_examples, load_example, load_scenarios
-    from agent_core.store import RunStore
+    from agent_core.storage.store import RunStore
 
     scenarios = load_scenarios()
     names = [name for name, _ in list_examples()]

@@ -15,7 +15,7 @@ from agent_core import export
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import start_server
-from agent_core.store import RunStore, StoreError
+from agent_core.storage.store import RunStore, StoreError
 from agent_core.tools.catalog import default_specs
 from lab_ui.runs.page import summaries_table
 

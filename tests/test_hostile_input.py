@@ -19,7 +19,7 @@ from lab_app import LAB_KEY, click, key_starting, lab_of, open_page, texts, widg
 from agent_core.export import RunImportError, export_json, import_json
 from agent_core.model import Run, SimSettings
 from agent_core.sim import SimHandler
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.tools import ToolRegistry
 from lab_ui.playground.controls import tool_from_editor
 from lab_ui.words.catalogue import stop_text

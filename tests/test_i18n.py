@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from agent_core.cost import accounting
 from agent_core.examples import load_example
 from agent_core.report import charts, compare
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from lab_ui.playground.controls import tool_from_editor
 from lab_ui.words import catalogue
 from lab_ui.words.i18n import LANGUAGES, catalog_files, t, translate

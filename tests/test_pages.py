@@ -4,7 +4,7 @@ import pytest
 from keys import NEXT_PHASE, NEXT_STEP, RESET, RUN_TO_END
 from lab_app import PLAYGROUND, click, lab_of, open_page, widget
 
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 
 PAGES = ["pages/home.py", "pages/playground.py", "pages/lessons.py", "pages/runs.py", "pages/settings.py"]
 

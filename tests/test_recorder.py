@@ -20,7 +20,7 @@ from agent_core.recorder import RecorderConfig, start_recorder
 from agent_core.recorder.grouping import Grouper
 from agent_core.recorder.upstream import UpstreamRefused
 from agent_core.sim import SimHandler, start_server
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 
 MODEL = "claude-sonnet-5-5"
 NODE_DIR = Path(__file__).parent / "node"

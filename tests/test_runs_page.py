@@ -15,7 +15,7 @@ from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.report import compare
 from agent_core.sim.transport import SimTransport
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from lab_ui.controller import spend
 from lab_ui.frame.untrusted import md
 from lab_ui.runs import actions as run_actions

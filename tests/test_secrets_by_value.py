@@ -12,7 +12,7 @@ from agent_core import cli
 from agent_core.export import export_json, to_python_script
 from agent_core.model import Decision, Run, RunConfig, StopCause, Turn
 from agent_core.secrets import FRAGMENT, REDACTED, scrub_bytes, scrub_record, scrub_secrets, secret_forms
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from lab_ui.controller.session import LabSession
 
 # Not key-shaped (the shape net would not catch it), with characters JSON and URLs escape. Split for scanners.

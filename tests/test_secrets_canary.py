@@ -32,7 +32,7 @@ from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page
 from test_settings_page import use_compatible
 
 from agent_core.export import export_json, to_openai_messages, to_openai_response, to_python_script
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.vocab import Provider
 from lab_ui.playground.turn import TABS
 from lab_ui.settings.page import PROVIDERS

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig, SimSettings, ToolSpec
 from agent_core.share import own_copy
-from agent_core.store import RunStore
+from agent_core.storage.store import RunStore
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import StopKind
 

@@ -9,8 +9,6 @@ import threading
 import pg
 import pytest
 
-from agent_core import db as database
-from agent_core import store as store_module
 from agent_core.model import (
     DEFAULT_MODEL,
     ApiError,
@@ -26,7 +24,9 @@ from agent_core.model import (
     Turn,
     Usage,
 )
-from agent_core.store import RunStore, RunSummary, StoreError
+from agent_core.storage import db as database
+from agent_core.storage import store as store_module
+from agent_core.storage.store import RunStore, RunSummary, StoreError
 
 CANARY = "sk-ant-" + "api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
 WEATHER = ToolSpec(

@@ -174,7 +174,7 @@ def test_the_playground_says_what_a_linked_run_had_and_uses_yours(app_env):
     from lab_app import APP
     from streamlit.testing.v1 import AppTest
 
-    from agent_core.store import RunStore
+    from agent_core.storage.store import RunStore
 
     run = Run(config=_hostile_config("http://127.0.0.1:9"))
     with RunStore(app_env) as store:

@@ -238,7 +238,7 @@ def start_recorder(
     `save` writes each turn (default: the runs store); class mode passes one that stores the run as the owner's,
     and `guard` (its URL guard) for a compatible upstream."""
     from agent_core.sim.server import start_server
-    from agent_core.store import RunStore
+    from agent_core.storage.store import RunStore
 
     if save is None:
         store = RunStore()

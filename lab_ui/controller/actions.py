@@ -16,7 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 from streamlit.errors import StreamlitAPIException
 
 from agent_core.secrets import scrub_secrets
-from agent_core.store import StoreError
+from agent_core.storage.store import StoreError
 from agent_core.vocab import Provider
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession

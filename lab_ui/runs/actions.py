@@ -9,7 +9,7 @@ import streamlit as st
 
 from agent_core import export
 from agent_core.model import Run
-from agent_core.store import RunStore, RunSummary, StoreError
+from agent_core.storage.store import RunStore, RunSummary, StoreError
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
 from lab_ui.playground import turn as turn_view

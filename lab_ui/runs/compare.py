@@ -9,7 +9,7 @@ import streamlit as st
 
 from agent_core.model import Run
 from agent_core.report import compare
-from agent_core.store import RunStore, RunSummary
+from agent_core.storage.store import RunStore, RunSummary
 from agent_core.wire.providers import is_priced
 from lab_ui.controller import spend
 from lab_ui.frame import presenter

@@ -10,7 +10,7 @@ import streamlit as st
 from agent_core import export
 from agent_core.examples import list_examples, load_example, load_scenarios
 from agent_core.model import Run
-from agent_core.store import RunStore, RunSummary, StoreError
+from agent_core.storage.store import RunStore, RunSummary, StoreError
 from agent_core.wire.providers import is_priced
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession

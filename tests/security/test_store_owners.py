@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agent_core.model import Run, RunConfig, Turn
-from agent_core.store import MISSING, NOT_SHARED, OWN, SHARED, TEACHER, NotYours, RunStore
+from agent_core.storage.store import MISSING, NOT_SHARED, OWN, SHARED, TEACHER, NotYours, RunStore
 
 
 def a_run(task: str = "t") -> Run:

@@ -14,11 +14,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from agent_core import db
 from agent_core.export import dumps
 from agent_core.model import SCHEMA_VERSION, Run, Turn
 from agent_core.secrets import scrub_secrets
-from agent_core.turn_delta import decode_turns, turn_record
+from agent_core.storage import db
+from agent_core.storage.turn_delta import decode_turns, turn_record
 
 APP_DIR = "agent-loop-lab"
 DB_NAME = "runs.db"
@@ -131,7 +131,7 @@ def default_db_path() -> Path:
 class RunStore:
     """Runs saved through one connection per instance, shared by Streamlit's threads under a lock.
 
-    `path` is a SQLite file, or a postgresql:// URL (the server holds the same tables; see agent_core/db.py)."""
+    `path` is a SQLite file, or a postgresql:// URL (the server holds the same tables; see agent_core/storage/db.py)."""
 
     def __init__(self, path: str | Path | None = None, owner: str | None = None) -> None:
         self.path = db.prepare(default_target() if path is None else path)
@@ -398,7 +398,7 @@ def _summary(row: tuple[Any, ...]) -> RunSummary:
 
 
 def _turn_json(run: Run, position: int) -> str:
-    """A turn's row: only what is new since the turn before it (agent_core/turn_delta.py), scrubbed."""
+    """A turn's row: only what is new since the turn before it (agent_core/storage/turn_delta.py), scrubbed."""
     previous = run.turns[position - 1] if position > 0 else None
     return dumps(turn_record(run.turns[position], previous))
 

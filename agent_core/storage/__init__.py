@@ -1,0 +1,1 @@
+"""Where runs, progress and classes are kept: the run store and the database."""
