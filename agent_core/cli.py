@@ -9,7 +9,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TextIO
 
-from agent_core.export import export_json
+from agent_core.files.export import export_json
 from agent_core.loop.stepper import iter_turns
 from agent_core.model import Limits, Run, RunConfig, SimSettings, Turn
 from agent_core.secrets import env_secrets, scrub_secrets

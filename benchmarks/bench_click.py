@@ -66,7 +66,7 @@ def turn_heading(n: int) -> re.Pattern:
 
 def go_on_as_runaway(page, turns: int) -> None:
     """Make the open run a runaway with `turns` turns: the learner's settings, not the recorded run's, decide the
-    persona and the step limit (agent_core.trust), so pick "stubborn" and "No step limit" in the controls, then
+    persona and the step limit (agent_core.files.trust), so pick "stubborn" and "No step limit" in the controls, then
     re-run from the run's last turn with those settings (it keeps the turns before it)."""
     page.get_by_text("Limits", exact=True).click()
     page.get_by_text("No step limit", exact=True).click()

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from agent_core.export import export_json, import_json
+from agent_core.files.export import export_json, import_json
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig, SimSettings
 from agent_core.storage.store import RunStore

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_core import model
-from agent_core.export import (
+from agent_core.files.export import (
     SCHEMA_PATH,
     RunImportError,
     export_json,

@@ -11,7 +11,7 @@ import scripted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_core import export
+from agent_core.files import export
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import start_server

@@ -16,7 +16,7 @@ from keys import ALLOW, DENY, RESET, RUN_TO_END, TASK
 from keys import TOOLS as TOOL_PICKER
 from lab_app import LAB_KEY, click, key_starting, lab_of, open_page, texts, widget
 
-from agent_core.export import RunImportError, export_json, import_json
+from agent_core.files.export import RunImportError, export_json, import_json
 from agent_core.model import Run, SimSettings
 from agent_core.sim import SimHandler
 from agent_core.storage.store import RunStore

@@ -264,7 +264,7 @@ def test_serve_record_refuses_an_unreadable_upstream(capsys):
 
 
 def test_a_recorded_run_exports_and_imports_with_its_origin(recording, store):
-    from agent_core.export import export_json, import_json
+    from agent_core.files.export import export_json, import_json
 
     url, _ = recording()
     client = anthropic.Anthropic(api_key="k", base_url=url, max_retries=0)

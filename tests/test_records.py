@@ -8,7 +8,7 @@ import json
 
 from scripted import Script, message, text, tool_use
 
-from agent_core.export import export_json, import_json
+from agent_core.files.export import export_json, import_json
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Decision, Limits, Run, RunConfig, StopCause
 from agent_core.tools.catalog import default_specs

@@ -9,8 +9,8 @@ from keys import NEXT_STEP, RUN_TO_END, STEP_BUTTONS, TURN_TABS
 from lab_app import APP, LAB_KEY, PLAYGROUND, click, ok, open_page, texts, widget
 from streamlit.testing.v1 import AppTest
 
-from agent_core import export
 from agent_core.examples import list_examples, load_example
+from agent_core.files import export
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.report import compare

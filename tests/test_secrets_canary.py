@@ -31,7 +31,7 @@ from keys import KEY_FIELD, PROVIDER, RUN_TO_END, TEST_CONNECTION, TURN_TABS, US
 from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page
 from test_settings_page import use_compatible
 
-from agent_core.export import export_json, to_openai_messages, to_openai_response, to_python_script
+from agent_core.files.export import export_json, to_openai_messages, to_openai_response, to_python_script
 from agent_core.storage.store import RunStore
 from agent_core.vocab import Provider
 from lab_ui.playground.turn import TABS

@@ -5,9 +5,9 @@ from keys import RETRY_STEP, STEP_BUTTONS
 from lab_app import APP, click, widget
 from streamlit.testing.v1 import AppTest
 
+from agent_core.files.share import own_copy
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig, SimSettings, ToolSpec
-from agent_core.share import own_copy
 from agent_core.storage.store import RunStore
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import StopKind

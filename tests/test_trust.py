@@ -8,11 +8,11 @@ import pytest
 import scripted
 from loopback import start_listener, stop_listener
 
-from agent_core import export
+from agent_core.files import export
+from agent_core.files.trust import adopt, input_digest, is_builtin
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Phase, Run, RunConfig, ToolExecution, ToolSpec, Turn
 from agent_core.tools.catalog import default_specs
-from agent_core.trust import adopt, input_digest, is_builtin
 from lab_ui.controller.session import LabSession, default_config
 from lab_ui.words.catalogue import stop_text
 

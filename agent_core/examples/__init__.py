@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from agent_core.export import import_json
+from agent_core.files.export import import_json
 from agent_core.model import Run
 
 EXAMPLES_DIR = Path(__file__).parent

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from agent_core.examples import EXAMPLES_DIR, load_scenarios
-from agent_core.export import export_json
+from agent_core.files.export import export_json
 from agent_core.loop.stepper import run_task
 from agent_core.model import Run, config_from_dict
 from agent_core.tools.catalog import default_specs

@@ -12,6 +12,7 @@ import anthropic
 import httpx2
 
 from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
+from agent_core.files.trust import duplicate_tool_use_ids, input_digest
 from agent_core.loop import context
 from agent_core.loop.guards import check_limits, check_request_size
 from agent_core.loop.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
@@ -19,7 +20,6 @@ from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, Tool
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
-from agent_core.trust import duplicate_tool_use_ids, input_digest
 from agent_core.vocab import Approval, DecisionKind, LoopBug, Phase, StopKind, StopReason, final_stop_reasons
 from agent_core.wire.capture import Wait
 from agent_core.wire.errors import check_message, describe_api_error

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from agent_core.export import dumps
+from agent_core.files.export import dumps
 from agent_core.model import SCHEMA_VERSION, Run, Turn
 from agent_core.secrets import scrub_secrets
 from agent_core.storage import db

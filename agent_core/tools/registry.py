@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_core.files.trust import builtin_needs_approval
 from agent_core.model import ToolSpec
 from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.catalog import CATALOG
 from agent_core.tools.sandbox import Sandbox
 from agent_core.tools.texts import message_of, render, said
-from agent_core.trust import builtin_needs_approval
 
 log = logging.getLogger(__name__)
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import streamlit as st
 
+from agent_core.files.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from agent_core.loop.stepper import Stepper, fork_run
 from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
 from agent_core.storage.store import RunStore, default_target
 from agent_core.tools.catalog import default_specs
-from agent_core.trust import Difference, adopt, adopt_run, builtin_needs_approval
 from agent_core.vocab import DecisionKind, Provider, StopKind
 from agent_core.wire.capture import Wait
 from agent_core.wire.providers import spends_money

@@ -6,8 +6,8 @@ import copy
 
 import streamlit as st
 
+from agent_core.files.share import SHARED_VIEW, own_copy
 from agent_core.model import Run
-from agent_core.share import SHARED_VIEW, own_copy
 from agent_core.storage.store import StoreError
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession

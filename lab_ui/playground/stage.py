@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from agent_core.files.trust import input_digest
 from agent_core.model import Phase
 from agent_core.report.explain import sequence_diagram
-from agent_core.trust import input_digest
 from agent_core.vocab import Provider, StopKind
 from lab_ui.controller import actions as step_actions
 from lab_ui.controller import spend
@@ -47,7 +47,7 @@ PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase st
     Phase.APPEND_RESULTS: mark("append the results"),
     Phase.DONE: mark("done"),
 }
-# The settings a recorded run may differ in (agent_core.trust.SHOWN_FIELDS), as the learner reads them.
+# The settings a recorded run may differ in (agent_core.files.trust.SHOWN_FIELDS), as the learner reads them.
 SETTING_WORDS = {
     "provider": mark("Provider"),
     "base_url": mark("Base URL"),

@@ -6,7 +6,7 @@ import json
 
 import streamlit as st
 
-from agent_core.export import to_openai_messages, to_openai_response
+from agent_core.files.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 from agent_core.report.explain import request_diff
 from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from agent_core import export
+from agent_core.files import export
 from agent_core.model import Run
 from agent_core.storage.store import RunStore, RunSummary, StoreError
 from lab_ui.controller.session import LabSession

@@ -7,8 +7,8 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from agent_core import export
 from agent_core.examples import list_examples, load_example, load_scenarios
+from agent_core.files import export
 from agent_core.model import Run
 from agent_core.storage.store import RunStore, RunSummary, StoreError
 from agent_core.wire.providers import is_priced

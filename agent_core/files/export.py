@@ -17,7 +17,7 @@ import jsonschema
 from agent_core.model import SCHEMA_VERSION, Run, migrate_run
 from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_secrets
 
-SCHEMA_PATH = Path(__file__).parent / "data" / "run.schema.json"
+SCHEMA_PATH = Path(__file__).parents[1] / "data" / "run.schema.json"
 # Limits on an imported file (documented in the README, "What the app trusts and what it does not").
 MAX_IMPORT_BYTES = 20_000_000
 OLDEST_READABLE = 1  # run formats from here up are migrated on import (agent_core.model.migrate_run)
@@ -244,7 +244,7 @@ def json_path(parts: Any) -> str:
 
 
 # The runnable script and the OpenAI form live in their own modules; importing them from here keeps working.
-from agent_core.export_script import to_python_script  # noqa: E402
+from agent_core.files.export_script import to_python_script  # noqa: E402
 from agent_core.wire.openai_form import FINISH_REASONS, to_openai_messages, to_openai_response  # noqa: E402
 
 __all__ = [

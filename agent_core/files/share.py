@@ -1,4 +1,4 @@
-"""A run shared by link is data: viewing it never uses its settings, and "make my copy" follows agent_core.trust.
+"""A run shared by link is data: viewing it never uses its settings, and "make my copy" follows agent_core.files.trust.
 
 Where requests go (provider, base URL), which folder tools may read (sandbox), the loop's limits and policies and
 which tools run without asking are the viewer's own (trust.LEARNER_FIELDS); the shared run contributes its
@@ -12,8 +12,8 @@ import time
 import uuid
 from dataclasses import replace
 
+from agent_core.files.trust import adopt_run
 from agent_core.model import Run, RunConfig, ToolSpec
-from agent_core.trust import adopt_run
 
 SHARED_VIEW = "shared"  # ?run=ID&view=shared opens the run read-only
 
