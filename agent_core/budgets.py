@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_core.progress import progress_db_path
 from agent_core.serving import ServerConfig, server_config
 from agent_core.storage import db
+from agent_core.teaching.progress import progress_db_path
 
 LEARNER, CLASS, SERVER = "learner", "class", "server"  # the scopes a day's spend is kept for
 SCHEMA = (

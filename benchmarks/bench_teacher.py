@@ -13,10 +13,10 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from agent_core.class_report import load_report
-from agent_core.classes import ClassStore, SchoolClass
-from agent_core.lessons import load_lessons
-from agent_core.progress import ProgressStore
+from agent_core.teaching.class_report import load_report
+from agent_core.teaching.classes import ClassStore, SchoolClass
+from agent_core.teaching.lessons import load_lessons
+from agent_core.teaching.progress import ProgressStore
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 LEARNERS = 40

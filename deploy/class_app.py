@@ -17,7 +17,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from agent_core import identity
-from agent_core.classes import ClassStore
+from agent_core.teaching.classes import ClassStore
 
 ROUTER = Path(__file__).resolve().parent.parent / "app.py"
 

@@ -13,10 +13,10 @@ from browser import ARTIFACTS, needs_chromium, running_app, wait_idle
 from english import english_in, english_on_page
 from playwright.sync_api import Error as PlaywrightError
 
-from agent_core.lessons import load_lessons
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.storage.store import RunStore
+from agent_core.teaching.lessons import load_lessons
 from agent_core.tools.catalog import default_specs
 
 pytestmark = [pytest.mark.browser, needs_chromium]

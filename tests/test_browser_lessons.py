@@ -16,7 +16,7 @@ from browser import (
 )
 from keys import RESET, RUN_TO_END
 
-from agent_core.lessons import load_lessons
+from agent_core.teaching.lessons import load_lessons
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 LESSON = "break-the-loop"

@@ -109,7 +109,7 @@ def test_order_the_loop_right_is_praised(site):
     page = b.new_page(viewport={"width": 1366, "height": 900})
     page.goto(f"{url}/practice?mode=order")
     button(page, "order-check").wait_for(timeout=180_000)
-    from agent_core.learn.exercises import ACCEPTED_ORDERS, line_text
+    from agent_core.teaching.learn.exercises import ACCEPTED_ORDERS, line_text
 
     box = field(page, "order-lines")
     for line_id in ACCEPTED_ORDERS[0]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from browser import ARTIFACTS, needs_chromium, wait_idle, wait_layout
 
-from agent_core.lessons import load_lessons
+from agent_core.teaching.lessons import load_lessons
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 WIDTHS = (768, 1280, 1366)

@@ -11,9 +11,9 @@ import pytest
 from browser import button, by_key, click_key, field, needs_chromium, option, shot, wait_idle, wait_layout
 from keys import LANGUAGE, RUN_TO_END, STEP_BUTTONS
 
-from agent_core.lessons import load_lessons
-from agent_core.lessons.quiz import lesson_quiz
-from agent_core.teacher_notes import lesson_notes
+from agent_core.teaching.lessons import load_lessons
+from agent_core.teaching.lessons.quiz import lesson_quiz
+from agent_core.teaching.teacher_notes import lesson_notes
 from lab_ui.words.i18n import LANGUAGES, translate
 
 pytestmark = [pytest.mark.browser, needs_chromium]

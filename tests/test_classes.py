@@ -5,12 +5,12 @@ import pytest
 from lab_app import APP, click
 from streamlit.testing.v1 import AppTest
 
-from agent_core.class_report import build_report, load_report
-from agent_core.classes import CODE_ALPHABET, CODE_LENGTH, ClassError, ClassStore, normalize_code
-from agent_core.lessons import load_lessons
-from agent_core.lessons.quiz import FINAL_QUIZ
-from agent_core.progress import ProgressStore
-from agent_core.teacher_notes import lesson_notes, notes_from
+from agent_core.teaching.class_report import build_report, load_report
+from agent_core.teaching.classes import CODE_ALPHABET, CODE_LENGTH, ClassError, ClassStore, normalize_code
+from agent_core.teaching.lessons import load_lessons
+from agent_core.teaching.lessons.quiz import FINAL_QUIZ
+from agent_core.teaching.progress import ProgressStore
+from agent_core.teaching.teacher_notes import lesson_notes, notes_from
 
 
 @pytest.fixture(scope="module")

@@ -278,7 +278,7 @@ def test_settings_page_for_a_local_server_opens_in_the_language(app_env, lang):
 
 def test_a_value_may_be_called_text_or_lang():
     """A goal's missing text is passed as `text`: it must not collide with t()'s own first argument."""
-    from agent_core.lessons.goals import Miss
+    from agent_core.teaching.lessons.goals import Miss
     from lab_ui.lessons.goal_feedback import sentence
 
     assert sentence(Miss("text_present", {"text": "ACME"})) == "The final answer still mentions ACME."

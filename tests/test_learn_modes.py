@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.learn import exercises as ex
-from agent_core.learn import human, loop_player, predict
-from agent_core.learn.loop_player import Move, ResultRow
-from agent_core.learn.predict import Appended, Prediction
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig
 from agent_core.sim import validate
+from agent_core.teaching.learn import exercises as ex
+from agent_core.teaching.learn import human, loop_player, predict
+from agent_core.teaching.learn.loop_player import Move, ResultRow
+from agent_core.teaching.learn.predict import Appended, Prediction
 from agent_core.tools.catalog import default_specs
 from lab_ui.words.catalogue import stop_text
 from lab_ui.words.learn_text import TEXTS
@@ -315,7 +315,7 @@ def test_tool_use_ids_are_unique_across_the_whole_history():
 
 def test_every_fact_the_logic_can_state_has_a_sentence():
     codes = set()
-    for path in (ROOT / "agent_core" / "learn").glob("*.py"):
+    for path in (ROOT / "agent_core" / "teaching" / "learn").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fact" and node.args:
                 first = node.args[0]
@@ -328,7 +328,7 @@ def test_every_fact_the_logic_can_state_has_a_sentence():
 
 
 def test_the_lessons_link_to_practice_modes_that_exist():
-    from agent_core.lessons import load_lessons
+    from agent_core.teaching.lessons import load_lessons
     from lab_ui.practice.page import FOR_LESSON, MODES
 
     ids = {lesson.id for lesson in load_lessons()}

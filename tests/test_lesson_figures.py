@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, load_lesson
-from agent_core.lessons.facts import FactError, data_value
-from agent_core.lessons.figures import PLACEHOLDER, Figure, figures_of, measure
-from agent_core.lessons.validate import FOLDER
 from agent_core.model import Run
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, load_lesson
+from agent_core.teaching.lessons.facts import FactError, data_value
+from agent_core.teaching.lessons.figures import PLACEHOLDER, Figure, figures_of, measure
+from agent_core.teaching.lessons.validate import FOLDER
 
 FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
 FENCE = re.compile(r"```.*?```", re.S)

@@ -13,10 +13,18 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from agent_core.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, check_goal, load_lesson, load_lessons
-from agent_core.lessons.parsons import CODE_LANGUAGES, Puzzle, assembled, judge, run_patch, solution
-from agent_core.lessons.validate import FOLDER
 from agent_core.model import Run
+from agent_core.teaching.lessons import (
+    LANGUAGES,
+    LESSONS_ROOT,
+    Lesson,
+    LessonError,
+    check_goal,
+    load_lesson,
+    load_lessons,
+)
+from agent_core.teaching.lessons.parsons import CODE_LANGUAGES, Puzzle, assembled, judge, run_patch, solution
+from agent_core.teaching.lessons.validate import FOLDER
 
 FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
 

@@ -9,21 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.lessons import (
-    LANGUAGES,
-    LESSONS_ROOT,
-    GoalResult,
-    Lesson,
-    LessonError,
-    check_goal,
-    deep_merge,
-    load_lesson,
-    load_lessons,
-    parse_steps,
-)
-from agent_core.lessons.goals import MISS_CODES, STOP_REASONS, Miss
-from agent_core.lessons.scenario import catalog_spec
-from agent_core.lessons.validate import FOLDER
 from agent_core.model import (
     ApiError,
     Exchange,
@@ -36,6 +21,21 @@ from agent_core.model import (
     Turn,
     Usage,
 )
+from agent_core.teaching.lessons import (
+    LANGUAGES,
+    LESSONS_ROOT,
+    GoalResult,
+    Lesson,
+    LessonError,
+    check_goal,
+    deep_merge,
+    load_lesson,
+    load_lessons,
+    parse_steps,
+)
+from agent_core.teaching.lessons.goals import MISS_CODES, STOP_REASONS, Miss
+from agent_core.teaching.lessons.scenario import catalog_spec
+from agent_core.teaching.lessons.validate import FOLDER
 
 FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
 
@@ -565,7 +565,7 @@ def test_unknown_goal_keys_are_rejected():
 
 
 def test_the_glossary_defines_turn_step_phase_once_in_every_language():
-    from agent_core.lessons.glossary import load_glossary
+    from agent_core.teaching.lessons.glossary import load_glossary
 
     terms = {t.id: t for t in load_glossary(LESSONS_ROOT / "glossary.json")}
     assert {"turn", "step", "phase", "workflow"} <= set(terms)
@@ -576,8 +576,8 @@ def test_the_glossary_defines_turn_step_phase_once_in_every_language():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_cheat_sheet_is_one_printable_page_with_every_stop_reason_and_the_glossary(lang: str):
-    from agent_core.lessons.cheatsheet import cheat_sheet_html
-    from agent_core.lessons.glossary import load_glossary
+    from agent_core.teaching.lessons.cheatsheet import cheat_sheet_html
+    from agent_core.teaching.lessons.glossary import load_glossary
 
     page = cheat_sheet_html(lang, LESSONS_ROOT)
     assert page.startswith("<!DOCTYPE html>") and f'lang="{lang}"' in page and "@page" in page

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from agent_core.files.export import to_openai_messages
-from agent_core.lessons import LANGUAGES, LESSONS_ROOT, Lesson, check_goal, load_lesson
 from agent_core.loop.context import CLEARED
 from agent_core.loop.stepper import Stepper, run_task
 from agent_core.model import Run
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, check_goal, load_lesson
 from agent_core.tools.catalog import sandbox_path
 
 

@@ -6,7 +6,7 @@ import scripted
 
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig
-from agent_core.progress import ProgressStore
+from agent_core.teaching.progress import ProgressStore
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import default_specs
 

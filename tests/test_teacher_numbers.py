@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from agent_core.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, load_lesson
-from agent_core.lessons.figures import Figure, figures_of, measure, render, rendered_numbers
-from agent_core.lessons.validate import FOLDER
 from agent_core.model import Run
-from agent_core.teacher_notes import lesson_notes
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, load_lesson
+from agent_core.teaching.lessons.figures import Figure, figures_of, measure, render, rendered_numbers
+from agent_core.teaching.lessons.validate import FOLDER
+from agent_core.teaching.teacher_notes import lesson_notes
 
 FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
 

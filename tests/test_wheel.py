@@ -19,7 +19,7 @@ SKIP = shutil.ignore_patterns(".venv", ".git", "node_modules", "test-artifacts",
 PROBE = """
 import json, sys
 import agent_core, lab_ui
-from agent_core.lessons import LANGUAGES, LESSONS_ROOT, load_lessons
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, load_lessons
 from agent_core.loop.stepper import run_task
 from agent_core.model import RunConfig
 from agent_core.tools.catalog import default_specs
@@ -73,7 +73,7 @@ def test_the_wheel_is_imported_from_the_fresh_venv_not_the_checkout(installed):
 
 
 def test_every_lesson_of_the_checkout_loads_from_the_wheel_in_every_language(installed):
-    from agent_core.lessons import load_lessons
+    from agent_core.teaching.lessons import load_lessons
 
     expected = load_lessons()
     assert installed["lessons"] == [x.id for x in expected]

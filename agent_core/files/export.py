@@ -107,7 +107,7 @@ def _check_shape_limits(document: Any) -> None:
 
 def _check_names_and_times(run: Run) -> None:
     """Names the app knows and dates a calendar can show: anything else is refused here, not on a page later."""
-    from agent_core.lessons.validate import BUGS, CONTEXT_POLICIES, PERSONAS
+    from agent_core.teaching.lessons.validate import BUGS, CONTEXT_POLICIES, PERSONAS
     from agent_core.wire.providers import PROVIDERS
 
     cfg = run.config

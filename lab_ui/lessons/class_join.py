@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agent_core.classes import ClassError, ClassStore, normalize_code
+from agent_core.teaching.classes import ClassError, ClassStore, normalize_code
 from lab_ui.words.i18n import t
 
 CLASS_PARAM = "class"

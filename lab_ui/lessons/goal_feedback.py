@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from agent_core.lessons.goals import Miss
+from agent_core.teaching.lessons.goals import Miss
 from lab_ui.words.i18n import mark, t
 
-# One sentence per Miss code (agent_core.lessons.goals.MISS_CODES); API names stay as they are.
+# One sentence per Miss code (agent_core.teaching.lessons.goals.MISS_CODES); API names stay as they are.
 SENTENCES: dict[str, str] = {
     "stop": mark("The run stopped with {got}; this exercise needs {want}."),
     "stop_reason_unseen": mark("No reply ended with stop_reason {reason}."),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agent_core.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
-from agent_core.lessons.cheatsheet import cheat_sheet_html
-from agent_core.lessons.glossary import Term, load_glossary
-from agent_core.progress import ProgressStore
+from agent_core.teaching.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
+from agent_core.teaching.lessons.cheatsheet import cheat_sheet_html
+from agent_core.teaching.lessons.glossary import Term, load_glossary
+from agent_core.teaching.progress import ProgressStore
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agent_core.lessons import Lesson
-from agent_core.lessons.quiz import FINAL_QUIZ, QuizItem, final_quiz, first_answers, lesson_quiz, score
-from agent_core.progress import ProgressStore
+from agent_core.teaching.lessons import Lesson
+from agent_core.teaching.lessons.quiz import FINAL_QUIZ, QuizItem, final_quiz, first_answers, lesson_quiz, score
+from agent_core.teaching.progress import ProgressStore
 from lab_ui.words.i18n import t
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from agent_core.learn import predict
-from agent_core.learn.predict import Appended, Prediction, Reveal
+from agent_core.teaching.learn import predict
+from agent_core.teaching.learn.predict import Appended, Prediction, Reveal
 from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import mark, t
 from lab_ui.words.learn_text import say

@@ -6,9 +6,9 @@ import json
 
 import streamlit as st
 
-from agent_core.learn import loop_player
-from agent_core.learn.loop_player import LoopGame, Move, ResultRow
 from agent_core.model import Limits, RunConfig
+from agent_core.teaching.learn import loop_player
+from agent_core.teaching.learn.loop_player import LoopGame, Move, ResultRow
 from agent_core.tools.catalog import default_specs
 from lab_ui.frame.untrusted import code_span, md
 from lab_ui.words.i18n import current_language, mark, t

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from agent_core.learn import human
-from agent_core.learn.human import HumanReply, ReplyError, Verdict
 from agent_core.model import Limits, Run, RunConfig
+from agent_core.teaching.learn import human
+from agent_core.teaching.learn.human import HumanReply, ReplyError, Verdict
 from agent_core.tools.catalog import default_specs
 from lab_ui.frame.untrusted import code_span, md
 from lab_ui.words.catalogue import stop_text

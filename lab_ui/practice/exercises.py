@@ -7,7 +7,7 @@ import random
 
 import streamlit as st
 
-from agent_core.learn import exercises as ex
+from agent_core.teaching.learn import exercises as ex
 from lab_ui.controller.session import get as lab_session
 from lab_ui.frame.untrusted import code_span, md
 from lab_ui.words.i18n import mark, t

@@ -7,11 +7,11 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from agent_core.class_report import ClassReport, load_report
-from agent_core.classes import ClassError, ClassStore, SchoolClass, normalize_code
-from agent_core.lessons import Lesson, LessonError, load_lessons
-from agent_core.progress import ProgressStore
-from agent_core.teacher_notes import SECTIONS, lesson_notes
+from agent_core.teaching.class_report import ClassReport, load_report
+from agent_core.teaching.classes import ClassError, ClassStore, SchoolClass, normalize_code
+from agent_core.teaching.lessons import Lesson, LessonError, load_lessons
+from agent_core.teaching.progress import ProgressStore
+from agent_core.teaching.teacher_notes import SECTIONS, lesson_notes
 from lab_ui.controller import session
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.links import app_link

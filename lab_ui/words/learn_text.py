@@ -1,8 +1,8 @@
-"""The words for agent_core.learn's structured facts, in the learner's language (codes -> catalogue sentences)."""
+"""The words for agent_core.teaching.learn's structured facts, in the learner's language (codes -> catalogue sentences)."""
 
 from __future__ import annotations
 
-from agent_core.learn.facts import Fact
+from agent_core.teaching.learn.facts import Fact
 from lab_ui.frame.untrusted import md
 from lab_ui.words.i18n import mark, t
 

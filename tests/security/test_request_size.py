@@ -24,7 +24,7 @@ def test_a_request_over_the_cap_is_not_sent_and_says_why(app_env, monkeypatch):
 
 def test_a_run_stops_once_its_requests_would_pass_what_the_server_keeps(app_env, monkeypatch):
     monkeypatch.setenv(serving.ENV_MAX_RUN, str(600_000))
-    from agent_core.lessons import load_lessons
+    from agent_core.teaching.lessons import load_lessons
 
     config = next(x for x in load_lessons() if x.id == "break-the-loop").scenario_config("en")
     config.task = "What is ACME's share price? " + "padding " * 12_000  # ~100 KB a request

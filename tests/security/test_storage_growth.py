@@ -8,10 +8,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_core.lessons import load_lessons
 from agent_core.loop.stepper import run_task
 from agent_core.model import Exchange, Run, RunConfig, Turn
 from agent_core.storage.store import RunStore
+from agent_core.teaching.lessons import load_lessons
 
 
 def database_bytes(path) -> int:

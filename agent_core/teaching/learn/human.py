@@ -9,12 +9,12 @@ from typing import Any
 
 import anthropic
 
-from agent_core.learn.facts import Fact, fact
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run
 from agent_core.sim.brain import Draft
 from agent_core.sim.handler import SimHandler
 from agent_core.sim.transport import SimTransport
+from agent_core.teaching.learn.facts import Fact, fact
 from agent_core.vocab import Phase
 from agent_core.wire.providers import make_client
 

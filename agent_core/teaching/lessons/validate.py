@@ -8,10 +8,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from agent_core.lessons.figures import figure_problems, placeholder_problems
-from agent_core.lessons.goals import CONFIG_CHECKS, GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
-from agent_core.lessons.meaning import DESCRIBES_KEYS
-from agent_core.lessons.scenario import (
+from agent_core.model import Limits, RunConfig, SimSettings, ToolSpec
+from agent_core.teaching.lessons.figures import figure_problems, placeholder_problems
+from agent_core.teaching.lessons.goals import CONFIG_CHECKS, GOAL_CHECKS, STOP_KINDS, STOP_REASONS, config_value
+from agent_core.teaching.lessons.meaning import DESCRIBES_KEYS
+from agent_core.teaching.lessons.scenario import (
     LANGUAGES,
     LessonError,
     build_config,
@@ -19,10 +20,9 @@ from agent_core.lessons.scenario import (
     deep_merge,
     tools_catalog,
 )
-from agent_core.lessons.scenario import (
+from agent_core.teaching.lessons.scenario import (
     as_list as _as_list,
 )
-from agent_core.model import Limits, RunConfig, SimSettings, ToolSpec
 from agent_core.vocab import ContextPolicy, LoopBug, Persona
 
 PERSONAS = tuple(p.value for p in Persona)
@@ -356,7 +356,7 @@ def _check_teacher_notes(check: Checker, notes: Any, where: str, exercise_ids: s
 
 
 def _check_figures(check: Checker, numbers: dict[str, Any], exercise_ids: set[str], where: str) -> None:
-    """The measured figures behind the numbers' texts (see agent_core/lessons/figures.py)."""
+    """The measured figures behind the numbers' texts (see agent_core/teaching/lessons/figures.py)."""
     problems = figure_problems(numbers["figures"], exercise_ids)
     for name, message in problems:
         check.fail(f"{where}.figures.{name}" if name else f"{where}.figures", message)

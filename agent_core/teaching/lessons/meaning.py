@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Any
 
-from agent_core.lessons.scenario import LANGUAGES
+from agent_core.teaching.lessons.scenario import LANGUAGES
 
 DESCRIBES_KEYS = ("claims", "disclaims", "not_claims", "min_sentences")
 _SENTENCE = re.compile(r"[^.!?;:\n]*[^\W\d_][^.!?;:\n]*[.!?;:\n]?")

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_core.lessons.figures import PLACEHOLDER, Figure, figures_of, render
-from agent_core.lessons.goals import (
+from agent_core.model import Run, RunConfig
+from agent_core.teaching.lessons.figures import PLACEHOLDER, Figure, figures_of, render
+from agent_core.teaching.lessons.goals import (
     GOAL_CHECKS,
     STOP_KINDS,
     STOP_REASONS,
@@ -20,8 +21,8 @@ from agent_core.lessons.goals import (
     check_goal,
     config_value,
 )
-from agent_core.lessons.parsons import Puzzle, puzzle_from
-from agent_core.lessons.scenario import (
+from agent_core.teaching.lessons.parsons import Puzzle, puzzle_from
+from agent_core.teaching.lessons.scenario import (
     LANGUAGES,
     LessonError,
     build_config,
@@ -30,8 +31,7 @@ from agent_core.lessons.scenario import (
     resolve_scenario,
     resolve_tool,
 )
-from agent_core.lessons.validate import FOLDER, Checker, check_lesson, check_patch
-from agent_core.model import Run, RunConfig
+from agent_core.teaching.lessons.validate import FOLDER, Checker, check_lesson, check_patch
 
 __all__ = [
     "LANGUAGES",
@@ -57,7 +57,7 @@ __all__ = [
     "resolve_tool",
 ]
 
-LESSONS_ROOT = Path(__file__).resolve().parents[2] / "lessons"
+LESSONS_ROOT = Path(__file__).resolve().parents[3] / "lessons"
 DEPTH_MARK = "<!-- in depth -->"  # splits a step into "simply" (before) and "in depth" (after)
 
 

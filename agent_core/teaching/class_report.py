@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from agent_core.classes import ClassStore, Member
-from agent_core.lessons import Lesson
-from agent_core.lessons.quiz import FINAL_QUIZ
-from agent_core.progress import Completion, ProgressStore, QuizAnswer
+from agent_core.teaching.classes import ClassStore, Member
+from agent_core.teaching.lessons import Lesson
+from agent_core.teaching.lessons.quiz import FINAL_QUIZ
+from agent_core.teaching.progress import Completion, ProgressStore, QuizAnswer
 
 
 @dataclass

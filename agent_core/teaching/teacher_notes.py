@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from agent_core.lessons import Lesson
-from agent_core.lessons.figures import rendered_numbers
+from agent_core.teaching.lessons import Lesson
+from agent_core.teaching.lessons.figures import rendered_numbers
 
 SECTIONS = ("objectives", "numbers", "misconceptions", "discussion")
 LEVELS = ("beginner", "intermediate", "advanced")

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from agent_core.learn.facts import Fact, fact
 from agent_core.model import Run, Turn
+from agent_core.teaching.learn.facts import Fact, fact
 from agent_core.vocab import Phase
 
 NO_TOOL = ""  # the prediction "no tool is called"

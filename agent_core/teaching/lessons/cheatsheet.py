@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from agent_core.lessons.glossary import load_glossary
-from agent_core.lessons.scenario import LANGUAGES
+from agent_core.teaching.lessons.glossary import load_glossary
+from agent_core.teaching.lessons.scenario import LANGUAGES
 
 # Print-friendly: one A4 page, black on white, small type, no page breaks inside a section.
 STYLE = """

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_core.progress import progress_db_path
 from agent_core.storage import db
+from agent_core.teaching.progress import progress_db_path
 
 # No 0/O, 1/I/L: a code read off a projector must not be misread.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any, cast
 import anthropic
 from jsonschema import Draft202012Validator, SchemaError
 
-from agent_core.learn.facts import Fact, fact
 from agent_core.model import RunConfig
 from agent_core.sim import validate
 from agent_core.sim.transport import SimTransport
+from agent_core.teaching.learn.facts import Fact, fact
 from agent_core.tools.catalog import default_specs
 from agent_core.wire.providers import make_client
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_core.lessons.scenario import LANGUAGES, LessonError, deep_merge
+from agent_core.teaching.lessons.scenario import LANGUAGES, LessonError, deep_merge
 
 CODE_LANGUAGES = ("python", "typescript")
 PUZZLES_DIR = "puzzles"  # beside the lesson folders: lessons/puzzles/<program>.json

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from agent_core.lessons import Lesson, Question
+    from agent_core.teaching.lessons import Lesson, Question
 
 FINAL_QUIZ = "final-quiz"  # the lesson id the final quiz's first answers are recorded under
 
 
 class Answer(Protocol):
-    """What a stored first answer offers (agent_core.progress.QuizAnswer); read-only, as the frozen record is."""
+    """What a stored first answer offers (agent_core.teaching.progress.QuizAnswer); read-only, as the frozen record is."""
 
     @property
     def lesson(self) -> str: ...

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_core.lessons.scenario import LANGUAGES, LessonError
+from agent_core.teaching.lessons.scenario import LANGUAGES, LessonError
 
 
 @dataclass(frozen=True)

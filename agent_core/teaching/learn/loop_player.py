@@ -8,11 +8,11 @@ from typing import Any
 
 import anthropic
 
-from agent_core.learn.facts import Fact, fact
 from agent_core.loop import context
 from agent_core.loop.messages import assistant_message
 from agent_core.model import RunConfig
 from agent_core.sim.transport import SimTransport
+from agent_core.teaching.learn.facts import Fact, fact
 from agent_core.tools import ToolRegistry
 from agent_core.wire.providers import make_client
 

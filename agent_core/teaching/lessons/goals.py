@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_core.lessons.meaning import alternatives, describes_misses, mentions, names_place, same_text
-from agent_core.lessons.scenario import LessonError, pick
-from agent_core.lessons.scenario import as_list as _as_list
 from agent_core.model import Run, RunConfig
+from agent_core.teaching.lessons.meaning import alternatives, describes_misses, mentions, names_place, same_text
+from agent_core.teaching.lessons.scenario import LessonError, pick
+from agent_core.teaching.lessons.scenario import as_list as _as_list
 from agent_core.vocab import StopKind, StopReason
 
 STOP_KINDS = tuple(k.value for k in StopKind)

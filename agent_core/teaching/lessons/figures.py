@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agent_core.lessons.facts import FactError, data_value
 from agent_core.model import Run, Usage
+from agent_core.teaching.lessons.facts import FactError, data_value
 
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 DEFAULT_WITHIN = 0.1
@@ -72,7 +72,7 @@ class Figure:
 
     name: str
     measure: str = ""  # a measure of a run (MEASURES) ...
-    data: str = ""  # ... or a data path (agent_core/lessons/facts.py): a price, a window, a limit of the code
+    data: str = ""  # ... or a data path (agent_core/teaching/lessons/facts.py): a price, a window, a limit of the code
     exercise: str | None = None
     equals: Any = None
     about: float | None = None

@@ -1,0 +1,1 @@
+"""Teaching: lessons, the learning modes, progress, classes and teacher notes."""
