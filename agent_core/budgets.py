@@ -1,6 +1,6 @@
 """A class server's spend, held in the database: per learner, per class and for the whole server, per UTC day.
 
-The limits are the server's configuration (agent_core/serving.py: AGENT_LOOP_LAB_LEARNER_DAILY_USD, _CLASS_, and
+The limits are the server's configuration (agent_core/serving/mode.py: AGENT_LOOP_LAB_LEARNER_DAILY_USD, _CLASS_, and
 _SERVER_); a learner may set a lower cap of their own, never a higher one. Every billed call is added as it is
 made, so a reload, a second tab or another provider changes nothing: the next call asks the database what is left.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_core.serving import ServerConfig, server_config
+from agent_core.serving.mode import ServerConfig, server_config
 from agent_core.storage import db
 from agent_core.teaching.progress import progress_db_path
 

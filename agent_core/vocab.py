@@ -84,7 +84,7 @@ class ErrorReason(StrEnum):
     DROPPED = "dropped"  # the server closed the connection without answering: just retry
     UNREACHABLE = "unreachable"
     NOT_UTF8 = "not_utf8"  # a lone surrogate in the request: nothing was sent
-    ADDRESS_REFUSED = "address_refused"  # a class server does not connect there (agent_core/url_guard.py)
+    ADDRESS_REFUSED = "address_refused"  # a class server does not connect there (agent_core/serving/url_guard.py)
     NOT_API = "not_api"  # a 2xx answer that is not a Messages API reply
     OTHER = "other"  # anything else the SDK raised before sending
 

@@ -3,7 +3,7 @@
     AGENT_LOOP_LAB_MODE=class streamlit run deploy/class_app.py      (deploy/serve_class.py runs this per worker)
 
 `streamlit run` finds the st.App below and serves it with the same server it uses for app.py (uvicorn), so the
-only addition per request is IdentityCookie (agent_core/identity.py), a few microseconds on page loads.
+only addition per request is IdentityCookie (agent_core/serving/identity.py), a few microseconds on page loads.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from agent_core import identity
+from agent_core.serving import identity
 from agent_core.teaching.classes import ClassStore
 
 ROUTER = Path(__file__).resolve().parent.parent / "app.py"

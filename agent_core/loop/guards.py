@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from agent_core.model import MAX_STEPS_CEILING, Run, StopCause, ToolExecution
-from agent_core.serving import server_config
+from agent_core.serving.mode import server_config
 from agent_core.vocab import StopKind
 
 

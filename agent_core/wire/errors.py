@@ -15,7 +15,7 @@ import httpx2
 
 from agent_core.model import ApiError
 from agent_core.secrets import scrub_secrets
-from agent_core.url_guard import AddressRefused
+from agent_core.serving.url_guard import AddressRefused
 from agent_core.vocab import ApiErrorKind, ErrorReason
 from agent_core.wire.providers import NoAnswer
 
@@ -56,7 +56,7 @@ NOT_UTF8 = (
     "so it cannot be sent as UTF-8. Nothing was sent; edit the task or the text that carried it."
 )
 OTHER = "The request could not be made: {detail}"
-# A class server's refusals (agent_core/url_guard.py): the reason is a fact, its words are here.
+# A class server's refusals (agent_core/serving/url_guard.py): the reason is a fact, its words are here.
 ADDRESS_REFUSED = "This class server does not connect to {host}: {why}. Nothing was sent."
 WHY = {
     "loopback": "it is the server itself (loopback)",

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 import anthropic
 import httpx2
 
-from agent_core import serving, url_guard
 from agent_core.model import Exchange, RunConfig
 from agent_core.secrets import env_secrets
+from agent_core.serving import mode as serving
+from agent_core.serving import url_guard
 from agent_core.vocab import Provider
 from agent_core.wire.capture import CapturingTransport, Wait
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from loopback import Listener, start_listener, stop_listener
 
-from agent_core import serving
+from agent_core.serving import mode as serving
 
 
 def canary_key() -> str:

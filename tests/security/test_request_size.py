@@ -4,9 +4,9 @@ and the run so far is kept."""
 
 from __future__ import annotations
 
-from agent_core import serving
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Limits, Run, RunConfig
+from agent_core.serving import mode as serving
 from agent_core.vocab import StopKind
 from lab_ui.words.catalogue import stop_words
 

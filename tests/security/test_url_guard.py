@@ -16,11 +16,11 @@ import httpx2
 import pytest
 from loopback import Hit, start_listener, stop_listener
 
-from agent_core import serving
 from agent_core.loop.stepper import run_task
 from agent_core.model import RunConfig, SimSettings
+from agent_core.serving import mode as serving
+from agent_core.serving.url_guard import AddressRefused, Allowlist, GuardedTransport, refusal
 from agent_core.sim import start_server
-from agent_core.url_guard import AddressRefused, Allowlist, GuardedTransport, refusal
 from agent_core.vocab import ErrorReason, Provider
 from lab_ui.settings.page import check_connection
 
@@ -182,7 +182,7 @@ def test_personal_mode_keeps_a_non_api_body_for_the_person_who_asked(personal_mo
 
 
 def test_the_servers_key_never_goes_to_a_compatible_url_even_as_the_sdks_own_header(class_mode, listener, monkeypatch):
-    from agent_core.url_guard import ServerKeyPin
+    from agent_core.serving.url_guard import ServerKeyPin
 
     pin = ServerKeyPin(httpx2.HTTPTransport(), [class_mode])
     with pytest.raises(AddressRefused):

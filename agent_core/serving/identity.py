@@ -19,7 +19,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
-from agent_core import serving
+from agent_core.serving import mode as serving
 
 COOKIE = "lab_learner"
 COOKIE_MAX_AGE_S = 365 * 24 * 3600

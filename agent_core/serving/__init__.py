@@ -1,0 +1,1 @@
+"""Class-server mode: how this server runs, who a learner is, where a learner's calls may go."""
