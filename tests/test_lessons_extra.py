@@ -104,7 +104,7 @@ def test_a_forced_tool_choice_asks_for_a_tool_on_every_turn():
 
 
 def test_the_mcp_lesson_tool_is_the_servers_listing_copied_into_the_tools_list():
-    from agent_core.mcp_tools import tools_from_mcp
+    from agent_core.tools.mcp import tools_from_mcp
 
     folder = LESSONS_ROOT / "16-where-tools-come-from"
     listing = json.loads((folder / "mcp_tools_list.json").read_text(encoding="utf-8"))
