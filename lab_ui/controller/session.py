@@ -20,7 +20,7 @@ from agent_core.tools.catalog import default_specs
 from agent_core.vocab import DecisionKind, Provider, StopKind
 from agent_core.wire.capture import Wait
 from agent_core.wire.providers import spends_money
-from lab_ui.words.i18n import LANGUAGES, mark, t, translate
+from lab_ui.words.i18n import LANGUAGES, current_language, mark, set_language, t, translate
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,6 @@ class LabSession:
     selected: int | None = None  # turn shown; None follows the newest
     last_phase: str | None = None  # the phase the last click performed (for the loop-code highlight)
     api_key: str | None = None  # typed on the Settings page; this session only, never saved
-    language: str = "en"
     spend_cap_usd: float | None = 1.00
     session_spend_usd: float = 0.0  # real-model spend of every run in this tab; the spend cap compares this
     replay: bool = False  # a saved run opened for viewing: no model calls
@@ -63,6 +62,15 @@ class LabSession:
     _saved: tuple[str, int] | None = field(default=None, repr=False)
     # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
     _tab: LabSession | None = field(default=None, repr=False)
+
+    @property
+    def language(self) -> str:
+        """The tab's language (lab_ui/words/i18n.py keeps it, so t() needs no session); every workspace shares it."""
+        return current_language()
+
+    @language.setter
+    def language(self, lang: str) -> None:
+        set_language(lang)
 
     # -- the run ---------------------------------------------------------------------------
     @property
@@ -247,12 +255,10 @@ class LabSession:
 def get(name: str = "playground") -> LabSession:
     """This browser session's LabSession for one workspace (the Playground, or the lesson being taken)."""
     key = f"{KEY}:{name}"
-    lab = st.session_state.get(key)  # one lookup: t() comes here for the language of every string it shows
+    lab = st.session_state.get(key)  # one lookup: every view asks for it
     if lab is None:
         if name == "playground":
-            from lab_ui.frame import url_state  # the tab's first language comes from its URL or the cookie
-
-            lab = LabSession(language=url_state.first_language())
+            lab = LabSession()
         else:
             lab = LabSession(_tab=get())
         st.session_state[key] = lab

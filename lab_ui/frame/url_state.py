@@ -11,8 +11,6 @@ import uuid
 
 import streamlit as st
 
-from lab_ui.words.i18n import LANGUAGES
-
 COOKIE = "agent_loop_lab_lang"
 # A learner id from a link is data: letters, digits, - and _ only (it names rows and sits in URLs), at most 40.
 LEARNER_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -60,14 +58,6 @@ def restore_sticky() -> None:
             st.query_params[name] = value
 
 
-def first_language() -> str:
-    """The language a new tab starts in: ?lang=, else the cookie, else English."""
-    for candidate in (get("lang"), st.context.cookies.get(COOKIE)):
-        if candidate in LANGUAGES:
-            return candidate
-    return "en"
-
-
 def remember_language(lang: str) -> None:
     """The language goes into the URL, and into a cookie for the next visit (set by a script of the app's own)."""
     put("lang", lang)
@@ -87,17 +77,16 @@ def learner_id() -> str:
     return learner
 
 
-def keep_draft(task: str, sent: str) -> None:
-    """An unsent task edit rides in the URL (?draft=), so a reload brings it back; a long one is only warned about."""
+def keep_draft(task: str, sent: str) -> bool:
+    """An unsent task edit rides in the URL (?draft=), so a reload brings it back; False if it is too long to."""
     if task == sent:
         put("draft", None)
     elif len(task) <= MAX_DRAFT:
         put("draft", task)
     else:
         put("draft", None)
-        from lab_ui.words.i18n import t
-
-        st.caption(t("⚠️ This task is too long to keep in the page's address: a reload before Reset loses the edit."))
+        return False
+    return True
 
 
 def draft() -> str | None:

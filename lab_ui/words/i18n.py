@@ -35,17 +35,40 @@ def translate(lang: str, key: str, /, **values) -> str:
     return text.format(**values) if values else text
 
 
+LANGUAGE_KEY = "lab:language"  # session_state: this tab's language, shared by every workspace of the tab
+
+
 def current_language() -> str:
     """The language picked in this browser tab's sidebar; English outside a Streamlit run (tests, scripts)."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     if get_script_run_ctx(suppress_warning=True) is None:
         return "en"
-    from lab_ui.controller import (
-        session,  # imported here: session imports the loop, and i18n must stay importable alone
-    )
+    import streamlit as st  # imported here: i18n stays importable without Streamlit (the command line)
 
-    return session.get().language
+    lang = st.session_state.get(LANGUAGE_KEY)  # one lookup: t() comes here for every string it shows
+    if lang is None:
+        lang = st.session_state[LANGUAGE_KEY] = first_language()
+    return lang
+
+
+def set_language(lang: str) -> None:
+    """Switch this tab to `lang` (the sidebar's language switch, or a link naming one)."""
+    import streamlit as st
+
+    st.session_state[LANGUAGE_KEY] = lang
+
+
+def first_language() -> str:
+    """The language a new tab starts in: ?lang=, else the cookie, else English."""
+    import streamlit as st
+
+    from lab_ui.frame import url_state
+
+    for candidate in (url_state.get("lang"), st.context.cookies.get(url_state.COOKIE)):
+        if candidate in LANGUAGES:
+            return candidate
+    return "en"
 
 
 def t(text: str, /, **values) -> str:
