@@ -1,15 +1,17 @@
-"""Every page and every lesson step in Russian and in Polish, in headless Chromium, holds no English sentence.
+"""Every page in Russian and in Polish, in headless Chromium, holds no English sentence: what only a browser shows.
 
-One tab per language walks: the Playground after a run with tool calls and a stop (each of the turn's tabs, every
-expander open), a run that failed with an API error, a run shared by link, Runs (each view, Compare included),
-Settings, Practice (each mode), Teacher with a class, and Lessons: every step of every lesson, each lesson's run to
-its end and its first exercise checked. tests/english.py finds English prose in the visible text, leaving out code,
-raw JSON and API names. Few page loads: pages change through the sidebar, lessons through their picker."""
+tests/test_language.py walks every page and every lesson step in every language in AppTest; this walk, one tab per
+language, reads what the browser itself adds: the sidebar's page links, text Streamlit's frontend draws, lazy tabs
+built by a click, what CSS hides or shows. It walks the Playground after a run with tool calls and a stop (each of
+the turn's tabs, every expander open), a run that failed with an API error, a run shared by link, Runs (each view,
+Compare included), Settings, Practice (each mode), Teacher with a class, and the Lessons page (its first lesson, run
+to its end, its first exercise checked). tests/english.py finds English prose in the visible text, leaving out code,
+raw JSON and API names. Few page loads: pages change through the sidebar."""
 
 from __future__ import annotations
 
 import pytest
-from browser import ARTIFACTS, needs_chromium, running_app, wait_idle
+from browser import ARTIFACTS, needs_chromium, wait_idle
 from english import english_in, english_on_page
 from playwright.sync_api import Error as PlaywrightError
 
@@ -146,41 +148,36 @@ def _pages(w: Walk) -> None:
     _look(w, "teacher")
 
 
-def _lessons(w: Walk, url: str) -> None:
-    w.goto(f"{url}/lessons?lang={w.lang}", "[class*='st-key-next-'] button")
-    for lesson in load_lessons():
-        if lesson.order > 1:
-            picker = w.page.locator("[data-testid='stMain'] [data-testid='stSelectbox'] input").first
-            picker.click()
-            picker.fill(f"{lesson.order}. ")
-            w.page.get_by_role("option", name=f"{lesson.order}. {lesson.title[w.lang]}").first.click()
-            wait_idle(w.page)
-        where = f"lesson {lesson.order}"
-        for step in range(len(lesson.text(w.lang))):
-            w.check(f"{where}, step {step + 1}")
-            following = w.page.locator(f".st-key-next-{lesson.id} button")
-            if following.is_enabled():
-                following.click()
-        w.page.locator(".st-key-btn-end button").click()
-        wait_idle(w.page)
-        checks = w.page.locator(f"[class*='st-key-check-{lesson.id}-'] button")
-        if checks.count():
-            checks.first.click()
-        w.open_expanders()
-        w.check(f"{where}, run to its end, first exercise checked, every expander open")
+def _a_lesson(w: Walk) -> None:
+    """The Lessons page as the sidebar opens it: the first lesson's first two steps, its run to the end, its first
+    exercise checked (every lesson step is walked in AppTest)."""
+    lesson = load_lessons()[0]
+    w.nav("lessons")
+    w.page.locator(f".st-key-next-{lesson.id} button").wait_for()
+    w.check("lesson 1, step 1")
+    w.page.locator(f".st-key-next-{lesson.id} button").click()
+    w.check("lesson 1, step 2")
+    w.page.locator(".st-key-btn-end button").click()
+    wait_idle(w.page)
+    checks = w.page.locator(f"[class*='st-key-check-{lesson.id}-'] button")
+    if checks.count():
+        checks.first.click()
+    w.open_expanders()
+    w.check("lesson 1, run to its end, first exercise checked, every expander open")
+    _look(w, "lesson")
 
 
-@pytest.mark.timeout(2400)  # a heavy walk: every page and lesson step of one language
+@pytest.mark.timeout(900)  # a long walk: every page of one language
 @pytest.mark.parametrize("lang", ["ru", "pl"])
-def test_no_english_sentence_on_any_page_or_lesson_step(tmp_path, pages, lang):
-    db = tmp_path / "runs.db"  # its own: the Runs page lists every run in it, and must list no English task
-    failed, _finished = _failed_run(db)
-    with running_app(db) as url:
-        page = pages.new_page(viewport=SIZE)
-        page.set_default_timeout(60_000)
-        w = Walk(page, lang)
-        _playground(w, url)
-        _pages(w)
-        _failed_and_shared(w, url, failed)
-        _lessons(w, url)
+def test_no_english_sentence_on_any_page(own_app, pages, lang):
+    """A server of its own: the Runs page lists every run in its database, and must list no English task."""
+    failed, _finished = _failed_run(own_app.db)
+    url = own_app.url
+    page = pages.new_page(viewport=SIZE)
+    page.set_default_timeout(60_000)
+    w = Walk(page, lang)
+    _playground(w, url)
+    _pages(w)
+    _a_lesson(w)
+    _failed_and_shared(w, url, failed)
     assert not w.found, f"{len(w.found)} English phrase(s):\n" + "\n".join(dict.fromkeys(w.found))
