@@ -3,7 +3,7 @@ server's configuration, a learner's own cap only ever lower (the spend test agai
 
 from __future__ import annotations
 
-from agent_core.budgets import CLASS, LEARNER, SERVER, SpendLedger
+from agent_core.serving.budgets import CLASS, LEARNER, SERVER, SpendLedger
 from agent_core.serving.mode import ServerConfig
 
 CONFIG = ServerConfig(mode="class", learner_daily_usd=1.0, class_daily_usd=1.5, server_daily_usd=2.0)
