@@ -1,1 +1,1 @@
-"""Class-server mode: how this server runs, who a learner is, where a learner's calls may go."""
+"""Class-server mode: how this server runs, who a learner is, where a learner's calls may go, what each may spend."""
