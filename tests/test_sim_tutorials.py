@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -190,7 +191,7 @@ def test_list_directory_gets_the_folder():
 def test_run_sql_writes_a_select_from_the_schema_in_the_description():
     drafts = converse(request("How many employees are in the Sales department?", [SQL]))
     assert first_calls(drafts) == [("run_sql", {"query": "SELECT COUNT(*) FROM employees WHERE department = 'Sales'"})]
-    assert '"count": 4' in answer(drafts)
+    assert re.search(r"\b4\b", answer(drafts)) and '"count"' not in answer(drafts)  # told, not pasted as JSON
 
 
 @pytest.mark.parametrize(
@@ -240,7 +241,8 @@ def test_russian_read_file_finds_the_log_named_in_the_system_prompt():
     drafts = converse(request("что за ошибки в логах?", [READ_RU], system=system))
     assert first_calls(drafts) == [("read_file", {"path": "app.log"})]
     text = answer(drafts)
-    assert "Database connection refused" in text and "Вот что в файле app.log" in text
+    # The question asks for the errors: they are named (the file too), not the whole log pasted (issue 23, seed 002).
+    assert "Database connection refused" in text and "app.log" in text and "Service started" not in text
 
 
 FETCH = tool("fetch_text", "Returns the contents of a stored document.", {"name": "The document's name"})

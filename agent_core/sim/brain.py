@@ -7,8 +7,9 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import reply
-from agent_core.sim.choice import choose, feeder, fill, follow, follow_up
+from agent_core.sim import chain, knowledge, reply
+from agent_core.sim.args import fill
+from agent_core.sim.choice import choose, feeder, follow, follow_up
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import LANG_NAMES, Need, View, read, understand
@@ -27,6 +28,7 @@ class Draft:
     stop_reason: str
     stop_details: dict[str, Any] | None = None
     reasoning: str = ""
+    note: str = ""  # a simulator note the UI may show (knowledge.NOTE: the offline model said it has no knowledge)
 
 
 def think(body: dict[str, Any], settings: SimSettings) -> Draft:
@@ -50,7 +52,8 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
     calls = _calls(view, needs)
     if calls:
         return _tool_draft(view, calls)
-    return Draft([_text(reply.final_text(view, needs, extras))], "end_turn", reasoning=_reasoning(view, "answer"))
+    text = reply.final_text(view, needs, extras)
+    return Draft([_text(text)], "end_turn", reasoning=_reasoning(view, "answer"), note=view.note)
 
 
 def _text(text: str) -> dict[str, Any]:
@@ -73,14 +76,24 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     kept: list[Need] = []
     for need in needs:
         choose(view, need)
+        if need.tool is not None and need.intent == "search" and knowledge.answer(need.clause, view.lang):
+            view.notes.append(
+                f"I know this without {need.tool.get('name')} (the small built-in table), so I answer it."
+            )
+            need.tool = None
         if kept and follow(view, kept[-1], need) == "drop":
             continue
         kept.append(need)
         if need.tool is not None and need.derived is None:
-            fill(view, need)
+            fill(
+                view, need, results=False
+            )  # what the question itself gives, so the chain is planned the same each turn
     needs[:] = _with_feeders(view, kept)
     _mark_twins([n for n in needs if n.derived is None])
-    leftovers = _attach([n for n in needs if n.derived is None and n.twin is None], view.episode)
+    leftovers = view.episode
+    for layer in _layers([n for n in needs if n.derived is None and n.twin is None]):
+        _refill_fed(view, layer, needs)  # a call's input from the results of the calls made for it, then match
+        leftovers = _attach(layer, leftovers)
     for need in list(needs):
         extra = follow_up(view, need)
         if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
@@ -102,16 +115,44 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
 
 
 def _with_feeders(view: View, needs: list[Need]) -> list[Need]:
-    """Put a call that finds a missing argument before the need that lacks it (customer -> their order id)."""
+    """Put the calls that find a missing argument before the need that lacks it (user -> their orders;
+    a place -> its coordinates -> the weather there), several steps deep if need be."""
     out: list[Need] = []
+    memory = any(n.intent == "memory" for n in needs)
     for need in needs:
-        # Weather's own chain (memory -> city) is planned when the question is read; this is for any other tool.
-        generic = need.intent == "tool" and need.tool is not None and need.missing
-        found = feeder(view, need) if generic else None
-        if found is not None:
-            out.append(found)
+        # Weather's own chain (memory -> city) is planned when the question is read.
+        if need.tool is not None and need.missing and not (memory and need.intent == "weather"):
+            found = chain.producers(view, need)
+            out.extend(found or ([f] if (f := feeder(view, need)) is not None else []))
         out.append(need)
     return out
+
+
+def _layers(needs: list[Need]) -> list[list[Need]]:
+    """Needs in the order their inputs come: first those no call feeds, then those fed by them, and so on."""
+    depth: dict[int, int] = {}
+
+    def level(need: Need) -> int:
+        if id(need) not in depth:
+            depth[id(need)] = 0
+            feeders = [n for n in needs if n.feeds is need]
+            depth[id(need)] = 1 + max(map(level, feeders)) if feeders else 0
+        return depth[id(need)]
+
+    layers: dict[int, list[Need]] = {}
+    for need in needs:
+        layers.setdefault(level(need), []).append(need)
+    return [layers[k] for k in sorted(layers)]
+
+
+def _refill_fed(view: View, layer: list[Need], needs: list[Need]) -> None:
+    """Each need is filled again with this episode's results, those of the calls made for it first."""
+    for need in layer:
+        if need.tool is None or need.derived is not None or (not need.missing and not view.episode):
+            continue
+        view.fed = [n.result for n in needs if n.feeds is need and n.result is not None]
+        fill(view, need)
+        view.fed = []
 
 
 def _mark_twins(needs: list[Need]) -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import shell
-from agent_core.sim.text import arithmetic, gazetteer, guidance, meaning, sql, values
+from agent_core.sim import kinds, shell
+from agent_core.sim.args import fill
+from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
 from agent_core.sim.text.results import short
@@ -17,8 +18,8 @@ from agent_core.sim.text.results import short
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
-# Slots whose value is the user's own wording: looked for in the whole question first, then the clause.
-_WORDING = ("body", "subject")
+# Meanings that say how, not what: a tool that shares only these with a clause is not about it.
+GENERIC_MEANING = frozenset({"search", "look", "find", "get", "retriev", "fetch", "show", "return", "provid"})
 
 
 @lru_cache(maxsize=256)
@@ -69,12 +70,28 @@ def _ranking(
     clause: str, intent: str, keys: tuple[str, ...], system: str, names: tuple[str, ...]
 ) -> tuple[tuple[int, int], ...]:
     """Each tool's (score, intent boost) for a clause: intent boost, meaning, and the system prompt naming the tool
-    for it (BEHAVIOUR.md, section 2). Cached: every turn of a run asks the same clauses of the same tools again."""
-    return tuple(
-        (boost + meaning.fit(clause, key).points + guidance.POINTS * bool(guidance.link(clause, system, name)), boost)
-        for key, name in zip(keys, names, strict=False)
-        for boost in [_boost(key, intent)]
-    )
+    for it (BEHAVIOUR.md, section 2). A tool tied to the clause only by a generic verb ('look up', 'find') loses
+    its intent boost when another tool shares what the clause is about: 'look up my orders' is about orders, so
+    get_user ('Looks up a user') is no better than any tool, and a dedicated tool beats a web search.
+    Cached: every turn of a run asks the same clauses of the same tools again."""
+    rows = []
+    for key, name in zip(keys, names, strict=False):
+        boost, fit = _boost(key, intent), meaning.fit(clause, key)
+        tie = guidance.link(clause, system, name)
+        about = bool(set(fit.shared) - GENERIC_MEANING) or tie is not None
+        exact = about and fit.points > 0 and _named_as_written(clause, key)
+        rows.append((boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact, boost, about))
+    if intent == "search" and any(about for _, _, about in rows):
+        rows = [(points - max(boost, 0) * (not about), boost, about) for points, boost, about in rows]
+    return tuple((points, boost) for points, boost, _ in rows)
+
+
+def _named_as_written(clause: str, key: str) -> bool:
+    """The tool's name holds a content word of the clause exactly as written: 'my orders' and get_customer_orders
+    (a list), 'order 13579' and get_order_by_id (one order); the stemmer alone would not tell them apart."""
+    name = set(meaning.profile(key).name_text.lower().split())
+    stop = lx.word_set("stopwords")
+    return any(w in name for w in lx.words(clause) if len(w) > 2 and w not in stop)
 
 
 def choose(view: View, need: Need, forced: bool = False) -> None:
@@ -135,178 +152,6 @@ def _retarget(view: View, need: Need, boost: int, key: str) -> None:
     )
 
 
-# ---- arguments ---------------------------------------------------------------------------------------
-
-
-def _slot(pname: str, prop: dict[str, Any], tool_json: str) -> str | None:
-    """The kind of value a parameter wants (city, id, body, sql, ...), from its name, description and type."""
-    return _slot_of(pname, json.dumps(prop, sort_keys=True, ensure_ascii=False), tool_json)
-
-
-@lru_cache(maxsize=1024)
-def _slot_of(pname: str, prop_json: str, tool_json: str) -> str | None:
-    # Cached: every parameter of the chosen tool is read again on every turn.
-    prop = json.loads(prop_json)
-    if prop.get("enum"):
-        return "enum"
-    found = None
-    if prop.get("format") == "email":
-        return "email"
-    for tokens in (lx.words(pname), lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))):
-        found = next((s for s, kws in lx.lexicon()["slots"].items() if lx.hits(tokens, kws)), None)
-        if found:
-            break
-    if found is None and lx.fold(pname) in ("to", "cc", "bcc"):
-        return "email"  # send_email(to, ...); a "to" about a currency said so in its description
-    tool = meaning.profile(tool_json)
-    if found in ("query", None) and prop.get("type", "string") == "string" and "database" in tool.described:
-        if sql.schema(json.loads(tool_json).get("description") or "") or "sql" in lx.words(str(prop)):
-            return "sql"
-    about_folder = lx.hits(lx.words(str(prop.get("description", ""))), lx.lexicon()["slots"]["directory"])
-    if found == "path" and ("list" in tool.name or about_folder) and not lx.extract_paths(str(prop)):
-        return "directory"
-    if found is None and prop.get("type") in ("integer", "number"):
-        return "number"
-    if found == "id" and prop.get("type") == "integer":
-        return "id_number"
-    return found
-
-
-def _extract(
-    slot: str, text: str, need: Need, pname: str, prop: dict[str, Any], tool_json: str, taken: tuple[str, ...]
-) -> Any:
-    if slot == "city":
-        return next(iter(gazetteer.places(text)), None)
-    if slot == "expression":
-        return arithmetic.extract_expression(text)
-    if slot == "path":
-        return next(iter(lx.extract_paths(text)), None)
-    if slot == "ticker":
-        return values.ticker(text)
-    if slot == "query":
-        return need.value if need.intent in GENERIC else " ".join(lx.content_words(text)) or None
-    if slot == "enum":
-        return _enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)))
-    if slot in ("id", "id_number"):
-        found = values.identifier(text, pname, integer=slot == "id_number")
-        return int(found) if found and slot == "id_number" else found
-    if slot == "email":
-        return next(iter(values.emails(text)), None)
-    if slot == "subject":
-        return values.subject(text)
-    if slot == "body":
-        return values.body(text, taken)
-    if slot == "currency":
-        source, target = values.currency_pair(text)
-        return target if lx.hits(lx.words(pname), ["=to", "target", "into", "docelow", "целев"]) else source
-    if slot == "timezone":
-        return values.time_zone(text)
-    if slot == "directory":
-        return values.directory(text)
-    if slot == "sql":
-        return sql.build(text, json.loads(tool_json).get("description") or "")
-    return None
-
-
-@lx.text_cache
-def _enum_value(text: str, options: tuple[str, ...]) -> str | None:
-    # Every source text (each earlier result too) is searched for every enum parameter, on every turn.
-    tokens = lx.words(text)
-    return next((v for v in options if lx.words(v) and lx.hits(tokens, [v])), None)
-
-
-def _numbers(need: Need, text: str) -> list[str]:
-    """Numbers for numeric parameters, in the order the text says them (for sums: the order in the expression)."""
-    if need.intent == "arithmetic" and need.value:
-        return re.findall(r"\d+(?:\.\d+)?", need.value)
-    return values.numbers(text)
-
-
-def _as_number(raw: str, prop: dict[str, Any]) -> int | float:
-    number = float(raw)
-    return int(number) if prop.get("type") == "integer" or number.is_integer() else number
-
-
-def _shows_power_as_stars(tool_json: str) -> bool:
-    """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there).
-    A tool that shows both ("^ or ** (power)") accepts ^, the way the question was read."""
-    return "**" in tool_json and "^" not in tool_json
-
-
-def _key_in_view(view: View, tool: dict[str, Any]) -> str:
-    """The tool's canonical JSON, already made when the request was read (json.dumps per call was a hot spot)."""
-    for candidate, key in zip(view.tools, view.tool_keys, strict=False):
-        if candidate is tool:
-            return key
-    return _tool_key(tool)
-
-
-def _file_slot(need: Need, prop: dict[str, Any], schema: dict[str, Any], key: str) -> str | None:
-    """A string parameter nothing names (fetch_text(name)) of a tool used to read a file, or one the system prompt
-    ties to a file ("the logs are in app.log; use fetch_text"), takes the file's name, if no other parameter does."""
-    if prop.get("type", "string") != "string":
-        return None
-    about_file = need.intent in ("file", "delete") or bool(lx.extract_paths(need.context))
-    props = schema.get("properties") or {}
-    others = (_slot(p, v if isinstance(v, dict) else {}, key) for p, v in props.items())
-    return "path" if about_file and "path" not in others else None
-
-
-def _texts(view: View, need: Need, only_clause: bool, wording: bool) -> Iterator[str]:
-    """Where a parameter's value is looked for, in order: the clause (or for the user's own wording the whole
-    question first), the question, the system prompt, earlier results. Lazy: most values are in the first text,
-    and a long run's results are read only when they are needed."""
-    if only_clause:
-        yield need.clause
-        return
-    yield from (view.question, need.clause) if wording else (need.clause, view.question)
-    yield view.system
-    name = need.tool_def.get("name")
-    for attempt in view.episode:
-        if attempt.status == "ok" and attempt.name != name:
-            yield lx.attend(attempt.output)
-
-
-def fill(view: View, need: Need, only_clause: bool = False) -> None:
-    """Arguments for the chosen tool from the question, the system prompt and earlier results."""
-    schema = need.tool_def.get("input_schema") or {}
-    key = _key_in_view(view, need.tool_def)
-    required = set(schema.get("required") or [])
-    forced = view.choice_type in ("any", "tool")
-    spoken = (need.clause,) if only_clause else (need.clause, view.question)  # where numbers are taken from
-    main = lx.lexicon()["main_slot"].get(need.intent)
-    need.args, need.missing, need.main_param = {}, [], ""
-    counted = 0
-    command = shell.command_param(need.tool_def) if need.intent == "list" else None
-    if command is not None:
-        need.args = {command: shell.list_command(values.directory(need.clause) or values.directory(view.question))}
-        return
-    for pname, prop in (schema.get("properties") or {}).items():
-        prop = prop if isinstance(prop, dict) else {}
-        slot = _slot(pname, prop, key) or _file_slot(need, prop, schema, key)
-        need.main_param = need.main_param or (pname if slot == main else "")
-        value: Any = need.value if slot == main and need.value else None  # text, a number, or an enum's option
-        if slot == "number":
-            found = [n for text in spoken for n in [_numbers(need, text)] if n]
-            value = _as_number(found[0][counted], prop) if found and counted < len(found[0]) else None
-            counted += 1
-        taken = tuple(str(v) for v in need.args.values())
-        if value is None and slot and slot != "number":
-            for text in _texts(view, need, only_clause, slot in _WORDING):
-                value = _extract(slot, text, need, pname, prop, key, taken)
-                if value is not None:
-                    break
-        if slot == "expression" and isinstance(value, str) and _shows_power_as_stars(key):
-            value = value.replace("^", "**")
-        if value is None and pname in required:
-            if slot is not None and not forced:
-                need.missing.append(slot if slot in lx.load("phrases")["ask"] else pname)
-                continue
-            value = prop["enum"][0] if prop.get("enum") else 0 if slot == "number" else need.value or need.clause
-        if value is not None:
-            need.args[pname] = value
-
-
 # ---- clauses that continue another, and calls that find a missing argument ---------------------------
 
 
@@ -320,7 +165,8 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
         return None
     schema = (previous.tool.get("input_schema") or {}).get("properties") or {}
     writes = any(
-        _slot(p, v if isinstance(v, dict) else {}, _tool_key(previous.tool)) == "body" for p, v in schema.items()
+        kinds.kind_of(p, v if isinstance(v, dict) else {}, _tool_key(previous.tool)) == "body"
+        for p, v in schema.items()
     )
     if writes and values.continues_message(previous.clause):
         return "drop"  # "... saying that I'll be late and bring snacks"
@@ -364,8 +210,10 @@ def follow_up(view: View, need: Need) -> Need | None:
     and can now be called with a value the result gave (the order ID in a customer's order list)."""
     if need.result is None or need.tool is None or need.intent != "tool" or need.after is not None:
         return None
+    if need.feeds is not None:
+        return None  # a call made to find another call's input is a step of that chain, already planned
     used = meaning.profile(_tool_key(need.tool))
-    open_ = meaning.concepts(need.clause) - used.name - used.described - used.params
+    open_ = meaning.concepts(need.clause) - used.name - used.described - used.params - GENERIC_MEANING
 
     def covers(tool: dict[str, Any]) -> bool:
         other = meaning.profile(_tool_key(tool))

@@ -107,6 +107,9 @@ def _hex(*parts: Any) -> str:
     return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:24]
 
 
+NOTE_HEADER = "x-sim-note"  # values: "no_world_knowledge" (agent_core/sim/knowledge.py)
+
+
 def _ids(seed: int, key: str) -> Callable[[str, int], str]:
     """Ids of a reply's parts: _hex(seed, key, kind, i), hashing the long request key once for all of them."""
     prefix = hashlib.sha256(f"{seed}\x1f{key}\x1f".encode())
@@ -305,11 +308,13 @@ class SimHandler:
         answered = self._message(headers, body, attempt)
         if isinstance(answered, SimReply):
             return answered
-        message, delay_s = answered
+        message, delay_s, note = answered
         used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
         if body.get("stream"):
-            return SimReply(200, dict(SSE_HEADERS), chunks=stream.sse_events(message), delay_s=delay_s, tokens=used)
+            events = stream.sse_events(message)
+            return SimReply(200, {**SSE_HEADERS, **note}, chunks=events, delay_s=delay_s, tokens=used)
         reply = _json_reply(200, message)
+        reply.headers.update(note)
         reply.delay_s, reply.tokens = delay_s, used
         return reply
 
@@ -323,7 +328,7 @@ class SimHandler:
         answered = self._message(headers, body, attempt, thinking_returned=False)
         if isinstance(answered, SimReply):
             return answered
-        message, delay_s = answered
+        message, delay_s, _ = answered
         used = (message["usage"]["input_tokens"], message["usage"]["output_tokens"])
         if chat.get("stream"):
             usage = bool((chat.get("stream_options") or {}).get("include_usage"))
@@ -335,8 +340,9 @@ class SimHandler:
 
     def _message(
         self, headers: dict[str, str], body: Any, attempt: int, thinking_returned: bool = True
-    ) -> SimReply | tuple[dict[str, Any], float]:
-        """The reply message to a Messages API request body (and its delay), or a dropped connection.
+    ) -> SimReply | tuple[dict[str, Any], float, dict[str, str]]:
+        """The reply message to a Messages API request body (its delay, and the simulator note's header when the
+        brain left one: it said it has no world knowledge), or a dropped connection.
 
         `thinking_returned=False` (the OpenAI layer, whose replies carry no thinking): a history without the
         thinking blocks it was never shown is not refused."""
@@ -381,7 +387,7 @@ class SimHandler:
             prompt_tokens=prompt_tokens,
             cache=self.cache.settle(body, owner_of(headers)),
         )
-        return message, plan.delay_s
+        return message, plan.delay_s, ({NOTE_HEADER: draft.note} if getattr(draft, "note", "") else {})
 
     def _plan(self, body: Any, headers: dict[str, str], attempt: int) -> faults.FaultPlan:
         """The faults for this request: the x-sim-fault header, else the server's queue, else the settings."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import shell
-from agent_core.sim.text import arithmetic, gazetteer, values
+from agent_core.sim import compose, knowledge, shell
+from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -84,21 +84,30 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         out = out.replace(injection.text, "", 1)
     intent = "derived" if need.derived else need.intent
     value = _result_value(need)
-    if intent == "weather":
-        out = _without_city_prefix(out, value)
-    if intent == "list" and shell.command_param(need.tool_def or {}) is not None:
+    shelled = intent == "list" and shell.command_param(need.tool_def or {}) is not None
+    if shelled:
         out = ", ".join(shell.entries(out))  # ls prints a name a line; the answer names them in a row
-    key = intent if intent in lx.load("phrases")["result"] else "tool"
-    line = say(
-        f"result.{key}",
-        view.lang,
-        in_city=gazetteer.where(value, view.lang),
-        expr=value,
-        path=value,
-        q=lx.quote(value, view.lang),
-        tool=need.outcome.name,
-        out=clip(out),
-    )
+    data = facts.parse(out) if intent not in ("arithmetic", "derived") else None
+    composed = compose.from_data(view, need, data) if data is not None else None
+    if composed is None and intent not in ("arithmetic", "derived", "list"):
+        composed = compose.from_text(view, need, out)
+    if composed is not None:
+        line = composed
+    elif intent in ("tool", "stock", "time", "delete") or intent not in lx.load("phrases")["result"]:
+        line = compose.short_text(view, need, out)
+    else:
+        if intent == "weather":
+            out = _without_city_prefix(out, value)
+        line = say(
+            f"result.{intent}",
+            view.lang,
+            in_city=compose.place(view, need) or gazetteer.where(value, view.lang),
+            expr=value,
+            path=value,
+            q=lx.quote(value, view.lang),
+            tool=need.outcome.name,
+            out=compose.translate(clip(out), view.lang, keep=True) if intent == "weather" else clip(out),
+        )
     if intent == "list" and shell.asks_count(view.question):
         total, files, folders = shell.count(out)
         line += " " + say("list_count", view.lang, n=total, files=files, folders=folders)
@@ -130,6 +139,11 @@ def _result_value(need: Need) -> str:
     return next((v for v in need.outcome.input.values() if isinstance(v, str)), "")
 
 
+def _asks_a_question(clause: str) -> bool:
+    """A question of fact ('What is the capital of ...?'), not a request to act ('Book me a flight')."""
+    return "?" in clause or bool(lx.hits(lx.words(clause)[:3], lx.lexicon()["question_words"]))
+
+
 def _without_tool(view: View, need: Need) -> str:
     off = view.choice_type == "none" and need.tool is not None
     value = arithmetic.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
@@ -137,6 +151,13 @@ def _without_tool(view: View, need: Need) -> str:
         return say("result.derived", view.lang, expr=need.value, out=value)  # a small difference needs no tool
     if value is not None:
         return say("mental_off" if off else "mental", view.lang, expr=need.value, value=value)
+    if (need.intent == "search" or (need.intent == "tool" and need.tool is None)) and _asks_a_question(need.clause):
+        # A question of fact: the small knowledge table, else plainly that the offline model does not know.
+        known = knowledge.answer(need.clause, view.lang) or knowledge.answer(view.question, view.lang)
+        if known:
+            return known
+        view.note = knowledge.NOTE
+        return knowledge.offline(view.lang)
     return say("tools_off" if off else "no_tool", view.lang, task=task_phrase(view, need))
 
 
@@ -175,6 +196,12 @@ def _chat(view: View) -> str:
                     say("chat.help", view.lang, tools=", ".join(names)) if names else say("chat.help_none", view.lang)
                 )
             return say(f"chat.{kind}", view.lang)
+    known = knowledge.answer(view.question, view.lang)
+    if known:
+        return known
+    if len(lx.content_words(view.question)) >= 2:
+        view.note = knowledge.NOTE
+        return knowledge.offline(view.lang)
     return say("chat.unknown", view.lang)
 
 
@@ -184,6 +211,8 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
     for need in needs:
         if need.state == "done" and id(need.result) in quoted:
             continue  # one result that answered two needs is quoted once
+        if need.state == "done" and need.feeds is not None and need.feeds.state in ("done", "call", "wait"):
+            continue  # a call made to find another call's input: its answer is told through that call's
         quoted.add(id(need.result))
         need_lines.append(_need_line(view, need))
     lines = list(dict.fromkeys(line for line in need_lines if line))

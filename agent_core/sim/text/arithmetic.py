@@ -136,10 +136,25 @@ def _render(run: list[str]) -> str:
     return "".join(out)
 
 
+_NOT_SUMS = ("phone", "email", "url", "date", "time", "file", "directory", "repo")
+
+
+def _not_sums(text: str) -> str:
+    """The text with phone numbers, e-mails, dates and times blanked: 555-123-4567 is no subtraction."""
+    if not re.search(r"\d[-./:]\d|@|\d\s*[ap]\.?m\b", text, re.I):
+        return text
+    from agent_core.sim.text import entities  # entities reads numbers through values, as this module does
+
+    spans = [(e.start, e.end) for e in entities.of_kind(text, *_NOT_SUMS)]
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 @text_cache
 def extract_expression(text: str) -> str | None:
     """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
-    text = _DATES.sub(" ", text)
+    text = _DATES.sub(" ", _not_sums(text))
     text = _rewrite_verbs(normalise_numbers(text, detect_language(text)))
     items = _symbols(_merge_number_words(_ARITH.findall(fold(text))))
     best = None

@@ -298,9 +298,16 @@ def same_stem(a: str, b: str) -> bool:
 # ---- other values in text --------------------------------------------------------------------------
 
 
+_WEB = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+")
+_DOMAINS = {"com", "org", "net", "io", "ru", "pl", "de", "uk", "edu", "gov", "dev", "ai", "co", "app", "info"}
+
+
 def extract_paths(text: str) -> list[str]:
-    """File names with an extension, in order: 'app.log', 'docs/notes.txt'."""
-    return list(dict.fromkeys(_PATH.findall(text)))
+    """File names with an extension, in order: 'app.log', 'docs/notes.txt' (not the gmail.com of an e-mail)."""
+    if "@" in text or "://" in text or "www." in text:
+        text = _WEB.sub(" ", text)
+    found = [p for p in _PATH.findall(text) if p.rsplit(".", 1)[-1].lower() not in _DOMAINS or "/" in p]
+    return list(dict.fromkeys(found))
 
 
 def extract_ticker(text: str) -> str | None:

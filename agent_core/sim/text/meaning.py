@@ -81,6 +81,15 @@ def concepts(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def kin(found: frozenset[str]) -> frozenset[str]:
+    """Concepts with their kin ('customer' and 'user' name the same person to a tool; concepts.json 'kin')."""
+    out = set(found)
+    for group in lx.load("concepts").get("kin", []):
+        if out & set(group):
+            out |= set(group)
+    return frozenset(out)
+
+
 @lx.text_cache
 def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stop words, no one-letter words)."""

@@ -19,6 +19,7 @@ MAX_NEEDS = 20
 TAIL_CLAUSES = 25
 TAIL_NEEDS = 5
 MAX_QUERY_WORDS = 12
+EARLIER_MESSAGES = 12  # of a long conversation, the latest messages are read for a follow-up's values
 LANG_NAMES = {"en": "English", "ru": "Russian", "pl": "Polish"}
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
 
@@ -76,6 +77,9 @@ class View:
     continuing: bool
     q_index: int = 0
     notes: list[str] = field(default_factory=list)
+    earlier: tuple[str, ...] = ()  # texts of the conversation before the question, the latest first
+    fed: list[Attempt] = field(default_factory=list)
+    note: str = ""  # a simulator note for the UI (knowledge.NOTE when it had to say it knows nothing)  # results of the calls made to find the current need's input
     injection: Injection | None = None  # instructions found in a tool result
     tool_keys: list[str] = field(default_factory=list)  # each tool as canonical JSON, the key of the score caches
 
@@ -112,7 +116,18 @@ def read(body: dict[str, Any], settings: SimSettings) -> View:
         history=history,
         continuing=bool(messages) and messages[-1].get("role") == "assistant",
         q_index=q_index,
+        earlier=_earlier(messages[:q_index]),
     )
+
+
+def _earlier(messages: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The texts of the conversation before the question, the latest first (a follow-up's values are there)."""
+    out = []
+    for message in reversed(messages[-EARLIER_MESSAGES:]):
+        text = text_of(message.get("content")).strip()
+        if text:
+            out.append(lx.attend(text))
+    return tuple(out)
 
 
 def _question_index(messages: list[dict[str, Any]]) -> int:
@@ -262,7 +277,24 @@ def _joined(clauses: list[str]) -> list[str]:
     return out + ([carry] if carry else [])
 
 
+_STATEMENT = re.compile(
+    r"^\s*(?:and\s+|и\s+|i\s+|a\s+)?(?:my|mine|мой|моя|моё|мое|мои|mój|moja|moje|i am|i'm|меня зовут|nazywam się)\b",
+    re.I,
+)
+
+
+def _states_a_value(clause: str) -> bool:
+    """'My email is john@gmail.com', 'Мой телефон 555-123-4567': the user gives a value, not a task."""
+    if "?" in clause or not _STATEMENT.match(clause):
+        return False
+    from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
+
+    return bool(entities.of_kind(clause, "email", "phone", "id", "url", "file", "number", "person", "repo"))
+
+
 def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
+    if _states_a_value(clause):
+        return None
     found = intent_hits(clause)
     order = list(lx.lexicon()["intents"])
     intent = max(found, key=lambda k: (found[k], -order.index(k))) if found else None

@@ -48,10 +48,25 @@ def text_of(content: Any) -> str:
     return "\n".join(b.get("text", "") for b in blocks(content) if b.get("type") == "text")
 
 
+_NOT_FOUND = re.compile(
+    r"couldn't find|could not find|not found|no such|does not exist|doesn't exist|no user|no match|invalid"
+    r"|не найден|нет такого|не существует|nie znaleziono|nie istnieje|brak takiego",
+    re.I,
+)
+
+
 @lx.text_cache
 def _status(text: str, is_error: bool) -> str:
     unavailable = len(text) < SHORT_RESULT and lx.hits(lx.words(text), lx.lexicon()["unavailable"])
-    return "unavailable" if unavailable else "error" if is_error else "ok"
+    # "Couldn't find a user with phone of 5551234567. Phone numbers are stored as 123-456-7890." is returned as a
+    # plain result by the course's database, and read, as a model does, as a failure that says how to fix it.
+    refused = len(text) < 2 * SHORT_RESULT and bool(_NOT_FOUND.search(text)) and _hint(text)
+    return "unavailable" if unavailable else "error" if is_error or refused else "ok"
+
+
+def _hint(text: str) -> bool:
+    """The message says what would work: a format, a list, a suggestion, an allowed directory."""
+    return bool(_DID_YOU_MEAN.search(text) or _FORMAT.search(text) or _OPTIONS.search(text) or _ALLOWED.search(text))
 
 
 def attempts_in(messages: list[dict[str, Any]]) -> list[Attempt]:
@@ -136,9 +151,59 @@ _EXPRESSION_WORDS = (
 )
 
 
+# A format shown by example: "Phone numbers are stored as 123-456-7890", "use the format YYYY-MM-DD", "e.g. 14:30".
+_FORMAT = re.compile(
+    r"(?:stored as|formatted as|in the format|format(?: is| should be| must be)?:?|expected format:?|must look like"
+    r"|should look like|like|e\.g\.,?|for example|в формате|формат:?|например|w formacie|format:?|np\.)"
+    r"\s*['\"“«„`]?([\w+()./: -]*\d[\w+()./: -]*|[YMDHhms]{2,4}(?:[-./: ][YMDHhms]{2,4})+)['\"”»`]?",
+    re.I,
+)
+# "Access denied - path outside allowed directories: /home/a/notes.txt not in /srv/work", "allowed directories: ..."
+_ALLOWED = re.compile(
+    r"(?:not in|allowed director(?:y|ies)(?: are| is)?:?|only (?:within|inside|under)|разрешённые каталоги:?"
+    r"|dozwolone katalogi:?)\s+((?:~|/|[A-Za-z]:\\)[^\s,;]*(?:,\s*(?:~|/)[^\s,;]*)*)",
+    re.I,
+)
+
+
+def _reformatted(value: str, error: str) -> list[str]:
+    """The value written the way the error's example shows: 5551234567 -> 555-123-4567 for 123-456-7890."""
+    out = []
+    digits = re.sub(r"\D", "", value)
+    for match in _FORMAT.finditer(error):
+        example = match.group(1).strip(" .")
+        if re.fullmatch(r"[YMDHhms]{2,4}(?:[-./: ][YMDHhms]{2,4})+", example):
+            continue  # a pattern written in letters: dates are made right when they are read
+        slots = re.sub(r"\d", "#", example)
+        if digits and slots.count("#") == len(digits) and slots != value:
+            out.append(_into_slots(slots, digits))
+    return out
+
+
+def _into_slots(slots: str, digits: str) -> str:
+    """'###-###-####' filled with digits, in order."""
+    it = iter(digits)
+    return re.sub("#", lambda _: next(it), slots)
+
+
+def _moved_into_allowed(value: str, error: str) -> list[str]:
+    """A path outside the allowed directories, moved into the first of them (its file name kept)."""
+    if "/" not in value and "\\" not in value and "." not in value:
+        return []
+    out = []
+    for match in _ALLOWED.finditer(error):
+        for folder in re.split(r",\s*", match.group(1)):
+            folder = folder.rstrip("/.,;")
+            name = re.split(r"[\\/]", value.rstrip("/"))[-1]
+            if folder and not value.startswith(folder + "/") and name:
+                out.append(f"{folder}/{name}")
+    return out
+
+
 def _candidates(value: str, error: str) -> list[str]:
     """What the error message suggests instead of value, best first."""
     found = [m.group(1).strip() for m in _DID_YOU_MEAN.finditer(error)]
+    found += _reformatted(value, error) + _moved_into_allowed(value, error)
     found += [value.replace(m.group(2), m.group(1)) for m in _INSTEAD.finditer(error) if m.group(2) in value]
     for match in _OPTIONS.finditer(error):
         items = [i.strip(" '\"“”«»`.") for i in re.split(r",\s*|;\s*|\s+or\s+", match.group(1))]

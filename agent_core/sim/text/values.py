@@ -69,10 +69,11 @@ def _word_before(text: str, pos: int) -> str | None:
     return None
 
 
-def identifier(text: str, param: str, integer: bool = False) -> str | None:
-    """The ID a parameter like order_id wants: after a word for 'order', else starting with O, else a free one."""
+def identifier(text: str, param: str, integer: bool = False, skip: tuple[tuple[int, int], ...] = ()) -> str | None:
+    """The ID a parameter like order_id wants: after a word for 'order', else starting with O, else a free one.
+    Nothing inside skip (an e-mail, a phone number, a date) is an ID."""
     entity = [w for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param)) if w not in ("id", "ids", "number")]
-    found = [(p, v) for p, v in _ids(text) if not integer or v.isdigit()]
+    found = [(p, v) for p, v in _ids(text) if (not integer or v.isdigit()) and not any(s <= p < e for s, e in skip)]
     if not found:
         return None
     topic = {c for w in entity for c in _concepts(w)}

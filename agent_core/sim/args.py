@@ -1,0 +1,341 @@
+"""How the simulated model fills a tool's arguments: each parameter's kind from its name, description, type and
+format, and a value of that kind from the question, the system prompt, the conversation and earlier results."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from agent_core.sim import kinds, listing, shell
+from agent_core.sim.text import arithmetic, entities, facts, gazetteer, meaning, sql, values
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.reader import Need, View, _tool_key
+
+GENERIC = ("search", "memory")
+# Kinds whose value is the user's own wording: looked for in the whole question first, then the clause.
+_WORDING = ("body", "subject")
+MAX_DEPTH = 4  # nested objects are filled this deep, then left to their defaults
+
+
+@dataclass
+class Fill:
+    """One tool call being filled: where values come from, and which entities are already taken."""
+
+    view: View
+    need: Need
+    only_clause: bool
+    key: str
+    with_results: bool = True
+    used: set[tuple[int, str]] = field(default_factory=set)  # (entity start, source text id) already given out
+    counted: int = 0  # numeric parameters filled so far (numbers go out in the order the text says them)
+    selection: tuple[str, Any] | None = None  # get_user(key, value): the option and its value, found once
+
+    def texts(self, wording: bool = False) -> Iterator[str]:
+        """Where a value is looked for, in order: the clause (or for the user's own wording the whole question first),
+        the question, the system prompt, the conversation before it, then earlier results. Lazy: most values are in
+        the first text, and a long run's results are read only when they are needed."""
+        need, view = self.need, self.view
+        if self.only_clause:
+            yield need.clause
+            return
+        yield from (view.question, need.clause) if wording else (need.clause, view.question)
+        yield view.system
+        yield from view.earlier
+
+    def results(self) -> Iterator[str]:
+        """Earlier results of this episode, the latest first."""
+        for _, text in self.named_results():
+            yield text
+
+    def named_results(self) -> Iterator[tuple[str, str]]:
+        """(tool name, result) of this episode's successful calls to other tools, the latest first."""
+        name = self.need.tool_def.get("name")
+        if self.only_clause or not self.with_results:
+            return
+        fed = self.view.fed
+        for attempt in fed:
+            yield attempt.name, lx.attend(attempt.output)
+        for attempt in reversed(self.view.episode):
+            if attempt.status == "ok" and attempt.name != name and attempt not in fed:
+                yield attempt.name, lx.attend(attempt.output)
+
+
+def fill(view: View, need: Need, only_clause: bool = False, results: bool = True) -> None:
+    """Arguments for the chosen tool from the question, the system prompt, the conversation and (results) earlier
+    results: without them, what is missing says which calls must come first."""
+    schema = need.tool_def.get("input_schema") or {}
+    work = Fill(view, need, only_clause, _key_in_view(view, need.tool_def), results)
+    required = set(schema.get("required") or [])
+    forced = view.choice_type in ("any", "tool")
+    main = lx.lexicon()["main_slot"].get(need.intent)
+    need.args, need.missing, need.main_param = {}, [], ""
+    command = shell.command_param(need.tool_def) if need.intent == "list" else None
+    if command is not None:  # a folder listing with only a shell: ls (sim/shell.py)
+        need.args = {command: shell.list_command(values.directory(need.clause) or values.directory(view.question))}
+        return
+    properties = schema.get("properties") or {}
+    selector = kinds.selector(work.key)
+    for pname, prop in properties.items():
+        prop = prop if isinstance(prop, dict) else {}
+        kind = kinds.kind_of(pname, prop, work.key) or _file_kind(need, prop, properties, work.key)
+        need.main_param = need.main_param or (pname if kind == main else "")
+        value: Any = need.value if kind == main and need.value and kind != "query" else None
+        if kind == "query" and need.intent in GENERIC and need.value:
+            value = need.value
+        if selector and pname in selector.values():
+            kind = "selected"  # get_user(key, value): both come from the one value the user gave, or neither
+            value = value if value is not None else _selected(work, selector, pname)
+        if value is None and kind != "selected":
+            value = _value(work, pname, prop, kind, pname in required)
+        if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
+            value = value.replace("^", "**")
+        if value is None and pname in required:
+            if not forced and (kind is not None or prop.get("type") in ("object", "array")):
+                need.missing.append(kind if kind and kind in lx.load("phrases")["ask"] else pname)
+                continue
+            value = _best_effort(prop, kind, need)
+        if value is not None:
+            need.args[pname] = value
+
+
+def _best_effort(prop: dict[str, Any], kind: str | None, need: Need) -> Any:
+    """What a forced call sends for a value it could not find: the first option, a zero, the clause."""
+    if prop.get("enum"):
+        return prop["enum"][0]
+    kind_type = prop.get("type")
+    if kind_type in ("integer", "number") or kind == "number":
+        return 0
+    if kind_type == "boolean":
+        return False
+    if kind_type == "array":
+        return []
+    if kind_type == "object":
+        return {}
+    return need.value or need.clause
+
+
+def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, required: bool, depth: int = 0) -> Any:
+    """The value of one parameter (or a nested property) of its kind, from the first source that has one."""
+    kind_type = prop.get("type")
+    if kind == "object":
+        return _object(work, prop, required, depth)
+    if kind == "array":
+        return listing.array(work, pname, prop, depth)
+    if kind == "number":
+        return _number(work, pname, prop)
+    for text in work.results() if kind == "result" else ():
+        return text
+    found = _whole_answer(work, prop, kind)
+    if found is not None:
+        return found
+    for text in work.texts(kind in _WORDING):
+        value = extract(kind, text, work, pname, prop)
+        if value is not None:
+            return value
+    if kind is None or kind in kinds.FROM_RESULTS:
+        found = _from_results_by_key(work, pname, prop, kind)
+        if found is not None:
+            return found
+        tools = {str(t.get("name")): t for t in work.view.tools}
+        for name, text in work.named_results() if kind is not None else ():
+            if kind in ("id", "id_number") and (
+                facts.parse(text) is not None or not kinds.about_entity(pname, tools.get(name) or {})
+            ):
+                continue  # an ID is read from a result about its own thing, never from any number in any result
+            value = extract(kind, text, work, pname, prop)
+            if value is not None:
+                return value
+    if kind_type == "boolean":
+        return None
+    return kinds.default_by_knowledge(work, pname, prop, kind)
+
+
+def _whole_answer(work: Fill, prop: dict[str, Any], kind: str | None) -> str | None:
+    """A short plain answer of a call made to find this value is the value itself: get_location's 'San Francisco,
+    CA' for a location."""
+    if kind not in ("city", "named", None) or prop.get("type", "string") != "string" or not work.view.fed:
+        return None
+    text = work.view.fed[0].output.strip()
+    if len(text) > 80 or "\n" in text or facts.parse(text) is not None or ":" in text:
+        return None
+    return text.rstrip(".")
+
+
+def _object(work: Fill, prop: dict[str, Any], required: bool, depth: int) -> dict[str, Any] | None:
+    """A nested object filled property by property (an author's name and e-mail), or None if it has nothing."""
+    if depth >= MAX_DEPTH:
+        return None
+    inner = prop.get("properties") or {}
+    needed = set(prop.get("required") or [])
+    out: dict[str, Any] = {}
+    for name, sub in inner.items():
+        sub = sub if isinstance(sub, dict) else {}
+        kind = kinds.kind_of(name, sub, work.key)
+        value = _value(work, name, sub, kind, name in needed, depth + 1)
+        if value is not None:
+            out[name] = value
+        elif name in needed:
+            return None
+    return out or None
+
+
+def _selected(work: Fill, selector: dict[str, str], pname: str) -> Any:
+    """get_user(key, value): the key is the kind of value the text holds (email), and the value is that e-mail."""
+    option_param, value_param = selector["option"], selector["value"]
+    if work.selection is None:
+        work.selection = ("", None)
+        for text in work.texts():
+            for option, kind in kinds.selector_options(work.key):
+                label = option if kind == "named" else value_param
+                found = extract(kind, text, work, label, {"type": "string"})
+                if found is not None:
+                    work.selection = (option, found)
+                    break
+            if work.selection[1] is not None:
+                break
+    option, found = work.selection
+    if found is None:
+        return None
+    return option if pname == option_param else found
+
+
+def _from_results_by_key(work: Fill, pname: str, prop: dict[str, Any], kind: str | None) -> Any:
+    """A value an earlier result gives under the parameter's own key ('customer_id', or the looked-up user's 'id')."""
+    tools = {str(t.get("name")): t for t in work.view.tools}
+    for name, text in work.named_results():
+        about = kinds.about_entity(pname, tools.get(name) or {"name": name})
+        found = facts.lookup(text, pname, about)
+        picked = listing.pick(work, found, prop)
+        if picked is not None:
+            return _typed(picked, prop)
+    return None
+
+
+def _typed(value: Any, prop: dict[str, Any]) -> Any:
+    kind_type = prop.get("type")
+    if kind_type == "string" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if kind_type in ("integer", "number") and isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if kind_type == "integer" or number.is_integer() else number
+    return value
+
+
+def _number(work: Fill, pname: str, prop: dict[str, Any]) -> int | float | None:
+    """A number for a numeric parameter: one named for it (a unit, a word next to it), else the next in order."""
+    need = work.need
+    if need.intent == "arithmetic" and need.value:
+        found = re.findall(r"\d+(?:\.\d+)?", need.value)
+        work.counted += 1
+        return _as_number(found[work.counted - 1], prop) if work.counted <= len(found) else None
+    for text in work.texts():
+        picked = listing.number_for(work, text, pname, prop)
+        if picked is not None:
+            return _as_number(str(picked), prop)
+    found = _from_results_by_key(work, pname, prop, "number")
+    if isinstance(found, (int, float)) and not isinstance(found, bool):
+        return found
+    return kinds.number_by_knowledge(work, pname, prop)
+
+
+def _as_number(raw: str, prop: dict[str, Any]) -> int | float:
+    number = float(raw)
+    return int(number) if prop.get("type") == "integer" or number.is_integer() else number
+
+
+def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str, Any]) -> Any:
+    """A value of a kind in one text, or None (entities already given to another parameter are skipped)."""
+    need = work.need
+    if kind is None:
+        return None
+    if kind in kinds.TYPED:
+        return _entity(work, text, kinds.TYPED[kind], pname)
+    if kind == "city":
+        return kinds.place(work, text, pname, prop)
+    if kind == "expression":
+        return arithmetic.extract_expression(text)
+    if kind == "path":
+        found = _entity(work, text, ("file",), pname)
+        return found if found is not None else None
+    if kind == "ticker":
+        return values.ticker(text)
+    if kind == "query":
+        return need.value if need.intent in GENERIC else " ".join(lx.content_words(text)) or None
+    if kind == "enum":
+        return kinds.enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)), pname)
+    if kind in ("id", "id_number"):
+        found = values.identifier(text, pname, integer=kind == "id_number", skip=kinds.typed_spans(text))
+        return int(found) if found and kind == "id_number" else found
+    if kind == "subject":
+        return values.subject(text)
+    if kind == "body":
+        return values.body(text, tuple(str(v) for v in need.args.values()))
+    if kind == "currency":
+        source, target = values.currency_pair(text)
+        return target if lx.hits(lx.words(pname), ["=to", "target", "into", "docelow", "целев"]) else source
+    if kind == "timezone":
+        return kinds.time_zone(work, text, pname)
+    if kind == "directory":
+        return values.directory(text)
+    if kind == "sql":
+        return sql.build(text, kinds.schema_text(work))
+    if kind == "boolean":
+        return kinds.boolean(text, pname, prop)
+    if kind == "person":
+        return kinds.person(work, text, pname)
+    if kind in ("owner", "repo"):
+        return kinds.repo_part(text, kind)
+    if kind == "named":
+        return kinds.named_value(text, pname)
+    return None
+
+
+def _entity(work: Fill, text: str, wanted: tuple[str, ...], pname: str) -> Any:
+    """The first entity of a kind in text that no other parameter took (source/target roles pick their own)."""
+    found = [e for e in entities.of_kind(text, *wanted) if (e.start, str(id(text))) not in work.used]
+    if not found:
+        return None
+    chosen = kinds.by_role(found, pname, text)
+    work.used.add((chosen.start, str(id(text))))
+    return chosen.value
+
+
+def _shows_power_as_stars(tool_json: str) -> bool:
+    """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there).
+    A tool that shows both ("^ or ** (power)") accepts ^, the way the question was read."""
+    return "**" in tool_json and "^" not in tool_json
+
+
+def _key_in_view(view: View, tool: dict[str, Any]) -> str:
+    """The tool's canonical JSON, already made when the request was read (json.dumps per call was a hot spot)."""
+    for candidate, key in zip(view.tools, view.tool_keys, strict=False):
+        if candidate is tool:
+            return key
+    return _tool_key(tool)
+
+
+def _file_kind(need: Need, prop: dict[str, Any], properties: dict[str, Any], key: str) -> str | None:
+    """A string parameter nothing names (fetch_text(name)) of a tool used to read a file, or one the system prompt
+    ties to a file ("the logs are in app.log; use fetch_text"), takes the file's name, if no other parameter does."""
+    if prop.get("type", "string") != "string":
+        return None
+    about_file = need.intent in ("file", "delete") or bool(lx.extract_paths(need.context))
+    others = (kinds.kind_of(p, v if isinstance(v, dict) else {}, key) for p, v in properties.items())
+    return "path" if about_file and "path" not in others else None
+
+
+@lru_cache(maxsize=512)
+def describes_schema(tool_json: str) -> bool:
+    """The tool's description states a table schema (for SQL written from it)."""
+    tool = json.loads(tool_json)
+    return bool(sql.schema(tool.get("description") or "")) and "database" in meaning.profile(tool_json).described
+
+
+__all__ = ["GENERIC", "Fill", "extract", "fill", "describes_schema", "gazetteer"]

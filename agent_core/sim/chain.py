@@ -1,0 +1,88 @@
+"""Chains: a required argument nothing supplies is found by calling first a tool whose definition promises it
+(get_user finds the customer whose orders get_customer_orders lists; get_lat_lng the coordinates get_weather needs;
+sql_db_list_tables the tables whose schema sql_db_schema shows), several steps deep if need be."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent_core.sim import kinds
+from agent_core.sim.args import fill
+from agent_core.sim.text import language as lx
+from agent_core.sim.text import meaning
+from agent_core.sim.text.reader import Need, View, _tool_key
+
+MAX_DEPTH = 3  # list tables -> schema -> query is the longest chain tutorials show
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# What a parameter of a kind is found by: words a producing tool's name or description uses for it.
+_PRODUCES = {
+    "lat": ["latitude", "coordinates", "geocod", "=lat", "координат", "широт", "współrzędn", "szerokoś"],
+    "lng": ["longitude", "coordinates", "geocod", "=lng", "координат", "долгот", "współrzędn", "długoś"],
+    "city": ["location", "where the user", "current city", "местоположени", "lokalizacj", "=ip"],
+    "sql": ["schema", "columns", "create table", "схем", "schemat"],
+}
+
+
+def lacking(need: Need) -> list[str]:
+    """The required parameters the need's call has no value for."""
+    schema = need.tool_def.get("input_schema") or {}
+    return [p for p in schema.get("required") or [] if p not in need.args]
+
+
+def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = frozenset()) -> list[Need]:
+    """Calls to make first, in order, so that need gets what it lacks: [] when none can be made."""
+    if depth >= MAX_DEPTH or view.choice_type in ("any", "tool"):
+        return []
+    missing = lacking(need)
+    if not missing:
+        return []
+    own = str(need.tool_def.get("name", ""))
+    seen = seen | {own}
+    deeper: list[Need] = []
+    for tool in view.tools:
+        name = str(tool.get("name", ""))
+        if name in seen or not any(_promises(view, need, tool, p) for p in missing):
+            continue
+        trial = Need("tool", need.clause, None, tool=tool, feeds=need)
+        fill(view, trial)
+        if not lacking(trial):
+            view.notes.append(
+                f"{own} needs {', '.join(missing)}, which I do not have; {name} can find it, so I call it first."
+            )
+            return [trial]
+        if not deeper:
+            before = producers(view, trial, depth + 1, seen)
+            if before:
+                deeper = [*before, trial]
+    if deeper:
+        view.notes.append(
+            f"{own} needs {', '.join(missing)}; I get there in steps: "
+            + " -> ".join(str(n.tool_def.get("name")) for n in deeper)
+            + "."
+        )
+    return deeper
+
+
+def _promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
+    """The tool's definition says it finds what the parameter wants, and it does not itself need it."""
+    schema = tool.get("input_schema") or {}
+    if pname in (schema.get("required") or []):
+        return False  # a tool that needs the order ID cannot be the one that finds it
+    props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
+    prop: dict[str, Any] = props[pname] if isinstance(props.get(pname), dict) else {}
+    kind = kinds.kind_of(pname, prop, _tool_key(need.tool_def))
+    text = f"{_CAMEL.sub(' ', str(tool.get('name', ''))).replace('_', ' ')} {tool.get('description') or ''}"
+    words = lx.words(text)
+    if kind in _PRODUCES:
+        return bool(lx.hits(words, _PRODUCES[kind]))
+    if kind in ("id", "id_number") or kind is None or kind == "named":
+        wanted = kinds.entity_words(pname)
+        if kinds.about_entity(pname, tool):
+            return True
+        stems = {lx.stem(w) for w in words}
+        return any(lx.stems_match(lx.stem(w), s) for w in wanted for s in stems if len(w) > 2)
+    if kind == "enum" or prop.get("type") in ("integer", "number", "boolean"):
+        return False
+    wanted_words = kinds.entity_words(pname)
+    return bool(wanted_words) and bool(meaning.concepts(" ".join(wanted_words)) & meaning.concepts(text))

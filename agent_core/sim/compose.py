@@ -1,0 +1,474 @@
+"""Answers told from the facts of tool results, in the user's language: 'В Москве сейчас -3°C, облачно.', an order's
+status, a list of orders, a total, the errors of a log; never the raw JSON and never 'X answered: ...'."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from agent_core.sim.text import facts, gazetteer, meaning
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+from agent_core.sim.text.reader import Need, View
+
+MAX_RECORDS = 12
+MAX_FIELDS = 6
+QUOTE_LIMIT = 600
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_TEMP_KEYS = ("temperature", "temp", "temp_c", "temp_f", "temperature_c", "temperature_f", "current_temp")
+_SKY_KEYS = ("conditions", "condition", "description", "sky", "weather", "summary", "forecast", "short_forecast")
+_VERBS = {
+    "get",
+    "fetch",
+    "find",
+    "lookup",
+    "look",
+    "up",
+    "retrieve",
+    "list",
+    "show",
+    "read",
+    "by",
+    "id",
+    "search",
+    "info",
+    "details",
+    "detail",
+    "all",
+    "my",
+    "for",
+    "of",
+    "the",
+    "query",
+    "check",
+    "current",
+}
+_LOG_LINE = re.compile(r"^.*\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION|Exception|Traceback)\b.*$", re.M)
+_CLOCK = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?)\b")
+_ISO_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})")
+
+
+@cache
+def _data() -> dict[str, Any]:
+    return lx.load("answers")
+
+
+def norm(key: str) -> str:
+    return facts.norm(key)
+
+
+# ---- words and values in the user's language ----------------------------------------------------------------
+
+
+def label(key: str, lang: str) -> str:
+    """A result key as a word: 'unit_price' -> 'price' / 'цена' / 'cena'."""
+    entry = _data()["labels"].get(norm(key)) or _data()["labels"].get(norm(key).rsplit("_", 1)[-1])
+    if entry:
+        return str(entry.get(lang) or entry["en"])
+    words = norm(key).replace("_", " ")
+    return words if lang == "en" else lx.quote(words, lang)
+
+
+@cache
+def _value_table() -> tuple[tuple[str, dict[str, str]], ...]:
+    table = _data()["values"]
+    return tuple(sorted(((k, v) for k, v in table.items()), key=lambda kv: len(kv[0]), reverse=True))
+
+
+def value(raw: Any, lang: str) -> str:
+    """A result value as the user reads it: numbers as they are, known English words translated, other English
+    text quoted (it is the tool's, not the model's)."""
+    if isinstance(raw, bool):
+        raw = "yes" if raw else "no"
+    if isinstance(raw, float):
+        text = f"{raw:.2f}".rstrip("0").rstrip(".") if abs(raw) < 1e15 and round(raw, 2) == raw else f"{raw:g}"
+    else:
+        text = str(raw)
+    if lang == "en" or not re.search(r"[A-Za-z]{2}", text):
+        return text
+    translated = translate(text, lang)
+    if translated == text:
+        return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
+    # The tool's own word stays beside the translation: it is what came over the wire.
+    return f"{translated} ({lx.quote(text, lang)})"
+
+
+def translate(text: str, lang: str, keep: bool = False) -> str:
+    """Known English words and phrases of a tool's answer in Russian or Polish ('light rain' -> 'небольшой дождь');
+    an English sentence is left whole (a half-translated sentence helps nobody)."""
+    if lang == "en" or _is_sentence(text):
+        return text
+    folded = text.lower()
+    if folded.strip(" .") in dict(_value_table()):
+        return dict(_value_table())[folded.strip(" .")][lang]
+    out = text
+    for english, words in _value_table():
+        if english in out.lower():
+            said = (
+                (lambda m, w=words[lang]: f"{w} ({lx.quote(m.group(), lang)})")
+                if keep
+                else (lambda m, w=words[lang]: w)
+            )
+            out = re.sub(rf"(?<![A-Za-z«„]){re.escape(english)}(?![A-Za-z»”])", said, out, flags=re.I)
+    return out
+
+
+_FUNCTION_WORDS = {
+    "the",
+    "has",
+    "have",
+    "been",
+    "was",
+    "is",
+    "are",
+    "for",
+    "with",
+    "and",
+    "not",
+    "your",
+    "this",
+    "that",
+}
+
+
+def _is_sentence(text: str) -> bool:
+    words = re.findall(r"[A-Za-z]+", text.lower())
+    return sum(w in _FUNCTION_WORDS for w in words) >= 2
+
+
+def noun(word: str, lang: str) -> str | None:
+    entry = _data()["nouns"].get(lx.stem(word)) or _data()["nouns"].get(word)
+    return str(entry[lang]) if entry else None
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# ---- what a call was about ------------------------------------------------------------------------------------
+
+
+def subject(view: View, need: Need) -> str:
+    """What a result is about, from the tool's name and the value sent: 'Order O2', 'Заказ O2', 'Klient C1'."""
+    name = str((need.tool or {}).get("name", ""))
+    words = [w for w in lx.words(_CAMEL.sub(" ", name).replace("_", " ")) if w not in _VERBS]
+    thing = next((noun(w, view.lang) for w in reversed(words) if noun(w, view.lang)), None)
+    sent = need.outcome.input if need.result else need.args
+    ident = next(
+        (
+            str(v)
+            for k, v in sent.items()
+            if isinstance(v, (str, int)) and ("id" in norm(k).split("_") or len(str(v)) < 20)
+        ),
+        "",
+    )
+    if thing and ident:
+        return f"{_capital(thing)} {ident}"
+    return _capital(thing) if thing else ident
+
+
+def _verb(need: Need) -> str | None:
+    name = str((need.tool or {}).get("name", ""))
+    words = lx.words(_CAMEL.sub(" ", name).replace("_", " "))
+    table = _data()["done"]
+    return next((w for w in words if w in table), None)
+
+
+def place(view: View, need: Need, record: dict[str, Any] | None = None) -> str:
+    """Where a weather result is for: the city sent (any spelling the gazetteer knows), said the user's way."""
+    sent = need.outcome.input if need.result else need.args
+    names = [v for v in sent.values() if isinstance(v, str)] + ([need.value] if need.value else [])
+    if record:
+        names += [str(record[k]) for k in record if norm(k) in ("city", "location", "name", "place") and record[k]]
+    for name in names:
+        city = gazetteer.lookup(name.split(",")[0].strip())
+        if city:
+            return gazetteer.where(city.name, view.lang)
+    if need.value and lx.detect_language(need.value) == view.lang:
+        return gazetteer.where(need.value, view.lang)
+    return gazetteer.where(names[0], view.lang) if names and view.lang == "en" else ""
+
+
+# ---- the line for one result -----------------------------------------------------------------------------------
+
+
+def from_data(view: View, need: Need, data: Any) -> str | None:
+    """A sentence for a result that is data (JSON, a Python literal), or None to fall back on the text."""
+    lang = view.lang
+    if isinstance(data, dict):
+        weather = weather_line(view, need, data)
+        if weather:
+            return weather
+        clock = time_line(view, data)
+        if clock:
+            return clock
+    records = facts.records(need.outcome.output)
+    if isinstance(data, list) and not data:
+        return say("compose.empty", lang, thing=subject(view, need) or say("compose.nothing", lang))
+    if len(records) == 1 and isinstance(data, list):
+        return record_line(view, need, records[0])
+    if records and (isinstance(data, list) or len(records) > 1):
+        return list_line(view, need, records)
+    if isinstance(data, dict):
+        return record_line(view, need, data)
+    if isinstance(data, (bool, int, float, str)) or data is None:
+        return scalar_line(view, need, data)
+    if isinstance(data, list) and all(not isinstance(v, (dict, list)) for v in data):
+        return f"{subject(view, need) or ''}: {', '.join(value(v, lang) for v in data[:MAX_RECORDS])}".lstrip(": ")
+    return None
+
+
+def weather_line(view: View, need: Need, record: dict[str, Any]) -> str | None:
+    keys = {norm(k): k for k in record}
+    temp_key = next((keys[k] for k in _TEMP_KEYS if k in keys), None)
+    sky_key = next((keys[k] for k in _SKY_KEYS if k in keys and isinstance(record[keys[k]], str)), None)
+    if temp_key is None:
+        return None
+    temp = record[temp_key]
+    unit = str(record.get(keys.get("unit", ""), "") or record.get(keys.get("units", ""), "") or "")
+    if isinstance(temp, (int, float)) and not isinstance(temp, bool):
+        symbol = {"fahrenheit": "°F", "f": "°F", "celsius": "°C", "c": "°C", "imperial": "°F", "metric": "°C"}
+        shown = f"{value(temp, 'en')}{symbol.get(unit.lower(), '°F' if norm(temp_key).endswith('_f') else '°C')}"
+    else:
+        shown = str(temp)
+    sky = value(record[sky_key], view.lang) if sky_key else ""
+    where = place(view, need, record)
+    line = say("compose.weather", view.lang, where=where, temp=shown, sky=(", " + sky) if sky else "")
+    return _capital(re.sub(r"\s+", " ", line).replace(" ,", ",").strip())
+
+
+def time_line(view: View, record: dict[str, Any]) -> str | None:
+    """'In Tokyo it is 19:00 (Tuesday).' for a time server's answer; a conversion says both sides."""
+    keys = {norm(k): k for k in record}
+    if "source" in keys and "target" in keys and isinstance(record[keys["target"]], dict):
+        source, target = record[keys["source"]], record[keys["target"]]
+        a, b = _clock_of(source), _clock_of(target)
+        if a and b:
+            return say(
+                "compose.time_convert",
+                view.lang,
+                t1=a[0],
+                where1=_zone_place(source, view.lang),
+                t2=b[0],
+                where2=_zone_place(target, view.lang),
+                day=b[1],
+            )
+    if "datetime" in keys or ("time" in keys and "timezone" in keys):
+        clock = _clock_of(record)
+        if clock:
+            return say("compose.time_now", view.lang, where=_zone_place(record, view.lang), time=clock[0], day=clock[1])
+    return None
+
+
+def _clock_of(record: Any) -> tuple[str, str] | None:
+    if not isinstance(record, dict):
+        return None
+    for key in ("datetime", "time", "date_time", "local_time"):
+        raw = next((str(v) for k, v in record.items() if norm(k) == key), None)
+        if raw:
+            match = _ISO_TIME.search(raw)
+            if match:
+                return f"{match[4]}:{match[5]}", _weekday(raw, record)
+            clock = _CLOCK.search(raw)
+            if clock:
+                return clock.group(1)[:5], _weekday(raw, record)
+    return None
+
+
+def _weekday(raw: str, record: dict[str, Any]) -> str:
+    day = next((str(v) for k, v in record.items() if norm(k) in ("day_of_week", "weekday", "day")), "")
+    if not day:
+        match = _ISO_TIME.search(raw)
+        if match:
+            import datetime
+
+            day = datetime.date(int(match[1]), int(match[2]), int(match[3])).strftime("%A")
+    return day.lower()
+
+
+def _zone_place(record: dict[str, Any], lang: str) -> str:
+    zone = next((str(v) for k, v in record.items() if norm(k) in ("timezone", "zone", "tz")), "")
+    city = zone.rsplit("/", 1)[-1].replace("_", " ") if zone else ""
+    return gazetteer.where(city, lang) if city else ""
+
+
+def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
+    """The keys the question asks about ('the email address' -> email, 'статус' -> status)."""
+    asked = meaning.concepts(view.question)
+    question = {lx.stem(w) for w in lx.words(view.question)}
+    out = []
+    for key in record:
+        words = lx.words(norm(key).replace("_", " "))
+        said = lx.words(label(key, view.lang))
+        if (meaning.concepts(" ".join(words)) & asked) or any(
+            lx.stem(w) in question for w in words + said if len(w) > 2
+        ):
+            out.append(key)
+    sent = {norm(k) for k in (need.outcome.input if need.result else need.args)}
+    return [k for k in out if norm(k) not in sent and norm(k) != "id"]
+
+
+def _main_fields(need: Need, record: dict[str, Any]) -> list[str]:
+    sent = {str(v) for v in (need.outcome.input if need.result else need.args).values()}
+    keys = [k for k, v in record.items() if not isinstance(v, (dict, list)) and v not in (None, "")]
+    keys = [k for k in keys if str(record[k]) not in sent and not norm(k).endswith("_id")]
+    return keys[:MAX_FIELDS]
+
+
+def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
+    lang = view.lang
+    keys = _asked(view, need, record) or _main_fields(need, record)
+    total = _total(view, [record])
+    parts = [f"{label(k, lang)} {value(record[k], lang)}" for k in keys if not isinstance(record[k], (dict, list))]
+    head = subject(view, need)
+    if len(parts) == 1 and not head:
+        return f"{_capital(label(keys[0], lang))}: {value(record[keys[0]], lang)}." + (f" {total}" if total else "")
+    line = f"{head}: {', '.join(parts)}." if head else _capital(", ".join(parts)) + "."
+    return f"{line} {total}" if total else line
+
+
+def list_line(view: View, need: Need, records: list[dict[str, Any]]) -> str:
+    lang = view.lang
+    chosen = _filtered(view, records)
+    total = _total(view, chosen)
+    items = [_brief(r, lang) for r in chosen[:MAX_RECORDS]]
+    if not items:
+        return say("compose.none_match", lang)
+    head = say("compose.items", lang, n=len(chosen))
+    return f"{head}\n" + "\n".join(f"- {i}" for i in items) + (f"\n{total}" if total else "")
+
+
+def _brief(record: dict[str, Any], lang: str) -> str:
+    keys = [k for k, v in record.items() if not isinstance(v, (dict, list)) and v not in (None, "")]
+    ident = next((k for k in keys if norm(k) in ("id", "number", "name", "title")), None)
+    rest = [k for k in keys if k != ident and not norm(k).endswith("_id")][:MAX_FIELDS]
+    body = ", ".join(f"{label(k, lang)} {value(record[k], lang)}" for k in rest)
+    return f"{value(record[ident], lang)}: {body}" if ident else body
+
+
+def _filtered(view: View, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records the question picks by a value it names ('still processing', 'в обработке', 'w realizacji')."""
+    question = lx.fold(view.question)
+    keep = []
+    for record in records:
+        for v in record.values():
+            if not isinstance(v, str) or len(v) > 40:
+                continue
+            forms = {lx.fold(v)} | {lx.fold(w) for w in (_data()["values"].get(v.lower()) or {}).values()}
+            if any(len(f) > 3 and _said(f, question) for f in forms):
+                keep.append(record)
+                break
+    return keep if keep and len(keep) < len(records) else records
+
+
+def _said(form: str, question: str) -> bool:
+    stems = [lx.stem(w) for w in lx.words(form)]
+    words = {lx.stem(w) for w in lx.words(question)}
+    return bool(stems) and all(any(lx.stems_match(s, w) for w in words) for s in stems)
+
+
+_TOTAL_WORDS = [
+    "total",
+    "in total",
+    "altogether",
+    "sum",
+    "how much have i spent",
+    "всего",
+    "в сумме",
+    "итого",
+    "сумма",
+    "łącznie",
+    "razem",
+    "suma",
+    "w sumie",
+]
+
+
+def _total(view: View, records: list[dict[str, Any]]) -> str:
+    """Price x quantity added up, when the question asks for a total."""
+    if not lx.hits(lx.words(view.question), _TOTAL_WORDS):
+        return ""
+    sum_ = 0.0
+    found = False
+    for record in records:
+        keys = {norm(k): v for k, v in record.items()}
+        price = next((keys[k] for k in ("price", "unit_price", "amount", "total", "cost") if k in keys), None)
+        try:
+            number = float(price)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            continue
+        quantity = keys.get("quantity") or keys.get("qty") or 1
+        try:
+            sum_ += number * float(quantity)
+            found = True
+        except (TypeError, ValueError):
+            continue
+    return say("compose.total", view.lang, total=f"{sum_:.2f}") if found else ""
+
+
+def scalar_line(view: View, need: Need, data: Any) -> str:
+    lang = view.lang
+    verb = _verb(need)
+    thing = subject(view, need) or ""
+    if isinstance(data, bool) or data is None:
+        if data and verb:
+            return _capital(say(f"compose.done_{'verb'}", lang, said=_done(verb, thing, lang)))
+        return say("compose.failed" if data is False else "compose.empty", lang, thing=thing or "")
+    return f"{thing}: {value(data, lang)}." if thing else f"{value(data, lang)}."
+
+
+def _done(verb: str, thing: str, lang: str) -> str:
+    table = _data()["done"]
+    template = (table.get(verb) or table["_"]).get(lang) or table["_"]["en"]
+    return str(template).format(thing=thing or say("compose.it", lang))
+
+
+# ---- results written as text -------------------------------------------------------------------------------
+
+
+def from_text(view: View, need: Need, out: str) -> str | None:
+    """A sentence for a plain-text result: the errors of a log when those are asked, key: value lines as a
+    record, a short confirmation as the action done; None for the caller's own wording."""
+    errors = log_errors(view, out, need)
+    if errors:
+        return errors
+    lines = facts.read(out)
+    if len(lines) >= 2 and len(out) < 2000:
+        record = {f.key: f.value for f in lines}
+        weather = weather_line(view, need, record)
+        return weather or record_line(view, need, record)
+    return None
+
+
+def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
+    """'The log has 2 errors: 12:01:17 Database connection refused; ...' for a question about errors."""
+    asked = meaning.concepts(view.question)
+    if "logs" not in asked and not lx.hits(lx.words(view.question), ["error", "ошибк", "błęd", "błąd", "fail", "сбо"]):
+        return None
+    found = [m.group().strip() for m in _LOG_LINE.finditer(out)]
+    if not found:
+        return None
+    items = []
+    for line in found[:MAX_RECORDS]:
+        clock = _CLOCK.search(line)
+        message = re.sub(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION)\b[:\s-]*", "", line).strip() or line
+        items.append(f"{clock.group(1)} {message}" if clock else message)
+    sent = (need.outcome.input if need and need.result else {}) if need else {}
+    path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
+    head = say("compose.log_errors", view.lang, n=len(found), path=f" {path}" if path else "")
+    return head + "\n" + "\n".join(f"- {i}" for i in items)
+
+
+def short_text(view: View, need: Need, out: str) -> str:
+    """A short result told as it came, in the user's language where its words are known."""
+    text = " ".join(out.split())
+    if len(text) > QUOTE_LIMIT:
+        text = text[: QUOTE_LIMIT - 1] + "…"
+    shown = translate(text, view.lang)
+    if view.lang != "en" and shown == text and re.search(r"[A-Za-z]{3,}(?:\s+[A-Za-z]{3,}){1,}", shown):
+        shown = lx.quote(shown, view.lang)
+    elif view.lang != "en" and shown != text:
+        shown = f"{shown} ({lx.quote(text, view.lang)})"
+    head = subject(view, need)
+    return f"{head}: {shown}" if head else shown

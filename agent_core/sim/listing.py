@@ -1,0 +1,188 @@
+"""Lists and numbers for tool parameters: arrays built from what the text lists, one value picked from several,
+and the number a numeric parameter means ('eighteen', '5 guests', the year)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from agent_core.sim import kinds
+from agent_core.sim.text import entities
+from agent_core.sim.text import language as lx
+
+if TYPE_CHECKING:
+    from agent_core.sim.args import Fill
+
+MAX_ITEMS = 20
+_SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bи\b|\bили\b|\bi\b|\boraz\b|\blub\b|&|/)\s*", re.I)
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ENTITY_TYPES = {
+    "person": ("person", "people", "человек", "osoba"),
+    "location": ("location", "place", "city", "country", "место", "miejsce"),
+    "organization": ("organization", "organisation", "company", "org", "организация", "firma"),
+}
+_ORG = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9&]+(?:\s+(?:Inc|Corp|Ltd|LLC|GmbH)\.?)?)(?![\w-])")
+
+
+def _words(text: str) -> list[str]:
+    return lx.words(re.sub(r"[_\-]+", " ", _CAMEL.sub(" ", text)))
+
+
+def array(work: Fill, pname: str, prop: dict[str, Any], depth: int) -> list[Any] | None:
+    """An array for a parameter: the values of its item kind the text holds, or the list written after its name."""
+    items: dict[str, Any] = prop["items"] if isinstance(prop.get("items"), dict) else {"type": "string"}
+    item_kind = kinds.kind_of(pname, {k: v for k, v in items.items() if k != "description"}, work.key)
+    if items.get("type") == "object" and items.get("properties"):
+        return _objects(work, items) or None
+    cap = min(MAX_ITEMS, int(prop.get("maxItems") or MAX_ITEMS))
+    for text in work.texts():
+        found = _items(work, text, pname, items, item_kind)
+        if found:
+            return found[:cap]
+    return None
+
+
+def _items(work: Fill, text: str, pname: str, items: dict[str, Any], item_kind: str | None) -> list[Any]:
+    if items.get("enum"):
+        options = tuple(o for o in items["enum"] if isinstance(o, str))
+        tokens = lx.words(text)
+        return [o for o in options if lx.hits(tokens, [o])]
+    if items.get("type") in ("integer", "number"):
+        numbers = [e.value for e in entities.of_kind(text, "number")]
+        return [int(n) if items.get("type") == "integer" else n for n in numbers]
+    by_kind = {"email": "email", "phone": "phone", "url": "url", "path": "file", "city": "city", "date": "date"}
+    own = kinds.kind_of(pname, {"type": "string", "description": str(items.get("description", ""))}, work.key)
+    wanted = by_kind.get(own or "") or by_kind.get(item_kind or "")
+    if wanted:
+        return list(dict.fromkeys(e.value for e in entities.of_kind(text, wanted)))
+    return _written_list(text, pname)
+
+
+def _written_list(text: str, pname: str) -> list[str]:
+    """The list after the parameter's name: 'with labels bug and frontend', 'tags: a, b', 'метки bug и ui'."""
+    words = _words(pname)
+    if not words:
+        return []
+    stem = re.escape(words[-1][: max(3, len(words[-1]) - 2)])
+    match = re.search(rf"\b{stem}\w*\s*(?:[:=]|(?:of|called|named)\s)?\s*(.+?)(?:[.!?;\n]|$)", lx.fold(text))
+    if not match:
+        return []
+    raw = text[match.start(1) : match.end(1)]
+    raw = re.split(r"\s+(?:to|for|in|with|on|at|and then|then|в|для|na|dla|w)\s+", raw, maxsplit=1)[0]
+    parts = [p.strip(" '\"“”„«»`") for p in _SPLIT.split(raw)]
+    return [p for p in parts if p and len(p) <= 40 and lx.fold(p) not in lx.word_set("stopwords")][:MAX_ITEMS]
+
+
+def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
+    """Objects of an array: one per entity of the text ('John' a person, 'Google' an organization, 'Paris' a place)
+    when the item has a name and a type, as entity extractors ask (print_entities)."""
+    props = items.get("properties") or {}
+    names = {lx.fold(k): k for k in props}
+    name_key = names.get("name") or names.get("entity") or names.get("text") or names.get("value")
+    type_key = names.get("type") or names.get("label") or names.get("category") or names.get("kind")
+    if not name_key:
+        return []
+    text = next(iter(work.texts()))
+    body = _passage(text)
+    found: list[tuple[int, str, str]] = []
+    for e in entities.find(body):
+        if e.kind == "person":
+            found.append((e.start, e.value, "person"))
+        elif e.kind in ("city", "state"):
+            found.append((e.start, e.text, "location"))
+    taken = [(s, s + len(v)) for s, v, _ in found]
+    for m in _ORG.finditer(body):
+        inside = any(s <= m.start() < e for s, e in taken)
+        if not inside and m.start() > 0 and not re.search(r"[.!?]\s*$", body[: m.start()]):
+            found.append((m.start(), m.group(1), "organization"))
+    out = []
+    for start, value, kind in sorted(found)[:MAX_ITEMS]:
+        item: dict[str, Any] = {name_key: value}
+        if type_key:
+            item[type_key] = _type_option(props.get(type_key) or {}, kind)
+        for key in props:
+            if key not in item and lx.fold(key) in ("context", "sentence", "description"):
+                item[key] = _sentence(body, start)
+        out.append(item)
+    return out
+
+
+def _passage(text: str) -> str:
+    """The text an extraction works on: a quoted or colon-introduced passage, else the whole message."""
+    quoted = [str(e.value) for e in entities.of_kind(text, "quoted")]
+    if quoted:
+        return max(quoted, key=len)
+    head, colon, rest = text.partition(":")
+    return rest.strip() if colon and len(rest) > len(head) else text
+
+
+def _sentence(text: str, at: int) -> str:
+    start = max(text.rfind(".", 0, at), text.rfind("!", 0, at), text.rfind("?", 0, at)) + 1
+    ends = [i for i in (text.find(".", at), text.find("!", at), text.find("?", at)) if i >= 0]
+    return text[start : (min(ends) + 1 if ends else len(text))].strip()
+
+
+def _type_option(prop: dict[str, Any], kind: str) -> str:
+    options = [o for o in prop.get("enum") or [] if isinstance(o, str)]
+    for option in options:
+        if lx.fold(option) in _ENTITY_TYPES[kind] or lx.fold(option).startswith(kind[:3]):
+            return str(option)
+    return str(options[0]) if options else kind
+
+
+def pick(work: Fill, found: list[Any], prop: dict[str, Any]) -> Any:
+    """One of several values a result gave (the ids of an order list): the one the question names something of,
+    else the first."""
+    scalars = [v for v in found if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+    if not scalars:
+        return None
+    return scalars[0]
+
+
+def number_for(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> int | float | None:
+    """The number a numeric parameter means in text: one with its unit or word beside it, a year for a year,
+    else the next number nobody took, in the order the text says them."""
+    marker = str(id(text))
+    free = [
+        e for e in entities.of_kind(text, "number") if (e.start, marker) not in work.used and not _inside_other(text, e)
+    ]
+    if not free:
+        return None
+    words = _own_words(pname)
+    chosen = None
+    if words:
+        chosen = next((e for e in free if e.unit and lx.hits([e.unit], words)), None)
+        chosen = chosen or next((e for e in free if _beside(text, e, words)), None)
+    if chosen is None and lx.hits(_words(pname), ["year", "год", "rok"]):
+        chosen = next((e for e in free if isinstance(e.value, int) and 1500 <= e.value <= 2100), None)
+    if chosen is None:
+        mine = {n for n, p in (work.need.tool_def.get("input_schema") or {}).get("properties", {}).items()}
+        claimed = [e for e in free if any(_beside(text, e, _own_words(other)) for other in mine if other != pname)]
+        rest = [e for e in free if e not in claimed]
+        chosen = rest[0] if rest else None
+    if chosen is None:
+        return None
+    work.used.add((chosen.start, marker))
+    value = chosen.value
+    return value if isinstance(value, (int, float)) else None
+
+
+def _own_words(pname: str) -> list[str]:
+    """A parameter's words that can stand beside its number ('guests' of num_guests; not 'to', not 'number')."""
+    stop = lx.word_set("stopwords")
+    generic = ("number", "num", "value", "count", "amount", "currency", "code")
+    return [w for w in _words(pname) if len(w) > 2 and w not in stop and w not in generic]
+
+
+def _beside(text: str, e: entities.Entity, words: list[str]) -> bool:
+    """A parameter's word stands right next to the number ('5 guests', 'limit 10', 'возраст 30')."""
+    around = lx.words(text[max(0, e.start - 24) : e.start])[-2:] + lx.words(text[e.end : e.end + 24])[:2]
+    return bool(words) and bool(lx.hits(around, words))
+
+
+def _inside_other(text: str, e: entities.Entity) -> bool:
+    """A number that is part of an ID, a phone, a date or a time is not a number to send."""
+    return any(
+        o.start <= e.start and e.end <= o.end and o.kind in ("id", "phone", "date", "time", "email", "file")
+        for o in entities.find(text)
+    )

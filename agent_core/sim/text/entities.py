@@ -1,0 +1,343 @@
+"""Typed values the simulated model sees in a text: e-mails, phones, URLs, paths, IDs, numbers, times, dates, names.
+
+Each is an `Entity` with its kind, a normalised value and where it stands, so a tool's parameter can take the value
+of its type ("555-123-4567" is a phone, not the user id 555; "john@gmail.com" is an e-mail, not the file gmail.com)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from agent_core.sim.text import gazetteer
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.values import normalise_numbers
+
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"\bhttps?://[^\s<>\"'`»”)\]]+|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>\"'`»”)\]]*)?", re.I)
+_PHONE = re.compile(
+    r"(?<![\w+-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?|\d{2,4}[\s.-])\d{2,4}(?:[\s.-]\d{2,4}){1,2}(?![\w-])"
+)
+_BARE_PHONE = re.compile(r"(?<![\w+.-])\+?\d{9,12}(?![\w-]|\.\d)")
+_PHONE_WORDS = ("phone", "telephone", "mobile", "cell", "телефон", "номер телефона", "telefon", "komórk")
+_FILE = re.compile(r"(?<![\w/.@-])((?:~?/)?(?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w@/-])")
+_DIRECTORY = re.compile(r"(?<![\w/.-])((?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?|[A-Za-z]:\\[\w\\. -]+)(?![\w/])")
+_ID = re.compile(r"(?<![\w@.#/-])(?:#\s?(\d{1,12})|([A-Za-z]{1,6}-?\d{1,12}(?:-\d+)?)(?![\w.]\w))")
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?")
+_TIME = re.compile(
+    r"(?<![\w:.])(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*(a\.?m\.?|p\.?m\.?)(?![\w])"
+    r"|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?::\d{2})?(?![\w:])",
+    re.I,
+)
+_ISO_DATE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
+_DOTTED_DATE = re.compile(r"(?<![\w.])(\d{1,2})[./](\d{1,2})[./](\d{4})(?![\w.])")
+_QUOTED = re.compile(
+    r"(?<!\w)'([^'\n]{1,300})'(?!\w)|\"([^\"\n]{1,300})\"|“([^”\n]{1,300})”|„([^”\n]{1,300})[”\"]|«([^»\n]{1,300})»"
+    r"|`([^`\n]{1,300})`"
+)
+_NAME_WORD = r"[A-ZА-ЯЁŁŚŻŹĆŃÓ][a-zа-яёąćęłńóśźż'’-]+"
+_PERSON = re.compile(rf"(?<![\w-])({_NAME_WORD}(?:\s+(?:[A-Z]\.\s*)?{_NAME_WORD}){{1,2}})(?![\w-])")
+_SLUG = re.compile(r"(?<![\w/.@-])[A-Za-z][\w.-]*/[A-Za-z][\w.-]*(?![\w/@])")
+_YEAR = re.compile(r"(?<![\w.])(1[5-9]\d\d|20\d\d)(?![\w.])")
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One typed value in a text: its kind, its value for a tool, where it stands and how it was written."""
+
+    kind: str  # email url phone file directory id number time date city state quoted person year
+    value: Any
+    start: int
+    end: int
+    text: str
+    unit: str = ""  # for numbers: the unit written after it (°C, km, USD, %), folded
+
+
+@cache
+def _data() -> dict[str, Any]:
+    return lx.load("entities")
+
+
+def _spans_overlap(a: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
+    return any(a[0] < end and start < a[1] for start, end in taken)
+
+
+@lx.text_cache
+def find(text: str) -> tuple[Entity, ...]:
+    """Every typed value in text, in order of position (overlaps resolved: an e-mail is not also a file)."""
+    found: list[Entity] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(kind: str, value: Any, start: int, end: int, unit: str = "", overlap: bool = False) -> None:
+        if overlap or not _spans_overlap((start, end), taken):
+            found.append(Entity(kind, value, start, end, text[start:end], unit))
+            if not overlap:
+                taken.append((start, end))
+
+    for m in _QUOTED.finditer(text):
+        inner = next(g for g in m.groups() if g is not None)
+        found.append(Entity("quoted", inner, m.start(), m.end(), m.group()))
+    for m in _URL.finditer(text):
+        add("url", m.group().rstrip(".,;:!?"), m.start(), m.start() + len(m.group().rstrip(".,;:!?")))
+    for m in _EMAIL.finditer(text):
+        add("email", m.group().rstrip("."), m.start(), m.end())
+    for m in _ISO_DATE.finditer(text):
+        add("date", f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", m.start(), m.end())
+    for m in _DOTTED_DATE.finditer(text):
+        add("date", f"{m[3]}-{int(m[2]):02d}-{int(m[1]):02d}", m.start(), m.end())
+    _month_dates(text, add)
+    for m in _TIME.finditer(text):
+        add("time", _clock(m), m.start(), m.end())
+    _phones(text, add)
+    for m in _FILE.finditer(text):
+        if not re.fullmatch(r"[\d.]+", m.group(1)) and not _is_domain(m.group(1)):
+            add("file", m.group(1), m.start(1), m.end(1))
+    for m in _DIRECTORY.finditer(text):
+        if len(m.group(1)) > 1:
+            add("directory", m.group(1), m.start(1), m.end(1))
+    for m in _ID.finditer(text):
+        value = m.group(1) or m.group(2)
+        if not re.fullmatch(r"[A-Za-z]+", value) and not _is_unit_number(value):
+            add("id", value, m.start(), m.end())
+    _numbers(text, add, taken)
+    _places(text, add)
+    for m in _SLUG.finditer(text):
+        add("repo", m.group(), m.start(), m.end())
+    _persons(text, add, found)
+    return tuple(sorted(found, key=lambda e: (e.start, -e.end)))
+
+
+def of_kind(text: str, *kinds: str) -> list[Entity]:
+    """The entities of these kinds, in order."""
+    return [e for e in find(text) if e.kind in kinds]
+
+
+def _is_domain(name: str) -> bool:
+    """gmail.com, example.org: a web domain, not a file."""
+    ext = name.rsplit(".", 1)[-1].lower()
+    return ext in {"com", "org", "net", "io", "ru", "pl", "de", "uk", "edu", "gov", "dev", "ai", "co", "app"}
+
+
+def _is_unit_number(value: str) -> bool:
+    """'5km', '20kg', '3h': a quantity, not an identifier."""
+    match = re.fullmatch(r"(\d+)([A-Za-z]+)", value)
+    return match is not None and match.group(2).lower() in _units()
+
+
+def _clock(m: re.Match[str]) -> str:
+    if m.group(3):
+        hour, minute = int(m.group(1)), int(m.group(2) or 0)
+        pm = m.group(3).lower().startswith("p")
+        hour = (hour % 12) + (12 if pm else 0)
+        return f"{hour:02d}:{minute:02d}"
+    return f"{int(m.group(4)):02d}:{m.group(5)}"
+
+
+@cache
+def _months() -> dict[str, int]:
+    return {lx.fold(k): v for k, v in _data()["months"].items()}
+
+
+@cache
+def _month_pattern() -> re.Pattern[str]:
+    names = sorted(_months(), key=len, reverse=True)
+    alt = "|".join(re.escape(n) for n in names)
+    return re.compile(
+        rf"(?<![\w])(?:(\d{{1,2}})(?:st|nd|rd|th|-?го|-?е)?\s+(?:of\s+)?({alt})\.?|({alt})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?)"
+        rf"(?:,?\s+(\d{{4}}))?(?![\w])",
+        re.I,
+    )
+
+
+def _month_dates(text: str, add: Any) -> None:
+    folded = lx.fold(text)
+    if len(folded) != len(text):
+        return  # folding changed the length (rare ligatures): positions would not match
+    for m in _month_pattern().finditer(folded):
+        day = int(m.group(1) or m.group(4))
+        month = _months()[m.group(2) or m.group(3)]
+        if not 1 <= day <= 31:
+            continue
+        year = m.group(5)
+        value = f"{year}-{month:02d}-{day:02d}" if year else f"--{month:02d}-{day:02d}"
+        add("date", value, m.start(), m.end())
+
+
+def _phones(text: str, add: Any) -> None:
+    for m in _PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if 7 <= len(digits) <= 15 and not re.fullmatch(r"\d{1,3}(?:[ ,.]\d{3})+", m.group()):
+            add("phone", m.group().strip(), m.start(), m.end())
+    folded = lx.fold(text)
+    if any(w in folded for w in _PHONE_WORDS):
+        for m in _BARE_PHONE.finditer(text):
+            add("phone", m.group(), m.start(), m.end())
+
+
+@cache
+def _units() -> dict[str, str]:
+    """Unit words and symbols -> the unit's canonical name (°C -> celsius, km -> km, $ -> USD)."""
+    out: dict[str, str] = {}
+    for unit, names in _data()["units"].items():
+        for name in names:
+            out[lx.fold(name)] = unit
+    for code, names in _data()["currencies"].items():
+        for name in names:
+            out.setdefault(lx.fold(name), code)
+    return out
+
+
+@cache
+def _unit_pattern() -> re.Pattern[str]:
+    names = sorted(_units(), key=len, reverse=True)
+    # Word units may be inflected ("dollars", "долларов", "złotych" after "dollar", "доллар", "złot").
+    alts = [re.escape(n) + (r"[^\W\d_]*" if n[-1].isalpha() and len(n) >= 4 else "") for n in names]
+    return re.compile(r"\s?(" + "|".join(alts) + r")(?![\w])", re.I)
+
+
+def _unit_after(text: str, end: int) -> tuple[str, int]:
+    match = _unit_pattern().match(lx.fold(text[end : end + 24]))
+    if not match:
+        return "", end
+    written = match.group(1).lower()
+    unit = _units().get(written) or next(
+        (u for n, u in _units().items() if written.startswith(n) and n[-1].isalpha()), ""
+    )
+    return (unit, end + match.end()) if unit else ("", end)
+
+
+def _unit_before(text: str, start: int) -> str:
+    head = text[max(0, start - 2) : start].strip()
+    return _units().get(lx.fold(head), "") if head in ("$", "€", "£", "¥", "₽", "zł") else ""
+
+
+def _numbers(text: str, add: Any, taken: list[tuple[int, int]]) -> None:
+    lang = lx.detect_language(text)
+    for m in re.finditer(r"(?<![\w.])\d{1,3}(?:[,  .]\d{3})+(?:[.,]\d+)?(?![\w])", text):
+        joined = normalise_numbers(m.group(), lang)
+        if re.fullmatch(r"\d+(?:[.,]\d+)?", joined):
+            value = _as_number(joined.replace(",", "."))
+            unit, end = _unit_after(text, m.end())
+            add("number", value, m.start(), end if unit else m.end(), unit or _unit_before(text, m.start()))
+    for m in _NUMBER.finditer(text):
+        raw = m.group().replace("−", "-")
+        decimal = raw.replace(",", ".") if (lang != "en" or re.fullmatch(r"-?\d+,\d{1,2}", raw)) else raw
+        if "," in decimal:
+            continue  # "1,5" in English is a list, not a decimal
+        unit, end = _unit_after(text, m.end())
+        add("number", _as_number(decimal), m.start(), end if unit else m.end(), unit or _unit_before(text, m.start()))
+    for start, end, value in _spoken(text):
+        if not _spans_overlap((start, end), taken):
+            unit, stop = _unit_after(text, end)
+            add("number", value, start, stop if unit else end, unit)
+
+
+def _as_number(raw: str) -> int | float:
+    number = float(raw)
+    return int(number) if number.is_integer() and "e" not in raw.lower() and "." not in raw else number
+
+
+_WORDISH = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
+
+
+def _spoken(text: str) -> list[tuple[int, int, int]]:
+    """Numbers written in words in English, Russian or Polish: 'eighteen', 'twenty-one', 'двести пять', 'dwa tysiące'."""
+    values, scales = lx.number_words()
+    out: list[tuple[int, int, int]] = []
+    run: list[tuple[int, int, str]] = []
+
+    def close() -> None:
+        if run:
+            total, current = 0, 0
+            for _, _, word in run:
+                if word in values:
+                    current += values[word]
+                elif scales[word] == 100:
+                    current = (current or 1) * 100
+                else:
+                    total, current = total + (current or 1) * scales[word], 0
+            out.append((run[0][0], run[-1][1], total + current))
+            run.clear()
+
+    previous_end = -1
+    for m in _WORDISH.finditer(text):
+        parts = [lx.fold(p) for p in m.group().split("-")]
+        word = parts[0] if len(parts) == 1 else None
+        is_number = all(p in values or (p in scales and run) for p in parts)
+        gap = text[previous_end : m.start()] if previous_end >= 0 else ""
+        joined = run and gap.strip().lower() in ("", "and", "-")
+        if is_number and (not run or joined):
+            if word is None:
+                run.extend((m.start(), m.end(), p) for p in parts)
+            else:
+                run.append((m.start(), m.end(), word))
+        else:
+            close()
+            if is_number:
+                run.extend((m.start(), m.end(), p) for p in parts)
+        previous_end = m.end()
+    close()
+    return [(s, e, v) for s, e, v in out if lx.fold(text[s:e]) not in ("one", "a", "i")]
+
+
+def _places(text: str, add: Any) -> None:
+    folded_text = lx.fold(text)
+    for city in gazetteer.find_cities(text):
+        for form in city.forms:
+            match = re.search(rf"(?<![\w-]){re.escape(lx.fold(form))}(?![\w-])", folded_text)
+            if match:
+                add("city", city.name, match.start(), match.end(), overlap=True)
+                break
+    for state in _states_in(text):
+        add("state", state[2], state[0], state[1], overlap=True)
+
+
+@cache
+def _state_forms() -> tuple[tuple[str, str], ...]:
+    pairs = [(lx.fold(form), code) for code, forms in _data()["us_states"].items() for form in forms]
+    return tuple(sorted(pairs, key=lambda p: len(p[0]), reverse=True))
+
+
+def _states_in(text: str) -> list[tuple[int, int, str]]:
+    folded = lx.fold(text)
+    out: list[tuple[int, int, str]] = []
+    for form, code in _state_forms():
+        if form in folded:
+            match = re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", folded)
+            if match and not any(s < match.end() and match.start() < e for s, e, _ in out):
+                out.append((match.start(), match.end(), code))
+    for match in re.finditer(r"(?<![\w])([A-Z]{2})(?![\w])", text):
+        if match.group(1) in _data()["us_states"] and re.search(r"(?:\bin|,)\s*$", text[: match.start()]):
+            out.append((match.start(), match.end(), match.group(1)))
+    return out
+
+
+def _persons(text: str, add: Any, found: list[Entity]) -> None:
+    """Two or three capitalised words that are no place and no sentence opener: 'John Smith', 'Frank Herbert'."""
+    stop = lx.word_set("stopwords")
+    places = {(e.start, e.end) for e in found if e.kind in ("city", "state")}
+    for m in _PERSON.finditer(text):
+        words = m.group(1).split()
+        while words and lx.fold(words[0]) in stop:
+            words = words[1:]
+        if len(words) < 2 or any(lx.fold(w) in stop for w in words):
+            continue
+        start = m.start(1) + m.group(1).index(words[0])
+        end = start + len(" ".join(words))
+        if _spans_overlap((start, end), list(places)) or gazetteer.find_cities(" ".join(words)):
+            continue
+        add("person", " ".join(words), start, end, overlap=True)
+
+
+def years(text: str) -> list[int]:
+    """Four-digit years (1500-2099) written in text."""
+    return [int(m.group(1)) for m in _YEAR.finditer(text)]
+
+
+def yes_no(text: str) -> bool | None:
+    """True for a yes ('yes', 'да', 'tak', 'sure'), False for a no, None when the text says neither."""
+    tokens = lx.words(text)
+    words = lx.lexicon()["yes_no"]
+    yes, no = lx.hits(tokens, words["yes"]), lx.hits(tokens, words["no"])
+    return True if yes and not no else False if no and not yes else None

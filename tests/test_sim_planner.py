@@ -1,0 +1,572 @@
+"""Issue 23's examples, one test each: whole loops on tools as public tutorials define them (sources named), and the
+offline model behaving as a careful model would (chains, typed arguments, choice, follow-ups, errors, answers)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+
+from agent_core.model import SimSettings
+from agent_core.sim.brain import Draft, think
+
+Runner = Callable[[str, dict], tuple[str, bool]]
+
+
+def tool(name: str, description: str, props: dict, required: list[str] | None = None) -> dict:
+    schema = {"type": "object", "properties": props, "required": list(props) if required is None else required}
+    return {"name": name, "description": description, "input_schema": schema}
+
+
+def string(description: str = "", **extra) -> dict:
+    return {"type": "string", "description": description, **extra}
+
+
+def loop(
+    question: str | list[dict], tools: list[dict], run: Runner, turns: int = 10, **extra
+) -> tuple[list[tuple[str, dict]], str, list[Draft]]:
+    """An agent loop around think(): every tool_use run, all results in one user message; (calls, answer, drafts)."""
+    messages = copy.deepcopy(question) if isinstance(question, list) else [{"role": "user", "content": question}]
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": messages, "tools": tools, **extra}
+    calls, drafts = [], []
+    for turn in range(turns):
+        draft = think(body, SimSettings())
+        drafts.append(draft)
+        content = [
+            dict(b, id=f"toolu_{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)
+        ]
+        body["messages"].append({"role": "assistant", "content": content})
+        if draft.stop_reason != "tool_use":
+            break
+        results = []
+        for block in content:
+            if block["type"] == "tool_use":
+                calls.append((block["name"], block["input"]))
+                output, failed = run(block["name"], block["input"])
+                results.append(
+                    {"type": "tool_result", "tool_use_id": block["id"], "content": output, "is_error": failed}
+                )
+        body["messages"].append({"role": "user", "content": results})
+    answer = " ".join(b["text"] for b in drafts[-1].content if b["type"] == "text")
+    return calls, answer, drafts
+
+
+def plain(answer: str) -> None:
+    """A composed answer: no raw JSON, no 'X answered:'."""
+    assert "{" not in answer and "answered:" not in answer and "ответил:" not in answer, answer
+
+
+# ---- Anthropic courses, tool_use/06_chatbot_with_multiple_tools (TechNova support) -------------------------------
+
+TECHNOVA = [
+    tool(
+        "get_user",
+        "Looks up a user by email, phone, or username.",
+        {
+            "key": string(
+                "The attribute to search for a user by (email, phone, or username).",
+                enum=["email", "phone", "username"],
+            ),
+            "value": string("The value to match for the specified attribute."),
+        },
+    ),
+    tool(
+        "get_order_by_id",
+        "Retrieves the details of a specific order based on the order ID. Returns the order ID, product name, "
+        "quantity, price, and order status.",
+        {"order_id": string("The unique identifier for the order.")},
+    ),
+    tool(
+        "get_customer_orders",
+        "Retrieves the list of orders belonging to a user based on a user's customer id.",
+        {"customer_id": string("The customer_id belonging to the user")},
+    ),
+    tool(
+        "cancel_order",
+        "Cancels an order based on a provided order_id.  Only orders that are 'processing' can be cancelled",
+        {"order_id": string("The order_id pertaining to a particular order")},
+    ),
+]
+USERS = [
+    {"id": "1213210", "name": "John Doe", "email": "john@gmail.com", "phone": "123-456-7890", "username": "johndoe"},
+    {
+        "id": "3924156",
+        "name": "Liam Nguyen",
+        "email": "lnguyen@yahoo.com",
+        "phone": "555-123-4567",
+        "username": "liamn",
+    },
+]
+ORDERS = [
+    {
+        "id": "24601",
+        "customer_id": "1213210",
+        "product": "Wireless Headphones",
+        "quantity": 1,
+        "price": 79.99,
+        "status": "Shipped",
+    },
+    {
+        "id": "13579",
+        "customer_id": "1213210",
+        "product": "Smartphone Case",
+        "quantity": 2,
+        "price": 19.99,
+        "status": "Processing",
+    },
+    {
+        "id": "86420",
+        "customer_id": "3924156",
+        "product": "Fitness Tracker",
+        "quantity": 1,
+        "price": 129.99,
+        "status": "Delivered",
+    },
+]
+
+
+def technova(name: str, args: dict) -> tuple[str, bool]:
+    """The course's FakeDatabase, whose results reach the model as str(dict)."""
+    if name == "get_user":
+        if args.get("key") not in ("email", "phone", "username"):
+            return f"ValueError: Invalid key: {args.get('key')}", True
+        found = next((u for u in USERS if u[args["key"]] == args.get("value")), None)
+        return (
+            (str(found), False) if found else (f"Couldn't find a user with {args['key']} of {args.get('value')}", False)
+        )
+    if name == "get_customer_orders":
+        return str([o for o in ORDERS if o["customer_id"] == args.get("customer_id")]), False
+    if name == "get_order_by_id":
+        return str(next((o for o in ORDERS if o["id"] == args.get("order_id")), None)), False
+    if name == "cancel_order":
+        order = next((o for o in ORDERS if o["id"] == args.get("order_id")), None)
+        ok = order is not None and order["status"] == "Processing"
+        return ("Cancelled the order" if ok else "Order has already shipped.  Can't cancel it."), False
+    return f"unknown tool {name}", True
+
+
+def test_orders_are_looked_up_through_the_user_found_by_email():
+    calls, answer, _ = loop("Can you look up my orders? My email is john@gmail.com", TECHNOVA, technova)
+    assert calls[:2] == [
+        ("get_user", {"key": "email", "value": "john@gmail.com"}),
+        ("get_customer_orders", {"customer_id": "1213210"}),
+    ]
+    assert all(n not in ("read_file",) for n, _ in calls)
+    assert "24601" in answer and "13579" in answer and "Processing" in answer
+    plain(answer)
+
+
+def test_a_phone_number_is_a_phone_not_a_user_id():
+    calls, answer, _ = loop("What orders do I have? My phone number is 555-123-4567.", TECHNOVA, technova)
+    assert calls[0] == ("get_user", {"key": "phone", "value": "555-123-4567"})
+    assert ("get_customer_orders", {"customer_id": "3924156"}) in calls
+    assert "Fitness Tracker" in answer
+
+
+def test_yes_please_cancel_it_answers_the_question_asked():
+    history = [
+        {"role": "user", "content": "What's the status of order 13579?"},
+        {"role": "assistant", "content": "Order 13579 (Smartphone Case, 2 pieces) is Processing. Shall I cancel it?"},
+        {"role": "user", "content": "Yes, please cancel it."},
+    ]
+    calls, answer, _ = loop(history, TECHNOVA, technova)
+    assert calls == [("cancel_order", {"order_id": "13579"})]
+    assert re.search(r"cancel", answer, re.I)
+
+
+# ---- Anthropic docs, "Sequential tools": get_location, then get_weather ------------------------------------------
+
+LOCATION = tool(
+    "get_location",
+    "Get the current user location based on their IP address. This tool has no parameters or arguments.",
+    {},
+)
+DOCS_WEATHER = tool(
+    "get_weather",
+    "Get the current weather in a given location",
+    {
+        "location": string("The city and state, e.g. San Francisco, CA"),
+        "unit": string("The unit of temperature, either 'celsius' or 'fahrenheit'", enum=["celsius", "fahrenheit"]),
+    },
+    ["location"],
+)
+
+
+def test_where_i_am_is_found_by_the_location_tool_first():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "get_location":
+            return "San Francisco, CA", False
+        return json.dumps(
+            {"location": args["location"], "temperature": 59, "unit": "fahrenheit", "conditions": "foggy"}
+        ), False
+
+    calls, answer, _ = loop("What's the weather like where I am?", [LOCATION, DOCS_WEATHER], run)
+    assert calls[0] == ("get_location", {})
+    assert calls[1][0] == "get_weather" and calls[1][1]["location"].startswith("San Francisco")
+    assert "59" in answer and "fog" in answer
+    plain(answer)
+
+
+def test_a_required_unit_is_chosen_by_what_a_model_knows_of_the_city():
+    weather = copy.deepcopy(DOCS_WEATHER)
+    weather["input_schema"]["required"] = ["location", "unit"]
+    calls, _, _ = loop("What's the weather in Glasgow?", [weather], lambda n, a: ("12 degrees, drizzle", False))
+    assert calls[0][1]["unit"] == "celsius" and calls[0][1]["location"].startswith("Glasgow")
+    calls, _, _ = loop("What's the weather in Chicago?", [weather], lambda n, a: ("50 degrees, windy", False))
+    assert calls[0][1]["unit"] == "fahrenheit"
+
+
+# ---- pydantic-ai's weather agent: get_lat_lng, then get_weather(lat, lng) -------------------------------------
+
+LAT_LNG = tool(
+    "get_lat_lng",
+    "Get the latitude and longitude of a location.",
+    {"location_description": string("A description of a location.")},
+)
+LAT_WEATHER = tool(
+    "get_weather",
+    "Get the weather at a location.",
+    {
+        "lat": {"type": "number", "description": "Latitude of the location."},
+        "lng": {"type": "number", "description": "Longitude of the location."},
+    },
+)
+
+
+def test_coordinates_are_found_first_then_the_weather_for_each_place():
+    coords = {"london": (51.1, -0.1), "wiltshire": (51.1, -2.11)}
+
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "get_lat_lng":
+            lat, lng = coords.get(args["location_description"].lower(), (0, 0))
+            return json.dumps({"lat": lat, "lng": lng}), False
+        rain = abs(args["lng"] + 0.1) < 0.05
+        return json.dumps(
+            {"temperature": "21 °C" if not rain else "14 °C", "description": "Raining" if rain else "Sunny"}
+        ), False
+
+    calls, answer, drafts = loop("What is the weather like in London and in Wiltshire?", [LAT_LNG, LAT_WEATHER], run)
+    assert [c for c in calls if c[0] == "get_lat_lng"] == [
+        ("get_lat_lng", {"location_description": "London"}),
+        ("get_lat_lng", {"location_description": "Wiltshire"}),
+    ]
+    assert ("get_weather", {"lat": 51.1, "lng": -0.1}) in calls and (
+        "get_weather",
+        {"lat": 51.1, "lng": -2.11},
+    ) in calls
+    assert sum(1 for b in drafts[0].content if b["type"] == "tool_use") == 2  # both places at once
+    assert "Raining" in answer and "Sunny" in answer and "London" in answer and "Wiltshire" in answer
+    plain(answer)
+
+
+# ---- LlamaIndex's ReAct agent with add / multiply ------------------------------------------------------------
+
+INT_ADD = tool(
+    "add", "Add two integers and returns the result integer", {"a": {"type": "integer"}, "b": {"type": "integer"}}
+)
+INT_MULTIPLY = tool(
+    "multiply",
+    "Multiply two integers and returns the result integer",
+    {"a": {"type": "integer"}, "b": {"type": "integer"}},
+)
+
+
+def test_numbers_in_words_are_numbers():
+    calls, answer, _ = loop(
+        "What is eighteen times three?", [INT_ADD, INT_MULTIPLY], lambda n, a: (str(a["a"] * a["b"]), False)
+    )
+    assert calls == [("multiply", {"a": 18, "b": 3})] and "54" in answer
+    calls, _, _ = loop(
+        "Сколько будет двадцать пять умножить на четыре?", [INT_ADD, INT_MULTIPLY], lambda n, a: ("100", False)
+    )
+    assert calls == [("multiply", {"a": 25, "b": 4})]
+
+
+# ---- LangChain's SQL agent on the Chinook database ------------------------------------------------------------
+
+SQL_SYSTEM = (
+    "You are an agent designed to interact with a SQL database. Given an input question, create a syntactically "
+    "correct sqlite query to run, then look at the results of the query and return the answer. To start you should "
+    "ALWAYS look at the tables in the database to see what you can query. Do NOT skip this step. Then you should "
+    "query the schema of the most relevant tables."
+)
+SQL_TOOLS = [
+    tool(
+        "sql_db_query",
+        "Input to this tool is a detailed and correct SQL query, output is a result from the database. If the query "
+        "is not correct, an error message will be returned.",
+        {"query": string("A detailed and correct SQL query.")},
+    ),
+    tool(
+        "sql_db_schema",
+        "Input to this tool is a comma-separated list of tables, output is the schema and sample rows for those "
+        "tables. Be sure that the tables actually exist by calling sql_db_list_tables first!",
+        {"table_names": string("A comma-separated list of the table names for which to return the schema.")},
+    ),
+    tool(
+        "sql_db_list_tables",
+        "Input is an empty string, output is a comma-separated list of tables in the database.",
+        {"tool_input": string("An empty string", default="")},
+        [],
+    ),
+]
+CHINOOK_SCHEMA = (
+    'CREATE TABLE "Genre" (\n\t"GenreId" INTEGER NOT NULL, \n\t"Name" NVARCHAR(120), \n\tPRIMARY KEY ("GenreId")\n)\n\n'
+    'CREATE TABLE "Track" (\n\t"TrackId" INTEGER NOT NULL, \n\t"Name" NVARCHAR(200) NOT NULL, \n\t"AlbumId" INTEGER, '
+    '\n\t"GenreId" INTEGER, \n\t"Composer" NVARCHAR(220), \n\t"Milliseconds" INTEGER NOT NULL, \n\t"UnitPrice" '
+    'NUMERIC(10, 2) NOT NULL, \n\tPRIMARY KEY ("TrackId"), \n\tFOREIGN KEY("GenreId") REFERENCES "Genre" ("GenreId")\n)'
+)
+
+
+# ---- GitHub's MCP server and rich schemas -----------------------------------------------------------------------
+
+CREATE_ISSUE = tool(
+    "create_issue",
+    "Create a new issue in a GitHub repository.",
+    {
+        "owner": string("Repository owner"),
+        "repo": string("Repository name"),
+        "title": string("Issue title"),
+        "body": string("Issue body content"),
+        "labels": {"type": "array", "items": {"type": "string"}, "description": "Labels to apply to this issue"},
+        "assignees": {"type": "array", "items": {"type": "string"}, "description": "Usernames to assign to this issue"},
+    },
+    ["owner", "repo", "title"],
+)
+
+
+BOOK = tool(
+    "add_book",
+    "Add a book to the catalogue.",
+    {
+        "title": string("The book's title"),
+        "author": {
+            "type": "object",
+            "properties": {"name": string("The author's full name"), "birth_year": {"type": "integer"}},
+            "required": ["name"],
+        },
+        "year": {"type": "integer", "description": "Year of first publication"},
+    },
+    ["title", "author"],
+)
+
+
+PRINT_ENTITIES = tool(
+    "print_entities",
+    "Prints extract named entities.",
+    {
+        "entities": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": string("The extracted entity name."),
+                    "type": string("The entity type (e.g., PERSON, ORGANIZATION, LOCATION)."),
+                    "context": string("The context in which the entity appears in the text."),
+                },
+                "required": ["name", "type", "context"],
+            },
+        }
+    },
+)
+
+
+# ---- choosing among many tools -----------------------------------------------------------------------------------
+
+PARTY = [
+    tool(
+        "web_search",
+        "Performs a web search for a query and returns the top search results.",
+        {"query": string("The search query")},
+    ),
+    tool(
+        "get_catering_options", "Returns the highest-rated catering services in a city.", {"city": string("The city")}
+    ),
+    tool(
+        "suggest_party_theme",
+        "Suggests a creative themed party idea for a category of party.",
+        {"category": string("The party category, e.g. 'villain masquerade' or 'classic heroes'")},
+    ),
+    tool("get_weather", "Get the current weather in a city.", {"city": string("The city")}),
+    tool("calculate", "Evaluate an arithmetic expression.", {"expression": string("The expression")}),
+]
+
+
+def test_dedicated_tools_win_over_a_generic_web_search():
+    question = "Find the best catering services in Gotham and suggest a party theme for a villain masquerade."
+    calls, _, _ = loop(
+        question,
+        PARTY,
+        lambda n, a: ("Gotham Catering Co." if n == "get_catering_options" else "A Gothic masquerade", False),
+    )
+    names = [n for n, _ in calls]
+    assert "get_catering_options" in names and "suggest_party_theme" in names and "web_search" not in names
+
+
+MCP_TIME = [
+    tool(
+        "fetch",
+        "Fetches a URL from the internet and extracts its contents as markdown.",
+        {"url": string("URL to fetch", format="uri")},
+    ),
+    tool(
+        "get_current_time",
+        "Get current time in a specific timezones",
+        {"timezone": string("IANA timezone name (e.g., 'America/New_York', 'Europe/London').")},
+    ),
+    tool(
+        "convert_time",
+        "Convert time between timezones",
+        {
+            "source_timezone": string("Source IANA timezone name (e.g., 'America/New_York', 'Europe/London')."),
+            "time": string("Time to convert in 24-hour format (HH:MM)"),
+            "target_timezone": string("Target IANA timezone name (e.g., 'Asia/Tokyo', 'America/San_Francisco')."),
+        },
+    ),
+]
+
+
+MCP_WEATHER = [
+    tool(
+        "get_alerts", "Get weather alerts for a US state.", {"state": string("Two-letter US state code (e.g. CA, NY)")}
+    ),
+    tool(
+        "get_forecast",
+        "Get weather forecast for a location.",
+        {
+            "latitude": {"type": "number", "description": "Latitude of the location"},
+            "longitude": {"type": "number", "description": "Longitude of the location"},
+        },
+    ),
+]
+
+
+def test_alerts_go_to_the_alerts_tool_with_the_state_code():
+    calls, _, _ = loop(
+        "Are there any weather alerts in California?",
+        MCP_WEATHER,
+        lambda n, a: ("No active alerts for this state.", False),
+    )
+    assert calls == [("get_alerts", {"state": "CA"})]
+
+
+# ---- follow-ups in Russian and Polish -----------------------------------------------------------------------------
+
+TASKS = [
+    tool(
+        "create_task",
+        "Tworzy nowe zadanie na liście zadań.",
+        {"title": string("Tytuł zadania"), "priority": string("Priorytet zadania", enum=["low", "medium", "high"])},
+    )
+]
+
+
+# ---- errors that say what to do ----------------------------------------------------------------------------------
+
+READ_FILE = tool(
+    "read_text_file",
+    "Read the complete contents of a file from the file system as text. Only works within allowed directories.",
+    {"path": string("Path of the file")},
+)
+
+
+def test_an_access_denied_naming_the_allowed_directory_moves_the_path_there():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if not args["path"].startswith("/srv/work/"):
+            return f"Error: Access denied - path outside allowed directories: {args['path']} not in /srv/work", True
+        return "Buy milk. Call Anna.", False
+
+    calls, answer, _ = loop("Read the file notes.txt", [READ_FILE], run)
+    assert [a["path"] for _, a in calls] == ["notes.txt", "/srv/work/notes.txt"]
+    assert "Buy milk" in answer
+
+
+def test_the_same_failing_call_is_not_repeated_more_than_once_then_an_honest_answer():
+    calls, answer, drafts = loop("Read the file notes.txt", [READ_FILE], lambda n, a: ("failed", True))
+    assert len(calls) == 2 and calls[0] == calls[1]
+    assert drafts[-1].stop_reason == "end_turn" and "notes.txt" in answer and "failed" in answer
+
+
+# ---- knowledge, and saying plainly what it does not know ---------------------------------------------------------
+
+
+def test_a_fact_from_the_small_knowledge_table_is_answered():
+    draft = think(
+        {
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 100,
+            "messages": [{"role": "user", "content": "What color are emeralds?"}],
+        },
+        SimSettings(),
+    )
+    assert draft.stop_reason == "end_turn" and "green" in draft.content[-1]["text"].lower()
+    draft = think(
+        {
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 100,
+            "messages": [{"role": "user", "content": "Какая столица Австралии?"}],
+        },
+        SimSettings(),
+    )
+    assert "Канберра" in draft.content[-1]["text"]
+
+
+def test_outside_its_knowledge_it_says_it_is_the_offline_model_and_notes_it():
+    draft = think(
+        {
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 100,
+            "messages": [{"role": "user", "content": "Who won the 1998 World Cup final?"}],
+        },
+        SimSettings(),
+    )
+    text = draft.content[-1]["text"]
+    assert "offline" in text.lower() and draft.note == "no_world_knowledge"
+
+
+# ---- answers composed from facts, in the question's language ----------------------------------------------------
+
+RU_WEATHER = tool(
+    "get_weather",
+    "Возвращает текущую погоду в городе.",
+    {"city": string("Название города на английском, например Moscow")},
+)
+
+
+def test_errors_in_a_log_are_named_not_the_whole_log_pasted():
+    log = (
+        "2026-11-30 12:00:01 INFO Service started on port 8080\n"
+        "2026-11-30 12:01:17 ERROR Database connection refused (db:5432)\n"
+        "2026-11-30 12:03:40 WARN Slow request /api/orders 2300 ms\n"
+        "2026-11-30 12:05:02 ERROR Timeout while calling payment service\n"
+    )
+    read = tool("read_file", "Читает файл с диска и возвращает его содержимое.", {"path": string("Путь к файлу")})
+    calls, answer, _ = loop(
+        "что за ошибки в логах?", [read], lambda n, a: (log, False), system="Логи приложения находятся в файле app.log."
+    )
+    assert calls == [("read_file", {"path": "app.log"})]
+    assert "Database connection refused" in answer and "Timeout while calling payment service" in answer
+    assert "Service started" not in answer
+
+
+def test_the_simulator_note_reaches_the_client_as_a_header():
+    import anthropic
+    import httpx2
+
+    from agent_core.sim import SimHandler, SimTransport
+
+    settings = SimSettings()
+    transport = SimTransport(settings, SimHandler(settings))
+    client = anthropic.Anthropic(
+        api_key="k", base_url="http://sim.invalid", http_client=httpx2.Client(transport=transport)
+    )
+    asked = {"model": "claude-sonnet-4-6", "max_tokens": 100}
+    raw = client.messages.with_raw_response.create(
+        **asked, messages=[{"role": "user", "content": "Who won the 1998 World Cup final?"}]
+    )
+    assert raw.headers.get("x-sim-note") == "no_world_knowledge"
+    known = client.messages.with_raw_response.create(
+        **asked, messages=[{"role": "user", "content": "What color are emeralds?"}]
+    )
+    assert "x-sim-note" not in known.headers
