@@ -193,6 +193,10 @@ def _coerce(item: Any, schema: Any, facts: Evidence, key: str, root: dict[str, A
     if not isinstance(schema, dict):
         return item
     kind = schema.get("type")
+    if isinstance(kind, list):  # ["string", "null"]: a nullable field
+        if item is None and "null" in kind:
+            return item
+        kind = next((k for k in kind if k != "null"), None)
     fits: dict[str | None, bool] = {
         "string": isinstance(item, str),
         "integer": isinstance(item, int) and not isinstance(item, bool),
