@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= $(or $(STREAMLIT_SERVER_PORT),8501)
 
-.PHONY: run test serve serve-class bench compat clean
+.PHONY: run test serve serve-class bench compat compat-python compat-node clean
 WORKERS ?= 2
 
 $(BIN)/python:
@@ -36,15 +36,26 @@ test: $(VENV)/.installed-test tests/node/node_modules/.installed
 serve: $(VENV)/.installed-run
 	$(BIN)/python -m agent_core serve
 
-# The client matrix: its own venv with the frameworks learners move on to (and the TypeScript SDK when node is there).
+# The client matrix (compat/run.py): its own venv with the frameworks learners move on to, and the node clients
+# (the TypeScript SDK, the Vercel AI SDK, Claude Code's CLI) when npm is there. `make compat` runs both parts.
 COMPAT := .venv-compat
+COMPAT_PACKAGES := "pydantic-ai-slim[anthropic]" langchain-anthropic langgraph litellm openai mcp
 $(COMPAT)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(COMPAT)
 	$(COMPAT)/bin/pip install --quiet --upgrade pip
-	$(COMPAT)/bin/pip install --quiet -e . "pydantic-ai-slim[anthropic]" langchain-anthropic litellm
+	$(COMPAT)/bin/pip install --quiet -e . $(COMPAT_PACKAGES)
 	touch $@
 
-compat: $(COMPAT)/.installed tests/node/node_modules/.installed
+compat/node/node_modules/.installed: compat/node/package.json
+	if command -v npm >/dev/null 2>&1; then npm install --prefix compat/node --no-audit --no-fund --silent && touch $@; fi
+
+compat-python: $(COMPAT)/.installed
+	$(COMPAT)/bin/python compat/run.py python
+
+compat-node: $(VENV)/.installed-run tests/node/node_modules/.installed compat/node/node_modules/.installed
+	$(BIN)/python compat/run.py node
+
+compat: $(COMPAT)/.installed tests/node/node_modules/.installed compat/node/node_modules/.installed
 	$(COMPAT)/bin/python compat/run.py
 
 # A class: WORKERS app processes behind nginx (sticky sessions) on PORT; set DATABASE_URL for PostgreSQL.

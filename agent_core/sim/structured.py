@@ -155,6 +155,10 @@ def _fill_number(schema: dict[str, Any], facts: Evidence, key: str, kind: str) -
 
 def _fill_string(schema: dict[str, Any], facts: Evidence, key: str) -> str:
     value = _fact(facts, key)
+    if value is None and key.lower() in ("city", "location", "place"):
+        from agent_core.sim.text import gazetteer  # a known city the question names beats any capitalised word
+
+        value = next(iter(gazetteer.places(facts.question)), None)
     if value is None and key.lower() in ("city", "name", "location", "place", "country", "person", "title"):
         found = _CAPITALISED.findall(facts.question)
         value = found[-1] if found else None
