@@ -48,6 +48,22 @@ def keep_draft(lab: LabSession, default_task: str) -> None:
         st.caption(t("⚠️ This task is too long to keep in the page's address: a reload before Reset loses the edit."))
 
 
+def recorded_banner(lab: LabSession) -> None:
+    """A run recorded from another program says so: what ran it, who answered, that it is read-only."""
+    origin = lab.run.origin if lab.run is not None else None
+    if not origin:
+        return
+    st.info(
+        t(
+            "Recorded from a program: **{client}**, answered by {upstream}. It is shown as it came, read-only: "
+            "each turn is one request the program sent. **Make my copy** on the Runs page goes on from it in the "
+            "Lab's own loop.",
+            client=md(str(origin.get("client") or "?")),
+            upstream=md(str(origin.get("upstream") or "?")),
+        )
+    )
+
+
 def render(lab: LabSession) -> None:
     restore_from_url(lab)
     restore_draft(lab, "playground")
@@ -58,6 +74,7 @@ def render(lab: LabSession) -> None:
     with badge_col:
         share_view.share_button(lab)
     share_view.banner(lab)
+    recorded_banner(lab)
     left, right = st.columns([9, 11], gap="small")
     slots = stage.Slots(
         share=True, shared_run=share_view.shared_run(lab), code=left.container(), insights=st.container()

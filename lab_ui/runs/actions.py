@@ -34,7 +34,8 @@ def show_flash() -> None:
 def run_label(r: RunSummary) -> str:
     """A saved run as one line: its title or task, cut at 70 characters, and its id."""
     text = " ".join(r.label.split())
-    return f"{text[:70] + '…' if len(text) > 70 else text} · {r.id}"
+    mark_recorded = f" · {t('recorded from a program')}" if r.recorded else ""
+    return f"{text[:70] + '…' if len(text) > 70 else text} · {r.id}{mark_recorded}"
 
 
 def load(runs_db: RunStore, run_id: str) -> Run | None:
@@ -70,7 +71,17 @@ def render(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
     ):
         _open(lab, runs_db, summary.id, replay=True)
     unfinished = summary.stop_kind is None
-    if cols[1].button(
+    if summary.recorded:
+        st.caption(
+            t(
+                "Recorded from a program ({client}): it opens read-only, as it came. **Make my copy** goes on from "
+                "its last turn in the Lab's own loop, with your provider and settings.",
+                client=md(summary.origin),
+            )
+        )
+        if cols[1].button(t("Make my copy"), key="runs:copy", width="stretch", disabled=summary.turns == 0):
+            _copy(lab, runs_db, summary)
+    elif cols[1].button(
         t("Continue live"),
         key="runs:live",
         disabled=not unfinished,
@@ -91,6 +102,22 @@ def render(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
         help=t("The same request and reply as OpenAI Chat Completions would carry them."),
     ):
         _openai(runs_db, summary)
+
+
+def _copy(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
+    """A recorded run as the learner's own: a new linked run that calls the model again from its last turn."""
+    run = load(runs_db, summary.id)
+    if run is None:
+        return
+    lab.open(run, replay=True)
+    child = lab.fork(len(run.turns), with_current_settings=False)
+    try:
+        runs_db.save_run(child)
+        lab.saved_version = runs_db.version(child.id)
+    except StoreError as exc:
+        st.error(t("The copy could not be saved: {error}", error=exc))
+        return
+    st.switch_page(PLAYGROUND, query_params={"run": child.id})
 
 
 def _open(lab: LabSession, runs_db: RunStore, run_id: str, replay: bool) -> None:

@@ -17,6 +17,7 @@ from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
 from lab_ui.runs import actions as run_actions
 from lab_ui.runs import compare as compare_view
+from lab_ui.runs import recorder as recorder_view
 from lab_ui.runs.actions import flash, run_label, show_flash
 from lab_ui.words.i18n import mark, t
 
@@ -40,6 +41,7 @@ HEADERS = {
     "stopped by": mark("stopped by"),
     "date": mark("date"),
     "fork of": mark("fork of"),
+    "from": mark("from"),
 }
 
 
@@ -57,12 +59,12 @@ def summaries_table(runs: list[RunSummary]) -> pd.DataFrame:
             "stopped by": r.stop_kind or t("not finished"),
             "date": _date(r.created_at),
             "fork of": t("{run} at turn {n}", run=r.parent_id, n=r.parent_turn) if r.parent_id else "",
+            "from": t("recorded from a program: {client}", client=r.origin) if r.recorded else t("the Lab"),
         }
         for r in runs
     ]
-    return pd.DataFrame(
-        rows, columns=["run", "task", "provider", "model", "turns", "tokens", "cost $", "stopped by", "date", "fork of"]
-    )
+    columns = ["run", "task", "provider", "model", "turns", "tokens", "cost $", "stopped by", "date", "fork of", "from"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _date(stamp: float) -> str:
@@ -82,6 +84,7 @@ def _picked_from_table() -> None:
 
 
 def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
+    recorder_view.render()
     search = st.text_input(
         t("Search"), key="runs:search", placeholder=t("words of the task, a model, a stop cause or a run id")
     )
