@@ -4,13 +4,13 @@ status, a list of orders, a total, the errors of a log; never the raw JSON and n
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 from agent_core.sim.text import facts, gazetteer, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
+from agent_core.sim.words import answers_table, capitalised, label, norm, noun, translate, value
 
 MAX_RECORDS = 12
 MAX_FIELDS = 6
@@ -49,103 +49,6 @@ _CLOCK = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?)\b")
 _ISO_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})")
 
 
-@cache
-def _data() -> dict[str, Any]:
-    return lx.load("answers")
-
-
-def norm(key: str) -> str:
-    return facts.norm(key)
-
-
-# ---- words and values in the user's language ----------------------------------------------------------------
-
-
-def label(key: str, lang: str) -> str:
-    """A result key as a word: 'unit_price' -> 'price' / 'цена' / 'cena'."""
-    entry = _data()["labels"].get(norm(key)) or _data()["labels"].get(norm(key).rsplit("_", 1)[-1])
-    if entry:
-        return str(entry.get(lang) or entry["en"])
-    words = norm(key).replace("_", " ")
-    return words if lang == "en" else lx.quote(words, lang)
-
-
-@cache
-def _value_table() -> tuple[tuple[str, dict[str, str]], ...]:
-    table = _data()["values"]
-    return tuple(sorted(((k, v) for k, v in table.items()), key=lambda kv: len(kv[0]), reverse=True))
-
-
-def value(raw: Any, lang: str) -> str:
-    """A result value as the user reads it: numbers as they are, known English words translated, other English
-    text quoted (it is the tool's, not the model's)."""
-    if isinstance(raw, bool):
-        raw = "yes" if raw else "no"
-    if isinstance(raw, float):
-        text = f"{raw:.2f}".rstrip("0").rstrip(".") if abs(raw) < 1e15 and round(raw, 2) == raw else f"{raw:g}"
-    else:
-        text = str(raw)
-    if lang == "en" or not re.search(r"[A-Za-z]{2}", text):
-        return text
-    translated = translate(text, lang)
-    if translated == text:
-        return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
-    # The tool's own word stays beside the translation: it is what came over the wire.
-    return f"{translated} ({lx.quote(text, lang)})"
-
-
-def translate(text: str, lang: str, keep: bool = False) -> str:
-    """Known English words and phrases of a tool's answer in Russian or Polish ('light rain' -> 'небольшой дождь');
-    an English sentence is left whole (a half-translated sentence helps nobody)."""
-    if lang == "en" or _is_sentence(text):
-        return text
-    folded = text.lower()
-    if folded.strip(" .") in dict(_value_table()):
-        return dict(_value_table())[folded.strip(" .")][lang]
-    out = text
-    for english, words in _value_table():
-        if english in out.lower():
-            said = (
-                (lambda m, w=words[lang]: f"{w} ({lx.quote(m.group(), lang)})")
-                if keep
-                else (lambda m, w=words[lang]: w)
-            )
-            out = re.sub(rf"(?<![A-Za-z«„]){re.escape(english)}(?![A-Za-z»”])", said, out, flags=re.I)
-    return out
-
-
-_FUNCTION_WORDS = {
-    "the",
-    "has",
-    "have",
-    "been",
-    "was",
-    "is",
-    "are",
-    "for",
-    "with",
-    "and",
-    "not",
-    "your",
-    "this",
-    "that",
-}
-
-
-def _is_sentence(text: str) -> bool:
-    words = re.findall(r"[A-Za-z]+", text.lower())
-    return sum(w in _FUNCTION_WORDS for w in words) >= 2
-
-
-def noun(word: str, lang: str) -> str | None:
-    entry = _data()["nouns"].get(lx.stem(word)) or _data()["nouns"].get(word)
-    return str(entry[lang]) if entry else None
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 # ---- what a call was about ------------------------------------------------------------------------------------
 
 
@@ -164,14 +67,14 @@ def subject(view: View, need: Need) -> str:
         "",
     )
     if thing and ident:
-        return f"{_capital(thing)} {ident}"
-    return _capital(thing) if thing else ident
+        return f"{capitalised(thing)} {ident}"
+    return capitalised(thing) if thing else ident
 
 
 def _verb(need: Need) -> str | None:
     name = str((need.tool or {}).get("name", ""))
     words = lx.words(_CAMEL.sub(" ", name).replace("_", " "))
-    table = _data()["done"]
+    table = answers_table()["done"]
     return next((w for w in words if w in table), None)
 
 
@@ -235,7 +138,7 @@ def weather_line(view: View, need: Need, record: dict[str, Any]) -> str | None:
     sky = value(record[sky_key], view.lang) if sky_key else ""
     where = place(view, need, record)
     line = say("compose.weather", view.lang, where=where, temp=shown, sky=(", " + sky) if sky else "")
-    return _capital(re.sub(r"\s+", " ", line).replace(" ,", ",").strip())
+    return capitalised(re.sub(r"\s+", " ", line).replace(" ,", ",").strip())
 
 
 def time_line(view: View, record: dict[str, Any]) -> str | None:
@@ -323,8 +226,8 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     parts = [f"{label(k, lang)} {value(record[k], lang)}" for k in keys if not isinstance(record[k], (dict, list))]
     head = subject(view, need)
     if len(parts) == 1 and not head:
-        return f"{_capital(label(keys[0], lang))}: {value(record[keys[0]], lang)}." + (f" {total}" if total else "")
-    line = f"{head}: {', '.join(parts)}." if head else _capital(", ".join(parts)) + "."
+        return f"{capitalised(label(keys[0], lang))}: {value(record[keys[0]], lang)}." + (f" {total}" if total else "")
+    line = f"{head}: {', '.join(parts)}." if head else capitalised(", ".join(parts)) + "."
     return f"{line} {total}" if total else line
 
 
@@ -355,7 +258,7 @@ def _filtered(view: View, records: list[dict[str, Any]]) -> list[dict[str, Any]]
         for v in record.values():
             if not isinstance(v, str) or len(v) > 40:
                 continue
-            forms = {lx.fold(v)} | {lx.fold(w) for w in (_data()["values"].get(v.lower()) or {}).values()}
+            forms = {lx.fold(v)} | {lx.fold(w) for w in (answers_table()["values"].get(v.lower()) or {}).values()}
             if any(len(f) > 3 and _said(f, question) for f in forms):
                 keep.append(record)
                 break
@@ -413,13 +316,13 @@ def scalar_line(view: View, need: Need, data: Any) -> str:
     thing = subject(view, need) or ""
     if isinstance(data, bool) or data is None:
         if data and verb:
-            return _capital(say(f"compose.done_{'verb'}", lang, said=_done(verb, thing, lang)))
+            return capitalised(say(f"compose.done_{'verb'}", lang, said=_done(verb, thing, lang)))
         return say("compose.failed" if data is False else "compose.empty", lang, thing=thing or "")
     return f"{thing}: {value(data, lang)}." if thing else f"{value(data, lang)}."
 
 
 def _done(verb: str, thing: str, lang: str) -> str:
-    table = _data()["done"]
+    table = answers_table()["done"]
     template = (table.get(verb) or table["_"]).get(lang) or table["_"]["en"]
     return str(template).format(thing=thing or say("compose.it", lang))
 

@@ -12,7 +12,7 @@ from agent_core.sim.text import entities, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
-    from agent_core.sim.args import Fill
+    from agent_core.sim.work import Fill
 
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")

@@ -11,7 +11,7 @@ from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
-    from agent_core.sim.args import Fill
+    from agent_core.sim.work import Fill
 
 MAX_ITEMS = 20
 _SPLIT = re.compile(r"\s*(?:,|;|\band\b|\bor\b|\bи\b|\bили\b|\bi\b|\boraz\b|\blub\b|&|/)\s*", re.I)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import compose, knowledge, shell
+from agent_core.sim import compose, knowledge, shell, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -106,7 +106,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
             path=value,
             q=lx.quote(value, view.lang),
             tool=need.outcome.name,
-            out=compose.translate(clip(out), view.lang, keep=True) if intent == "weather" else clip(out),
+            out=words.translate(clip(out), view.lang, keep=True) if intent == "weather" else clip(out),
         )
     if intent == "list" and shell.asks_count(view.question):
         total, files, folders = shell.count(out)

@@ -1,0 +1,105 @@
+"""The words of tool results in the user's language: keys as labels ('unit_price' -> 'цена'), known English values
+translated ('light rain' -> 'небольшой дождь', the tool's own word kept beside it), nouns for what a tool is about."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from agent_core.sim.text import facts
+from agent_core.sim.text import language as lx
+
+
+@cache
+def answers_table() -> dict[str, Any]:
+    return lx.load("answers")
+
+
+def norm(key: str) -> str:
+    return facts.norm(key)
+
+
+def label(key: str, lang: str) -> str:
+    """A result key as a word: 'unit_price' -> 'price' / 'цена' / 'cena'."""
+    entry = answers_table()["labels"].get(norm(key)) or answers_table()["labels"].get(norm(key).rsplit("_", 1)[-1])
+    if entry:
+        return str(entry.get(lang) or entry["en"])
+    words = norm(key).replace("_", " ")
+    return words if lang == "en" else lx.quote(words, lang)
+
+
+@cache
+def _value_table() -> tuple[tuple[str, dict[str, str]], ...]:
+    table = answers_table()["values"]
+    return tuple(sorted(((k, v) for k, v in table.items()), key=lambda kv: len(kv[0]), reverse=True))
+
+
+def value(raw: Any, lang: str) -> str:
+    """A result value as the user reads it: numbers as they are, known English words translated, other English
+    text quoted (it is the tool's, not the model's)."""
+    if isinstance(raw, bool):
+        raw = "yes" if raw else "no"
+    if isinstance(raw, float):
+        text = f"{raw:.2f}".rstrip("0").rstrip(".") if abs(raw) < 1e15 and round(raw, 2) == raw else f"{raw:g}"
+    else:
+        text = str(raw)
+    if lang == "en" or not re.search(r"[A-Za-z]{2}", text):
+        return text
+    translated = translate(text, lang)
+    if translated == text:
+        return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
+    # The tool's own word stays beside the translation: it is what came over the wire.
+    return f"{translated} ({lx.quote(text, lang)})"
+
+
+def translate(text: str, lang: str, keep: bool = False) -> str:
+    """Known English words and phrases of a tool's answer in Russian or Polish ('light rain' -> 'небольшой дождь');
+    an English sentence is left whole (a half-translated sentence helps nobody)."""
+    if lang == "en" or _is_sentence(text):
+        return text
+    folded = text.lower()
+    if folded.strip(" .") in dict(_value_table()):
+        return dict(_value_table())[folded.strip(" .")][lang]
+    out = text
+    for english, words in _value_table():
+        if english in out.lower():
+            said = (
+                (lambda m, w=words[lang]: f"{w} ({lx.quote(m.group(), lang)})")
+                if keep
+                else (lambda m, w=words[lang]: w)
+            )
+            out = re.sub(rf"(?<![A-Za-z«„]){re.escape(english)}(?![A-Za-z»”])", said, out, flags=re.I)
+    return out
+
+
+_FUNCTION_WORDS = {
+    "the",
+    "has",
+    "have",
+    "been",
+    "was",
+    "is",
+    "are",
+    "for",
+    "with",
+    "and",
+    "not",
+    "your",
+    "this",
+    "that",
+}
+
+
+def _is_sentence(text: str) -> bool:
+    words = re.findall(r"[A-Za-z]+", text.lower())
+    return sum(w in _FUNCTION_WORDS for w in words) >= 2
+
+
+def noun(word: str, lang: str) -> str | None:
+    entry = answers_table()["nouns"].get(lx.stem(word)) or answers_table()["nouns"].get(word)
+    return str(entry[lang]) if entry else None
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
