@@ -12,17 +12,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from agent_core.lessons import load_lessons
-from agent_core.store import RunStore
 from lab_app import APP, ok, widget
-from lab_ui.runs_view import VIEWS
 from page_text import blocks, english_on, markdown_blocks
 from streamlit.testing.v1 import AppTest
 
-from agent_core.loop import Stepper
+from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
+from agent_core.storage.store import RunStore
+from agent_core.teaching.lessons import load_lessons
 from agent_core.tools.catalog import default_specs
-from lab_ui import practice
+from lab_ui.practice import page as practice
+from lab_ui.runs.page import VIEWS
 
 LANGS = ("en", "ru", "pl")
 LESSONS = load_lessons()
