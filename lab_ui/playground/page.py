@@ -48,6 +48,11 @@ def keep_draft(lab: LabSession, default_task: str) -> None:
         st.caption(t("⚠️ This task is too long to keep in the page's address: a reload before Reset loses the edit."))
 
 
+def upstream_words(upstream: str) -> str:
+    """Who answered a recorded program, in the learner's words (a compatible server by its URL)."""
+    return {"offline": t("the offline model"), "anthropic": "Anthropic"}.get(upstream, upstream)
+
+
 def recorded_banner(lab: LabSession) -> None:
     """A run recorded from another program says so: what ran it, who answered, that it is read-only."""
     origin = lab.run.origin if lab.run is not None else None
@@ -59,7 +64,7 @@ def recorded_banner(lab: LabSession) -> None:
             "each turn is one request the program sent. **Make my copy** on the Runs page goes on from it in the "
             "Lab's own loop.",
             client=md(str(origin.get("client") or "?")),
-            upstream=md(str(origin.get("upstream") or "?")),
+            upstream=md(upstream_words(str(origin.get("upstream") or "?"))),
         )
     )
 

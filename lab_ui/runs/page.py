@@ -63,7 +63,7 @@ def summaries_table(runs: list[RunSummary]) -> pd.DataFrame:
         }
         for r in runs
     ]
-    columns = ["run", "task", "provider", "model", "turns", "tokens", "cost $", "stopped by", "date", "fork of", "from"]
+    columns = ["run", "task", "from", "provider", "model", "turns", "tokens", "cost $", "stopped by", "date", "fork of"]
     return pd.DataFrame(rows, columns=columns)
 
 
