@@ -78,6 +78,16 @@ def _calls(expect: dict[str, Any], run: Run) -> list[str]:
         stray = [c for c in run.calls if c.name not in allowed]
         if stray:
             problems.append("called other tools: " + ", ".join(_show(c.name, c.input) for c in stray[:3]))
+        # A successful call of an expected tool that serves none of the expected calls: a goal the user never
+        # set (a failed attempt that was then corrected is fine, and so are tools the case lets be called freely).
+        free = set(expect.get("extra_calls", []))
+        extra = [
+            c
+            for c in run.calls
+            if c.name in allowed - free and not c.answer.is_error and not any(_matches(i, c) for i in wanted)
+        ]
+        if extra and all(matched):  # with a call missing, its "sent …" already shows what went wrong
+            problems.append("made calls nobody asked for: " + ", ".join(_show(c.name, c.input) for c in extra[:2]))
     for item in expect.get("forbid", []):
         bad = [c for c in run.calls if c.name == item["tool"] and same(item.get("args", {}), c.input)]
         bad = [c for c in bad if item.get("turn") in (None, c.turn)]
