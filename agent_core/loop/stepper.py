@@ -23,7 +23,7 @@ from agent_core.tools.catalog import sandbox_path
 from agent_core.vocab import Approval, DecisionKind, LoopBug, Phase, StopKind, StopReason, final_stop_reasons
 from agent_core.wire.capture import Wait
 from agent_core.wire.errors import check_message, describe_api_error
-from agent_core.wire.providers import ProviderError, is_priced, make_client
+from agent_core.wire.providers import ProviderError, bills_as_anthropic, is_priced, make_client
 
 # Stop reasons that end the loop, with the words the timeline shows (from the one stop table).
 FINAL_STOP_REASONS = final_stop_reasons()
@@ -42,8 +42,10 @@ class Stepper:
         spend_cap_usd: float | None = None,
         transport: httpx2.BaseTransport | None = None,
         on_wait: Callable[[Wait], None] | None = None,
+        server_keys: tuple[str, ...] = (),
     ) -> None:
         self.run = run
+        self._server_keys = server_keys  # keys of the server's own beyond its environment (a secrets file)
         # Per thread: the attempts and the countdown of the call running there. A call the UI abandoned may still
         # finish in its worker thread; what it reports then goes to its own list, never to a later call's turn.
         self._call = threading.local()
@@ -204,7 +206,9 @@ class Stepper:
         turn.response = response
         turn.usage = Usage.from_api(response.get("usage"))
         turn.components = turn_components(turn.request, turn.usage, self.run.config.provider)
-        if is_priced(self.run.config.provider):  # a local or unknown server's calls have no price: 0 here
+        # A local or unknown server's calls have no price (0 here); Anthropic's API bills, whichever provider
+        # setting reached it (a "compatible" URL that is api.anthropic.com is billed all the same).
+        if is_priced(self.run.config.provider) or bills_as_anthropic(self.run.config):
             turn.cost_usd = turn_cost(
                 self.run.config.model, turn.usage, self.pricing, cache_write_1h=cache_write_1h_tokens(response)
             )
@@ -266,7 +270,7 @@ class Stepper:
         run.messages[-2:] = scrub_record(run.messages[-2:], secrets)
 
     def _secrets(self) -> tuple[str, ...]:
-        return tuple(s for s in (self._api_key, *env_secrets()) if s)
+        return tuple(s for s in (self._api_key, *env_secrets(), *self._server_keys) if s)
 
     def _refuse_duplicates(self) -> bool:
         """A recorded turn (from a file) whose calls repeat a tool_use id: stop, as the API would refuse it."""
@@ -332,6 +336,7 @@ class Stepper:
                 max_retries=self._max_retries,
                 transport=self._transport,
                 on_wait=self._waiting,
+                server_keys=self._server_keys,
             )
         return self._client
 

@@ -152,6 +152,14 @@ def is_priced(provider: str) -> bool:
     return info is not None and info.priced
 
 
+def bills_as_anthropic(config: RunConfig) -> bool:
+    """Whether this run's calls reach Anthropic's API, so they are billed at its list prices: the Anthropic provider,
+    or a compatible URL that is Anthropic's own endpoint."""
+    if config.provider == Provider.ANTHROPIC:
+        return True
+    return config.provider == Provider.COMPATIBLE and bool(config.base_url) and url_guard.is_official(config.base_url)
+
+
 def spends_money(provider: str) -> bool:
     """Whether a call on this provider is billed, so the tab's spend and its cap count it."""
     info = PROVIDER_TABLE.get(provider)
