@@ -103,6 +103,7 @@ def perform(lab: LabSession, action: str) -> None:
     A call that may wait is watched (lab_ui/playground/call_watch.py: its seconds and a Cancel); this runs only in a full app
     run, where a Cancel click stops the script. An instant call runs as it is: a Cancel drawn in the stage
     fragment could not stop it, and such a call is over before the watch's first look at it."""
+    lab.on_turn_saved = lambda: _save_turn(lab)  # Run to end: each turn saved as it completes
     try:
         # The model call and the tools run outside the draw queue: a server's wait never holds up the class.
         with st.spinner(t("Working…")), QUEUE.released():  # a watched call's line says how long it has waited
@@ -158,6 +159,20 @@ def _save_unless_changed_elsewhere(lab: LabSession) -> None:
             ),
         )
     store.save_run(lab.active_run, from_turn=lab.unsaved_from())  # a forked copy has no saved turns: saved whole
+    lab.mark_saved()
+    lab.saved_version = store.version(lab.active_run.id)
+
+
+def _save_turn(lab: LabSession) -> None:
+    """One turn of a Run to end, saved as it completes (a worker that dies mid-run loses at most that turn).
+    A failure here is said by the save after the action."""
+    if lab.run is None or lab.replay:
+        return
+    store = session.run_store()
+    try:
+        store.save_run(lab.active_run, from_turn=lab.unsaved_from())
+    except StoreError:
+        return
     lab.mark_saved()
     lab.saved_version = store.version(lab.active_run.id)
 

@@ -20,6 +20,7 @@ from agent_core.tools.catalog import default_specs
 from agent_core.vocab import DecisionKind, Provider, StopKind
 from agent_core.wire.capture import Wait
 from agent_core.wire.providers import spends_money
+from lab_ui.serving import classroom
 from lab_ui.words.i18n import LANGUAGES, current_language, mark, set_language, t, translate
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,10 @@ class LabSession:
     _saved: tuple[str, int] | None = field(default=None, repr=False)
     # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
     _tab: LabSession | None = field(default=None, repr=False)
+    # Run to end saves each turn as it completes: the page sets what saves (lab_ui/controller/actions.py).
+    on_turn_saved: Callable[[], None] | None = field(default=None, repr=False)
+    # (run id, its cost already counted in a class server's ledger)
+    _billed: tuple[str, float] | None = field(default=None, repr=False)
 
     @property
     def language(self) -> str:
@@ -155,10 +160,28 @@ class LabSession:
         if self.run is None:
             self.start()
         if self._stepper is None or self._stepper.run is not self.run:
-            self._stepper = Stepper(self.active_run, api_key=self.resolved_key())
+            self._stepper = Stepper(self.active_run, api_key=self.resolved_key(), server_keys=self.server_keys())
         self._stepper.on_wait, self._stepper.call_runner = self.on_wait, self.call_runner
         self._stepper.spend_cap_usd = self.remaining_cap()  # other runs of this tab may have spent since
+        self._stepper.on_turn = self._turn_done
         return self._stepper
+
+    def _turn_done(self, turn: object) -> None:
+        """Run to end, after each turn: the spend counted and the cap read again (a class server's other tabs
+        and learners spend meanwhile), and the turn saved (on_turn_saved), so a dead worker loses at most one."""
+        if classroom.counts_spend(self.active_run.config):
+            classroom.record_spend(self._unbilled())
+            if self._stepper is not None:
+                self._stepper.spend_cap_usd = self.remaining_cap()
+        if self.on_turn_saved is not None:
+            self.on_turn_saved()
+
+    def _unbilled(self) -> float:
+        """The run's cost not yet counted in the class server's ledger (each call is counted once)."""
+        run = self.active_run
+        counted = self._billed[1] if self._billed and self._billed[0] == run.id else 0.0
+        self._billed = (run.id, run.total_cost_usd)
+        return max(0.0, run.total_cost_usd - counted)
 
     @property
     def tab(self) -> LabSession:
@@ -174,24 +197,24 @@ class LabSession:
         return self._key_and_source()[1]
 
     def _key_and_source(self) -> tuple[str | None, str | None]:
-        if self.tab is not self:
-            return self.tab._key_and_source()
-        if self.api_key:
-            return self.api_key, "session"
-        try:
-            secret = st.secrets.get("ANTHROPIC_API_KEY")
-        except Exception:  # no secrets.toml at all is normal
-            log.debug("no ANTHROPIC_API_KEY in st.secrets")
-            secret = None
-        if secret:
-            return secret, "secrets"
-        env = os.environ.get("ANTHROPIC_API_KEY")
-        return (env, "environment") if env else (None, None)
+        if self.tab.api_key:
+            return self.tab.api_key, "session"
+        if not classroom.server_key_for(self.run.config if self.run else self.config):
+            return None, None  # a class server's own key: Anthropic's API only, for learners allowed it
+        return server_key()
+
+    def server_keys(self) -> tuple[str, ...]:
+        """The server's own keys (its secrets file and environment): scrubbed everywhere, sent to Anthropic only."""
+        key, _ = server_key()
+        return (key,) if key else ()
 
     def remaining_cap(self) -> float | None:
-        """The cap as check_limits sees it: this run's own spend plus what the whole session has left."""
+        """The cap as check_limits sees it: this run's own spend plus what the whole session has left (on a class
+        server: what the learner, their class and the server have left today, from the database)."""
         # The cap guards real money only: the simulated model and a local server cost nothing.
         cfg, tab = (self.run.config if self.run else self.config), self.tab
+        if classroom.counts_spend(cfg):
+            return (self.run.total_cost_usd if self.run else 0.0) + classroom.allowance().left_usd
         if tab.spend_cap_usd is None or not spends_money(cfg.provider):
             return None
         spent_here = self.run.total_cost_usd if self.run else 0.0
@@ -199,11 +222,18 @@ class LabSession:
 
     def _count_spend(self, before: float) -> None:
         run, tab = self.active_run, self.tab
+        daily = classroom.counts_spend(run.config)
+        if daily:
+            classroom.record_spend(self._unbilled())
         if spends_money(run.config.provider):
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
-        if run.stop and run.stop.kind == StopKind.SPEND_CAP and tab.spend_cap_usd is not None:
-            # check_limits saw this run's figures; the learner needs the session's.
-            session = {"session": True, "cap_usd": tab.spend_cap_usd, "spent_usd": tab.session_spend_usd}
+        if run.stop and run.stop.kind == StopKind.SPEND_CAP and (daily or tab.spend_cap_usd is not None):
+            # check_limits saw this run's figures; the learner needs the session's (a class server's: the day's).
+            if daily:
+                left = classroom.allowance()
+                session = {"daily": left.binding, "cap_usd": left.limit_usd, "spent_usd": left.spent_usd}
+            else:
+                session = {"session": True, "cap_usd": tab.spend_cap_usd, "spent_usd": tab.session_spend_usd}
             run.stop.params = {**run.stop.params, **session}
             for decision in run.turns[-1].decisions if run.turns else []:
                 if decision.kind == DecisionKind.THEN_STOP:
@@ -265,10 +295,24 @@ def get(name: str = "playground") -> LabSession:
     return lab
 
 
+def server_key() -> tuple[str | None, str | None]:
+    """The server's own key and where it comes from: Streamlit secrets, else the environment."""
+    try:
+        secret = st.secrets.get("ANTHROPIC_API_KEY")
+    except Exception:  # no secrets.toml at all is normal
+        log.debug("no ANTHROPIC_API_KEY in st.secrets")
+        secret = None
+    if secret:
+        return secret, "secrets"
+    env = os.environ.get("ANTHROPIC_API_KEY")
+    return (env, "environment") if env else (None, None)
+
+
 def run_store() -> RunStore:
-    """This browser session's RunStore: one connection per session, never shared between sessions."""
-    path = default_target()
+    """This browser session's RunStore: one connection per session, never shared between sessions. On a class
+    server it is the learner's: it lists, saves and deletes only their own runs."""
+    path, owner = default_target(), classroom.run_owner()
     held = st.session_state.get(STORE_KEY)
-    if held is None or held.path != path:
-        held = st.session_state[STORE_KEY] = RunStore(path)
+    if held is None or held.path != path or held.owner != owner:
+        held = st.session_state[STORE_KEY] = RunStore(path, owner=owner)
     return held

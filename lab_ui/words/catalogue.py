@@ -86,6 +86,15 @@ SESSION_CAP = mark(
 )
 
 
+DAILY_CAP = {  # a class server's daily limits (agent_core/budgets.py), by the scope that stopped the run
+    "learner": mark(
+        "your limit for today (${cap}) is reached: you have spent ${spent}. It starts again at midnight UTC"
+    ),
+    "class": mark("your class's limit for today (${cap}) is reached: it has spent ${spent}. Ask your teacher"),
+    "server": mark("this server's limit for today (${cap}) is reached: ${spent} spent. Ask your teacher"),
+}
+
+
 def provider_label(provider: str, tr: Translate = t) -> str:
     """How a selector names a provider, in the learner's language (an unknown name is shown as it is)."""
     info = PROVIDER_TABLE.get(provider)
@@ -108,6 +117,8 @@ def _final(p: dict[str, Any], tr: Translate) -> str:
 
 def _limit(kind: str, p: dict[str, Any], tr: Translate) -> str | None:
     """A guard's stop in words, its figures formatted as the English always showed them."""
+    if kind == StopKind.SPEND_CAP and p.get("daily") in DAILY_CAP:
+        return tr(DAILY_CAP[p["daily"]], cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
     if kind == StopKind.SPEND_CAP and p.get("session"):
         return tr(SESSION_CAP, cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
     if kind == StopKind.STEP_LIMIT and "ceiling" in p:

@@ -1,0 +1,50 @@
+"""What the controller asks of the server's mode: whose runs these are, which key a call may use, what is left to
+spend. On a personal server every answer is today's (the person's runs, any key, the tab's own cap)."""
+
+from __future__ import annotations
+
+from agent_core.model import RunConfig
+from agent_core.serving import mode as serving
+from agent_core.serving.budgets import Allowance, SpendLedger
+from agent_core.vocab import Provider
+from agent_core.wire.providers import bills_as_anthropic
+from lab_ui.serving import who
+
+
+def run_owner() -> str | None:
+    """The owner a session's run store writes as: the learner on a class server, nobody on a personal one."""
+    return who.learner_id() if serving.is_class_server() else None
+
+
+def server_key_for(config: RunConfig) -> bool:
+    """Whether a call with this config may use the server's own key (personal server: yes, as before; class
+    server: only to Anthropic's API, and only for a learner their teacher allows it)."""
+    if not serving.is_class_server():
+        return True
+    return config.provider == Provider.ANTHROPIC and who.may_use_server_key()
+
+
+def counts_spend(config: RunConfig) -> bool:
+    """Whether this config's calls are billed against the class server's daily limits (every call that reaches
+    Anthropic's API, whatever the provider setting says)."""
+    return serving.is_class_server() and bills_as_anthropic(config)
+
+
+def allowance() -> Allowance:
+    """What this learner may still spend today (the tightest of their, their class's and the server's limits)."""
+    return SpendLedger().allowance(who.learner_id(), who.my_class())
+
+
+def record_spend(usd: float) -> None:
+    """A billed call's cost, counted for this learner, their class and the server (nothing for a zero cost)."""
+    if usd > 0:
+        SpendLedger().record(who.learner_id(), who.my_class(), usd)
+
+
+def own_cap() -> float | None:
+    return SpendLedger().own_cap(who.learner_id())
+
+
+def set_own_cap(usd: float | None) -> float:
+    """Lower (or restore) this learner's own daily cap; never above the server's limit."""
+    return SpendLedger().set_own_cap(who.learner_id(), usd)
