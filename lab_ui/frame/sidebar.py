@@ -6,6 +6,7 @@ import streamlit as st
 
 from lab_ui.controller import session
 from lab_ui.frame import presenter, url_state
+from lab_ui.frame.untrusted import md
 from lab_ui.words.i18n import LANGUAGES, t
 
 
@@ -25,4 +26,4 @@ def render() -> None:
         url_state.remember_language(lab.language)
         lab.follow_language()
         presenter.toggle()
-        st.caption(t("Model: **{model}**", model=lab.model_label))
+        st.caption(t("Model: **{model}**", model=md(lab.model_label)))  # a recorded run's model name is data

@@ -11,6 +11,8 @@ import uuid
 
 import streamlit as st
 
+from agent_core.serving.mode import is_class_server
+
 COOKIE = "agent_loop_lab_lang"
 # A learner id from a link is data: letters, digits, - and _ only (it names rows and sits in URLs), at most 40.
 LEARNER_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -47,9 +49,16 @@ def put(name: str, value: str | None) -> None:
 
 def restore_sticky() -> None:
     """Adopt sticky values a link or an edited URL brings; write the held ones back where the URL lost them
-    (Streamlit drops the query string on a page change)."""
+    (Streamlit drops the query string on a page change). On a class server a learner is the identity cookie's,
+    so a ?learner= in a link is dropped unread."""
     mine = held()
+    if is_class_server():
+        mine.pop("learner", None)
+        if "learner" in st.query_params:
+            del st.query_params["learner"]
     for name in STICKY:
+        if name == "learner" and is_class_server():
+            continue
         value = st.query_params.get(name)
         if value and value != mine.get(name):
             mine[name] = value

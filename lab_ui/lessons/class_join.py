@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
+from agent_core.serving.identity import RESUME_PATH
+from agent_core.serving.mode import is_class_server
 from agent_core.teaching.classes import ClassError, ClassStore, normalize_code
 from lab_ui.words.i18n import t
 
@@ -19,12 +23,16 @@ def plain(text: str) -> str:
 def render(learner: str) -> None:
     """Show which class this learner is in, or let them join the one in the URL (or one they type)."""
     store = ClassStore()
+    if is_class_server():
+        resume_notice()
     code = st.query_params.get(CLASS_PARAM)
     if not code and (mine := store.joined(learner)):
         code = st.query_params[CLASS_PARAM] = mine[0]  # a link without ?class= still shows the learner's class
     if not code:
         with st.expander(t("Join a class")):
             _join_form(store, learner, "")
+        if is_class_server():
+            _continue_here(store)
         return
     found = store.find(code)
     if found is None:
@@ -44,6 +52,8 @@ def render(learner: str) -> None:
                 me=plain(member.name),
             )
         )
+        if is_class_server():
+            _resume_code(store, learner)
         return
     st.info(
         t(
@@ -71,3 +81,36 @@ def _join_form(store: ClassStore, learner: str, code: str) -> None:
         return
     st.query_params[CLASS_PARAM] = normalize_code(typed)
     st.rerun()
+
+
+# -- a class server's identity on another device -------------------------------------------------------------
+def resume_notice() -> None:
+    """After /resume with a code nobody has: said once, and the parameter leaves the URL."""
+    if st.query_params.get("resume") == "unknown":
+        del st.query_params["resume"]
+        st.warning(t("That resume code belongs to nobody on this server. Check it with your other device."))
+
+
+def _resume_code(store: ClassStore, learner: str) -> None:
+    code = store.resume_code(learner)
+    shown = f"{code[:4]}-{code[4:]}"
+    st.caption(
+        t(
+            "On another device, open **Lessons** and type your resume code **{code}** under **Continue on this "
+            "device**: it will be you there too. Keep it to yourself.",
+            code=shown,
+        )
+    )
+
+
+def _continue_here(store: ClassStore) -> None:
+    """A learner who joined on another device types their resume code: this browser becomes them."""
+    with st.expander(t("Continue on this device")):
+        typed = st.text_input(t("Your resume code"), max_chars=12, key="class:resume-code")
+        if not typed.strip():
+            return
+        if store.learner_of(typed) is None:
+            st.error(t("That resume code belongs to nobody on this server. Check it with your other device."))
+            return
+        target = f"{RESUME_PATH}?{urlencode({'code': normalize_code(typed)})}"
+        st.link_button(t("Continue as yourself on this device"), target, type="primary")

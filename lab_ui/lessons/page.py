@@ -17,6 +17,7 @@ from lab_ui.lessons import quiz as quiz_view
 from lab_ui.playground import controls, stage
 from lab_ui.playground import page as playground
 from lab_ui.practice import page as practice
+from lab_ui.serving import who
 from lab_ui.words.i18n import mark, t
 
 
@@ -34,8 +35,9 @@ _LESSON = "lessons:lesson"  # session_state: the lesson last open in this tab (t
 
 
 def learner_id() -> str:
-    """A random learner id kept in the URL and the session, so progress survives reloads and page changes."""
-    return url_state.learner_id()
+    """The learner at this browser, so progress survives reloads, page changes and new tabs: on a class server the
+    signed identity cookie's (lab_ui/serving/who.py), on a personal one a random id kept in the URL."""
+    return who.learner_id()
 
 
 def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesson:

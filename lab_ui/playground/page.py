@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from agent_core.storage.store import NOT_SHARED, SHARED, TEACHER
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
 from lab_ui.playground import controls, stage
 from lab_ui.playground import share as share_view
+from lab_ui.serving import who
 from lab_ui.words.i18n import t
 
 
@@ -19,12 +21,16 @@ def restore_from_url(lab: LabSession) -> None:
     if not run_id or (lab.run and lab.run.id == run_id):
         return
     store = session.run_store()
+    access = store.access(run_id, who.taught_learners())  # a class server's runs are their owners'
+    if access == NOT_SHARED:
+        st.warning(t("Run {run} is not shared with you.", run=md(run_id)))
+        return
     version = store.version(run_id)  # read first: a save in between then shows up as a change, never hides one
     run = store.load(run_id)
     if run is None:
         st.warning(t("Run {run} is not in the runs database any more.", run=md(run_id)))
         return
-    if share_view.opens_shared():
+    if access in (SHARED, TEACHER) or share_view.opens_shared():
         share_view.open_shared(lab, run)  # someone else's run: read-only, never with its settings
     else:  # a replay link reopens as a replay (never calls the model); any other link reopens the run live
         lab.open(run, replay=st.query_params.get("mode") == "replay", version=version)
@@ -75,7 +81,7 @@ def render(lab: LabSession) -> None:
     head, badge_col = st.columns([3, 2])
     head.title(t("Playground"))
     mode = " · " + t("replay") if lab.replay else ""
-    badge_col.markdown(f"#### :violet-badge[{lab.model_label}{mode}]")
+    badge_col.markdown(f"#### :violet-badge[{md(lab.model_label)}{mode}]")  # a recorded run's model is data
     with badge_col:
         share_view.share_button(lab)
     share_view.banner(lab)

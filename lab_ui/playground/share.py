@@ -8,6 +8,7 @@ import streamlit as st
 
 from agent_core.files.share import SHARED_VIEW, own_copy
 from agent_core.model import Run
+from agent_core.serving.mode import is_class_server
 from agent_core.storage.store import StoreError
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
@@ -16,6 +17,7 @@ from lab_ui.words.i18n import t
 
 VIEW_PARAM = "view"
 VIEWING_KEY = "share:viewing"  # the id of the shared run this tab is looking at
+GRANTED_KEY = "share:granted"  # the run ids this tab's owner shared (class server)
 
 
 def opens_shared() -> bool:
@@ -84,4 +86,19 @@ def share_button(lab: LabSession) -> None:
                 "to continue it. Your key and your settings are not shared."
             )
         )
+        if is_class_server() and not _granted(run_id):
+            # A class server's runs are private: the link opens for others only once its owner says so.
+            if st.button(t("Share this run"), key="share:grant", type="primary"):
+                try:
+                    session.run_store().share(run_id)
+                except StoreError as exc:
+                    st.error(str(exc))
+                    return
+                st.session_state.setdefault(GRANTED_KEY, set()).add(run_id)
+            else:
+                return
         st.code(app_link("playground", run=run_id, **{VIEW_PARAM: SHARED_VIEW}), language=None)
+
+
+def _granted(run_id: str) -> bool:
+    return run_id in st.session_state.get(GRANTED_KEY, set())

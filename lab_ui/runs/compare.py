@@ -13,6 +13,7 @@ from agent_core.storage.store import RunStore, RunSummary
 from agent_core.wire.providers import is_priced
 from lab_ui.controller import spend
 from lab_ui.frame import presenter
+from lab_ui.frame.untrusted import md
 from lab_ui.words.i18n import mark, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
@@ -55,11 +56,13 @@ def _pickers(runs: list[RunSummary]) -> tuple[str, str]:
 
 
 def _totals(run: Run, where, priced: bool) -> None:
-    fork = " · " + t("fork of {run} at turn {n}", run=run.parent_id, n=run.parent_turn) if run.parent_id else ""
-    stop = run.stop.kind if run.stop else t("not finished")
+    # Every field of a recorded run is data: through md(), so a markdown image in it is shown, never fetched.
+    fork = " · " + t("fork of {run} at turn {n}", run=md(run.parent_id), n=run.parent_turn) if run.parent_id else ""
+    stop = str(run.stop.kind).replace("`", "'") if run.stop else t("not finished")  # stays in its code span
+    title = md(" ".join((run.title or run.config.task).split())[:90])
     where.caption(
-        f"**{' '.join((run.title or run.config.task).split())[:90]}**  \n{run.id} · {run.config.model} · "
-        f"{run.config.provider}{fork} · " + t("stopped by `{cause}`", cause=stop)
+        f"**{title}**  \n{md(run.id)} · {md(run.config.model)} · {md(run.config.provider)}{fork} · "
+        + t("stopped by `{cause}`", cause=stop)
     )
     cols = where.columns(3)
     cols[0].metric(t("Turns"), len(run.turns))

@@ -7,6 +7,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
+from agent_core.serving.mode import is_class_server
 from agent_core.teaching.class_report import ClassReport, load_report
 from agent_core.teaching.classes import ClassError, ClassStore, SchoolClass, normalize_code
 from agent_core.teaching.lessons import Lesson, LessonError, load_lessons
@@ -16,6 +17,7 @@ from lab_ui.controller import session
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.links import app_link
 from lab_ui.lessons.class_join import plain
+from lab_ui.serving import board
 from lab_ui.words.i18n import mark, t
 
 REFRESH_SECONDS = 5  # how often the live part redraws; learners' clicks show up within this
@@ -49,6 +51,8 @@ def render() -> None:
         _start(store)
         return
     _header(opened)
+    if is_class_server():
+        board.manage(store, opened)
     live_progress(opened.code)
 
 
@@ -61,6 +65,8 @@ def _opened_class(store: ClassStore) -> SchoolClass | None:
     found = store.find(code)
     if found is None:
         st.warning(t("There is no class with the code {code}.", code=normalize_code(code)))
+    elif is_class_server() and board.opens(store, found, st.query_params.get(KEY_PARAM)):
+        return found  # this browser is the class's teacher: the key has left the address bar
     elif not found.opens_with(_teacher_key(found.code)):
         st.info(t("Class {code} is open to its teacher only: enter its teacher key below.", code=found.code))
     else:
@@ -105,7 +111,10 @@ def _teacher_key(code: str) -> str | None:
 def _go(opened: SchoolClass) -> None:
     st.session_state.setdefault(KEYS, {})[opened.code] = opened.teacher_key
     st.query_params[CLASS_PARAM] = opened.code
-    st.query_params[KEY_PARAM] = opened.teacher_key
+    if is_class_server():
+        board.bind(ClassStore(), opened)  # this browser opens the class from now on; no key in the address bar
+    else:
+        st.query_params[KEY_PARAM] = opened.teacher_key
     st.rerun()
 
 
