@@ -50,8 +50,9 @@ def load(runs_db: RunStore, run_id: str) -> Run | None:
     return run
 
 
-def render(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
-    """The buttons under the picked run, and what each one opens."""
+def render(lab: LabSession, runs_db: RunStore, summary: RunSummary, read_only: bool = False) -> None:
+    """The buttons under the picked run, and what each one opens (a learner's run their teacher looks at: only
+    the replay; continuing, re-running, exporting and deleting are the owner's)."""
     if summary.parent_id:
         st.caption(
             t(
@@ -70,6 +71,8 @@ def render(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
         help=t("View it in the Playground turn by turn with ◀ Back and Forward ▶; a replay never calls the model."),
     ):
         _open(lab, runs_db, summary.id, replay=True)
+    if read_only:
+        return
     unfinished = summary.stop_kind is None
     if summary.recorded:
         st.caption(

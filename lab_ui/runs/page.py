@@ -10,7 +10,7 @@ import streamlit as st
 from agent_core.examples import list_examples, load_example, load_scenarios
 from agent_core.files import export
 from agent_core.model import Run
-from agent_core.storage.store import RunStore, RunSummary, StoreError
+from agent_core.storage.store import NotYours, RunStore, RunSummary, StoreError
 from agent_core.wire.providers import is_priced
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
@@ -19,6 +19,7 @@ from lab_ui.runs import actions as run_actions
 from lab_ui.runs import compare as compare_view
 from lab_ui.runs import recorder as recorder_view
 from lab_ui.runs.actions import flash, run_label, show_flash
+from lab_ui.serving import who
 from lab_ui.words.i18n import mark, t
 
 VIEWS = (mark("Saved runs"), mark("Compare"), mark("Import & examples"))
@@ -88,7 +89,10 @@ def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
     search = st.text_input(
         t("Search"), key="runs:search", placeholder=t("words of the task, a model, a stop cause or a run id")
     )
-    runs = runs_db.list_runs(search)
+    learners = who.taught_learners()
+    # A class server lists the learner's own runs; their teacher may look at the class's, read-only.
+    of_class = bool(learners) and st.toggle(t("Runs of my class's learners (read-only)"), key="runs:of-class")
+    runs = runs_db.list_runs(search, owners=learners) if of_class else runs_db.list_runs(search)
     if not runs:
         st.info(
             t("No saved run matches your search.")
@@ -123,15 +127,25 @@ def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
         format_func=lambda i: run_label(by_id[i]),
         help=t("Or click a row of the table."),
     )
-    run_actions.render(lab, runs_db, by_id[picked])
+    run_actions.render(lab, runs_db, by_id[picked], read_only=of_class)
 
 
 # -- import ---------------------------------------------------------------------------------------
 def import_bytes(runs_db: RunStore, data: bytes) -> Run:
     """Validate and save an uploaded export; raises RunImportError or StoreError with a message for the learner."""
     run = export.import_json(data, max_bytes=export.MAX_IMPORT_BYTES)
-    runs_db.save_run(run)
+    save_as_mine(runs_db, run)
     return run
+
+
+def save_as_mine(runs_db: RunStore, run: Run) -> None:
+    """Save a run from a file or the examples; on a class server, an id someone else's run has gets a new one
+    (a file must never overwrite another learner's run)."""
+    try:
+        runs_db.save_run(run)
+    except NotYours:
+        run.id = Run(config=run.config).id
+        runs_db.save_run(run)
 
 
 def _import(runs_db: RunStore) -> None:
@@ -184,7 +198,9 @@ def _examples(runs_db: RunStore) -> None:
             t("Imported ✓") if have else t("Import"), key=f"runs:example:{name}", disabled=have, width="stretch"
         ):
             try:
-                runs_db.save_run(load_example(name))
+                example = load_example(name)
+                save_as_mine(runs_db, example)
+                run_id = example.id
             except (export.RunImportError, StoreError) as exc:
                 st.error(t("The example {name} could not be imported: {error}", name=name, error=exc))
                 return

@@ -11,11 +11,13 @@ import streamlit as st
 from agent_core.lineup import lineup
 from agent_core.model import RunConfig
 from agent_core.secrets import env_secrets, scrub_record
+from agent_core.serving.mode import is_class_server, server_config
 from agent_core.vocab import Provider
 from agent_core.wire.errors import describe_api_error
 from agent_core.wire.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
+from lab_ui.serving import classroom
 from lab_ui.words.catalogue import error_markdown, provider_label
 from lab_ui.words.i18n import mark, t
 
@@ -32,6 +34,7 @@ _MODELS = "settings:models"  # session_state: (where the list came from, ModelLi
 _MODELS_WANTED = "settings:models-wanted"  # session_state: the learner asked for the server's list
 _KEY_FIELD = "settings:key"
 _CHECK = "settings:check"  # session_state: (where it was tested, ConnectionCheck)
+SCOPES = {"learner": mark("yours"), "class": mark("your class's"), "server": mark("this server's")}
 
 
 @dataclass
@@ -183,6 +186,13 @@ def _key(lab: LabSession) -> None:
     source = lab.key_source()
     if source:
         st.success(t("A key is set (from: {source} — {where}).", source=source, where=t(SOURCES[source])))
+    elif is_class_server():
+        st.info(
+            t(
+                "No key is set for this provider. This server's own key is used for the Anthropic API only, "
+                "and only if your teacher allows it for your class; a key you paste here is yours to use."
+            )
+        )
     else:
         st.info(t("No key is set. The offline model needs none; local servers usually accept any key."))
     # clear_on_submit: the typed key leaves the widget (and the page) as soon as it is stored in the session.
@@ -259,8 +269,40 @@ def _connection(lab: LabSession) -> None:
         st.code(result.raw, language="json")
 
 
+def _daily_spend() -> None:
+    """A class server's spend: the day's limits from the server, a lower cap of the learner's own, what is left."""
+    limit = server_config().learner_daily_usd
+    own = classroom.own_cap()
+    cap = st.number_input(
+        t("Your cap for today, USD (at most {limit}, set by this server)", limit=f"{limit:.2f}"),
+        0.0,
+        limit,
+        step=0.10,
+        format="%.2f",
+        value=min(limit, own if own is not None else limit),
+        key="settings:daily-cap",
+    )
+    if own is None or abs(cap - own) > 1e-9:
+        classroom.set_own_cap(cap)
+    left = classroom.allowance()
+    st.caption(
+        t(
+            "On this class server spending is counted per learner, per class and for the whole server, per day "
+            "(UTC), in its database: a reload or a new tab changes nothing. Left for you today: **{left}** "
+            "(the tightest limit: {scope}, {spent} of {limit} spent).",
+            left=f"${left.left_usd:.4f}",
+            scope=t(SCOPES[left.binding]),
+            spent=f"${left.spent_usd:.4f}",
+            limit=f"${left.limit_usd:.2f}",
+        )
+    )
+
+
 def _spend(lab: LabSession) -> None:
     st.subheader(t("Spend cap"))
+    if is_class_server():
+        _daily_spend()
+        return
     cap = st.number_input(
         t("Spend cap for this tab, USD (0 = no cap)"),
         0.0,
@@ -282,9 +324,24 @@ def _spend(lab: LabSession) -> None:
     )
 
 
+def _mode() -> None:
+    """Which of the two modes this server is in, and what that means for the learner."""
+    if is_class_server():
+        st.info(
+            t(
+                "This server runs in **class-server mode**: your runs are yours alone unless you share them, "
+                "the server's key goes to Anthropic's API only, private and local addresses are refused, and "
+                "spending has daily limits."
+            )
+        )
+    else:
+        st.caption(t("This server runs in **personal mode**: any server, your own key, your own files."))
+
+
 def render(lab: LabSession) -> None:
     """The whole Settings page for this tab."""
     st.title(t("Settings"))
+    _mode()
     st.caption(t("Everything here applies to this browser tab only, and to the next run (Reset in the Playground)."))
     left, right = st.columns([3, 2], gap="large")
     with left:
