@@ -54,6 +54,8 @@ class ToolExecution:
     duration_ms: float = 0.0
     # None: no approval needed; an Approval value for dangerous tools.
     approval: str | None = None
+    # A tool run by a live MCP server: the JSON-RPC messages of its call ({"direction", "at", "message"}).
+    mcp: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

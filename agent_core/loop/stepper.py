@@ -299,6 +299,7 @@ class Stepper:
                 continue
             outcome = self.registry.execute(tool.name, tool.input)
             tool.output, tool.is_error, tool.duration_ms = outcome.output, outcome.is_error, outcome.duration_ms
+            tool.mcp = outcome.mcp
         self.run.phase = Phase.APPEND_RESULTS
 
     def _append_results(self) -> None:

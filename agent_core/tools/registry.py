@@ -7,7 +7,7 @@ import json
 import logging
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,10 @@ class ToolOutcome:
     output: str
     is_error: bool
     duration_ms: float
+    mcp: list[dict[str, Any]] = field(default_factory=list)  # a live MCP server's JSON-RPC for this call
+
+
+MCP_PREFIX = "mcp:"  # a ToolSpec whose impl is "mcp:<tool>" runs on the live MCP server (agent_core/tools/mcp_live.py)
 
 
 class ToolRegistry:
@@ -49,6 +53,7 @@ class ToolRegistry:
         self.tool_timeout_s = tool_timeout_s
         self.language = language  # the built-in tools answer in the learner's language
         self._lock = threading.Lock()
+        self._mcp: Any = None  # the live MCP server, started at the first call of an "mcp:" tool
         self._calls: dict[str, int] = {}
         for key, count in (prior_calls or {}).items():
             impl = self._by_name[key].impl_key if key in self._by_name else key
@@ -73,16 +78,20 @@ class ToolRegistry:
     def execute(self, name: str, tool_input: Any) -> ToolOutcome:
         """Run one tool call; every failure becomes an is_error outcome, nothing is raised."""
         started = time.perf_counter()
+        rpc: list[dict[str, Any]] = []
         try:
-            output, is_error = self._execute(name, tool_input)
+            output, is_error = self._execute(name, tool_input, rpc)
         except Exception as exc:  # the registry's own last line: a broken tool must not crash the loop
             log.warning("tool %s raised %s (returned to the model as an error result)", name, type(exc).__name__)
             output, is_error = f"{type(exc).__name__}: {exc}", True
-        return ToolOutcome(output, is_error, (time.perf_counter() - started) * 1000)
+        return ToolOutcome(output, is_error, (time.perf_counter() - started) * 1000, rpc)
 
     def close(self) -> None:
-        """Remove the private sandbox copy made by a delete, if any."""
+        """Remove the private sandbox copy made by a delete, if any; stop a live MCP server it started."""
         self.sandbox.close()
+        if self._mcp is not None:
+            self._mcp.close()
+            self._mcp = None
 
     def __enter__(self) -> ToolRegistry:
         return self
@@ -91,13 +100,15 @@ class ToolRegistry:
         self.close()
 
     # -- steps of one call ------------------------------------------------------------------
-    def _execute(self, name: Any, tool_input: Any) -> tuple[str, bool]:
+    def _execute(self, name: Any, tool_input: Any, rpc: list[dict[str, Any]]) -> tuple[str, bool]:
         spec = self._by_name.get(name) if isinstance(name, str) else None
         if spec is None:
             available = ", ".join(self._by_name) or said("registry.none")
             return self._say("registry.unknown_tool", name=repr(name), available=available), True
         # Counted before validation, so a run's call count is simply its ToolExecutions with this name.
         call_number = self._count(spec.impl_key)
+        if spec.impl_key.startswith(MCP_PREFIX):
+            return self._mcp_call(spec, tool_input, rpc)
         tool = CATALOG.get(spec.impl_key)
         if tool is None:
             message = self._say(
@@ -109,6 +120,21 @@ class ToolRegistry:
             return problem, True
         context = ToolContext(self.sandbox, call_number, language=self.language)
         return self._run(spec.name, tool.function, context, tool_input)
+
+    def _mcp_call(self, spec: ToolSpec, tool_input: Any, rpc: list[dict[str, Any]]) -> tuple[str, bool]:
+        """tools/call on the live MCP server (the bundled one), started at the run's first MCP call."""
+        from agent_core.tools.mcp_live import McpServer
+
+        problem = self._validate(spec, tool_input)
+        if problem:
+            return problem, True
+        with self._lock:
+            if self._mcp is None:
+                self._mcp = McpServer().start()
+                rpc += [vars(m) for m in self._mcp.exchanges]  # initialize and tools/list, shown with the first call
+        output, is_error, messages = self._mcp.call(spec.impl_key[len(MCP_PREFIX) :], dict(tool_input))
+        rpc += [vars(m) for m in messages]
+        return output, is_error
 
     def _count(self, impl: str) -> int:
         with self._lock:

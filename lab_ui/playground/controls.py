@@ -17,6 +17,7 @@ from agent_core.tools.catalog import CATALOG
 from agent_core.vocab import ContextPolicy, LoopBug, Persona, Provider
 from agent_core.wire.providers import PROVIDER_TABLE
 from lab_ui.controller.session import LabSession
+from lab_ui.playground import mcp as mcp_view
 from lab_ui.words.catalogue import provider_label
 from lab_ui.words.i18n import t
 
@@ -315,6 +316,7 @@ def render(lab: LabSession) -> None:
         cfg.system = st.text_area(t("System prompt"), value=cfg.system, height=120, label_visibility="collapsed")
     with st.expander(t("Tools"), expanded=False, key="cfg-tools-panel"):
         _tool_picker(cfg)
+        mcp_view.render(cfg)
         _tool_editor(cfg)
     with st.expander(t("Limits"), expanded=False, key="cfg-limits-panel"):
         _limits(cfg)

@@ -132,9 +132,22 @@ def _tools(turn: Turn) -> None:
             st.error(f"is_error: true — {md(tool.output)}")
         elif tool.output:
             st.success(md(tool.output))
+        if tool.mcp:
+            _mcp_messages(tool.mcp)
     if turn.tool_results_message:
         st.caption(t("Sent back as ONE user message, tool_result blocks first:"))
         st.json(turn.tool_results_message, expanded=False)
+
+
+def _mcp_messages(messages: list[dict]) -> None:
+    """The JSON-RPC a live MCP server exchanged for this call, beside the turn's Messages API exchanges."""
+    with st.expander(t("MCP JSON-RPC: {n} message(s) with the server", n=len(messages))):
+        for item in messages:
+            message = item.get("message") or {}
+            arrow = "→" if item.get("direction") == "sent" else "←"
+            what = message.get("method") or ("result" if "result" in message else "error")
+            st.caption(f"{arrow} {code_span(str(what))}")
+            st.json(message, expanded=False)
 
 
 def _diff(run: Run, turn: Turn) -> None:
