@@ -193,8 +193,14 @@ def resolve_connection(config: RunConfig, api_key: str | None = None, server_key
         return Connection(Provider.OFFLINE, OFFLINE_BASE_URL, None)
     class_server = serving.is_class_server()
     server_keys = (*env_secrets(), *server_keys)
-    key = api_key or os.environ.get("ANTHROPIC_API_KEY") or None
+    # A class server's app decides per learner whether its key may be used, and passes it: no fallback here.
+    key = api_key or (None if class_server else os.environ.get("ANTHROPIC_API_KEY")) or None
     if provider == Provider.ANTHROPIC:
+        if not key and class_server:
+            raise ProviderError(
+                "No API key for you on this class server: its own key is for learners of a class whose teacher "
+                "allows it. Paste a key of your own on the Settings page, or use the offline model."
+            )
         if not key:
             raise ProviderError(
                 "No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, "

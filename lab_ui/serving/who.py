@@ -25,12 +25,17 @@ def learner_id() -> str:
         return url_state.learner_id()
     held = st.session_state.get(_LEARNER)
     if held is None:
-        held = identity.verify(st.context.cookies.get(identity.COOKIE))
+        held = from_cookie()
         if held is None:  # cookies refused, or a client that is not a browser: this tab alone is the learner
             held = identity.new_learner_id()
             st.session_state[_NO_COOKIE] = True
         st.session_state[_LEARNER] = held
     return str(held)
+
+
+def from_cookie() -> str | None:
+    """The learner id of the identity cookie the websocket's handshake carried, if its signature is right."""
+    return identity.verify(st.context.cookies.get(identity.COOKIE))
 
 
 def without_cookie() -> bool:

@@ -31,3 +31,16 @@ def test_a_learner_may_lower_their_cap_but_never_raise_or_remove_it(tmp_path):
     assert ledger.set_own_cap("ada", None, CONFIG) == 1.0, "no cap means the server's limit, not none"
     assert ledger.set_own_cap("ada", -5, CONFIG) == 0.0
     assert ledger.allowance("ada", None, CONFIG).exhausted
+
+
+def test_every_call_that_reaches_anthropic_counts_whatever_the_provider_setting(class_mode):
+    from agent_core.model import RunConfig
+    from lab_ui.serving.classroom import counts_spend
+
+    def config(provider: str, url: str | None = None) -> RunConfig:
+        return RunConfig(task="t", provider=provider, base_url=url)
+
+    assert counts_spend(config("anthropic"))
+    assert counts_spend(config("compatible", "https://api.anthropic.com")), "the same API by another name"
+    assert not counts_spend(config("compatible", "http://ollama.school.example:11434")), "a local server: unpriced"
+    assert not counts_spend(config("offline"))

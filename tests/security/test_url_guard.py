@@ -80,7 +80,7 @@ def test_the_anthropic_provider_ignores_any_base_url_and_goes_to_the_admins_endp
     try:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", sim_url)  # the admin's endpoint (here the offline model)
         config = RunConfig(task="Hi", provider=Provider.ANTHROPIC, base_url=listener.url, tools=[])
-        run = run_task(config)
+        run = run_task(config, api_key=class_mode)  # the app passes the server's key to a learner allowed it
         assert run.turns[-1].error is None and run.turns[-1].exchanges[-1].url.startswith(sim_url)
     finally:
         sim.shutdown()
@@ -189,3 +189,14 @@ def test_the_servers_key_never_goes_to_a_compatible_url_even_as_the_sdks_own_hea
         httpx2.Client(transport=pin).post(listener.url, headers={"x-api-key": class_mode})
     assert listener.hits == []
     assert not issubclass(AddressRefused, anthropic.APIConnectionError), "the SDK must not retry a refusal"
+
+
+def test_without_the_app_passing_it_the_servers_key_is_not_used_at_all(class_mode, monkeypatch):
+    sim, sim_url = start_server(SimSettings())
+    try:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", sim_url)
+        run = run_task(RunConfig(task="Hi", provider=Provider.ANTHROPIC, tools=[]))
+    finally:
+        sim.shutdown()
+    assert "No API key for you on this class server" in run.turns[-1].error.message
+    assert len(sim.sim.seen) == 0, "no request was made"
