@@ -277,3 +277,53 @@ def test_a_recorded_run_exports_and_imports_with_its_origin(recording, store):
     back = import_json(export_json(run))
     assert back.origin == run.origin and back.origin["kind"] == "recorded"
     assert [m["role"] for m in back.turns[0].request["messages"]] == ["user", "system"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_openai_sdk_loop_is_recorded_as_the_messages_it_stands_for(recording, store, stream):
+    """The OpenAI SDK on /v1/chat/completions: the exact OpenAI bytes are kept, the turns read as Messages API."""
+    import openai
+
+    url, _ = recording()
+    client = openai.OpenAI(api_key="k", base_url=url + "/v1/", max_retries=0)
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": WEATHER["description"],
+            "parameters": WEATHER["input_schema"],
+        },
+    }
+    messages: list = [{"role": "user", "content": "What's the weather in Oslo?"}]
+    for _ in range(4):
+        if stream:
+            chunks = list(client.chat.completions.create(model=MODEL, messages=messages, tools=[tool], stream=True))
+            calls = [c.choices[0].delta.tool_calls[0] for c in chunks if c.choices and c.choices[0].delta.tool_calls]
+            call = next((c for c in calls if c.id), None)
+            done = call is None
+            if call is not None:
+                args = "".join(c.function.arguments or "" for c in calls)
+                message = {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": call.id, "type": "function", "function": {"name": "get_weather", "arguments": args}}
+                    ],
+                }
+        else:
+            reply = client.chat.completions.create(model=MODEL, messages=messages, tools=[tool]).choices[0]
+            done = reply.finish_reason != "tool_calls"
+            message = reply.message.model_dump(exclude_none=True)
+        if done:
+            break
+        messages += [
+            message,
+            {"role": "tool", "tool_call_id": message["tool_calls"][0]["id"], "content": weather("Oslo")},
+        ]
+    [run] = recorded(store)
+    assert [t.stop_reason for t in run.turns] == ["tool_use", "end_turn"]
+    assert run.turns[0].tools[0].input == {"city": "Oslo"} and run.turns[0].tools[0].output.startswith(
+        "Weather in Oslo"
+    )
+    assert run.turns[0].exchanges[0].url.endswith("/v1/chat/completions")
+    assert b'"tool_calls"' in run.turns[0].exchanges[0].response_body  # OpenAI's own bytes, as they came

@@ -13,7 +13,7 @@ from typing import Any
 from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, turn_components, turn_cost
 from agent_core.model import ApiError, Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
 from agent_core.recorder.grouping import reply_message
-from agent_core.sim.request import strip_reminders
+from agent_core.sim.request import strip_reminders, text_of
 from agent_core.vocab import ApiErrorKind, Phase, Provider, StopReason
 from agent_core.wire.providers import is_priced
 
@@ -34,19 +34,11 @@ class Origin:
         return {"kind": ORIGIN_KIND, "client": self.client, "upstream": self.upstream, "session": self.session}
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
-    return ""
-
-
 def first_task(messages: list[Any]) -> str:
     """The first user text of a conversation, without <system-reminder> context."""
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "user":
-            text = strip_reminders(_text(message.get("content"))).strip()
+            text = strip_reminders(text_of(message.get("content"))).strip()
             if text:
                 return text
     return ""
@@ -69,7 +61,7 @@ def new_run(run_id: str, body: dict[str, Any], origin: Origin, created_at: float
     upstream = origin.upstream
     config = RunConfig(
         task=first_task(body.get("messages") or []),
-        system=system if isinstance(system, str) else _text(system),
+        system=system if isinstance(system, str) else text_of(system),
         model=str(body.get("model", "")),
         provider=provider_of(upstream),
         base_url=upstream if provider_of(upstream) == Provider.COMPATIBLE else None,
@@ -91,7 +83,7 @@ def _results_of(turn: Turn, message: dict[str, Any]) -> list[ToolExecution]:
             continue
         call = calls.get(block.get("tool_use_id"), {})
         content = block.get("content")
-        output = content if isinstance(content, str) else _text(content) or json.dumps(content, ensure_ascii=False)
+        output = content if isinstance(content, str) else text_of(content) or json.dumps(content, ensure_ascii=False)
         done.append(
             ToolExecution(
                 str(block.get("tool_use_id", "")),

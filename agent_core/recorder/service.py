@@ -26,11 +26,13 @@ from agent_core.recorder.grouping import Grouper
 from agent_core.recorder.sse import assemble
 from agent_core.recorder.upstream import Upstream, UpstreamRefused, upstream_url
 from agent_core.secrets import redact_headers, scrub_bytes
+from agent_core.sim import openai_compat
 from agent_core.sim.handler import SimHandler, SimReply
 from agent_core.vocab import Provider
 
 log = logging.getLogger(__name__)
-MESSAGES_PATHS = ("/v1/messages",)
+MESSAGES_PATHS = ("/v1/messages", "/v1/chat/completions")
+CHAT_PATH = "/v1/chat/completions"  # recorded as the Messages API request the compatibility layer sends on
 KEPT_RUNS = 100  # runs held in memory to extend; the store keeps them all
 RECENT_CALLS = 200
 
@@ -150,7 +152,7 @@ class Recorder:
         def done(raw: bytes) -> None:
             exchange.response_body = scrub_bytes(raw, secrets)
             exchange.duration_ms = (time.perf_counter() - started) * 1000 + reply.delay_s * 1000
-            self._keep(headers, body, exchange)
+            self._keep(headers, body, exchange, chat=path.partition("?")[0].rstrip("/") == CHAT_PATH)
 
         if reply.chunks is not None and not isinstance(reply.chunks, list):
             reply.chunks = _tee(reply.chunks, done)  # a live stream: recorded when it has been passed on
@@ -158,12 +160,15 @@ class Recorder:
             done(b"".join(reply.chunks) if reply.chunks is not None else reply.body)
         return reply
 
-    def _keep(self, headers: Mapping[str, str], raw: bytes, exchange: Exchange) -> None:
+    def _keep(self, headers: Mapping[str, str], raw: bytes, exchange: Exchange, chat: bool = False) -> None:
         body = _json(raw)
-        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-            self.calls.append(Call(time.time(), "POST", "/v1/messages", exchange.status, client_name(headers), None))
-            return
+        path = CHAT_PATH if chat else "/v1/messages"
         reply = _reply(exchange)
+        if chat:
+            body, reply = _from_chat(body, reply)
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            self.calls.append(Call(time.time(), "POST", path, exchange.status, client_name(headers), None))
+            return
         with self._lock:
             placement = self.grouper.place(body["messages"])
             run = self.runs.get(placement.run_id)
@@ -179,7 +184,7 @@ class Recorder:
             turn = build.add_exchange(run, body, exchange, reply, self._pricing, placement.retry)
             self.grouper.answered(run.id, reply if reply is not None and reply.get("type") == "message" else None)
             self._store(run, turn)
-        self.calls.append(Call(time.time(), "POST", "/v1/messages", exchange.status, client_name(headers), run.id))
+        self.calls.append(Call(time.time(), "POST", path, exchange.status, client_name(headers), run.id))
 
     def _origin(self, headers: Mapping[str, str]) -> build.Origin:
         lower = {k.lower(): v for k, v in headers.items()}
@@ -211,9 +216,22 @@ def _reply(exchange: Exchange) -> dict[str, Any] | None:
     if exchange.status is None:
         return None
     if "text/event-stream" in {k.lower(): v for k, v in exchange.response_headers.items()}.get("content-type", ""):
+        if exchange.response_body.lstrip().startswith(b"data:"):  # OpenAI's chunks have no event: lines
+            return openai_compat.completion_from_chunks(exchange.response_body)
         return assemble(exchange.response_body)
     data = _json(exchange.response_body)
     return data if isinstance(data, dict) else None
+
+
+def _from_chat(body: Any, reply: dict[str, Any] | None) -> tuple[Any, dict[str, Any] | None]:
+    """An OpenAI-form exchange as the Messages API request and reply it stands for (the wire bytes stay as sent)."""
+    try:
+        request = openai_compat.to_messages_request(body)
+    except openai_compat.ChatInvalid:
+        return None, None
+    if isinstance(reply, dict) and "choices" in reply:
+        return request, openai_compat.message_from_completion(reply)
+    return request, reply  # an error envelope, or nothing
 
 
 def _tee(chunks: Iterable[bytes], done: Callable[[bytes], None]) -> Iterator[bytes]:

@@ -278,3 +278,69 @@ def chunks(message: dict[str, Any], include_usage: bool) -> list[bytes]:
         }
         events.append(f"data: {json.dumps(usage, separators=(',', ':'))}\n\n".encode())
     return [*events, b"data: [DONE]\n\n"]
+
+
+# -- the way back: a chat.completion (or its chunks) as the Messages API reply it came from -----------------
+_STOPS = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use", "content_filter": "refusal"}
+
+
+def message_from_completion(data: dict[str, Any]) -> dict[str, Any] | None:
+    """A chat.completion as a Messages API message (what the recorder shows a turn of an OpenAI client as)."""
+    choices = data.get("choices") or []
+    if not choices or not isinstance(choices[0], dict):
+        return None
+    choice = choices[0]
+    message = choice.get("message") or {}
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": message["content"]}] if message.get("content") else []
+    blocks += _tool_calls(message.get("tool_calls"), "choices.0.message")
+    usage = data.get("usage") or {}
+    return {
+        "id": data.get("id"),
+        "type": "message",
+        "role": "assistant",
+        "model": data.get("model"),
+        "content": blocks,
+        "stop_reason": _STOPS.get(str(choice.get("finish_reason")), "end_turn"),
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": int(usage.get("prompt_tokens") or 0),
+            "output_tokens": int(usage.get("completion_tokens") or 0),
+        },
+    }
+
+
+def completion_from_chunks(raw: bytes) -> dict[str, Any] | None:
+    """The chat.completion a stream of chat.completion.chunk events adds up to."""
+    text, finish, head = "", None, None
+    calls: dict[int, dict[str, Any]] = {}
+    usage: dict[str, Any] = {}
+    for line in raw.decode("utf-8", "replace").splitlines():
+        if not line.startswith("data:") or line.strip() == "data: [DONE]":
+            continue
+        try:
+            chunk = json.loads(line[5:])
+        except ValueError:
+            continue
+        head = head or chunk
+        usage = chunk.get("usage") or usage
+        for choice in chunk.get("choices") or []:
+            delta = choice.get("delta") or {}
+            text += delta.get("content") or ""
+            finish = choice.get("finish_reason") or finish
+            for part in delta.get("tool_calls") or []:
+                entry = calls.setdefault(
+                    part.get("index", 0), {"id": None, "type": "function", "function": {"name": "", "arguments": ""}}
+                )
+                entry["id"] = part.get("id") or entry["id"]
+                function = part.get("function") or {}
+                entry["function"]["name"] += function.get("name") or ""
+                entry["function"]["arguments"] += function.get("arguments") or ""
+    if head is None:
+        return None
+    message = {"role": "assistant", "content": text or None, "tool_calls": [calls[i] for i in sorted(calls)] or None}
+    return {
+        "id": head.get("id"),
+        "model": head.get("model"),
+        "choices": [{"message": message, "finish_reason": finish}],
+        "usage": usage,
+    }

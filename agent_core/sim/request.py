@@ -41,7 +41,8 @@ def wire_aliases(body: Any) -> Any:
     return {**rest, "output_config": {**config, "format": fmt}}
 
 
-def _text(content: Any) -> str:
+def text_of(content: Any) -> str:
+    """The text of a message's content: the string, or its text blocks joined by newlines."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -97,7 +98,7 @@ def for_brain(body: dict[str, Any]) -> dict[str, Any]:
         if message.get("role") == "system":
             later_user = any(isinstance(m, dict) and m.get("role") == "user" for m in messages[i + 1 :])
             if not (message.get("clear_at") == "next_user_message" and later_user):
-                context.append(_text(message.get("content")))
+                context.append(text_of(message.get("content")))
             continue
         if message.get("role") == "user":
             content, reminders = _split_reminders(message.get("content"))
