@@ -8,6 +8,8 @@ import json
 import re
 from collections.abc import Callable
 
+import pytest
+
 from agent_core.model import SimSettings
 from agent_core.sim.brain import Draft, think
 
@@ -24,9 +26,10 @@ def string(description: str = "", **extra) -> dict:
 
 
 def loop(
-    question: str | list[dict], tools: list[dict], run: Runner, turns: int = 10, **extra
+    question: str | list[dict], tools: list[dict], run: Runner, turns: int = 10, until: tuple[str, ...] = (), **extra
 ) -> tuple[list[tuple[str, dict]], str, list[Draft]]:
-    """An agent loop around think(): every tool_use run, all results in one user message; (calls, answer, drafts)."""
+    """An agent loop around think(): every tool_use run, all results in one user message; (calls, answer, drafts).
+    A call of a tool named in until ends the run, as a framework's output tool does."""
     messages = copy.deepcopy(question) if isinstance(question, list) else [{"role": "user", "content": question}]
     body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": messages, "tools": tools, **extra}
     calls, drafts = [], []
@@ -40,6 +43,9 @@ def loop(
         if draft.stop_reason != "tool_use":
             break
         results = []
+        if any(b["type"] == "tool_use" and b["name"] in until for b in content):
+            calls += [(b["name"], b["input"]) for b in content if b["type"] == "tool_use"]
+            break
         for block in content:
             if block["type"] == "tool_use":
                 calls.append((block["name"], block["input"]))
@@ -372,6 +378,14 @@ PRINT_ENTITIES = tool(
 )
 
 
+def test_use_the_x_tool_is_obeyed():
+    question = "Use the print_entities tool. Text: John Smith works at Google in Paris."
+    calls, _, drafts = loop(question, [PRINT_ENTITIES, DOCS_WEATHER], lambda n, a: ("printed", False))
+    assert calls and calls[0][0] == "print_entities"
+    names = {e["name"] for e in calls[0][1]["entities"]}
+    assert {"John Smith", "Google", "Paris"} <= names
+
+
 # ---- choosing among many tools -----------------------------------------------------------------------------------
 
 PARTY = [
@@ -570,3 +584,93 @@ def test_the_simulator_note_reaches_the_client_as_a_header():
         **asked, messages=[{"role": "user", "content": "What color are emeralds?"}]
     )
     assert "x-sim-note" not in known.headers
+
+
+# ---- structured outputs and forced choice (pydantic-ai, LangChain, messages.parse) -------------------------------
+
+FINAL_RESULT = tool(
+    "final_result",
+    "The final response which ends this conversation",
+    {"city": string(), "temperature": {"type": "number"}, "conditions": string()},
+)
+CITY_WEATHER = tool("get_weather", "Get the current weather in a city.", {"city": string("The city")})
+
+
+def weather_json(name: str, args: dict) -> tuple[str, bool]:
+    return json.dumps({"city": args.get("city"), "temperature": 4, "conditions": "light rain"}), False
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-6", "claude-haiku-5-5", "claude-opus-4-6"])
+def test_pydantic_ai_final_result_under_tool_choice_any_finishes(model):
+    # pydantic-ai sends its output type as a final_result tool with tool_choice any; the run ends when it is called.
+    calls, _, drafts = loop(
+        "What's the weather in Oslo?",
+        [CITY_WEATHER, FINAL_RESULT],
+        weather_json,
+        until=("final_result",),
+        tool_choice={"type": "any"},
+        model=model,
+    )
+    names = [n for n, _ in calls]
+    assert names[:2] == ["get_weather", "final_result"] and len(drafts) == 2
+    assert calls[1][1] == {"city": "Oslo", "temperature": 4, "conditions": "light rain"}
+
+
+def test_langchain_response_format_tool_is_called_after_the_real_tools():
+    # LangChain's create_agent(response_format=Schema) sends the schema as a tool named after its class.
+    schema_tool = tool(
+        "WeatherResponse", "Response schema for the agent.", {"summary": string(), "temperature": {"type": "number"}}
+    )
+    calls, _, _ = loop(
+        "How warm is it in Oslo?",
+        [schema_tool, CITY_WEATHER],
+        weather_json,
+        until=("WeatherResponse",),
+        tool_choice={"type": "any"},
+    )
+    assert [n for n, _ in calls][:2] == ["get_weather", "WeatherResponse"]
+    assert calls[1][1]["temperature"] == 4 and "4" in calls[1][1]["summary"]
+
+
+def test_json_asked_for_in_the_prompt_is_answered_as_json():
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": string(),
+            "temperature": {"type": "number"},
+            "unit": string(enum=["celsius", "fahrenheit"]),
+        },
+        "required": ["city", "temperature", "unit"],
+    }
+    system = f"Always respond with a JSON object that's compatible with this schema:\n\n{json.dumps(schema)}\n\nDon't include any text."
+    body = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 200,
+        "system": system,
+        "messages": [{"role": "user", "content": "In Oslo it is 4 degrees Celsius."}],
+    }
+    draft = think(body, SimSettings())
+    assert json.loads(draft.content[-1]["text"]) == {"city": "Oslo", "temperature": 4, "unit": "celsius"}
+
+
+def test_structured_output_values_are_read_by_meaning_and_type():
+    schema = {
+        "type": "object",
+        "properties": {"name": string(), "email": string(), "city": string(), "demo_requested": {"type": "boolean"}},
+        "required": ["name", "email", "city", "demo_requested"],
+        "additionalProperties": False,
+    }
+    text = "John Smith (john.smith@example.com) from Oslo wants a demo; it is 4 degrees Celsius there."
+    body = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 200,
+        "messages": [{"role": "user", "content": text}],
+        "output_config": {"format": {"type": "json_schema", "schema": schema}},
+    }
+    draft = think(body, SimSettings())
+    assert json.loads(draft.content[-1]["text"]) == {
+        "name": "John Smith",
+        "email": "john.smith@example.com",
+        "city": "Oslo",
+        "demo_requested": True,
+    }

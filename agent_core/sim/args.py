@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import kinds, listing, shell
+from agent_core.sim import kinds, listing, shell, slots
 from agent_core.sim.text import arithmetic, entities, facts, gazetteer, meaning, sql, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
@@ -20,7 +20,7 @@ _WORDING = ("body", "subject")
 MAX_DEPTH = 4  # nested objects are filled this deep, then left to their defaults
 
 
-def fill(view: View, need: Need, only_clause: bool = False, results: bool = True) -> None:
+def fill(view: View, need: Need, only_clause: bool = False, results: bool = True, guess: bool = True) -> None:
     """Arguments for the chosen tool from the question, the system prompt, the conversation and (results) earlier
     results: without them, what is missing says which calls must come first."""
     schema = need.tool_def.get("input_schema") or {}
@@ -50,7 +50,7 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
         if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
             value = value.replace("^", "**")
         if value is None and pname in required:
-            if not forced and (kind is not None or prop.get("type") in ("object", "array")):
+            if not guess or (not forced and (kind is not None or prop.get("type") in ("object", "array"))):
                 need.missing.append(kind if kind and kind in lx.load("phrases")["ask"] else pname)
                 continue
             value = _best_effort(prop, kind, need)
@@ -99,7 +99,7 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
         tools = {str(t.get("name")): t for t in work.view.tools}
         for name, text in work.named_results() if kind is not None else ():
             if kind in ("id", "id_number") and (
-                facts.parse(text) is not None or not kinds.about_entity(pname, tools.get(name) or {})
+                facts.parse(text) is not None or not slots.about_entity(pname, tools.get(name) or {})
             ):
                 continue  # an ID is read from a result about its own thing, never from any number in any result
             value = extract(kind, text, work, pname, prop)
@@ -107,7 +107,7 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
                 return value
     if kind_type == "boolean":
         return None
-    return kinds.default_by_knowledge(work, pname, prop, kind)
+    return slots.default_by_knowledge(work, pname, prop, kind)
 
 
 def _whole_answer(work: Fill, prop: dict[str, Any], kind: str | None) -> str | None:
@@ -163,7 +163,7 @@ def _from_results_by_key(work: Fill, pname: str, prop: dict[str, Any], kind: str
     """A value an earlier result gives under the parameter's own key ('customer_id', or the looked-up user's 'id')."""
     tools = {str(t.get("name")): t for t in work.view.tools}
     for name, text in work.named_results():
-        about = kinds.about_entity(pname, tools.get(name) or {"name": name})
+        about = slots.about_entity(pname, tools.get(name) or {"name": name})
         found = facts.lookup(text, pname, about)
         picked = listing.pick(work, found, prop)
         if picked is not None:
@@ -198,7 +198,7 @@ def _number(work: Fill, pname: str, prop: dict[str, Any]) -> int | float | None:
     found = _from_results_by_key(work, pname, prop, "number")
     if isinstance(found, (int, float)) and not isinstance(found, bool):
         return found
-    return kinds.number_by_knowledge(work, pname, prop)
+    return slots.number_by_knowledge(work, pname, prop)
 
 
 def _as_number(raw: str, prop: dict[str, Any]) -> int | float:
@@ -214,7 +214,7 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
     if kind in kinds.TYPED:
         return _entity(work, text, kinds.TYPED[kind], pname)
     if kind == "city":
-        return kinds.place(work, text, pname, prop)
+        return slots.place(work, text, pname, prop)
     if kind == "expression":
         return arithmetic.extract_expression(text)
     if kind == "path":
@@ -225,9 +225,9 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
     if kind == "query":
         return need.value if need.intent in GENERIC else " ".join(lx.content_words(text)) or None
     if kind == "enum":
-        return kinds.enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)), pname)
+        return slots.enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)), pname)
     if kind in ("id", "id_number"):
-        found = values.identifier(text, pname, integer=kind == "id_number", skip=kinds.typed_spans(text))
+        found = values.identifier(text, pname, integer=kind == "id_number", skip=slots.typed_spans(text))
         return int(found) if found and kind == "id_number" else found
     if kind == "subject":
         return values.subject(text)
@@ -237,19 +237,21 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         source, target = values.currency_pair(text)
         return target if lx.hits(lx.words(pname), ["=to", "target", "into", "docelow", "целев"]) else source
     if kind == "timezone":
-        return kinds.time_zone(work, text, pname)
+        return slots.time_zone(work, text, pname)
     if kind == "directory":
         return values.directory(text)
     if kind == "sql":
-        return sql.build(text, kinds.schema_text(work))
+        return sql.build(text, slots.schema_text(work))
     if kind == "boolean":
-        return kinds.boolean(text, pname, prop)
+        return slots.boolean(text, pname, prop)
     if kind == "person":
-        return kinds.person(work, text, pname)
+        return slots.person(work, text, pname)
     if kind in ("owner", "repo"):
-        return kinds.repo_part(text, kind)
+        return slots.repo_part(text, kind)
     if kind == "named":
-        return kinds.named_value(text, pname)
+        return slots.named_value(text, pname)
+    if kind == "unit":
+        return slots.unit(text)
     return None
 
 
@@ -258,7 +260,7 @@ def _entity(work: Fill, text: str, wanted: tuple[str, ...], pname: str) -> Any:
     found = [e for e in entities.of_kind(text, *wanted) if (e.start, str(id(text))) not in work.used]
     if not found:
         return None
-    chosen = kinds.by_role(found, pname, text)
+    chosen = slots.by_role(found, pname, text)
     work.used.add((chosen.start, str(id(text))))
     return chosen.value
 

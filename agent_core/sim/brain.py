@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, knowledge, reply
+from agent_core.sim import chain, knowledge, output, reply, structured
 from agent_core.sim.args import fill
 from agent_core.sim.choice import choose, feeder, follow, follow_up
 from agent_core.sim.text import language as lx
@@ -37,7 +38,13 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
     harm = _harm(view.question)
     if harm:
         return _refuse(view, harm)
-    needs = understand(view)
+    outs = output.outputs(view)
+    named = output.named(view, outs) if outs else None
+    forced_choice = view.choice
+    if outs:
+        _keep_tools(view, [t for t in view.tools if t not in outs])  # the goals are served by the real tools
+        view.choice = {"type": "auto", **{k: v for k, v in view.choice.items() if k == "disable_parallel_tool_use"}}
+    needs = [] if named else understand(view)
     if view.continuing and view.server_tools:
         return _after_pause(view, needs)
     extras = plan(view, needs)
@@ -49,11 +56,42 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
         draft = _obey(view, view.injection)
         if draft:
             return draft
-    calls = _calls(view, needs)
-    if calls:
+    calls = _calls(view, needs, forced=not outs)
+    view.choice = forced_choice
+    if calls and not (named and view.choice_type == "tool"):
         return _tool_draft(view, calls)
+    if outs:
+        draft = _output_draft(view, needs, extras, outs, named)
+        if draft is not None:
+            return draft
     text = reply.final_text(view, needs, extras)
+    schema = structured.output_schema(body) or output.prompted_schema(view)
+    if schema is not None and schema.get("type", "object") == "object":
+        # output_config.format: the values read by meaning (a full name, the e-mail, a flag), as JSON.
+        text = json.dumps(output.values_for(view, schema, text), ensure_ascii=False)
     return Draft([_text(text)], "end_turn", reasoning=_reasoning(view, "answer"), note=view.note)
+
+
+def _keep_tools(view: View, tools: list[dict[str, Any]]) -> None:
+    keys = dict(zip((id(t) for t in view.tools), view.tool_keys, strict=False))
+    view.tools, view.tool_keys = tools, [keys[id(t)] for t in tools]
+
+
+def _output_draft(
+    view: View, needs: list[Need], extras: list[Attempt], outs: list[dict[str, Any]], named: dict[str, Any] | None
+) -> Draft | None:
+    """Nothing more to call: the answer goes into the output tool (final_result, print_entities, send_text)."""
+    tool = named or output.pick(view, outs)
+    answer = reply.final_text(view, needs, extras) if needs else ""
+    if not answer:
+        answer = reply.chat_text(view)
+    values, missing = output.fill(view, tool, answer)
+    if missing and view.choice_type not in ("any", "tool") and not named:
+        view.notes.append(f"{tool.get('name')} needs {', '.join(missing)}, which I cannot find; I ask.")
+        return Draft([_text(output.ask(view, tool, missing))], "end_turn", reasoning=" ".join(view.notes))
+    view.notes.append(f"Everything is gathered; I give the result to {tool.get('name')}, which ends the run.")
+    block = {"type": "tool_use", "id": None, "name": tool.get("name"), "input": values}
+    return Draft([block], "tool_use", reasoning=" ".join(view.notes))
 
 
 def _text(text: str) -> dict[str, Any]:
@@ -319,7 +357,7 @@ def _obey(view: View, injection: Injection) -> Draft | None:
 # ---- calling tools --------------------------------------------------------------------------------
 
 
-def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict[str, Any]]]:
+def _calls(view: View, needs: list[Need], forced: bool = True) -> list[tuple[Need, dict[str, Any]]]:
     if view.choice_type == "none":
         return []
     calls: list[tuple[Need, dict[str, Any]]] = []
@@ -331,7 +369,7 @@ def _calls(view: View, needs: list[Need]) -> list[tuple[Need, dict[str, Any]]]:
         if key and key not in seen:
             seen.add(key)
             calls.append((need, need.call))
-    if not calls and view.choice_type in ("any", "tool"):
+    if not calls and forced and view.choice_type in ("any", "tool"):
         calls = _forced(view, needs)
     if view.choice.get("disable_parallel_tool_use"):
         calls = calls[:1]

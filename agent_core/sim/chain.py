@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.sim import kinds
+from agent_core.sim import kinds, slots
 from agent_core.sim.args import fill
 from agent_core.sim.text import language as lx
 from agent_core.sim.text import meaning
@@ -77,12 +77,12 @@ def _promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
     if kind in _PRODUCES:
         return bool(lx.hits(words, _PRODUCES[kind]))
     if kind in ("id", "id_number") or kind is None or kind == "named":
-        wanted = kinds.entity_words(pname)
-        if kinds.about_entity(pname, tool):
+        wanted = slots.entity_words(pname)
+        if slots.about_entity(pname, tool):
             return True
         stems = {lx.stem(w) for w in words}
         return any(lx.stems_match(lx.stem(w), s) for w in wanted for s in stems if len(w) > 2)
     if kind == "enum" or prop.get("type") in ("integer", "number", "boolean"):
         return False
-    wanted_words = kinds.entity_words(pname)
+    wanted_words = slots.entity_words(pname)
     return bool(wanted_words) and bool(meaning.concepts(" ".join(wanted_words)) & meaning.concepts(text))

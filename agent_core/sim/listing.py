@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim import kinds
-from agent_core.sim.text import entities
+from agent_core.sim.text import entities, names
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
@@ -77,24 +77,14 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
     """Objects of an array: one per entity of the text ('John' a person, 'Google' an organization, 'Paris' a place)
     when the item has a name and a type, as entity extractors ask (print_entities)."""
     props = items.get("properties") or {}
-    names = {lx.fold(k): k for k in props}
-    name_key = names.get("name") or names.get("entity") or names.get("text") or names.get("value")
-    type_key = names.get("type") or names.get("label") or names.get("category") or names.get("kind")
+    keys = {lx.fold(k): k for k in props}
+    name_key = keys.get("name") or keys.get("entity") or keys.get("text") or keys.get("value")
+    type_key = keys.get("type") or keys.get("label") or keys.get("category") or keys.get("kind")
     if not name_key:
         return []
     text = next(iter(work.texts()))
     body = _passage(text)
-    found: list[tuple[int, str, str]] = []
-    for e in entities.find(body):
-        if e.kind == "person":
-            found.append((e.start, e.value, "person"))
-        elif e.kind in ("city", "state"):
-            found.append((e.start, e.text, "location"))
-    taken = [(s, s + len(v)) for s, v, _ in found]
-    for m in _ORG.finditer(body):
-        inside = any(s <= m.start() < e for s, e in taken)
-        if not inside and m.start() > 0 and not re.search(r"[.!?]\s*$", body[: m.start()]):
-            found.append((m.start(), m.group(1), "organization"))
+    found = names.known_entities(body)
     out = []
     for start, value, kind in sorted(found)[:MAX_ITEMS]:
         item: dict[str, Any] = {name_key: value}
@@ -108,8 +98,11 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _passage(text: str) -> str:
-    """The text an extraction works on: a quoted or colon-introduced passage, else the whole message."""
-    quoted = [str(e.value) for e in entities.of_kind(text, "quoted")]
+    """The text an extraction works on: a <document>, a long quoted or a colon-introduced passage, else the whole."""
+    tagged = re.search(r"<(document|text|article|input)>\s*(.+?)\s*</\1>", text, re.S)
+    if tagged:
+        return tagged.group(2)
+    quoted = [str(e.value) for e in entities.of_kind(text, "quoted") if len(str(e.value)) > 40]
     if quoted:
         return max(quoted, key=len)
     head, colon, rest = text.partition(":")
@@ -124,6 +117,7 @@ def _sentence(text: str, at: int) -> str:
 
 def _type_option(prop: dict[str, Any], kind: str) -> str:
     options = [o for o in prop.get("enum") or [] if isinstance(o, str)]
+    options = options or re.findall(r"\b[A-Z]{3,}\b", str(prop.get("description", "")))  # "(e.g., PERSON, ORG)"
     for option in options:
         if lx.fold(option) in _ENTITY_TYPES[kind] or lx.fold(option).startswith(kind[:3]):
             return str(option)

@@ -186,6 +186,11 @@ def _ask(view: View, need: Need) -> str:
     return say("ask.other", view.lang, tool=need.tool_def.get("name"), param=slot)
 
 
+def chat_text(view: View) -> str:
+    """The reply to a message that asks nothing a tool does (a greeting, thanks, a question of fact)."""
+    return _chat(view)
+
+
 def _chat(view: View) -> str:
     tokens = lx.words(view.question)
     for kind in ("help", "how", "thanks", "greeting"):

@@ -172,11 +172,49 @@ def _fill_string(schema: dict[str, Any], facts: Evidence, key: str) -> str:
 
 
 def structured_text(body: dict[str, Any], answer: str) -> str | None:
-    """The reply text for a request with an output schema: JSON of a value that validates (None: no schema)."""
+    """The reply text for a request with an output schema: JSON of a value that validates (None: no schema).
+    The brain's own JSON (values read by meaning, sim/output.py) is kept, made valid against the schema."""
     schema = output_schema(body)
     if schema is None:
         return None
-    return json.dumps(fill(schema, evidence(body, answer)), ensure_ascii=False)
+    facts = evidence(body, answer)
+    try:
+        drafted = json.loads(answer)
+    except ValueError:
+        drafted = None
+    if isinstance(drafted, dict) and schema.get("type", "object") == "object":
+        return json.dumps(bounded(conform(drafted, schema, facts), schema, facts, schema), ensure_ascii=False)
+    return json.dumps(fill(schema, facts), ensure_ascii=False)
+
+
+def bounded(value: Any, schema: Any, facts: Evidence, root: dict[str, Any], depth: int = 0) -> Any:
+    """A value kept within its schema's bounds: array lengths, number ranges, string lengths, enum options."""
+    if not isinstance(schema, dict) or depth > MAX_DEPTH:
+        return value
+    schema = _resolve(schema, root)
+    if isinstance(value, dict):
+        props = schema.get("properties") or {}
+        return {k: bounded(v, props.get(k), facts, root, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {"type": "string"}
+        value = [bounded(v, items, facts, root, depth + 1) for v in value]
+        while len(value) < int(schema.get("minItems") or 0):
+            value.append(fill(items, facts, "", root, depth + 1))
+        return value[: int(schema["maxItems"])] if schema.get("maxItems") is not None else value
+    if isinstance(schema.get("enum"), list) and schema["enum"] and value not in schema["enum"]:
+        return _pick_enum(schema["enum"], facts)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if schema.get("minimum") is not None:
+            value = max(value, schema["minimum"])
+        if schema.get("maximum") is not None:
+            value = min(value, schema["maximum"])
+        return value
+    if isinstance(value, str):
+        if schema.get("maxLength") is not None:
+            value = value[: int(schema["maxLength"])]
+        if schema.get("minLength") is not None and len(value) < int(schema["minLength"]):
+            value = value.ljust(int(schema["minLength"]), ".")
+    return value
 
 
 def conform(value: Any, schema: dict[str, Any], facts: Evidence) -> Any:

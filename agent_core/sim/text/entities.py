@@ -214,6 +214,15 @@ def _unit_before(text: str, start: int) -> str:
 
 def _numbers(text: str, add: Any, taken: list[tuple[int, int]]) -> None:
     lang = lx.detect_language(text)
+    for m in re.finditer(r"(?<![\w.])(\d+(?:[.,]\d+)?)(?:\s*[x×*]\s*(\d+(?:[.,]\d+)?))+", text):
+        # Dimensions, "10x20x30 cm": each side a number, the unit after the last one.
+        sides = re.findall(r"\d+(?:[.,]\d+)?", m.group())
+        unit, end = _unit_after(text, m.end())
+        offset = m.start()
+        for side in sides:
+            at = text.index(side, offset)
+            add("number", _as_number(side.replace(",", ".")), at, at + len(side), unit)
+            offset = at + len(side)
     for m in re.finditer(r"(?<![\w.])\d{1,3}(?:[,  .]\d{3})+(?:[.,]\d+)?(?![\w])", text):
         joined = normalise_numbers(m.group(), lang)
         if re.fullmatch(r"\d+(?:[.,]\d+)?", joined):

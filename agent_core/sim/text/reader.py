@@ -138,7 +138,11 @@ def _question_index(messages: list[dict[str, Any]]) -> int:
             continue
         content = message.get("content")
         if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
-            continue  # tested first: most user turns of a long run are tool results
+            # Most user turns of a long run are tool results; text after them is the user's next turn (a framework
+            # that answers its output tool's call and the user's next message together).
+            last = content[-1] if content else None
+            if not (isinstance(last, dict) and last.get("type") == "text" and str(last.get("text", "")).strip()):
+                continue
         if text_of(content).strip():
             return i
     return 0

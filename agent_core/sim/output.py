@@ -1,0 +1,146 @@
+"""Output tools: a framework's structured result (pydantic-ai's final_result, LangChain's schema-named tool,
+smolagents' final_answer, a cookbook's print_entities) and a reply channel under forced choice (send_text_to_user).
+
+The real tools run first when the question needs them; then the output tool is called once with the gathered
+values, so a loop with tool_choice any ends (BEHAVIOUR.md, "Structured outputs and forced choice")."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from agent_core.sim import args as argfill
+from agent_core.sim import extract, kinds
+from agent_core.sim.extract import texty
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.reader import Need, View, _tool_key
+
+_NAMES = ("final_result", "final_answer", "final_output", "final_response", "respond", "submit_answer", "answer")
+_DESCRIBED = re.compile(
+    r"final (?:response|answer|result|output)|ends? (?:this|the) conversation|response (?:schema|format)"
+    r"|structured (?:output|response|result)|the answer to the user",
+    re.I,
+)
+_SCHEMA = re.compile(r"\b(?:response|output) (?:schema|format)\b|\bschema for\b", re.I)
+_REPLY = re.compile(r"\bsends? (?:a |the )?(?:text |sms )?message to (?:a |the )?(?:user|customer)", re.I)
+
+
+@lru_cache(maxsize=512)
+def _is_output(tool_json: str, forced: bool) -> bool:
+    tool = json.loads(tool_json)
+    name, description = str(tool.get("name", "")), str(tool.get("description") or "")
+    if name in _NAMES or name.startswith("final_result") or _DESCRIBED.search(description):
+        return True
+    if name.startswith("print_") and description.lower().startswith("print"):
+        return True  # the cookbook's extraction tools: their input is the result
+    if re.fullmatch(r"[A-Z][A-Za-z0-9]+(?:Response|Output|Result|Format|Schema|Answer)", name):
+        return True  # LangChain's ToolStrategy names the tool after the schema class
+    schema_title = (tool.get("input_schema") or {}).get("title")
+    if forced and re.fullmatch(r"[A-Z][A-Za-z0-9]+", name) and (schema_title == name or _SCHEMA.search(description)):
+        return True
+    return forced and bool(_REPLY.search(description))
+
+
+def outputs(view: View) -> list[dict[str, Any]]:
+    """The request's output tools, in their order."""
+    forced = view.choice_type in ("any", "tool")
+    return [t for t, key in zip(view.tools, view.tool_keys, strict=False) if _is_output(key, forced)]
+
+
+def named(view: View, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The output tool the user or the choice names ('Use the print_entities tool', tool_choice tool)."""
+    if view.choice_type == "tool":
+        return next((t for t in tools if t.get("name") == view.choice.get("name")), None)
+    folded = view.question
+    return next((t for t in tools if re.search(rf"(?<![\w-]){re.escape(str(t.get('name')))}(?![\w-])", folded)), None)
+
+
+def pick(view: View, tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """Of several output tools (return_fruit, return_vehicle), the one the question's subject is a kind of."""
+    if len(tools) == 1:
+        return tools[0]
+    subject = extract.thing(view.question)
+    if subject:
+        for tool in tools:
+            words = set(lx.words(f"{tool.get('name', '')} {(tool.get('input_schema') or {}).get('title', '')}"))
+            if subject.get("kind") in words or any(lx.stem(w) == lx.stem(subject.get("kind", "")) for w in words):
+                return tool
+    return tools[0]
+
+
+def fill(view: View, tool: dict[str, Any], answer: str) -> tuple[dict[str, Any], list[str]]:
+    """The output tool's input (free text from the answer, every other field by its kind and meaning), and the
+    required fields nothing supported (given a default of their type)."""
+    schema = tool.get("input_schema") or {}
+    need = Need("tool", view.question, None, tool=tool)
+    saved = view.choice
+    view.choice = {"type": "auto"}  # fill as a careful model would, then complete what is still missing
+    try:
+        argfill.fill(view, need, guess=False)
+    finally:
+        view.choice = saved
+    missing: list[str] = []
+    values = extract.complete(view, schema, need.args, answer, _tool_key(tool), missing)
+    return values, missing
+
+
+def ask(view: View, tool: dict[str, Any], missing: list[str]) -> str:
+    """The question for what an output still lacks, in words the user knows."""
+    from agent_core.sim.text.language import say
+
+    first = missing[0]
+    if "unit" in first:
+        return say("ask.units", view.lang)
+    return say("ask.field", view.lang, what=first.replace("_", " "))
+
+
+_ASKS_JSON = re.compile(r"\bjson\b", re.I)
+
+
+def prompted_schema(view: View) -> dict[str, Any] | None:
+    """A JSON schema the prompt asks the answer to follow (pydantic-ai's PromptedOutput: 'Always respond with a
+    JSON object that's compatible with this schema: {...}'), or None."""
+    for text in (view.system, view.question):
+        if not _ASKS_JSON.search(text) or '"properties"' not in text:
+            continue
+        start = text.find("{")
+        while start >= 0:
+            found = _balanced(text, start)
+            if found is not None:
+                try:
+                    schema = json.loads(found)
+                except ValueError:
+                    schema = None
+                if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+                    return schema
+            start = text.find("{", start + 1)
+    return None
+
+
+def _balanced(text: str, start: int) -> str | None:
+    depth, quoted, escaped = 0, False, False
+    for i in range(start, min(len(text), start + 20_000)):
+        ch = text[i]
+        if quoted:
+            escaped, quoted = (not escaped and ch == "\\"), quoted and (escaped or ch != '"')
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1]
+    return None
+
+
+def values_for(view: View, schema: dict[str, Any], answer: str) -> dict[str, Any]:
+    """An output_config.format object from what the model read, as an output tool's input would be."""
+    tool = {"name": str(schema.get("title") or "output"), "description": "", "input_schema": schema}
+    return fill(view, tool, answer)[0]
+
+
+__all__ = ["fill", "kinds", "named", "outputs", "pick", "texty", "values_for"]

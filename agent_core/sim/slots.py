@@ -1,0 +1,278 @@
+"""How a value of each kind is found in a text: roles (source or target), places and zones, enum options by
+meaning, what a model knows (a city's unit and coordinates), flags, people, repositories, units."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from agent_core.sim.kinds import _SOURCE_WORDS, _TARGET_WORDS, _words, kind_of
+from agent_core.sim.text import entities, gazetteer, meaning, sql
+from agent_core.sim.text import language as lx
+
+if TYPE_CHECKING:
+    from agent_core.sim.work import Fill
+
+
+# ---- roles, places and zones ------------------------------------------------------------------------------
+
+
+def _role(pname: str) -> str:
+    words = _words(pname)
+    if lx.hits(words, [f"={w}" if len(w) <= 3 else w for w in _SOURCE_WORDS]):
+        return "source"
+    if lx.hits(words, [f"={w}" if len(w) <= 3 else w for w in _TARGET_WORDS]):
+        return "target"
+    return ""
+
+
+def by_role(found: list[entities.Entity], pname: str, text: str) -> entities.Entity:
+    """Of several candidates, the one a source/target parameter means: the one after 'to'/'into'/'в'/'do' is the
+    target, the other the source; a parameter with no role takes the first."""
+    role = _role(pname)
+    if role == "" or len(found) == 1:
+        return found[0]
+    after_to = [
+        e for e in found if re.search(r"(?:\bto|\binto|\bin|\bв|\bна|\bdo|\bna|\bw)\s+$", text[: e.start], re.I)
+    ]
+    if role == "target":
+        return after_to[-1] if after_to else found[-1]
+    rest = [e for e in found if e not in after_to[-1:]]
+    return rest[0] if rest else found[0]
+
+
+def place(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> str | None:
+    """A place for a city/location parameter: a known city (its English name) or one written after 'in'."""
+    found = gazetteer.places(text)
+    taken = {v for v in work.need.args.values() if isinstance(v, str)}
+    free = [p for p in found if p not in taken]
+    if not free:
+        return None
+    if len(free) > 1 and _role(pname):
+        cities = [e for e in entities.of_kind(text, "city") if e.value in free]
+        name = by_role(cities, pname, text).value if cities else free[0]
+    else:
+        name = free[0]
+    return _with_state(name, str(prop.get("description", "")))
+
+
+def _with_state(name: str, description: str) -> str:
+    """'San Francisco, CA' when the parameter's example writes a US city with its state."""
+    if not re.search(r"e\.g\.?,?\s+[A-Z][\w ]+,\s*[A-Z]{2}\b", description):
+        return name
+    info = city_info(name)
+    return f"{name}, {info['state']}" if info and info.get("state") else name
+
+
+@cache
+def _city_table() -> dict[str, dict[str, Any]]:
+    return {entry["name"]: entry for entry in lx.load("cities")["cities"]}
+
+
+def city_info(name: str) -> dict[str, Any] | None:
+    """What the gazetteer knows of a city: country, US state, coordinates."""
+    city = gazetteer.lookup(name)
+    return _city_table().get(city.name) if city else None
+
+
+def time_zone(work: Fill, text: str, pname: str) -> str | None:
+    """An IANA zone written out, else the zone of the city the parameter's role points to."""
+    written = re.findall(r"\b(?:[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC|GMT)\b", text)
+    taken = {v for v in work.need.args.values() if isinstance(v, str)}
+    free = [z for z in written if z not in taken]
+    if free:
+        return str(free[0] if _role(pname) != "target" or len(free) == 1 else free[-1])
+    zones = lx.load("entities")["zones"]
+    cities = [e for e in entities.of_kind(text, "city") if zones.get(e.value) and zones[e.value] not in taken]
+    if not cities:
+        return None
+    return str(zones[by_role(cities, pname, text).value])
+
+
+# ---- enums, booleans, people, repositories ------------------------------------------------------------------
+
+
+@cache
+def _option_words() -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in lx.load("options")["options"].items() if not k.startswith("_")}
+
+
+@lx.text_cache
+def enum_value(text: str, options: tuple[str, ...], pname: str = "") -> str | None:
+    """The option the text means: written out ('fahrenheit'), or said another way ('°F', 'высокий', 'pilne')."""
+    tokens = lx.words(text)
+    literal = next((v for v in options if lx.words(v) and lx.hits(tokens, [v])), None)
+    if literal is not None:
+        return literal
+    table = _option_words()
+    for option in options:
+        said = table.get(lx.fold(option).replace(" ", "_"))
+        if said and lx.hits(tokens, list(said)):
+            return option
+    units = {e.unit for e in entities.of_kind(text, "number") if e.unit}
+    for option in options:
+        if lx.fold(option) in units:
+            return option
+    return None
+
+
+def default_by_knowledge(work: Fill, pname: str, prop: dict[str, Any], kind: str | None) -> Any:
+    """What a model knows without being told: the temperature unit of the country a city is in."""
+    options = [o for o in prop.get("enum") or [] if isinstance(o, str)]
+    if kind != "enum" or not options:
+        return None
+    folded = {lx.fold(o): o for o in options}
+    if not ({"celsius", "fahrenheit"} <= set(folded) or {"metric", "imperial"} <= set(folded)):
+        return None
+    required = pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
+    if not required:
+        return None
+    city = next((c for t in work.texts() for c in gazetteer.places(t)), None) or next(
+        (str(v) for v in work.need.args.values() if isinstance(v, str) and gazetteer.lookup(v.split(",")[0])), None
+    )
+    info = city_info(city.split(",")[0]) if city else None
+    if info is None:
+        return None
+    us = info.get("country") == "US"
+    return folded.get("fahrenheit" if us else "celsius") or folded.get("imperial" if us else "metric")
+
+
+def number_by_knowledge(work: Fill, pname: str, prop: dict[str, Any]) -> float | None:
+    """A city's latitude or longitude, from the gazetteer, when no tool of the request finds coordinates."""
+    kind = kind_of(pname, prop, work.key)
+    if kind not in ("lat", "lng") or _a_tool_finds_coordinates(work):
+        return None
+    for text in work.texts():
+        for name in gazetteer.places(text):
+            info = city_info(name)
+            if info and "lat" in info:
+                return float(info["lat" if kind == "lat" else "lng"])
+    return None
+
+
+def _a_tool_finds_coordinates(work: Fill) -> bool:
+    own = work.need.tool_def.get("name")
+    for tool in work.view.tools:
+        if tool.get("name") == own:
+            continue
+        words = lx.words(f"{tool.get('name', '')} {tool.get('description', '')}".replace("_", " "))
+        if lx.hits(words, ["latitude", "coordinates", "geocod", "=lat", "координат", "współrzędn"]):
+            return True
+    return False
+
+
+def boolean(text: str, pname: str, prop: dict[str, Any]) -> bool | None:
+    """True when the text asks for what the flag names ('include the forecast' for include_forecast)."""
+    words = [w for w in _words(pname) if w not in ("is", "include", "with", "use", "enable", "show", "only")]
+    if not words:
+        return None
+    tokens = lx.words(text)
+    if not lx.hits(tokens, words):
+        return None
+    negated = re.search(
+        r"\b(?:no|not|without|don't|без|не|bez|nie)\s+(?:\w+\s+){0,2}" + re.escape(words[0]), text, re.I
+    )
+    return not negated
+
+
+def person(work: Fill, text: str, pname: str) -> str | None:
+    """A person's full name, or its first or last part for first_name / last_name."""
+    found = [e for e in entities.of_kind(text, "person") if (e.start, str(id(text))) not in work.used]
+    if not found:
+        return None
+    name = str(found[0].value)
+    words = _words(pname)
+    parts = name.split()
+    if "first" in words or "given" in words:
+        return parts[0]
+    if "last" in words or "surname" in words or "family" in words:
+        return " ".join(parts[1:]) or None
+    work.used.add((found[0].start, str(id(text))))
+    return name
+
+
+def repo_part(text: str, kind: str) -> str | None:
+    """The owner or the repository of an 'owner/repo' slug."""
+    found = entities.of_kind(text, "repo")
+    if not found:
+        return None
+    owner, _, repo = str(found[0].value).partition("/")
+    return owner if kind == "owner" else repo
+
+
+def named_value(text: str, word: str) -> str | None:
+    """The value written after its name: 'my username is adavis', 'login: jdoe'."""
+    label = "|".join(re.escape(w) for w in _words(word) or [word]) or re.escape(word)
+    match = re.search(rf"(?:{label})\s*(?:is|:|=|-|—)?\s*['\"“«„]?([\w.@+-]{{2,}})", text, re.I)
+    if not match:
+        return None
+    value = match.group(1)
+    return None if lx.fold(value) in lx.word_set("stopwords") else value
+
+
+_LENGTH_UNITS = {
+    "cm": "cm",
+    "mm": "mm",
+    "m": "m",
+    "km": "km",
+    "in": "in",
+    "inch": "in",
+    "inches": "in",
+    "ft": "ft",
+    "feet": "ft",
+    "centimet": "cm",
+    "сантиметр": "cm",
+    "см": "cm",
+    "миллиметр": "mm",
+    "дюйм": "in",
+    "centymetr": "cm",
+    "milimetr": "mm",
+    "cal": "in",
+    "calach": "in",
+    "cali": "in",
+    "metr": "m",
+}
+
+
+def unit(text: str) -> str | None:
+    """A unit of length the text uses ('10x20x30 cm', 'в сантиметрах', 'w calach'), as its symbol."""
+    for e in entities.of_kind(text, "number"):
+        if e.unit:
+            return e.unit
+    for word in lx.words(text):
+        for form, symbol in _LENGTH_UNITS.items():
+            if word == form or (len(form) > 3 and word.startswith(form)):
+                return symbol
+    return None
+
+
+def typed_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where e-mails, phones, URLs, dates and times stand: no identifier is read inside them."""
+    kinds = ("email", "phone", "url", "date", "time", "file", "directory")
+    return tuple((e.start, e.end) for e in entities.of_kind(text, *kinds))
+
+
+def entity_words(pname: str) -> list[str]:
+    """What a parameter identifies: 'customer' of customer_id, 'order' of orderId."""
+    return [w for w in _words(pname) if w not in ("id", "ids", "number", "no", "key", "code", "uuid")]
+
+
+def about_entity(pname: str, tool: dict[str, Any]) -> bool:
+    """The tool finds the thing a parameter identifies (get_user finds a customer: 'user' and 'customer' are kin)."""
+    wanted = meaning.concepts(" ".join(entity_words(pname)))
+    if not wanted:
+        return False
+    theirs = meaning.concepts(f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}")
+    return bool(meaning.kin(wanted) & theirs)
+
+
+def schema_text(work: Fill) -> str:
+    """The table schema the model knows: the tool's description, or a schema an earlier result showed."""
+    own = str(work.need.tool_def.get("description") or "")
+    if sql.schema(own):
+        return own
+    for text in work.results():
+        if re.search(r"create\s+table", text, re.I):
+            return text
+    return own

@@ -1,0 +1,48 @@
+"""Names in a text for an entity extractor: people (two capitalised words, or a known first name in any case form),
+places (the gazetteer's cities and states) and organisations (after 'works at', 'компании', 'w firmie', quoted, Inc)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agent_core.sim.text import entities
+from agent_core.sim.text import language as lx
+
+
+@cache
+def _first_names() -> frozenset[str]:
+    return frozenset(lx.fold(n) for n in lx.load("knowledge")["first_names"])
+
+
+def known_entities(text: str) -> list[tuple[int, str, str]]:
+    """(position, name, kind) of people, organisations and places in a text, for an entity extractor's output."""
+    first = _first_names()
+    out: list[tuple[int, str, str]] = []
+    for e in entities.find(text):
+        if e.kind == "person":
+            out.append((e.start, e.value, "person"))
+        elif e.kind in ("city", "state"):
+            out.append((e.start, e.text, "location"))
+    taken = [(s, s + len(n)) for s, n, _ in out]
+    for m in re.finditer(r"(?<![\w-])([A-ZА-ЯЁŁŚŻ][\w'’-]+)", text):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        word = m.group(1)
+        if any(lx.fold(word).startswith(n) for n in first if len(n) >= 3):
+            out.append((m.start(), word, "person"))
+            taken.append((m.start(), m.end()))
+    companies = {lx.fold(n) for names in lx.load("entities")["companies"].values() for n in names}
+    for m in re.finditer(
+        r"«([^»]+)»|\b([A-Z][A-Za-z0-9&]+(?:\s+(?:Inc|Corp|Ltd|LLC|GmbH)\.?)?)|(?<=\s)([А-ЯЁŁŚŻ][\w-]+)", text
+    ):
+        name = next(g for g in m.groups() if g)
+        start = m.start()
+        if any(s <= start < e for s, e in taken) or lx.fold(name) in lx.word_set("stopwords"):
+            continue
+        before = text[max(0, start - 30) : start].lower()
+        at_work = re.search(r"(works? at|at|of|компании|в|w|firmy|prezes\w*|директор\w*|ceo of)\s+[«\"]?$", before)
+        if m.group(1) or lx.fold(name) in companies or "inc" in lx.fold(name) or at_work:
+            out.append((start, name, "organization"))
+            taken.append((start, start + len(name)))
+    return sorted(out)
