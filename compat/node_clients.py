@@ -52,7 +52,7 @@ def vercel_ai_sdk(url: str) -> str:
 
 
 def claude_code_binary() -> str | None:
-    found = [*map(str, (COMPAT_NODE / "node_modules" / "@anthropic-ai").glob("claude-code-*/claude"))]
+    found = [*map(str, (TESTS_NODE / "node_modules" / "@anthropic-ai").glob("claude-code-*/claude"))]
     found += [os.environ.get("CLAUDE_CODE_BIN", ""), shutil.which("claude") or ""]
     return next((f for f in found if f and os.access(f, os.X_OK)), None)
 
@@ -60,7 +60,7 @@ def claude_code_binary() -> str | None:
 def claude_code(url: str) -> str:
     binary = claude_code_binary()
     if binary is None:
-        raise Skip("Claude Code is not installed (make compat installs it in compat/node)")
+        raise Skip("Claude Code is not installed (npm ci --prefix tests/node installs it)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "work"
         (folder / "sub").mkdir(parents=True)

@@ -2,8 +2,9 @@
 
 Claude Code 2.1 gives the model no list tool, only a shell (Bash) among Read, Edit, Write, Agent, Skill...; it
 sends mid-conversation system messages and <system-reminder> context, and probes HEAD /api/hello first. The first
-test sends that shape (tools paraphrased here, same names and parameters); the second runs the real CLI when it is
-installed (`make compat` installs it in compat/node), recording it, and is skipped with the reason otherwise."""
+test sends that shape (tools paraphrased here, same names and parameters); the last runs the real CLI, which
+`make test` installs from npm with tests/node's package.json, recording it; it is skipped with the reason only where
+node is absent."""
 
 from __future__ import annotations
 
@@ -105,22 +106,22 @@ def test_a_dedicated_list_tool_still_wins_over_the_shell(client):
 
 
 def claude_binary() -> str | None:
-    """The real CLI: $CLAUDE_CODE_BIN, compat/node's install, or `claude` on PATH."""
+    """The real CLI: $CLAUDE_CODE_BIN, tests/node's install (npm ci), or `claude` on PATH."""
     candidates = [
         os.environ.get("CLAUDE_CODE_BIN", ""),
-        *map(str, (ROOT / "compat" / "node" / "node_modules" / "@anthropic-ai").glob("claude-code-*/claude")),
-        str(ROOT / "compat" / "node" / "node_modules" / ".bin" / "claude"),
+        *map(str, (ROOT / "tests" / "node" / "node_modules" / "@anthropic-ai").glob("claude-code-*/claude")),
         shutil.which("claude") or "",
     ]
     return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
 
 
 def test_the_real_claude_code_cli_lists_and_counts(tmp_path):
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node/npm is not installed here, so Claude Code's CLI cannot be installed from npm")
     binary = claude_binary()
-    if binary is None:
-        pytest.skip(
-            "Claude Code is not installed here (make compat installs it in compat/node; or set CLAUDE_CODE_BIN)"
-        )
+    # With node here, `make test` has run `npm ci --prefix tests/node`, which installs the CLI: a missing one is a
+    # broken setup, not a reason to pass quietly.
+    assert binary is not None, "Claude Code's CLI is missing: run `npm ci --prefix tests/node` (make test does)"
     folder = tmp_path / "work"
     (folder / "sub").mkdir(parents=True)
     for name in ("a.txt", "b.txt", "c.md"):
