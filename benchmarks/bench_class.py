@@ -36,6 +36,10 @@ SECONDS = float(os.environ.get("BENCH_CLASS_SECONDS", "60"))  # how long each cl
 PERIOD = 10.0  # one click per learner every 10 s
 BUDGET_P95 = 1.5
 LESSON = "break-the-loop"  # lessons/07: its scenario runs away, so each click is a real turn
+# BENCH_CLASS_MODE=class runs the class server's entry (deploy/class_app.py: identity cookie middleware, per-learner
+# run stores and ledger) instead of the personal app.py, to compare the two on the same machine.
+CLASS_MODE = os.environ.get("BENCH_CLASS_MODE", "personal") == "class"
+ENTRY, ENTRY_ENV = ("deploy/class_app.py", {"AGENT_LOOP_LAB_MODE": "class"}) if CLASS_MODE else ("app.py", {})
 
 
 class Learner:
@@ -118,12 +122,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size in CLASS_SIZES:
             db = Path(tmp) / f"runs-{size}.db"
-            with running_streamlit("app.py", db, extra_args=("--server.enableXsrfProtection", "false")) as (url, pid):
+            args = ("--server.enableXsrfProtection", "false")
+            with running_streamlit(ENTRY, db, ENTRY_ENV, extra_args=args) as (url, pid):
                 latencies, cpu = asyncio.run(classroom(url, size, pid))
                 memory = rss_mb(pid)
             turns = sum(run.turns for run in RunStore(db).list_runs(limit=10_000))  # proof the clicks ran turns
             results[size] = (latencies, cpu, turns, memory)
-    print(f"learners clicking Next step every {PERIOD:g} s for {SECONDS:g} s in lesson 07, one server process:")
+    mode = "class server (deploy/class_app.py)" if CLASS_MODE else "personal (app.py)"
+    print(f"learners clicking Next step every {PERIOD:g} s for {SECONDS:g} s in lesson 07, one {mode} process:")
     print("     N   clicks   turns saved   p50 (s)   p95 (s)   server CPU (cores)   server memory (MB)")
     fits = 0
     for size, (lat, cpu, turns, memory) in results.items():

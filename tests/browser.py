@@ -122,15 +122,18 @@ class AppServers:
     def __init__(self, root: Path) -> None:
         self._root, self._stack, self._apps = root, contextlib.ExitStack(), {}
 
-    def get(self, extra_env: Mapping[str, str] | None = None, extra_args: tuple[str, ...] = ()) -> App:
+    def get(
+        self, extra_env: Mapping[str, str] | None = None, extra_args: tuple[str, ...] = (), script: str = "app.py"
+    ) -> App:
+        """`script` is the entry `streamlit run` starts: app.py, or deploy/class_app.py for a class server."""
         env = dict(extra_env or {})
-        profile = (tuple(sorted(env.items())), tuple(extra_args))
+        profile = (tuple(sorted(env.items())), tuple(extra_args), script)
         if profile not in self._apps:
             folder = self._root / f"app-{len(self._apps)}"
             folder.mkdir(parents=True)
             db = folder / "runs.db"
             url, _pid = self._stack.enter_context(
-                running_streamlit("app.py", db, env, extra_args=tuple(extra_args), base_env=BASE_ENV)
+                running_streamlit(script, db, env, extra_args=tuple(extra_args), base_env=BASE_ENV)
             )
             self._apps[profile] = App(url, db)
         return self._apps[profile]
