@@ -91,16 +91,21 @@ def _fragment_spans(text: str, form: str) -> list[tuple[int, int]]:
         anchor = form[k : k + anchor_len]
         i = text.find(anchor)
         while i >= 0:
-            left = 0
-            while i - left > 0 and k - left > start and text[i - left - 1] == form[k - left - 1]:
-                left += 1
-            right = anchor_len
-            while i + right < len(text) and k + right < len(form) and text[i + right] == form[k + right]:
-                right += 1
-            if left + right >= length:
-                spans.append((i - left, i + right))
+            spans += _grown(text, i, form, k, anchor_len, start, length)
             i = text.find(anchor, i + 1)
     return spans
+
+
+def _grown(text: str, i: int, form: str, k: int, width: int, start: int, length: int) -> list[tuple[int, int]]:
+    """text[i:i+width] is form[k:k+width]: the whole run the two share around it (never into the form's public
+    prefix, which ends at `start`), as a span if it is at least `length` long."""
+    left = 0
+    while i - left > 0 and k - left > start and text[i - left - 1] == form[k - left - 1]:
+        left += 1
+    right = width
+    while i + right < len(text) and k + right < len(form) and text[i + right] == form[k + right]:
+        right += 1
+    return [(i - left, i + right)] if left + right >= length else []
 
 
 def _form_spans(text: str, forms: Iterable[str]) -> list[tuple[int, int]]:
@@ -139,14 +144,7 @@ def _scanned_spans(text: str, forms: tuple[str, ...]) -> list[tuple[int, int]]:
         i = match.start()
         for form, k in pieces[match.group()]:
             start, length = _fragment(form) if len(form) >= 2 * MIN_FRAGMENT else (0, len(form))
-            left = right = 0
-            while i - left > 0 and k - left > start and text[i - left - 1] == form[k - left - 1]:
-                left += 1
-            right = MIN_FRAGMENT
-            while i + right < len(text) and k + right < len(form) and text[i + right] == form[k + right]:
-                right += 1
-            if left + right >= length:
-                spans.append((i - left, i + right))
+            spans += _grown(text, i, form, k, MIN_FRAGMENT, start, length)
     return spans
 
 

@@ -8,8 +8,7 @@ made, so a reload, a second tab or another provider changes nothing: the next ca
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,14 +53,8 @@ class SpendLedger:
             for statement in SCHEMA:
                 conn.execute(statement)
 
-    @contextmanager
-    def _connect(self) -> Iterator[Any]:
-        conn = db.connect(self.path)
-        try:
-            with conn:
-                yield conn
-        finally:
-            conn.close()
+    def _connect(self) -> AbstractContextManager[Any]:
+        return db.transaction(self.path)
 
     def record(self, learner: str, class_code: str | None, usd: float) -> None:
         """One billed call's cost, added to the learner's, their class's and the server's day in one transaction."""

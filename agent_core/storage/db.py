@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -105,6 +107,18 @@ def connect(target: str | Path, autocommit: bool = False) -> Any:
     if is_postgres(target):
         return PostgresConnection(str(target))
     return connect_sqlite(Path(target), autocommit)
+
+
+@contextmanager
+def transaction(target: str | Path) -> Iterator[Any]:
+    """One connection for one call, committed (or rolled back) and then closed: the stores that open one per call
+    (lesson progress, the spend ledger) leave none open between calls."""
+    conn = connect(target)
+    try:
+        with conn:
+            yield conn
+    finally:
+        conn.close()
 
 
 def user_version(conn: Any) -> int:

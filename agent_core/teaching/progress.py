@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,15 +60,9 @@ class ProgressStore:
             conn.execute(SCHEMA)
             conn.execute(ANSWERS_SCHEMA)
 
-    @contextmanager
-    def _connect(self) -> Iterator[Any]:
+    def _connect(self) -> AbstractContextManager[Any]:
         """One connection per call, committed (or rolled back) and then closed, so none is left open."""
-        conn = db.connect(self.path)
-        try:
-            with conn:
-                yield conn
-        finally:
-            conn.close()
+        return db.transaction(self.path)
 
     def close(self) -> None:
         """Nothing stays open between calls; here so every store closes the same way."""
