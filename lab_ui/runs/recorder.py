@@ -108,6 +108,10 @@ def _upstream_choice() -> str | None:
 
 def _controls() -> None:
     held = running()
+    if held is None and is_class_server():
+        # A learner's recorder would listen on the class server itself: any free port (a restarting worker's too)
+        # and a thread each. Recording is done on the learner's own computer (the caption above says how).
+        return
     if held is None:
         upstream = _upstream_choice()
         port = st.number_input(t("Port"), 1024, 65535, DEFAULT_PORT, key="recorder:port")

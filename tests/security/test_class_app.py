@@ -218,3 +218,11 @@ def at_run_id(at: AppTest) -> str:
     run = at.session_state[LAB_KEY].run
     assert run is not None and run.turns, "the click made a turn"
     return run.id
+
+
+def test_a_learner_cannot_open_a_listening_port_on_the_class_server(browsers):
+    # The Runs page's recorder listens on the server itself: on a class server a learner's could take any free
+    # port (a restarting worker's too). It says how to record on one's own computer instead.
+    at = browsers.open(ADA, "pages/runs.py")
+    assert not any(b.key == "recorder:start" for b in at.button)
+    assert "python -m agent_core serve --record" in everything_shown(at)
