@@ -9,6 +9,7 @@ import streamlit as st
 from agent_core.serving.identity import RESUME_PATH
 from agent_core.serving.mode import is_class_server
 from agent_core.teaching.classes import ClassError, ClassStore, normalize_code
+from lab_ui.serving import who
 from lab_ui.words.i18n import t
 
 CLASS_PARAM = "class"
@@ -25,6 +26,13 @@ def render(learner: str) -> None:
     store = ClassStore()
     if is_class_server():
         resume_notice()
+        if who.without_cookie():
+            st.warning(
+                t(
+                    "This browser did not keep the class server's cookie, so a reload or a new tab starts you over "
+                    "as a new learner. Allow cookies for this site to keep your progress."
+                )
+            )
     code = st.query_params.get(CLASS_PARAM)
     if not code and (mine := store.joined(learner)):
         code = st.query_params[CLASS_PARAM] = mine[0]  # a link without ?class= still shows the learner's class

@@ -226,3 +226,11 @@ def test_a_learner_cannot_open_a_listening_port_on_the_class_server(browsers):
     at = browsers.open(ADA, "pages/runs.py")
     assert not any(b.key == "recorder:start" for b in at.button)
     assert "python -m agent_core serve --record" in everything_shown(at)
+
+
+def test_a_browser_without_the_cookie_is_told_its_learner_lives_in_this_tab_only(class_mode):
+    at = AppTest.from_file(APP, default_timeout=90)  # AppTest sends no cookie, as a browser refusing them
+    at.run()
+    at.switch_page("pages/lessons.py").run()
+    ok(at)
+    assert any("did not keep the class server's cookie" in w.value for w in at.warning)
