@@ -74,6 +74,8 @@ def render(learner: str) -> None:
 
 
 def _join_form(store: ClassStore, learner: str, code: str) -> None:
+    if is_class_server() and who.without_cookie():
+        return  # a learner who cannot come back is no row for the board (and no script joins by the dozen)
     with st.form("class:join", border=False):
         typed = code or st.text_input(t("Class code"), max_chars=12)
         name = st.text_input(t("Your name (as your teacher should see it)"), max_chars=40, key="class:learner-name")

@@ -234,3 +234,13 @@ def test_a_browser_without_the_cookie_is_told_its_learner_lives_in_this_tab_only
     at.switch_page("pages/lessons.py").run()
     ok(at)
     assert any("did not keep the class server's cookie" in w.value for w in at.warning)
+
+
+def test_without_the_cookie_nobody_joins_a_class(class_mode):
+    code = ClassStore().create("Group B").code
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["class"] = code
+    at.run()
+    at.switch_page("pages/lessons.py").run()
+    ok(at)
+    assert not any(b.key == "class:join-button" for b in at.button) and ClassStore().members(code) == []
