@@ -19,6 +19,8 @@ class LearnerProgress:
     exercises: dict[str, set[str]] = field(default_factory=dict)
     answers: dict[str, dict[str, QuizAnswer]] = field(default_factory=dict)
     final: dict[str, QuizAnswer] = field(default_factory=dict)  # the final quiz, by "lesson/question" key
+    # First predictions (predict, then reveal), per lesson id, by prediction id.
+    predictions: dict[str, dict[str, QuizAnswer]] = field(default_factory=dict)
 
     def final_right(self) -> int:
         return sum(a.correct for a in self.final.values())
@@ -31,6 +33,15 @@ class LearnerProgress:
 
     def answered(self, lesson: Lesson) -> int:
         return len(self.answers.get(lesson.id, {}))
+
+    def predicted_right(self, lesson: Lesson | None = None) -> int:
+        """First predictions that were right, in one lesson or in all."""
+        groups = [self.predictions.get(lesson.id, {})] if lesson else list(self.predictions.values())
+        return sum(a.correct for g in groups for a in g.values())
+
+    def predicted(self, lesson: Lesson | None = None) -> int:
+        groups = [self.predictions.get(lesson.id, {})] if lesson else list(self.predictions.values())
+        return sum(len(g) for g in groups)
 
 
 @dataclass
@@ -77,6 +88,7 @@ def build_report(
     """Join members with what they finished and answered; ids of removed lessons or items are ignored."""
     exercise_ids = {x.id: {e.id for e in x.exercises} for x in lessons}
     options = {(x.id, q.id): len(q.options) for x in lessons for q in x.questions}
+    predicted = {(x.id, p.key): len(p.options) for x in lessons for p in x.predictions}
     rows = {m.learner: LearnerProgress(m) for m in members}
     for c in completions:
         kind, _, item = c.item.partition(":")
@@ -90,6 +102,10 @@ def build_report(
                 rows[a.learner].final[a.question] = a
             continue
         key = (a.lesson, a.question)
+        if a.learner in rows and key in predicted:  # a prediction: its first answer, right or wrong
+            if 0 <= a.choice < predicted[key]:
+                rows[a.learner].predictions.setdefault(a.lesson, {})[a.question.partition(":")[2]] = a
+            continue
         if a.learner not in rows or key not in options or not 0 <= a.choice < options[key]:
             continue
         rows[a.learner].answers.setdefault(a.lesson, {})[a.question] = a

@@ -12,7 +12,7 @@ from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.lessons import class_join, goal_feedback, parsons
+from lab_ui.lessons import class_join, goal_feedback, parsons, predictions
 from lab_ui.lessons import quiz as quiz_view
 from lab_ui.playground import controls, stage
 from lab_ui.playground import page as playground
@@ -91,7 +91,8 @@ def _keep_a_step(seg_key: str, step_key: str) -> None:
         st.session_state[seg_key] = st.session_state.get(step_key, 0)
 
 
-def _narrative(lesson: Lesson, lang: str) -> None:
+def _narrative(lesson: Lesson, lang: str) -> int:
+    """The lesson's steps, one at a time; returns the (1-based) step shown."""
     steps = lesson.text(lang)
     step_key, seg_key = f"step:{lesson.id}", f"seg:{lesson.id}"
     if seg_key not in st.session_state or st.session_state[seg_key] is None:
@@ -130,6 +131,7 @@ def _narrative(lesson: Lesson, lang: str) -> None:
         args=(seg_key, step_key, current + 1),
         key=f"next:{lesson.id}",
     )
+    return current + 1
 
 
 @st.cache_data(show_spinner=False)
@@ -212,7 +214,8 @@ def render() -> None:
     left, right = st.columns([5, 7], gap="medium")
     insights = st.container()  # below both columns; the stage fragment fills it (lab_ui/playground/stage.py)
     with left:
-        _narrative(lesson, lang)
+        step = _narrative(lesson, lang)
+        predictions.for_step(lesson, lab, lang, step, store, learner)
         _sources(lesson)
         _exercises(lesson, lab, lang, done, store, learner)
         parsons.lesson_puzzles(lesson, lab, lang, done, store, learner)

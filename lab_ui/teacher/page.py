@@ -190,6 +190,7 @@ def overview_table(report: ClassReport) -> pd.DataFrame:
                 sum(p.first_right(x) for x in report.lessons), sum(p.answered(x) for x in report.lessons)
             ),
             t("Final quiz"): _score(p.final_right(), len(p.final)),
+            t("Predictions: right first time"): _score(p.predicted_right(), p.predicted()),
         }
         for lesson in report.lessons:
             done, total = p.exercises_done(lesson), len(lesson.exercises)
@@ -207,6 +208,8 @@ def lesson_table(report: ClassReport, lesson: Lesson) -> pd.DataFrame:
         row = {t("Learner"): p.member.name}
         row |= {ex.title[lang]: "✓" if ex.id in done else "" for ex in lesson.exercises}
         row[t("Quiz: right first time")] = _score(p.first_right(lesson), p.answered(lesson), len(lesson.questions))
+        if lesson.predictions:
+            row[t("Predictions: right first time")] = _score(p.predicted_right(lesson), p.predicted(lesson))
         rows.append(row)
     return pd.DataFrame(rows)
 

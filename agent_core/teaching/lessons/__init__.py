@@ -22,6 +22,7 @@ from agent_core.teaching.lessons.goals import (
     config_value,
 )
 from agent_core.teaching.lessons.parsons import Puzzle, puzzle_from
+from agent_core.teaching.lessons.predictions import Prediction, predictions_from
 from agent_core.teaching.lessons.scenario import (
     LANGUAGES,
     LessonError,
@@ -126,6 +127,7 @@ class Lesson:
     sources: list[dict[str, Any]] = field(default_factory=list)  # [{"title", "url", "checked": "YYYY-MM-DD"}]
     figures: dict[str, Figure] = field(default_factory=dict)  # the {name} numbers its texts state (figures.py)
     puzzles: list[Puzzle] = field(default_factory=list)  # "assemble the loop" exercises (parsons.py)
+    predictions: list[Prediction] = field(default_factory=list)  # predict, then reveal (predictions.py)
 
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
@@ -268,6 +270,9 @@ def _lesson_from(data: dict[str, Any], folder: Path, steps: dict[str, list[Step]
             puzzle_from(p, (folder.parent, LESSONS_ROOT), f"puzzles[{n}]")
             for n, p in enumerate(data.get("puzzles") or [])
         ],
+        predictions=predictions_from(
+            data.get("predictions"), {e["id"] for e in data.get("exercises", [])}, len(steps["en"]), "predictions"
+        ),
     )
 
 
