@@ -12,7 +12,7 @@ from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.lessons import class_join, goal_feedback, parsons, predictions
+from lab_ui.lessons import class_join, code, goal_feedback, parsons, predictions
 from lab_ui.lessons import quiz as quiz_view
 from lab_ui.playground import controls, stage
 from lab_ui.playground import page as playground
@@ -47,7 +47,7 @@ def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesso
 
     def label(i: int) -> str:
         lesson = lessons[i]
-        total = len(lesson.exercises) + len(lesson.puzzles) + len(lesson.questions)
+        total = len(lesson.exercises) + len(lesson.puzzles) + len(lesson.code) + len(lesson.questions)
         mark = " ✓" if total and done.get(lesson.id, 0) >= total else ""
         return f"{lesson.order}. {lesson.title[lang]}{mark}"
 
@@ -209,7 +209,7 @@ def render() -> None:
     lab = _lesson_session(lesson, lang)
     playground.restore_draft(lab, f"lesson:{lesson.id}")
     done = store.done(learner, lesson.id)
-    total = len(lesson.exercises) + len(lesson.puzzles) + len(lesson.questions)
+    total = len(lesson.exercises) + len(lesson.puzzles) + len(lesson.code) + len(lesson.questions)
     bar = st.empty()  # filled last, so an exercise passed in this very run already counts
     left, right = st.columns([5, 7], gap="medium")
     insights = st.container()  # below both columns; the stage fragment fills it (lab_ui/playground/stage.py)
@@ -219,6 +219,7 @@ def render() -> None:
         _sources(lesson)
         _exercises(lesson, lab, lang, done, store, learner)
         parsons.lesson_puzzles(lesson, lab, lang, done, store, learner)
+        code.lesson_code(lesson, lang, done, store, learner)
         practice.lesson_links(lesson.id)
         quiz_view.lesson_questions(lesson, lang, store, learner)
         quiz_view.final(lessons, lang, store, learner)

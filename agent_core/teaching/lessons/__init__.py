@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_core.model import Run, RunConfig
+from agent_core.teaching.lessons.code import CodeExercise, code_from
 from agent_core.teaching.lessons.figures import PLACEHOLDER, Figure, figures_of, render
 from agent_core.teaching.lessons.goals import (
     GOAL_CHECKS,
@@ -128,6 +129,7 @@ class Lesson:
     figures: dict[str, Figure] = field(default_factory=dict)  # the {name} numbers its texts state (figures.py)
     puzzles: list[Puzzle] = field(default_factory=list)  # "assemble the loop" exercises (parsons.py)
     predictions: list[Prediction] = field(default_factory=list)  # predict, then reveal (predictions.py)
+    code: list[CodeExercise] = field(default_factory=list)  # write real code, checked in a child process (code.py)
 
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
@@ -270,6 +272,7 @@ def _lesson_from(data: dict[str, Any], folder: Path, steps: dict[str, list[Step]
             puzzle_from(p, (folder.parent, LESSONS_ROOT), f"puzzles[{n}]")
             for n, p in enumerate(data.get("puzzles") or [])
         ],
+        code=code_from(data.get("code"), "code"),
         predictions=predictions_from(
             data.get("predictions"), {e["id"] for e in data.get("exercises", [])}, len(steps["en"]), "predictions"
         ),

@@ -31,7 +31,7 @@ BUGS = tuple(b.value for b in LoopBug)
 TOOL_CHOICES = ("auto", "any", "tool", "none")
 
 _TOP_REQUIRED = ("id", "order", "curriculum", "title", "summary", "scenario", "questions")
-_TOP_OPTIONAL = ("expected", "exercises", "teacher_notes", "sources", "figures", "puzzles", "predictions")
+_TOP_OPTIONAL = ("expected", "exercises", "teacher_notes", "sources", "figures", "puzzles", "predictions", "code")
 _NOTE_KEYS = ("minutes", "level", "objectives", "numbers", "misconceptions", "discussion")
 LEVELS = ("beginner", "intermediate", "advanced")
 # Provider, endpoint and language come from the learner's session, never from a lesson.
