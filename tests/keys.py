@@ -1,6 +1,6 @@
 """The widget keys tests find controls by: set in lab_ui, the same in every language (a label is not)."""
 
-# The Playground's step bar and timeline (lab_ui/controller/actions.py, lab_ui/playground/timeline.py).
+# The Playground's step bar and timeline (lab_ui/playground/step_bar.py, lab_ui/playground/timeline.py).
 NEXT_PHASE = "btn-phase"
 NEXT_STEP = "btn-turn"
 RUN_TO_END = "btn-end"

@@ -15,6 +15,7 @@ from agent_core.loop.stepper import Stepper
 from agent_core.model import Phase, Run
 from agent_core.wire.capture import Wait
 from agent_core.wire.providers import ENV_LOCAL_READ_TIMEOUT
+from lab_ui.controller.click import Level
 from lab_ui.controller.session import LabSession
 from lab_ui.playground.call_watch import CallAbandoned, CallWatch
 
@@ -126,5 +127,6 @@ def test_a_cancel_says_so_and_keeps_the_run():
     watch = CallWatch(lab, after_cancel=lambda: saved.append(True))
     watch.run(lambda: None)
     watch._cancelled(watch.flight)
-    assert lab.message[0] == "info" and "cancelled after" in lab.message[1] and "not recorded" in lab.message[1]
+    [notice] = lab.take_notices()
+    assert notice.level == Level.INFO and "cancelled after" in notice.text and "not recorded" in notice.text
     assert saved == [True], "what the click finished before the cancelled call is saved"

@@ -17,6 +17,7 @@ from agent_core.report import compare
 from agent_core.sim.transport import SimTransport
 from agent_core.storage.store import RunStore
 from lab_ui.controller import spend
+from lab_ui.controller.click import Action, Level
 from lab_ui.frame.untrusted import md
 from lab_ui.runs import actions as run_actions
 
@@ -217,8 +218,8 @@ def test_open_as_replay_shows_the_run_labelled_replay_and_never_calls_the_model(
     assert all(widget(at, key).disabled for key in STEP_BUTTONS), "a live run this unfinished could step"
     lab = at.session_state[LAB_KEY]
     assert lab.replay and lab.run.id == run.id
-    lab.act("turn")  # what a click would do if a disabled button were pressed anyway
-    assert "never calls the model" in lab.message[1]
+    outcome = lab.step(Action.TURN)  # what a click would do if a disabled button were pressed anyway
+    assert [n.level for n in outcome.notices] == [Level.WARNING] and "never calls the model" in outcome.notices[0].text
     at.run()
     ok(at)
     assert http_calls == [], "no HTTP request in replay"

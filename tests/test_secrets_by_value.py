@@ -13,6 +13,7 @@ from agent_core.files.export import export_json, to_python_script
 from agent_core.model import Decision, Run, RunConfig, StopCause, Turn
 from agent_core.secrets import FRAGMENT, REDACTED, scrub_bytes, scrub_record, scrub_secrets, secret_forms
 from agent_core.storage.store import RunStore
+from lab_ui.controller.click import Action
 from lab_ui.controller.session import LabSession
 
 # Not key-shaped (the shape net would not catch it), with characters JSON and URLs escape. Split for scanners.
@@ -86,11 +87,11 @@ def test_scrub_record_walks_every_string_of_any_record_shape():
     assert traces(CANARY, json.dumps(run.to_dict())) == [] and REDACTED in run.stop.params["text"]
 
 
-def test_an_upstream_echoing_the_key_leaks_it_into_no_record_database_or_export(echo_server, tmp_path):
+def test_an_upstream_echoing_the_key_leaks_it_into_no_record_database_or_export(echo_server, tmp_path, app_env):
     lab = LabSession(api_key=CANARY)
     lab.config.provider, lab.config.base_url = "compatible", echo_server.url
     lab.start()
-    lab.act("turn")
+    lab.step(Action.TURN)  # the click: the step, and the session saves the run to its own database
     run = lab.run
     assert echo_server.carrying(CANARY), "the key really went to the learner's own server, which echoed it"
     assert run.stop.kind == "api_error" and REDACTED in run.turns[0].error.body

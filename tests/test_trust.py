@@ -13,6 +13,7 @@ from agent_core.files.trust import adopt, input_digest, is_builtin
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Phase, Run, RunConfig, ToolExecution, ToolSpec, Turn
 from agent_core.tools.catalog import default_specs
+from lab_ui.controller.click import Action
 from lab_ui.controller.session import LabSession, default_config
 from lab_ui.words.catalogue import stop_text
 
@@ -43,17 +44,17 @@ def _via_file(run: Run) -> Run:
     return export.import_json(export.export_json(run))
 
 
-def test_the_listener_does_receive_what_the_learner_sends_there(listener):
+def test_the_listener_does_receive_what_the_learner_sends_there(listener, app_env):
     # Guards the tests below: a run the learner points at the listener does reach it.
     lab = LabSession(api_key=CANARY)
     lab.config.provider, lab.config.base_url = "compatible", listener.url
     lab.start()
-    lab.act("turn")
+    lab.step(Action.TURN)
     assert listener.carrying(CANARY)
 
 
 @pytest.mark.parametrize("how", ["continue", "rerun", "replay_then_settings"])
-def test_a_recorded_provider_and_base_url_never_receive_the_key(listener, how):
+def test_a_recorded_provider_and_base_url_never_receive_the_key(listener, how, app_env):
     recorded = Run(config=RunConfig(task="What is 2 to the power of 16?", tools=default_specs(None)))
     Stepper(recorded, transport=scripted.Script(scripted.message(scripted.text("65536")))).run_to_end()
     recorded.config = _hostile_config(listener.url)  # the file, edited by someone else
@@ -70,7 +71,7 @@ def test_a_recorded_provider_and_base_url_never_receive_the_key(listener, how):
         lab.open(run, replay=True)
         assert (lab.config.provider, lab.config.base_url) == ("offline", None), "Settings' model list reads this"
         lab.fork(1, with_current_settings=False)
-    lab.act("end")
+    lab.step(Action.END)
     assert listener.hits == [], "nothing at all reached the recorded URL"
     assert (lab.run.config.provider, lab.run.config.base_url) == ("offline", None)
     assert lab.run.stop is not None and lab.run.stop.kind != "api_error"

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from agent_core.model import MAX_STEPS_CEILING, Run, StopCause, ToolExecution
 from agent_core.serving.mode import server_config
 from agent_core.vocab import StopKind
+
+
+@dataclass(frozen=True)
+class SpendCap:
+    """A cap on real-model spend across runs: the cap, what was spent outside this run, and whose cap it is (the
+    stop's parameters: a browser tab's {"session": True}, or a class server's {"daily": scope})."""
+
+    cap_usd: float
+    spent_elsewhere_usd: float = 0.0
+    scope: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({"session": True}))
 
 
 def _repeated_tail(run: Run) -> int:
@@ -27,7 +40,7 @@ def _repeated_tail(run: Run) -> int:
     return count
 
 
-def check_limits(run: Run, spend_cap_usd: float | None = None) -> StopCause | None:
+def check_limits(run: Run, spend_cap: SpendCap | None = None) -> StopCause | None:
     """The first guard that fires before the next request, or None to go on (the parameters say by how much)."""
     limits = run.config.limits
     errors = sum(t.is_error for turn in run.turns for t in turn.tools)
@@ -35,8 +48,8 @@ def check_limits(run: Run, spend_cap_usd: float | None = None) -> StopCause | No
         return StopCause(StopKind.REPEATED_CALL, {"times": limits.stop_on_repeated_call})
     if limits.max_tool_errors is not None and errors >= limits.max_tool_errors:
         return StopCause(StopKind.ERROR_BUDGET, {"errors": errors, "limit": limits.max_tool_errors})
-    if spend_cap_usd is not None and run.total_cost_usd >= spend_cap_usd:
-        return StopCause(StopKind.SPEND_CAP, {"cap_usd": spend_cap_usd, "spent_usd": run.total_cost_usd})
+    if spend_cap is not None and (spent := spend_cap.spent_elsewhere_usd + run.total_cost_usd) >= spend_cap.cap_usd:
+        return StopCause(StopKind.SPEND_CAP, {**spend_cap.scope, "cap_usd": spend_cap.cap_usd, "spent_usd": spent})
     if limits.max_cost_usd is not None and run.total_cost_usd >= limits.max_cost_usd:
         return StopCause(StopKind.COST_BUDGET, {"budget_usd": limits.max_cost_usd, "spent_usd": run.total_cost_usd})
     if limits.max_total_tokens is not None and run.total_tokens >= limits.max_total_tokens:

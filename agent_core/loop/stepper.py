@@ -14,7 +14,7 @@ import httpx2
 from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
 from agent_core.files.trust import duplicate_tool_use_ids, input_digest
 from agent_core.loop import context
-from agent_core.loop.guards import check_limits, check_request_size
+from agent_core.loop.guards import SpendCap, check_limits, check_request_size
 from agent_core.loop.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
 from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.secrets import env_secrets, scrub_record
@@ -39,7 +39,7 @@ class Stepper:
         client: anthropic.Anthropic | None = None,
         pricing: Pricing | None = None,
         max_retries: int = 2,
-        spend_cap_usd: float | None = None,
+        spend_cap: SpendCap | None = None,
         transport: httpx2.BaseTransport | None = None,
         on_wait: Callable[[Wait], None] | None = None,
         server_keys: tuple[str, ...] = (),
@@ -53,7 +53,7 @@ class Stepper:
         # the seconds and a Cancel meanwhile (whatever it raises, a cancel included, leaves the turn unrecorded).
         self.call_runner: Callable[[Callable[[], Any]], Any] | None = None
         self.pricing = pricing or load_pricing()
-        self.spend_cap_usd = spend_cap_usd
+        self.spend_cap = spend_cap
         self._client = client
         self._owns_client = client is None  # a client passed in is closed by whoever made it
         self._api_key = api_key
@@ -165,7 +165,7 @@ class Stepper:
     # -- phases ---------------------------------------------------------------------------
     def _build_request(self) -> None:
         run, cfg = self.run, self.run.config
-        cause = check_limits(run, self.spend_cap_usd)
+        cause = check_limits(run, self.spend_cap)
         if cause:
             return self._stop(cause, note_on_last_turn=True)
         policy = None

@@ -1,4 +1,9 @@
-"""One browser session's state: the draft config, the run, the stepper and the selected turn (never shared)."""
+"""One browser session's state and its one verb: `LabSession.step(Action) -> Outcome` (never shared).
+
+A click goes down once and comes back once: the view returns the Action clicked; `step` performs it on the Stepper
+(the guards see this tab's spend cap and what the tab spent), counts the spend, saves the run (as a linked copy if
+another tab saved it meanwhile), puts the run into the URL, and returns what changed with the notices to show.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +12,24 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
 
 from agent_core.files.trust import Difference, adopt, adopt_run, builtin_needs_approval
+from agent_core.loop.guards import SpendCap
 from agent_core.loop.stepper import Stepper, fork_run
-from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolSpec
-from agent_core.storage.store import RunStore, default_target
+from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolExecution, ToolSpec
+from agent_core.secrets import scrub_secrets
+from agent_core.storage.store import RunStore, StoreError, default_target
 from agent_core.tools.catalog import default_specs
-from agent_core.vocab import DecisionKind, Provider, StopKind
+from agent_core.vocab import Provider
 from agent_core.wire.capture import Wait
 from agent_core.wire.providers import spends_money
+from lab_ui.controller.click import Action, Level, Notice, Outcome
+from lab_ui.frame.untrusted import md
 from lab_ui.serving import classroom
 from lab_ui.words.i18n import LANGUAGES, current_language, mark, set_language, t, translate
 
@@ -46,9 +56,8 @@ class LabSession:
     spend_cap_usd: float | None = 1.00
     session_spend_usd: float = 0.0  # real-model spend of every run in this tab; the spend cap compares this
     replay: bool = False  # a saved run opened for viewing: no model calls
-    message: tuple[str, str] | None = None  # (level, text) shown once after an action
-    failure: str | None = None  # what went wrong in the last action, shown once below the step bar
-    pending: str | None = None  # a click's call handed to the next full app run (lab_ui/controller/actions.py)
+    notices: list[Notice] = field(default_factory=list)  # what the last clicks said, shown once below the step bar
+    pending: Action | None = None  # a click's call handed to the next full app run (lab_ui/playground/step_bar.py)
     scenario_lang: str | None = None  # a lesson's scenario follows the language until the learner runs it
     # What the last opened recorded run had that this session does not use (shown until the next open).
     differences: list[Difference] = field(default_factory=list)
@@ -63,8 +72,6 @@ class LabSession:
     _saved: tuple[str, int] | None = field(default=None, repr=False)
     # A lesson's workspace uses the tab's main workspace for the key, the spend cap and the spend so far.
     _tab: LabSession | None = field(default=None, repr=False)
-    # Run to end saves each turn as it completes: the page sets what saves (lab_ui/controller/actions.py).
-    on_turn_saved: Callable[[], None] | None = field(default=None, repr=False)
     # (run id, its cost already counted in a class server's ledger)
     _billed: tuple[str, float] | None = field(default=None, repr=False)
 
@@ -162,19 +169,18 @@ class LabSession:
         if self._stepper is None or self._stepper.run is not self.run:
             self._stepper = Stepper(self.active_run, api_key=self.resolved_key(), server_keys=self.server_keys())
         self._stepper.on_wait, self._stepper.call_runner = self.on_wait, self.call_runner
-        self._stepper.spend_cap_usd = self.remaining_cap()  # other runs of this tab may have spent since
+        self._stepper.spend_cap = self.spend_cap()  # other runs of this tab may have spent since
         self._stepper.on_turn = self._turn_done
         return self._stepper
 
     def _turn_done(self, turn: object) -> None:
         """Run to end, after each turn: the spend counted and the cap read again (a class server's other tabs
-        and learners spend meanwhile), and the turn saved (on_turn_saved), so a dead worker loses at most one."""
+        and learners spend meanwhile), and the turn saved, so a dead worker loses at most one."""
         if classroom.counts_spend(self.active_run.config):
             classroom.record_spend(self._unbilled())
             if self._stepper is not None:
-                self._stepper.spend_cap_usd = self.remaining_cap()
-        if self.on_turn_saved is not None:
-            self.on_turn_saved()
+                self._stepper.spend_cap = self.spend_cap()
+        self._save_turn()
 
     def _unbilled(self) -> float:
         """The run's cost not yet counted in the class server's ledger (each call is counted once)."""
@@ -208,69 +214,167 @@ class LabSession:
         key, _ = server_key()
         return (key,) if key else ()
 
-    def remaining_cap(self) -> float | None:
-        """The cap as check_limits sees it: this run's own spend plus what the whole session has left (on a class
-        server: what the learner, their class and the server have left today, from the database)."""
+    def spend_cap(self) -> SpendCap | None:
+        """The cap as the guards see it, with the figures its stop reports: the tab's cap and what the tab spent
+        outside this run (on a class server: the tightest daily limit over the learner and what is spent under it)."""
         # The cap guards real money only: the simulated model and a local server cost nothing.
         cfg, tab = (self.run.config if self.run else self.config), self.tab
+        spent_here = self.run.total_cost_usd if self.run else 0.0
         if classroom.counts_spend(cfg):
-            return (self.run.total_cost_usd if self.run else 0.0) + classroom.allowance().left_usd
+            left = classroom.allowance()
+            return SpendCap(left.limit_usd, left.spent_usd - spent_here, scope={"daily": left.binding})
         if tab.spend_cap_usd is None or not spends_money(cfg.provider):
             return None
-        spent_here = self.run.total_cost_usd if self.run else 0.0
-        return spent_here + tab.spend_cap_usd - tab.session_spend_usd
+        return SpendCap(tab.spend_cap_usd, tab.session_spend_usd - spent_here)
 
-    def _count_spend(self, before: float) -> None:
-        run, tab = self.active_run, self.tab
-        daily = classroom.counts_spend(run.config)
-        if daily:
-            classroom.record_spend(self._unbilled())
-        if spends_money(run.config.provider):
-            tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
-        if run.stop and run.stop.kind == StopKind.SPEND_CAP and (daily or tab.spend_cap_usd is not None):
-            # check_limits saw this run's figures; the learner needs the session's (a class server's: the day's).
-            if daily:
-                left = classroom.allowance()
-                session = {"daily": left.binding, "cap_usd": left.limit_usd, "spent_usd": left.spent_usd}
-            else:
-                session = {"session": True, "cap_usd": tab.spend_cap_usd, "spent_usd": tab.session_spend_usd}
-            run.stop.params = {**run.stop.params, **session}
-            for decision in run.turns[-1].decisions if run.turns else []:
-                if decision.kind == DecisionKind.THEN_STOP:
-                    decision.params = {**decision.params, **session}
+    @property
+    def halted(self) -> bool:
+        """The run has stopped or ended, or is a replay (which never calls the model)."""
+        return bool(self.run and (self.run.stop or self.run.done)) or self.replay
 
-    # -- actions (each records what it did, so the page can highlight the code) -------------
-    def act(self, action: str) -> None:
-        if self.replay:
-            self.message = ("warning", t("This is a replay: it never calls the model. Use 'Re-run from this turn'."))
-            return
-        if action == "retry":
+    @property
+    def awaiting_approval(self) -> list[ToolExecution]:
+        """The tool calls waiting for the learner's Allow or Deny (none in a replay)."""
+        if self.replay or self.run is None:
+            return []
+        return self.stepper().awaiting_approval
+
+    # -- the one verb ------------------------------------------------------------------------
+    def step(self, action: Action, around: Callable[[], AbstractContextManager[object]] = nullcontext) -> Outcome:
+        """Do `action`, count its spend, save the run and put it into the URL; `around` wraps the model calls
+        (the view's spinner, timer and Cancel). A failure is told as a notice: the run so far is kept."""
+        outcome, halted, told = Outcome(action), self.halted, len(self.notices)
+        if action is Action.RESET:
+            self.start()
+            outcome.new_run = True
+        elif self.replay:
+            self.tell(Level.WARNING, t("This is a replay: it never calls the model. Use 'Re-run from this turn'."))
+        else:
+            try:
+                with around():
+                    self._perform(action)
+            except Exception as exc:  # the run so far must survive anything a click can cause
+                # Logged without the traceback's values and with the key scrubbed: a log must never hold a key.
+                error = f"{type(exc).__name__}: {exc}"
+                log.warning("%s failed: %s", action, scrub_secrets(error, [self.api_key or ""]))
+                self.tell(Level.ERROR, t("Something went wrong: {error}. The run so far is kept.", error=md(error)))
+        self.save()
+        outcome.halted_changed = self.halted != halted
+        outcome.notices = self.notices[told:]
+        return outcome
+
+    def _perform(self, action: Action) -> None:
+        if action is Action.RETRY:
             # The key may have been fixed on the Settings page, or the injected fault removed: use them now.
             self.active_run.config.sim.faults = copy.deepcopy(self.config.sim.faults)
             self._stepper = None
-        stepper = self.stepper()
-        before = self.active_run.total_cost_usd
+        stepper, run = self.stepper(), self.active_run
+        before = run.total_cost_usd
         try:
-            self._perform(stepper, action)
+            if action is Action.PHASE:
+                self.last_phase = stepper.next_phase()
+            elif action is Action.TURN:
+                stepper.next_turn()
+                self.last_phase = Phase.APPEND_RESULTS if run.phase == Phase.BUILD_REQUEST else run.phase
+            elif action is Action.END:
+                stepper.run_to_end()
+                self.last_phase = run.phase
+            elif action is Action.RETRY:
+                stepper.retry()
+                stepper.next_phase()
+                self.last_phase = Phase.CALL_MODEL
         finally:
             self._count_spend(before)
         self.selected = None
 
-    def _perform(self, stepper: Stepper, action: str) -> None:
-        if action == "phase":
-            self.last_phase = stepper.next_phase()
-        elif action == "turn":
-            stepper.next_turn()
-            self.last_phase = (
-                Phase.APPEND_RESULTS if self.active_run.phase == Phase.BUILD_REQUEST else self.active_run.phase
+    def _count_spend(self, before: float) -> None:
+        run, tab = self.active_run, self.tab
+        if classroom.counts_spend(run.config):
+            classroom.record_spend(self._unbilled())
+        if spends_money(run.config.provider):
+            tab.session_spend_usd += max(0.0, run.total_cost_usd - before)
+
+    def tell(self, level: Level, text: str) -> None:
+        """A notice for the learner, shown once (below the step bar)."""
+        self.notices.append(Notice(level, text))
+
+    def take_notices(self) -> list[Notice]:
+        notices, self.notices = self.notices, []
+        return notices
+
+    def answer(self, tool_use_id: str, allowed: bool, digest: str) -> bool:
+        """The learner's Allow or Deny for a waiting tool call, bound to the exact input shown."""
+        return self.stepper().approve(tool_use_id, allowed, digest)
+
+    def select(self, turn: int) -> None:
+        """Show turn `turn` (Back, Forward, the slider); the newest one follows new turns."""
+        selected = None if self.run is None or turn == len(self.run.turns) else turn
+        if selected != self.selected:
+            self.selected = selected
+            self.sync_url()
+
+    # -- saving and the URL ------------------------------------------------------------------
+    def save(self) -> None:
+        """Every action is saved, and the run id and turn go into the URL, so a reload loses nothing."""
+        if self.run is None:
+            return
+        try:
+            if not self.replay:
+                self._save_unless_changed_elsewhere()
+        except StoreError as exc:
+            self.tell(
+                Level.WARNING, t("This run could not be saved: {error}. It is still here in this tab.", error=exc)
             )
-        elif action == "end":
-            stepper.run_to_end()
-            self.last_phase = self.active_run.phase
-        elif action == "retry":
-            stepper.retry()
-            stepper.next_phase()
-            self.last_phase = Phase.CALL_MODEL
+        self.sync_url()
+
+    def _save_unless_changed_elsewhere(self) -> None:
+        """Save the run; if another tab saved it since this tab loaded it, go on as a linked copy instead."""
+        store = run_store()
+        stored = store.version(self.active_run.id)
+        # None: this tab never read a stored version (a new run, or one this tab saved itself elsewhere).
+        if self.saved_version is not None and stored is not None and stored != self.saved_version:
+            original = self.active_run.id
+            self.fork_away()
+            self.tell(
+                Level.WARNING,
+                t(
+                    "Another tab changed run {run} after this tab opened it. So that neither tab overwrites the "
+                    "other, this tab goes on as a new run {copy}, linked to it.",
+                    run=original,
+                    copy=self.active_run.id,
+                ),
+            )
+        store.save_run(self.active_run, from_turn=self.unsaved_from())  # a forked copy is saved whole
+        self.mark_saved()
+        self.saved_version = store.version(self.active_run.id)
+
+    def _save_turn(self) -> None:
+        """One turn of a Run to end, saved as it completes (a worker that dies mid-run loses at most that turn).
+        A failure here is said by the save after the action."""
+        if self.run is None or self.replay:
+            return
+        store = run_store()
+        try:
+            store.save_run(self.active_run, from_turn=self.unsaved_from())
+        except StoreError:
+            return
+        self.mark_saved()
+        self.saved_version = store.version(self.active_run.id)
+
+    def sync_url(self) -> None:
+        """Keep ?run=ID&turn=N (and mode=replay for a replay) in step with what is shown, so a reload reopens it."""
+        if self.run is None:
+            return
+        wanted = {
+            "run": self.run.id,
+            "turn": str(self.selected) if self.selected else None,
+            "mode": "replay" if self.replay else None,
+        }
+        for name, value in wanted.items():
+            if value is None and name in st.query_params:
+                del st.query_params[name]
+            elif value is not None and st.query_params.get(name) != value:
+                st.query_params[name] = value
 
     @property
     def model_label(self) -> str:

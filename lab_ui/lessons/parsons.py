@@ -11,8 +11,9 @@ import streamlit as st
 from agent_core.teaching.lessons import Lesson
 from agent_core.teaching.lessons.parsons import CODE_LANGUAGES, Puzzle, Verdict, assembled, judge, run_patch
 from agent_core.teaching.progress import ProgressStore
-from lab_ui.controller import actions as step_actions
+from lab_ui.controller.click import Action
 from lab_ui.controller.session import LabSession
+from lab_ui.playground import step_bar
 from lab_ui.words.i18n import mark, t
 
 EMPTY = ""  # a slot left empty
@@ -117,5 +118,5 @@ def _run_on_stage(lesson: Lesson, puzzle: Puzzle, lab: LabSession, lang: str, ve
     config.provider, config.base_url = lab.config.provider, lab.config.base_url  # the learner's model, as set
     lab.config = config
     lab.start()
-    step_actions.request(lab, "end")  # offline: runs now; a real model: handed to a full rerun with its Cancel
+    step_bar.click(lab, Action.END)  # offline: runs now; a real model: handed to a full rerun with its Cancel
     st.rerun()

@@ -20,6 +20,7 @@ import anthropic
 import streamlit as st
 
 from agent_core.wire.capture import Wait
+from lab_ui.controller.click import Level
 from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import t
 
@@ -127,7 +128,7 @@ class CallWatch:
                 "press Next phase to call the model again.",
                 seconds=seconds,
             )
-        self.lab.message = ("info", text)
+        self.lab.tell(Level.INFO, text)
         if self._after_cancel is not None:
             self._after_cancel()
 

@@ -10,7 +10,7 @@ The scheme (why one fragment, and which clicks rerun the app):
   it is drawn by full app runs only.
 - A click that changes what the rest shows reruns the app: the first turn (the header's share link appears),
   Reset, Re-run from a turn, accepting a recorded run's tools, Allow/Deny and Retry (rare clicks; the page around
-  them may change). A call that may wait also runs in a full app run (lab_ui/controller/actions.py says why).
+  them may change). A call that may wait also runs in a full app run (lab_ui/playground/step_bar.py says why).
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from agent_core.files.trust import input_digest
 from agent_core.model import Phase
 from agent_core.report.explain import sequence_diagram
 from agent_core.vocab import Provider, StopKind
-from lab_ui.controller import actions as step_actions
 from lab_ui.controller import spend
+from lab_ui.controller.click import Action
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.untrusted import code_span, md, model_words_md
 from lab_ui.playground import charts as charts_panel
-from lab_ui.playground import loop_code, timeline
+from lab_ui.playground import loop_code, step_bar, timeline
 from lab_ui.playground import predict as predict_view
 from lab_ui.playground import share as share_view
 from lab_ui.playground import spend_line as spend_view
@@ -78,7 +78,8 @@ def panel(lab: LabSession, slots: Slots) -> None:
     bar = st.container(key="stepbar")  # sticky in presenter mode: a child of the column, so it can stick in it
     st.html(loop_code.CSS)  # the code panel's style, sent once per page run rather than with every click
     with st.container():  # the main script's place for a call that may wait, right below the bar
-        step_actions.run_pending(lab)
+        if not step_bar.run_pending(lab):
+            lab.sync_url()  # a run opened elsewhere (the Runs page, a link) goes into the URL; a step puts it there
     _stage(lab, bar, slots)
 
 
@@ -87,12 +88,12 @@ def panel(lab: LabSession, slots: Slots) -> None:
 def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
     # Each outside container gets a write on every run, even an empty one: a fragment may fill a container on
     # its own reruns only if it wrote there during the full app run.
-    clicked = step_actions.buttons(lab, bar)
+    clicked = step_bar.buttons(lab, bar)
     if clicked:
-        step_actions.handle(lab, clicked)
+        step_bar.click(lab, clicked)
     if slots.share and share_view.shared_run(lab) != slots.shared_run:
         st.rerun()  # the header's share link is for another run now (rare: see Slots)
-    step_actions.show_failure(lab)
+    step_bar.show_notices(lab)
     _body(lab)
     if slots.code_below:
         with st.expander(t("The loop's code")):
@@ -103,7 +104,6 @@ def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
     if slots.insights is not None:
         with slots.insights.container():
             insights(lab.run)
-    step_actions.sync_url(lab)  # after the timeline: Back/Forward change the selected turn without a save
 
 
 def _body(lab: LabSession) -> None:
@@ -111,13 +111,11 @@ def _body(lab: LabSession) -> None:
     predict_view.panel(lab)
     _status(lab)
     spend_view.render_spend(lab)
-    if lab.message:
-        getattr(st, lab.message[0])(lab.message[1])
-        lab.message = None
     run = lab.run
     if run and run.turns:
         _totals(run, spend.shows_prices(lab))
         selected = timeline.render(lab)
+        lab.select(selected)  # Back, Forward or the slider: the URL follows
         turn_view.render(run, run.turns[selected - 1])
         _run_controls(lab, selected)
 
@@ -134,7 +132,6 @@ def _status(lab: LabSession) -> None:
                 "**Re-run from turn N** below."
             )
         )
-    stepper = lab.stepper() if not lab.replay else None
     if run.stop and run.stop.kind == StopKind.API_ERROR:
         error = last_error(run)
         message = error_markdown(error) if error else md(stop_text(run))
@@ -147,7 +144,7 @@ def _status(lab: LabSession) -> None:
             key="retry-step",
             help=t("Sends the same request again, with the key and the injected faults as they are set now."),
         ):
-            step_actions.request(lab, "retry")
+            step_bar.click(lab, Action.RETRY)
             st.rerun()
     elif run.stop:
         level = st.success if run.stop.kind == StopKind.END_TURN else st.warning
@@ -156,7 +153,7 @@ def _status(lab: LabSession) -> None:
             with st.container(border=True, key="final-answer"):
                 st.caption(t("The model's final answer"))
                 st.markdown(model_words_md(run.final_text), unsafe_allow_html=True)
-    elif stepper and stepper.awaiting_approval:
+    elif lab.awaiting_approval:
         _approvals(lab)
     else:
         st.caption(
@@ -186,8 +183,7 @@ def _raw_error(run) -> None:
 
 def _approvals(lab: LabSession) -> None:
     """One Allow/Deny per waiting call, bound to its tool_use id and the exact input shown (a hash of it)."""
-    stepper = lab.stepper()
-    for n, tool in enumerate(stepper.awaiting_approval):
+    for n, tool in enumerate(lab.awaiting_approval):
         digest = input_digest(tool.input)
         st.warning(
             t(
@@ -199,10 +195,10 @@ def _approvals(lab: LabSession) -> None:
         allow, deny = st.columns(2)
         # The position and the input's hash make each key unique, even if a reply repeats an id.
         if allow.button(t("Allow"), key=f"allow-{n}-{digest}"):
-            stepper.approve(tool.tool_use_id, True, digest)
+            lab.answer(tool.tool_use_id, True, digest)
             st.rerun()
         if deny.button(t("Deny"), key=f"deny-{n}-{digest}"):
-            stepper.approve(tool.tool_use_id, False, digest)
+            lab.answer(tool.tool_use_id, False, digest)
             st.rerun()
 
 
@@ -244,7 +240,7 @@ def _recorded_notice(lab: LabSession) -> None:
 def _run_controls(lab: LabSession, selected: int) -> None:
     if not lab.run or not lab.run.turns or share_view.viewing(lab):  # a shared run goes on only as one's copy
         return
-    # A dialog, built only when opened: a popover's content would be sent with every click (lab_ui/controller/actions.py).
+    # A dialog, built only when opened: a popover's content would be sent with every click (lab_ui/playground/step_bar.py).
     if st.button(t("Re-run from turn {n}", n=selected), key="fork-open"):
         st.dialog(t("Re-run from turn {n}", n=selected))(_fork_dialog)(lab, selected)
 
@@ -254,7 +250,7 @@ def _fork_dialog(lab: LabSession, selected: int) -> None:
     use_now = st.checkbox(t("Use the settings as edited on the left"), value=True)
     if st.button(t("Re-run from here"), key="fork", type="primary"):
         lab.fork(selected, use_now)
-        step_actions.save(lab)
+        lab.save()
         st.rerun()
 
 
@@ -262,7 +258,7 @@ def _totals(run, priced: bool) -> None:
     """The money pit at a glance: turns, the context now, everything billed so far, and the cost (where priced)."""
     last = next((t for t in reversed(run.turns) if t.usage), None)
     billed = sum(t.usage.whole_input for t in run.turns if t.usage)
-    with st.container(horizontal=True):  # one element, where st.columns(4) is five (step_actions.buttons says why)
+    with st.container(horizontal=True):  # one element, where st.columns(4) is five (step_bar.buttons says why)
         st.metric(t("Turns"), len(run.turns), width="stretch")
         st.metric(t("Context now (tokens)"), f"{last.usage.whole_input:,}" if last else "—", width="stretch")
         st.metric(t("Input billed so far"), f"{billed:,}", width="stretch")

@@ -68,7 +68,6 @@ def render(lab: LabSession) -> int:
         )
     else:
         picker.caption(t("Turn {n}", n=1), width="stretch")
-    lab.selected = None if current == count else current
     st.markdown(recent_rows(run, current))
     if count > RECENT:
         # Lazy: the full table (a pandas frame of every turn, rebuilt on every click) only while it is open.

@@ -10,6 +10,7 @@ import streamlit as st
 from agent_core.files import export
 from agent_core.model import Run
 from agent_core.storage.store import RunStore, RunSummary, StoreError
+from lab_ui.controller.click import Level, Notice, show
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
 from lab_ui.playground import turn as turn_view
@@ -19,16 +20,15 @@ PLAYGROUND = "pages/playground.py"
 FLASH_KEY = "runs:flash"  # session state: the message the next rerun shows once
 
 
-def flash(level: str, text: str) -> None:
-    """A message shown once at the top of the page, after the rerun an action causes."""
-    st.session_state[FLASH_KEY] = (level, text)
+def flash(notice: Notice) -> None:
+    """A notice shown once at the top of the page, after the rerun an action causes."""
+    st.session_state[FLASH_KEY] = notice
 
 
 def show_flash() -> None:
     """The message an action left for this rerun, if any (shown once)."""
     if FLASH_KEY in st.session_state:
-        level, text = st.session_state.pop(FLASH_KEY)
-        getattr(st, level)(text)
+        show(st.session_state.pop(FLASH_KEY))
 
 
 def run_label(r: RunSummary) -> str:
@@ -161,8 +161,8 @@ def _rerun(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
     except StoreError as exc:
         st.error(t("The re-run could not be saved: {error}", error=exc))
         return
-    lab.message = (
-        "success",
+    lab.tell(
+        Level.SUCCESS,
         t(
             "Run {child} re-runs {run} from turn {n}: the {copied} turn(s) before it are copied. "
             "Press **Next step** to call the model.",
@@ -194,8 +194,10 @@ def _delete(lab: LabSession, runs_db: RunStore, summary: RunSummary) -> None:
         # Otherwise the Playground's next click would save the deleted run again.
         lab.run, lab.selected, lab.replay = None, None, False
     flash(
-        "success" if deleted else "info",
-        t("Deleted run {run}.", run=summary.id) if deleted else t("Run {run} was already gone.", run=summary.id),
+        Notice(
+            Level.SUCCESS if deleted else Level.INFO,
+            t("Deleted run {run}.", run=summary.id) if deleted else t("Run {run} was already gone.", run=summary.id),
+        )
     )
     st.rerun()
 

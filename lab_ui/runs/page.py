@@ -13,6 +13,7 @@ from agent_core.model import Run
 from agent_core.storage.store import NotYours, RunStore, RunSummary, StoreError
 from agent_core.wire.providers import is_priced
 from lab_ui.controller import session
+from lab_ui.controller.click import Level, Notice, show
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.untrusted import md
 from lab_ui.runs import actions as run_actions
@@ -161,23 +162,26 @@ def _import(runs_db: RunStore) -> None:
     done = st.session_state.setdefault(IMPORTED_KEY, {})
     if uploaded.file_id not in done:  # every rerun sees the same upload: import it once
         done[uploaded.file_id] = _import_one(runs_db, uploaded.name, uploaded.getvalue())
-    level, text = done[uploaded.file_id]
-    getattr(st, level)(text)
+    show(done[uploaded.file_id])
 
 
-def _import_one(runs_db: RunStore, name: str, data: bytes) -> tuple[str, str]:
+def _import_one(runs_db: RunStore, name: str, data: bytes) -> Notice:
     try:
         run = import_bytes(runs_db, data)
     except export.RunImportError as exc:
-        return "error", t("**{file}** was not imported. {error}", file=md(name), error=md(exc))
+        return Notice(Level.ERROR, t("**{file}** was not imported. {error}", file=md(name), error=md(exc)))
     except StoreError as exc:
-        return "error", t("**{file}** is a valid run but could not be saved: {error}", file=md(name), error=md(exc))
+        error = t("**{file}** is a valid run but could not be saved: {error}", file=md(name), error=md(exc))
+        return Notice(Level.ERROR, error)
     st.session_state[PICKED_KEY] = run.id
-    return "success", t(
-        "Imported **{file}** as run {run} ({n} turn(s)); it is in **Saved runs**, picked.",
-        file=md(name),
-        run=run.id,
-        n=len(run.turns),
+    return Notice(
+        Level.SUCCESS,
+        t(
+            "Imported **{file}** as run {run} ({n} turn(s)); it is in **Saved runs**, picked.",
+            file=md(name),
+            run=run.id,
+            n=len(run.turns),
+        ),
     )
 
 
@@ -206,7 +210,10 @@ def _examples(runs_db: RunStore) -> None:
                 return
             st.session_state[PICKED_KEY] = run_id
             flash(
-                "success", t("Imported the example “{title}” as run {run}.", title=meta.get("title", name), run=run_id)
+                Notice(
+                    Level.SUCCESS,
+                    t("Imported the example “{title}” as run {run}.", title=meta.get("title", name), run=run_id),
+                )
             )
             st.rerun()
 

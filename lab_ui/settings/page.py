@@ -15,6 +15,7 @@ from agent_core.serving.mode import is_class_server, server_config
 from agent_core.vocab import Provider
 from agent_core.wire.errors import describe_api_error
 from agent_core.wire.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
+from lab_ui.controller.click import Level, Notice, show
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.serving import classroom
@@ -50,7 +51,7 @@ class ModelList:
 class ConnectionCheck:
     """The plain result of 'Test connection'."""
 
-    level: str  # "success", "warning" or "error" (the st.* call that shows it)
+    level: Level
     message: str
     raw: str | None = None  # the raw error JSON the server sent, scrubbed
 
@@ -86,7 +87,7 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
         count = len(fetch_model_ids(config, api_key))
     except anthropic.NotFoundError:
         return ConnectionCheck(
-            "warning",
+            Level.WARNING,
             t(
                 "The server answered, but it has no model list (GET /v1/models: 404). "
                 "Type the model name yourself; the key and URL may still be fine."
@@ -95,8 +96,8 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
     except (anthropic.APIError, ProviderError) as exc:
         # An upstream may echo the key in its error: scrubbed by value before the page shows it.
         error = scrub_record(describe_api_error(exc), [api_key or "", *env_secrets()])
-        return ConnectionCheck("error", error_markdown(error), error.body)
-    return ConnectionCheck("success", t("OK: the server answered and lists {n} model(s).", n=count))
+        return ConnectionCheck(Level.ERROR, error_markdown(error), error.body)
+    return ConnectionCheck(Level.SUCCESS, t("OK: the server answered and lists {n} model(s).", n=count))
 
 
 # -- widgets ----------------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def _connection(lab: LabSession) -> None:
     if tested is None or tested[0] != _where(lab):
         return  # a result for another provider, URL or key would mislead
     result = tested[1]
-    getattr(st, result.level)(result.message)
+    show(Notice(result.level, result.message))
     if result.raw:
         st.caption(t("The raw error JSON the server sent:"))
         st.code(result.raw, language="json")
