@@ -231,7 +231,7 @@ def test_the_estimate_bounds_any_real_split_of_the_same_input(write, read, outpu
 def test_components_are_scaled_to_the_reported_total():
     body = {"model": SONNET, "system": "s" * 40, "messages": [{"role": "user", "content": "u" * 40}]}
     # estimate: system 10, user_text 14 (sum 24); the API reported 48, so every part doubles
-    parts = acc.turn_components(body, Usage(input_tokens=8, cache_read_input_tokens=40), "anthropic")
+    parts = acc.turn_components(body, Usage(input_tokens=8, cache_read_input_tokens=40))
     assert parts["system"] == 20 and parts["user_text"] == 28
     assert sum(parts.values()) == 48
     assert acc.components_note("anthropic") == acc.NOTE_SCALED == acc.components_note("compatible")
@@ -242,10 +242,10 @@ def test_offline_components_are_the_simulators_own_estimate():
     for turn in run.turns:
         estimate = tokens.split_components(turn.request)
         usage = Usage(input_tokens=tokens.count_request(turn.request))  # what the simulator reports
-        parts = acc.turn_components(turn.request, usage, "offline")
+        parts = acc.turn_components(turn.request, usage)
         assert parts == estimate
         assert sum(parts.values()) == usage.whole_input
-    assert acc.turn_components(run.turns[0].request, None, "offline") == tokens.split_components(run.turns[0].request)
+    assert acc.turn_components(run.turns[0].request, None) == tokens.split_components(run.turns[0].request)
     assert acc.components_note("offline") == acc.NOTE_OFFLINE
 
 

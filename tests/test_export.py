@@ -16,11 +16,10 @@ from agent_core.files.export import (
     RunImportError,
     export_json,
     import_json,
-    to_openai_messages,
-    to_openai_response,
-    to_python_script,
 )
+from agent_core.files.export_script import to_python_script
 from agent_core.model import Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
+from agent_core.wire.openai_form import to_openai_messages, to_openai_response
 
 CANARY = "sk-ant-" + "api03-CANARYcanary0123456789abcdefXYZ"  # split: no key-shaped literal in the repository
 WEATHER = ToolSpec(

@@ -11,7 +11,7 @@ import scripted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_core.files import export
+from agent_core.files import export, export_script
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, SimSettings
 from agent_core.sim import start_server
@@ -170,7 +170,7 @@ def _must_import_cleanly_or_refuse(data: bytes, tmp_path_factory) -> None:
         assert store.load(run.id) is not None
         summaries_table(store.list_runs())
     export.export_json(run)
-    export.to_python_script(run)
+    export_script.to_python_script(run)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 
 import pytest
 
-from agent_core.files.export import to_openai_messages
 from agent_core.loop.context import CLEARED
 from agent_core.loop.stepper import Stepper, run_task
 from agent_core.model import Run
-from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, check_goal, load_lesson
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, check_goal, load_lesson
 from agent_core.tools.catalog import sandbox_path
+from agent_core.wire.openai_form import to_openai_messages
 
 
 @functools.cache
@@ -103,12 +104,17 @@ def test_a_forced_tool_choice_asks_for_a_tool_on_every_turn():
     assert all(t.request["tool_choice"] == {"type": "any"} for t in run.turns)
 
 
-def test_the_mcp_lesson_tool_is_the_servers_listing_copied_into_the_tools_list():
+def test_the_mcp_lesson_tool_is_built_from_the_servers_tools_list_file():
     from agent_core.tools.mcp import tools_from_mcp
 
     folder = LESSONS_ROOT / "16-where-tools-come-from"
     listing = json.loads((folder / "mcp_tools_list.json").read_text(encoding="utf-8"))
     (listed,) = tools_from_mcp(listing)
+    raw = json.loads((folder / "lesson.json").read_text(encoding="utf-8"))
+    (written,) = [
+        t for x in raw["exercises"] if x["id"] == "add-the-mcp-tool" for t in x["change"]["tools"] if t != "calculate"
+    ]
+    assert written == {"mcp": "mcp_tools_list.json", "name": "weather_current", "impl": "get_weather"}, "not copied"
     entry = next(t for t in _lesson(folder.name).exercise("add-the-mcp-tool").change["tools"] if isinstance(t, dict))
     assert {k: entry[k] for k in ("name", "description", "input_schema")} == listed
     run = _exercise_run(folder.name, "add-the-mcp-tool")
@@ -123,3 +129,23 @@ def test_a_learner_without_the_loop_gets_no_answer(lang: str):
     assert [t.name for t in run.turns[0].tools] == ["get_weather"]  # it acted...
     sent = json.dumps([t.request for t in run.turns])
     assert run.stop.kind == "step_limit" and '"tool_result"' not in sent  # ...but the model never observed it
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ({"mcp": "mcp_tools_list.json", "name": "weather_tomorrow", "impl": "get_weather"}, "lists no tool"),
+        ({"mcp": "missing.json", "name": "weather_current", "impl": "get_weather"}, "missing.json"),
+        ({"mcp": "../16-where-tools-come-from/mcp_tools_list.json", "name": "weather_current"}, "lesson's folder"),
+    ],
+)
+def test_an_mcp_tool_entry_that_its_file_does_not_list_is_refused_by_name(tmp_path, entry, said):
+    folder = tmp_path / "16-where-tools-come-from"
+    shutil.copytree(LESSONS_ROOT / folder.name, folder)
+    data = json.loads((folder / "lesson.json").read_text(encoding="utf-8"))
+    exercise = next(x for x in data["exercises"] if x["id"] == "add-the-mcp-tool")
+    exercise["change"]["tools"] = ["calculate", entry]
+    (folder / "lesson.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(LessonError) as err:
+        load_lesson(folder)
+    assert any("from MCP" in p and said in p for p in err.value.problems), err.value.problems

@@ -10,7 +10,7 @@ from lab_app import APP, LAB_KEY, PLAYGROUND, click, ok, open_page, texts, widge
 from streamlit.testing.v1 import AppTest
 
 from agent_core.examples import list_examples, load_example
-from agent_core.files import export
+from agent_core.files import export, export_script
 from agent_core.loop.stepper import Stepper
 from agent_core.model import Run, RunConfig, StopCause, Turn, Usage
 from agent_core.report import compare
@@ -356,9 +356,9 @@ def test_compare_needs_two_runs(db):
 def test_downloads_are_built_only_when_asked_and_round_trip(db, monkeypatch):
     run = saved_example(db)
     built: list[str] = []
-    real_json, real_script = export.export_json, export.to_python_script
+    real_json, real_script = export.export_json, export_script.to_python_script
     monkeypatch.setattr(export, "export_json", lambda r: built.append("json") or real_json(r))
-    monkeypatch.setattr(export, "to_python_script", lambda r: built.append("python") or real_script(r))
+    monkeypatch.setattr(export_script, "to_python_script", lambda r: built.append("python") or real_script(r))
     at = runs_page()
     assert [d.label for d in at.get("download_button")] == ["Download JSON", "Download Python script"]
     assert built == [], "drawing the page builds no export"

@@ -9,7 +9,8 @@ import pytest
 from loopback import Hit, start_listener, stop_listener
 
 from agent_core import cli
-from agent_core.files.export import export_json, to_python_script
+from agent_core.files.export import export_json
+from agent_core.files.export_script import to_python_script
 from agent_core.model import Decision, Run, RunConfig, StopCause, Turn
 from agent_core.secrets import FRAGMENT, REDACTED, scrub_bytes, scrub_record, scrub_secrets, secret_forms
 from agent_core.storage.store import RunStore

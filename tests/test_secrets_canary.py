@@ -31,9 +31,11 @@ from keys import KEY_FIELD, PROVIDER, RUN_TO_END, TEST_CONNECTION, TURN_TABS, US
 from lab_app import PLAYGROUND, click, everything_shown, lab_of, open_page
 from test_settings_page import use_compatible
 
-from agent_core.files.export import export_json, to_openai_messages, to_openai_response, to_python_script
+from agent_core.files.export import export_json
+from agent_core.files.export_script import to_python_script
 from agent_core.storage.store import RunStore
 from agent_core.vocab import Provider
+from agent_core.wire.openai_form import to_openai_messages, to_openai_response
 from lab_ui.playground.turn import TABS
 from lab_ui.settings.page import PROVIDERS
 

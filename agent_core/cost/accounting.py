@@ -104,7 +104,7 @@ def _turn_row(turn: Turn, run: Run, pricing: Pricing) -> dict[str, Any]:
     usage = turn.usage or Usage()
     model = str((turn.request or {}).get("model") or run.config.model)
     if turn.request is not None:
-        parts = turn_components(turn.request, turn.usage, run.config.provider)
+        parts = turn_components(turn.request, turn.usage)
     else:  # an imported run may keep only the split the loop stored
         parts = {k: int(turn.components.get(k, 0)) for k in COMPONENT_COLUMNS}
     write_1h = cache_write_1h_tokens(turn.response)

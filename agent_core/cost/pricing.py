@@ -242,7 +242,7 @@ def cache_write_1h_tokens(response: dict[str, Any] | None) -> int:
     return int(detail.get("ephemeral_1h_input_tokens") or 0) if isinstance(detail, dict) else 0
 
 
-def turn_components(request: dict[str, Any] | None, usage: Usage | None, provider: str) -> dict[str, int]:
+def turn_components(request: dict[str, Any] | None, usage: Usage | None) -> dict[str, int]:
     """The input of one request split by component, summing to the reported whole input when there is one."""
     parts = tokens.split_components(request or {})
     total = usage.whole_input if usage else 0

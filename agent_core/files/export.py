@@ -238,23 +238,3 @@ def json_path(parts: Any) -> str:
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
-
-
-# -- a runnable script ----------------------------------------------------------------------
-
-
-# The runnable script and the OpenAI form live in their own modules; importing them from here keeps working.
-from agent_core.files.export_script import to_python_script  # noqa: E402
-from agent_core.wire.openai_form import FINISH_REASONS, to_openai_messages, to_openai_response  # noqa: E402
-
-__all__ = [
-    "FINISH_REASONS",
-    "RunImportError",
-    "dumps",
-    "export_json",
-    "import_json",
-    "json_path",
-    "to_openai_messages",
-    "to_openai_response",
-    "to_python_script",
-]

@@ -205,7 +205,7 @@ class Stepper:
         response: dict[str, Any] = message.to_dict()
         turn.response = response
         turn.usage = Usage.from_api(response.get("usage"))
-        turn.components = turn_components(turn.request, turn.usage, self.run.config.provider)
+        turn.components = turn_components(turn.request, turn.usage)
         # A local or unknown server's calls have no price (0 here); Anthropic's API bills, whichever provider
         # setting reached it (a "compatible" URL that is api.anthropic.com is billed all the same).
         if is_priced(self.run.config.provider) or bills_as_anthropic(self.run.config):

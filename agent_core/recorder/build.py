@@ -138,7 +138,7 @@ def exchange_started(exchange: Exchange) -> float:
 def _answered(run: Run, turn: Turn, reply: dict[str, Any], pricing: Pricing) -> None:
     turn.response, turn.error = reply, None
     turn.usage = Usage.from_api(reply.get("usage"))
-    turn.components = turn_components(turn.request, turn.usage, run.config.provider)
+    turn.components = turn_components(turn.request, turn.usage)
     if is_priced(run.config.provider):
         model = str(reply.get("model") or run.config.model)
         turn.cost_usd = turn_cost(model, turn.usage, pricing, cache_write_1h=cache_write_1h_tokens(reply))

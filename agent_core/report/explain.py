@@ -16,7 +16,6 @@ class RequestDiff:
 
     resent_messages: int
     appended: list[dict[str, Any]]
-    changed_fields: list[str]  # top-level fields other than messages that changed (e.g. a context policy)
     rewritten_history: bool  # earlier messages changed (summarised / cleared), not just appended to
     unified: str  # a unified diff of the pretty JSON
 
@@ -33,11 +32,10 @@ def request_diff(previous: Turn | None, current: Turn) -> RequestDiff:
     prefix = 0
     while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
         prefix += 1
-    changed = sorted(k for k in set(before) | set(after) if k != "messages" and before.get(k) != after.get(k))
     unified = "\n".join(
         difflib.unified_diff(_pretty(before), _pretty(after), "previous request", "this request", n=2, lineterm="")
     )
-    return RequestDiff(prefix, new[prefix:], changed if previous else [], prefix < len(old), unified)
+    return RequestDiff(prefix, new[prefix:], prefix < len(old), unified)
 
 
 def _short(text: str, limit: int = 48) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 
@@ -17,3 +19,12 @@ def tools_from_mcp(listing: dict[str, Any]) -> list[dict[str, Any]]:
         }
         for tool in tools
     ]
+
+
+def listed_tool(listing_file: Path, name: str) -> dict[str, Any]:
+    """Tool `name` of an MCP server's tools/list answer kept as a file, as a tool definition (KeyError: not listed)."""
+    listing = json.loads(listing_file.read_text(encoding="utf-8"))
+    for tool in tools_from_mcp(listing):
+        if tool["name"] == name:
+            return tool
+    raise KeyError(f"{listing_file.name} lists no tool {name!r}")

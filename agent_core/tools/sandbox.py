@@ -192,10 +192,6 @@ class Sandbox:
             os.unlink(name, dir_fd=folder)  # unlink never follows a link in its last component
         return "/".join(self._parts(path))
 
-    @property
-    def is_copy(self) -> bool:
-        return self._copy is not None
-
     def close(self) -> None:
         """Remove the private copy, if one was made."""
         if self._copy is not None:

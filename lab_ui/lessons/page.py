@@ -34,12 +34,6 @@ RESET_FIRST = mark(
 _LESSON = "lessons:lesson"  # session_state: the lesson last open in this tab (the URL loses it on a page change)
 
 
-def learner_id() -> str:
-    """The learner at this browser, so progress survives reloads, page changes and new tabs: on a class server the
-    signed identity cookie's (lab_ui/serving/who.py), on a personal one a random id kept in the URL."""
-    return who.learner_id()
-
-
 def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesson:
     ids = [x.id for x in lessons]
     wanted = st.query_params.get("lesson") or st.session_state.get(_LESSON)
@@ -202,7 +196,7 @@ def render() -> None:
     except LessonError as exc:
         st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
         return
-    learner, store = learner_id(), ProgressStore()
+    learner, store = who.learner_id(), ProgressStore()
     class_join.render(learner)
     progress = {x.id: len(store.done(learner, x.id)) for x in lessons}
     lesson = _pick(lessons, lang, progress)

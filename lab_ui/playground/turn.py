@@ -6,10 +6,10 @@ import json
 
 import streamlit as st
 
-from agent_core.files.export import to_openai_messages, to_openai_response
 from agent_core.model import Exchange, Run, Turn
 from agent_core.report.explain import request_diff
 from agent_core.vocab import STOP_TABLE, UNKNOWN_STOP_ICON
+from agent_core.wire.openai_form import to_openai_messages, to_openai_response
 from lab_ui.frame import presenter
 from lab_ui.frame.untrusted import code_span, md, model_words_md
 from lab_ui.words.catalogue import decision_text, error_markdown

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from agent_core.files import export
+from agent_core.files import export, export_script
 from agent_core.model import Run
 from agent_core.storage.store import RunStore, RunSummary, StoreError
 from lab_ui.controller.click import Level, Notice, show
@@ -208,7 +208,7 @@ def export_bytes(path: str | Path, run_id: str, kind: str) -> bytes:
         run = own.load(run_id)
     if run is None:
         return b""
-    return export.export_json(run) if kind == "json" else export.to_python_script(run).encode("utf-8")
+    return export.export_json(run) if kind == "json" else export_script.to_python_script(run).encode("utf-8")
 
 
 def _downloads(path: str | Path, summary: RunSummary) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agent_core.examples import load_scenarios
-from agent_core.model import ApiError, Decision, Run, StopCause, Turn
+from agent_core.model import ApiError, Decision, Run, Turn
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
 from agent_core.wire import errors
 from agent_core.wire.providers import PROVIDER_TABLE
@@ -213,8 +213,3 @@ def decision_text(turn: Turn, tr: Translate = t) -> str:
         except (KeyError, TypeError, ValueError):  # odd parameters from a hand-edited file: say the kind
             words.append(d.kind)
     return " ".join(w for w in words if w)
-
-
-def stop_cause_text(cause: StopCause, tr: Translate = t) -> str:
-    """One stop cause in words, without a run (a guard checked ahead of time)."""
-    return stop_words(cause.kind, cause.params, tr=tr)

@@ -34,7 +34,6 @@ _LETTER = re.compile(r"[^\W\d_]")
 _NEIGHBOUR = 40  # characters either side of a conjunction that hold the words it joins
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")
 _NOT_TICKERS = {"OK", "AI", "API", "USA", "NYC", "EUR", "USD", "PLN", "CET", "UTC", "JSON", "HTTP", "URL", "IGNORE"}
-_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 
 
 _Result = TypeVar("_Result")
@@ -289,12 +288,6 @@ def word_set(name: str) -> frozenset[str]:
     return frozenset(words(" ".join(lexicon()[name])))
 
 
-def same_stem(a: str, b: str) -> bool:
-    """Crude stemming that works across the three languages: a shared start of up to 5 letters."""
-    k = min(len(a), len(b), 5)
-    return a == b or (k >= 3 and a[:k] == b[:k])
-
-
 # ---- other values in text --------------------------------------------------------------------------
 
 
@@ -313,12 +306,6 @@ def extract_paths(text: str) -> list[str]:
 def extract_ticker(text: str) -> str | None:
     """A stock ticker: a word of 2-5 capital letters that is not a common abbreviation."""
     return next((t for t in _TICKER.findall(text) if t not in _NOT_TICKERS), None)
-
-
-def first_number(text: str) -> float | None:
-    """The first number written with digits."""
-    match = _NUMBER.search(text)
-    return float(match.group().replace(",", ".")) if match else None
 
 
 def temperature(text: str) -> str | None:

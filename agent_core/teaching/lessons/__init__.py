@@ -30,10 +30,10 @@ from agent_core.teaching.lessons.scenario import (
     build_config,
     deep_merge,
     pick,
-    resolve_scenario,
     resolve_tool,
 )
 from agent_core.teaching.lessons.validate import FOLDER, Checker, check_lesson, check_patch
+from agent_core.tools.mcp import listed_tool
 
 __all__ = [
     "LANGUAGES",
@@ -134,10 +134,6 @@ class Lesson:
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
         return self.steps[_language(lang)]
-
-    def resolved_scenario(self, lang: str, patch: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The patched scenario as plain JSON with texts in one language (tools still as written)."""
-        return resolve_scenario(self._patched(patch), _language(lang))
 
     def scenario_config(self, lang: str, patch: dict[str, Any] | None = None) -> RunConfig:
         """The RunConfig to run: the scenario in one language, with an optional deep-merge patch."""
@@ -299,6 +295,26 @@ def parse_steps(markdown: str) -> tuple[list[Step], list[str]]:
     return steps, stray
 
 
+def _with_mcp_tools(data: dict[str, Any], folder: Path, problems: list[str]) -> None:
+    """Tool entries {"mcp": FILE, "name": ..., "impl": ...} become the tool that FILE (an MCP server's tools/list
+    answer, kept in the lesson's folder) lists under that name: the lesson shows the server's own words."""
+    places = [(data.get("scenario") or {}).get("tools")]
+    places += [(x.get("change") or {}).get("tools") for x in data.get("exercises") or [] if isinstance(x, dict)]
+    for tools in (p for p in places if isinstance(p, list)):
+        for i, entry in enumerate(tools):
+            if not isinstance(entry, dict) or "mcp" not in entry:
+                continue
+            source = str(entry["mcp"])
+            try:
+                if Path(source).name != source:
+                    raise KeyError(f"{source!r} must be a file in the lesson's folder")
+                listed = listed_tool(folder / source, str(entry.get("name")))
+            except (OSError, ValueError, KeyError) as err:
+                problems.append(f"{folder.name}/lesson.json: tool {entry.get('name')!r} from MCP: {err}")
+                continue
+            tools[i] = {**listed, **{k: v for k, v in entry.items() if k != "mcp"}}
+
+
 def load_lesson(path: str | Path) -> Lesson:
     """Load and validate one lesson folder (or its lesson.json); raises LessonError naming file and field."""
     folder = Path(path)
@@ -311,6 +327,7 @@ def load_lesson(path: str | Path) -> Lesson:
         raise LessonError([f"{label}/lesson.json: file missing"]) from None
     except json.JSONDecodeError as err:
         raise LessonError([f"{label}/lesson.json: invalid JSON at line {err.lineno}: {err.msg}"]) from None
+    _with_mcp_tools(data, folder, check.problems)
     check_lesson(check, data, folder)
     steps = {lang: _read_steps(folder, lang, check.problems) for lang in LANGUAGES}
     deep = {lang: [bool(x.depth) for x in steps[lang]] for lang in LANGUAGES}
