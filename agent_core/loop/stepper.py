@@ -121,8 +121,10 @@ class Stepper:
             return phase
         if phase in (Phase.RUN_TOOLS, Phase.APPEND_RESULTS) and self._refuse_duplicates():
             return phase
+        method = PHASES.get(phase)
         try:
-            getattr(self, f"_{phase}")()
+            if method is not None:
+                self.run.phase = method(self)  # each phase's method returns the phase that comes next
         finally:
             self._scrub()
         return phase
@@ -163,7 +165,7 @@ class Stepper:
             self.run.phase = Phase.CALL_MODEL
 
     # -- phases ---------------------------------------------------------------------------
-    def _build_request(self) -> None:
+    def _build_request(self) -> Phase:
         run, cfg = self.run, self.run.config
         cause = check_limits(run, self.spend_cap)
         if cause:
@@ -184,9 +186,9 @@ class Stepper:
         if policy:
             turn.decisions.append(policy)
         run.turns.append(turn)
-        run.phase = Phase.CALL_MODEL
+        return Phase.CALL_MODEL
 
-    def _call_model(self) -> None:
+    def _call_model(self) -> Phase:
         turn = self.run.turns[-1]
         attempts: list[Exchange] = []
         started = time.perf_counter()
@@ -213,9 +215,9 @@ class Stepper:
                 self.run.config.model, turn.usage, self.pricing, cache_write_1h=cache_write_1h_tokens(response)
             )
         turn.stop_reason = response.get("stop_reason")
-        self.run.phase = Phase.READ_STOP_REASON
+        return Phase.READ_STOP_REASON
 
-    def _read_stop_reason(self) -> None:
+    def _read_stop_reason(self) -> Phase:
         run, turn = self.run, self.run.turns[-1]
         reason, bugs = turn.stop_reason, run.config.bugs
         if LoopBug.FORGET_ASSISTANT_REPLY not in bugs:
@@ -225,7 +227,7 @@ class Stepper:
             kind = StopKind.END_TURN if reason == StopReason.END_TURN else str(reason)
             return self._stop(StopCause(kind, {"workflow": True, "reason": reason}))
         if reason == StopReason.TOOL_USE and duplicate_tool_use_ids(turn.tool_calls):
-            self._stop_on_duplicates(turn, duplicate_tool_use_ids(turn.tool_calls))
+            return self._stop_on_duplicates(turn, duplicate_tool_use_ids(turn.tool_calls))
         elif reason == StopReason.TOOL_USE:
             calls = turn.tool_calls
             turn.tools = [
@@ -238,20 +240,20 @@ class Stepper:
                 for c in calls
             ]
             turn.decisions = [Decision(DecisionKind.RUN_TOOLS, {"tools": len(calls)})]
-            run.phase = Phase.RUN_TOOLS
+            return Phase.RUN_TOOLS
         elif reason == StopReason.PAUSE_TURN and LoopBug.STOP_ON_PAUSE_TURN not in bugs:
             turn.decisions = [Decision(DecisionKind.PAUSE_TURN)]
-            run.phase = Phase.BUILD_REQUEST
+            return Phase.BUILD_REQUEST
         elif reason in FINAL_STOP_REASONS:
             params = final_stop_params(reason, turn.response or {})
             turn.decisions = [Decision(DecisionKind.FINAL_STOP, params)]
-            self._stop(StopCause(reason, params))
+            return self._stop(StopCause(reason, params))
         elif LoopBug.CONTINUE_ON_UNKNOWN_STOP in bugs:
             turn.decisions = [Decision(DecisionKind.UNKNOWN_CONTINUE, {"reason": reason})]
-            run.phase = Phase.BUILD_REQUEST
+            return Phase.BUILD_REQUEST
         else:
             turn.decisions = [Decision(DecisionKind.UNKNOWN_STOP, {"reason": reason})]
-            self._stop(StopCause(StopKind.UNKNOWN_STOP_REASON, {"reason": reason}))
+            return self._stop(StopCause(StopKind.UNKNOWN_STOP_REASON, {"reason": reason}))
 
     def _scrub(self) -> None:
         """The active key, in any form or piece, out of everything this phase recorded, before anyone stores it.
@@ -278,16 +280,16 @@ class Stepper:
         repeated = duplicate_tool_use_ids([{"id": t.tool_use_id} for t in turn.tools])
         if not repeated:
             return False
-        self._stop_on_duplicates(turn, repeated)
+        self.run.phase = self._stop_on_duplicates(turn, repeated)
         return True
 
-    def _stop_on_duplicates(self, turn: Turn, repeated: list[str]) -> None:
+    def _stop_on_duplicates(self, turn: Turn, repeated: list[str]) -> Phase:
         """The API refuses a history whose tool_use ids repeat, so no tool runs and the loop stops."""
         params = {"ids": ", ".join(repeated)}
         turn.decisions = [Decision(DecisionKind.DUPLICATE_IDS, params)]
-        self._stop(StopCause(StopKind.INVALID_REPLY, params))
+        return self._stop(StopCause(StopKind.INVALID_REPLY, params))
 
-    def _run_tools(self) -> None:
+    def _run_tools(self) -> Phase:
         for tool in self.run.turns[-1].tools:
             if tool.duration_ms or tool.output:
                 continue  # already ran (a phase can resume after an approval)
@@ -300,9 +302,9 @@ class Stepper:
             outcome = self.registry.execute(tool.name, tool.input)
             tool.output, tool.is_error, tool.duration_ms = outcome.output, outcome.is_error, outcome.duration_ms
             tool.mcp = outcome.mcp
-        self.run.phase = Phase.APPEND_RESULTS
+        return Phase.APPEND_RESULTS
 
-    def _append_results(self) -> None:
+    def _append_results(self) -> Phase:
         run, turn = self.run, self.run.turns[-1]
         message = tool_results_message(turn.tools, run.config.bugs)
         turn.tool_results_message = message
@@ -311,7 +313,7 @@ class Stepper:
             turn.decisions.append(Decision(DecisionKind.RESULTS_APPENDED, {"blocks": len(message["content"])}))
         else:
             turn.decisions.append(Decision(DecisionKind.NOTHING_APPENDED))
-        run.phase = Phase.BUILD_REQUEST
+        return Phase.BUILD_REQUEST
 
     # -- helpers --------------------------------------------------------------------------
     def _run_workflow_steps(self, turn: Turn) -> None:
@@ -366,12 +368,23 @@ class Stepper:
         if attempts is not None:
             attempts.append(exchange)
 
-    def _stop(self, cause: StopCause, note_on_last_turn: bool = False) -> None:
+    def _stop(self, cause: StopCause, note_on_last_turn: bool = False) -> Phase:
+        """Record why the loop stops; returns the phase to stay in (an API error keeps the phase, so "retry this
+        step" can resume)."""
         self.run.stop = cause
-        if cause.kind != StopKind.API_ERROR:
-            self.run.phase = Phase.DONE  # an API error keeps the phase, so "retry this step" can resume
         if note_on_last_turn and self.run.turns:
             self.run.turns[-1].decisions.append(Decision(DecisionKind.THEN_STOP, {"kind": cause.kind, **cause.params}))
+        return Phase(self.run.phase) if cause.kind == StopKind.API_ERROR else Phase.DONE
+
+
+# The loop's phases as a table: each method performs its phase and returns the next one.
+PHASES: dict[str, Callable[[Stepper], Phase]] = {
+    Phase.BUILD_REQUEST: Stepper._build_request,
+    Phase.CALL_MODEL: Stepper._call_model,
+    Phase.READ_STOP_REASON: Stepper._read_stop_reason,
+    Phase.RUN_TOOLS: Stepper._run_tools,
+    Phase.APPEND_RESULTS: Stepper._append_results,
+}
 
 
 def _call_here(send: Callable[[], Any]) -> Any:
