@@ -3,28 +3,42 @@ server's configuration, a learner's own cap only ever lower (the spend test agai
 
 from __future__ import annotations
 
+import pg
+import pytest
+
 from agent_core.serving.budgets import CLASS, LEARNER, SERVER, SpendLedger
 from agent_core.serving.mode import ServerConfig
 
 CONFIG = ServerConfig(mode="class", learner_daily_usd=1.0, class_daily_usd=1.5, server_daily_usd=2.0)
 
 
-def test_every_call_counts_for_the_learner_the_class_and_the_server(tmp_path):
-    ledger = SpendLedger(tmp_path / "p.db")
+@pytest.fixture(scope="module")
+def pg_admin():
+    with pg.postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request, tmp_path):
+    return tmp_path / "p.db" if request.param == "sqlite" else pg.fresh_database(request.getfixturevalue("pg_admin"))
+
+
+def test_every_call_counts_for_the_learner_the_class_and_the_server(target):
+    ledger = SpendLedger(target)
     ledger.record("ada", "ABC123", 0.40)
     ledger.record("boris", "ABC123", 0.70)
     ada = ledger.allowance("ada", "ABC123", CONFIG)
     assert (ada.binding, round(ada.left_usd, 2)) == (CLASS, 0.40), "the class has 1.50 - 1.10 left"
     assert ledger.spent(LEARNER, "ada") == 0.40 and round(ledger.spent(SERVER), 2) == 1.10
     # Another ledger object (another tab, worker or reload) reads the same figures.
-    assert SpendLedger(tmp_path / "p.db").allowance("ada", "ABC123", CONFIG) == ada
+    assert SpendLedger(target).allowance("ada", "ABC123", CONFIG) == ada
     ledger.record("cleo", None, 0.85)
     assert ledger.allowance("dan", None, CONFIG).binding == SERVER
     assert ledger.allowance("dan", None, CONFIG).left_usd < 0.06
 
 
-def test_a_learner_may_lower_their_cap_but_never_raise_or_remove_it(tmp_path):
-    ledger = SpendLedger(tmp_path / "p.db")
+def test_a_learner_may_lower_their_cap_but_never_raise_or_remove_it(target):
+    ledger = SpendLedger(target)
     assert ledger.set_own_cap("ada", 0.25, CONFIG) == 0.25
     assert ledger.allowance("ada", None, CONFIG).left_usd == 0.25
     assert ledger.set_own_cap("ada", 1000.0, CONFIG) == 1.0

@@ -3,6 +3,7 @@ through a share (read-only), a teacher only their own learners' runs. A personal
 
 from __future__ import annotations
 
+import pg
 import pytest
 
 from agent_core.model import Run, RunConfig, Turn
@@ -13,9 +14,16 @@ def a_run(task: str = "t") -> Run:
     return Run(config=RunConfig(task=task), turns=[Turn(index=1, request={"messages": []})])
 
 
-@pytest.fixture
-def stores(tmp_path):
-    path = tmp_path / "runs.db"
+@pytest.fixture(scope="module")
+def pg_admin():
+    with pg.postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def stores(request, tmp_path):
+    """Ada's, Boris's and a personal server's store of one database: a SQLite file, or a real PostgreSQL server."""
+    path = tmp_path / "runs.db" if request.param == "sqlite" else pg.fresh_database(request.getfixturevalue("pg_admin"))
     opened = [RunStore(path, owner="a" * 16), RunStore(path, owner="b" * 16), RunStore(path)]
     yield opened
     for store in opened:
