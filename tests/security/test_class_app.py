@@ -244,3 +244,19 @@ def test_without_the_cookie_nobody_joins_a_class(class_mode):
     at.switch_page("pages/lessons.py").run()
     ok(at)
     assert not any(b.key == "class:join-button" for b in at.button) and ClassStore().members(code) == []
+
+
+def test_a_recorded_runs_model_title_and_task_load_nothing_in_another_learners_browser(browsers, listener):
+    from agent_core.model import Run, RunConfig, Turn
+
+    image = f"![x]({listener.url}/pixel.png)"
+    config = RunConfig(task=f"task {image}", model=f"m {image}", provider="anthropic")
+    run = Run(config=config, title=f"title {image}")
+    run.turns = [Turn(index=1, request={"messages": []})]
+    store = RunStore(owner=ADA)
+    store.save_run(run)
+    store.share(run.id)
+    boris = browsers.open(BORIS, "pages/playground.py", run=run.id, view="shared")
+    shown = "\n".join(m.value for m in boris.markdown) + texts(boris.caption)
+    assert listener.url in shown and image not in shown, "the badge shows the model's text, escaped"
+    assert "!\\[x](" in shown  # no "[" opens a link or an image: the text is shown, nothing is fetched
