@@ -119,11 +119,7 @@ def _value(text: str) -> float | None:
         return None
 
 
-# The lessons whose texts have been moved to {figures} so far (the rest still state numbers as text).
-PINNED = [f for f in FOLDERS if "figures" in _raw(f)]
-
-
-@pytest.mark.parametrize("folder", PINNED, ids=lambda f: f.name)
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_price_window_or_token_count_is_written_out_unpinned(folder: Path, lang: str):
     # A literal "$0.20" or "about 1,950 tokens" goes stale the day a price or the offline model changes; as

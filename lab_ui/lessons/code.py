@@ -29,6 +29,11 @@ CASE = {
     "lines": mark("Log lines for the model calls:"),
 }
 ITERATION = mark("Iteration {n}, logged as:")
+# Code reads as code: a fixed-width font, lines not wrapped (the editor scrolls sideways instead).
+EDITOR_CSS = """<style>
+[class*="st-key-code-editor-"] textarea {font-family: "Source Code Pro", ui-monospace, monospace;
+  white-space: pre; overflow-x: auto; font-size: 0.85rem; tab-size: 4;}
+</style>"""
 
 
 def lesson_code(lesson: Lesson, lang: str, done: set[str], store: ProgressStore, learner: str) -> None:
@@ -45,7 +50,9 @@ def lesson_code(lesson: Lesson, lang: str, done: set[str], store: ProgressStore,
 
 def _exercise(lesson: Lesson, exercise: CodeExercise, lang: str, key: str, store, learner: str) -> None:
     st.markdown(exercise.instructions[lang])
-    source = st.text_area(t("Your code"), exercise.starter, height=320, key=f"{key}:source")
+    st.html(EDITOR_CSS)
+    editor = st.container(key=f"code-editor-{exercise.id}")
+    source = editor.text_area(t("Your code"), exercise.starter, height=360, key=f"{key}:source")
     if is_class_server():
         st.info(t(CLASS_OFF))
         st.download_button(

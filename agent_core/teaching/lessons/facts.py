@@ -3,7 +3,7 @@ of the code, so a price, a window or a limit a lesson states is pinned to the da
 
 A path is `models.<model id>.<field>` (a list item by index: `models.claude-sonnet-5-5.tool_prompt_tokens.0`), or
 `code.<module>.<NAME>` (a constant, e.g. `code.agent_core.tools.calculator.MAX_DIGITS`), or two of them divided
-by ` / ` (the cache read as a multiple of the input price).
+by ` / ` (the cache read as a multiple of the input price) or taken one from the other with ` - `.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ def _models() -> dict[str, Any]:
 
 def data_value(path: str) -> Any:
     """The value a data path names (FactError when it names nothing)."""
-    if " / " in path:
-        top, bottom = (data_value(p.strip()) for p in path.split(" / ", 1))
-        if not all(isinstance(v, (int, float)) for v in (top, bottom)) or not bottom:
-            raise FactError(f"{path!r}: both sides of ' / ' must be numbers")
-        return round(top / bottom, 6)
+    for sign in (" / ", " - "):
+        if sign in path:
+            left, right = (data_value(p.strip()) for p in path.split(sign, 1))
+            if not all(isinstance(v, (int, float)) for v in (left, right)) or (sign == " / " and not right):
+                raise FactError(f"{path!r}: both sides of {sign.strip()!r} must be numbers")
+            return round(left / right if sign == " / " else left - right, 6)
     kind, _, rest = path.partition(".")
     if kind == "models":
         return _model_value(rest, path)

@@ -37,6 +37,12 @@ def _usages(run: Run) -> list[Usage]:
     return [t.usage for t in run.turns if t.usage]
 
 
+def _growth(run: Run) -> float | None:
+    """How much the whole input grows per turn on average (a run whose every turn adds the same blocks)."""
+    inputs = [u.whole_input for u in _usages(run)]
+    return round((inputs[-1] - inputs[0]) / (len(inputs) - 1), 1) if len(inputs) > 1 else None
+
+
 def _first_error_status(run: Run) -> int | None:
     for turn in run.turns:
         if turn.error and turn.error.status:
@@ -51,6 +57,9 @@ MEASURES: dict[str, Callable[[Run], Any]] = {
     "turns": lambda run: len(run.turns),
     "first_input_tokens": lambda run: _usages(run)[0].whole_input if _usages(run) else None,
     "last_input_tokens": lambda run: _usages(run)[-1].whole_input if _usages(run) else None,
+    "second_input_tokens": lambda run: _usages(run)[1].whole_input if len(_usages(run)) > 1 else None,
+    "third_input_tokens": lambda run: _usages(run)[2].whole_input if len(_usages(run)) > 2 else None,
+    "input_growth_per_turn": lambda run: _growth(run),
     "total_tokens": lambda run: run.total_tokens,
     "all_input_tokens": lambda run: sum(u.whole_input for u in _usages(run)),
     "cost_usd": lambda run: run.total_cost_usd,
