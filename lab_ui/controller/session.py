@@ -28,6 +28,7 @@ from agent_core.tools.catalog import default_specs
 from agent_core.vocab import Provider
 from agent_core.wire.capture import Wait
 from agent_core.wire.providers import spends_money
+from lab_ui.controller import run_settings
 from lab_ui.controller.click import Action, Level, Notice, Outcome
 from lab_ui.frame.untrusted import md
 from lab_ui.serving import classroom
@@ -250,6 +251,7 @@ class LabSession:
         elif self.replay:
             self.tell(Level.WARNING, t("This is a replay: it never calls the model. Use 'Re-run from this turn'."))
         else:
+            run_settings.follow_form(self)  # before the first call, the form is the run
             try:
                 with around():
                     self._perform(action)

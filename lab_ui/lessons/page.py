@@ -8,7 +8,7 @@ from agent_core.teaching.lessons import LESSONS_ROOT, Lesson, LessonError, load_
 from agent_core.teaching.lessons.cheatsheet import cheat_sheet_html
 from agent_core.teaching.lessons.glossary import Term, load_glossary
 from agent_core.teaching.progress import ProgressStore
-from lab_ui.controller import session
+from lab_ui.controller import run_settings, session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
@@ -27,9 +27,9 @@ def _lessons() -> tuple[Lesson, ...]:
     return tuple(load_lessons())
 
 
-# Every exercise says it: a change to the run's settings applies only from the next run.
+# Every exercise says it: the rule of lab_ui/run_settings.py (the form is the run until its first call).
 RESET_FIRST = mark(
-    "Before you try, press **Reset** beside **Run to end**: a change to the run applies only from the next run."
+    "Until the run's first call a change applies at once; after it, press **Reset** to start a run with it."
 )
 _LESSON = "lessons:lesson"  # session_state: the lesson last open in this tab (the URL loses it on a page change)
 
@@ -186,6 +186,14 @@ def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store
                         t("Not yet:") + "\n\n" + "\n".join(f"- {goal_feedback.sentence(m)}" for m in result.misses)
                     )
                     st.info(ex.hint[lang])
+                    if found := run_settings.changes(lab.config, run):  # the check read the run, not the form
+                        st.warning(
+                            t(
+                                "This check read the run as it ran; the form has changed since ({changes}). "
+                                "Press **Reset** and run again to check the new settings.",
+                                changes="; ".join(c.words() for c in found),
+                            )
+                        )
 
 
 def render() -> None:

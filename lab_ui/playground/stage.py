@@ -25,7 +25,7 @@ from agent_core.files.trust import input_digest
 from agent_core.model import Phase
 from agent_core.report.explain import sequence_diagram
 from agent_core.vocab import Provider, StopKind
-from lab_ui.controller import spend
+from lab_ui.controller import run_settings, spend
 from lab_ui.controller.click import Action
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
@@ -107,9 +107,11 @@ def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
 
 
 def _body(lab: LabSession) -> None:
+    run_settings.follow_form(lab)  # before the first call the form is the run: the stage shows what will run
     _recorded_notice(lab)
     predict_view.panel(lab)
     _status(lab)
+    _changed_settings(lab)
     spend_view.render_spend(lab)
     run = lab.run
     if run and run.turns:
@@ -163,6 +165,19 @@ def _status(lab: LabSession) -> None:
                 n=len(run.turns) + (run.phase == Phase.BUILD_REQUEST),
             )
         )
+
+
+def _changed_settings(lab: LabSession) -> None:
+    """Once the run has called the model, a change on the form waits for Reset: say so, with Reset beside it."""
+    if lab.replay or share_view.viewing(lab) or run_settings.unstarted(lab.run):
+        return
+    found = run_settings.changes(lab.config, lab.run)
+    if not found:
+        return
+    with st.container(horizontal=True, vertical_alignment="center", key="changed-settings"):
+        st.info(run_settings.sentence(found), width="stretch")
+        if st.button(t("Reset"), key="changed-reset", help=t(step_bar.RESET_HELP)):
+            step_bar.click(lab, Action.RESET)
 
 
 def _raw_error(run) -> None:

@@ -24,7 +24,7 @@ from lab_ui.playground import call_watch
 from lab_ui.words.i18n import mark, t
 
 RESET_HELP = mark(
-    "Start a new run with the task and settings as they are now (a change applies only from the next run)."
+    "Start a new run with the task and settings as they are now (until a run's first call, a change applies at once)."
 )
 
 
