@@ -4,10 +4,12 @@ The styles and the key script are the app's own text, sent inline: nothing is lo
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from lab_ui.frame import url_state
-from lab_ui.words.i18n import t
+from lab_ui.words.i18n import LANGUAGES, current_language, t
 
 PRESENTER_FONT_PX = 20  # JSON, code and chart text on a projector
 RAW_HEIGHT = 320  # px of a raw JSON box normally; presenter mode lets it grow to PRESENTER_RAW_HEIGHT
@@ -33,6 +35,8 @@ LAYOUT_CSS = """
   font-size: clamp(1.1rem, 2.2vw, 2.25rem); }
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 .lab-code { max-width: 100%; }
+/* Muted text at WCAG 2.2 AA contrast (4.5:1): Streamlit's captions are 3.7:1 on white, 3.5:1 in the sidebar. */
+[data-testid="stCaptionContainer"] { color: #55575f !important; opacity: 1 !important; }
 </style>
 """
 
@@ -94,9 +98,18 @@ def toggle() -> None:
 def style() -> None:
     """The styles of this page (and, in presenter mode, the key shortcuts)."""
     st.html(LAYOUT_CSS)
+    page_language()
     if on():
         st.html(PRESENTER_CSS)
         st.html(KEYS_JS, unsafe_allow_javascript=True)
+
+
+def page_language() -> None:
+    """`<html lang>` follows the tab's language, so a screen reader reads Russian with a Russian voice (Streamlit
+    writes lang="en" whatever the page says). The language is one of LANGUAGES' codes, never text from outside."""
+    lang = current_language()
+    if lang in LANGUAGES:
+        st.html(f"<script>document.documentElement.lang = {json.dumps(lang)};</script>", unsafe_allow_javascript=True)
 
 
 def raw_height() -> int:

@@ -47,7 +47,9 @@ def render_html(done: str | None, upcoming: str | None, language: str = "python"
             f'<div class="{classes}"><span class="lab-no">{number:>2}</span>'
             f'<span class="lab-arrow">{marker}</span><span>{html.escape(text) or "&nbsp;"}</span></div>'
         )
-    return '<div class="lab-code">' + "".join(rows) + "</div>"
+    # A scrolling region the keyboard can reach (tabindex) and a screen reader can name.
+    label = html.escape(LANGUAGE_NAMES[language], quote=True)
+    return f'<div class="lab-code" tabindex="0" role="region" aria-label="{label}">' + "".join(rows) + "</div>"
 
 
 CSS = """
@@ -55,9 +57,10 @@ CSS = """
 .lab-code {font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.74rem; line-height: 1.4;
   background: #0f172a; color: #e2e8f0; border-radius: 8px; padding: 8px 0; overflow-x: auto;}
 .lab-line {white-space: pre; padding: 0 10px;}
-.lab-no {color: #64748b; margin-right: 6px;}
+.lab-no {color: #94a3b8; margin-right: 6px;}
 .lab-arrow {color: #22c55e; display: inline-block; width: 1.2em;}
 .lab-done {background: #854d0e; color: #fefce8;}
 .lab-next {outline: 1px dashed #22c55e;}
+.lab-code:focus-visible {outline: 3px solid #60a5fa; outline-offset: 2px;}
 </style>
 """
