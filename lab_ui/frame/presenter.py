@@ -37,6 +37,15 @@ LAYOUT_CSS = """
 .lab-code { max-width: 100%; }
 /* Muted text at WCAG 2.2 AA contrast (4.5:1): Streamlit's captions are 3.7:1 on white, 3.5:1 in the sidebar. */
 [data-testid="stCaptionContainer"] { color: #55575f !important; opacity: 1 !important; }
+/* The JSON viewer's light theme (rjv-default) colours each value type below 4.5:1: the same hues, darker. */
+[data-testid="stJson"] [style*="rgb(147, 161, 161)"] { color: #646d6d !important; }
+[data-testid="stJson"] [style*="rgb(211, 54, 130)"] { color: #be3175 !important; }
+[data-testid="stJson"] [style*="rgb(203, 75, 22)"] { color: #bb4514 !important; }
+[data-testid="stJson"] [style*="rgb(220, 50, 47)"] { color: #ca2e2b !important; }
+[data-testid="stJson"] [style*="rgb(133, 153, 0)"] { color: #627100 !important; }
+[data-testid="stJson"] [style*="rgb(108, 113, 196)"] { color: #5f63ac !important; }
+[data-testid="stJson"] [style*="rgb(42, 161, 152)"] { color: #1f7770 !important; }
+[data-testid="stJson"] [style*="rgb(38, 139, 210)"] { color: #1e6fa8 !important; }
 </style>
 """
 
@@ -78,6 +87,29 @@ KEYS_JS = """
 """
 
 
+# A code box that scrolls must be reachable by keyboard (WCAG 2.1.1): Streamlit's <pre> takes no focus, so each one
+# gets tabindex=0 as it appears (the app's own script, sent inline).
+FOCUS_JS = """
+<script>
+(function () {
+  if (window.__labFocus) { return; }
+  window.__labFocus = true;
+  var queued = false;
+  function mark() {
+    queued = false;
+    document.querySelectorAll("[data-testid='stCode'] pre:not([tabindex])").forEach(function (pre) {
+      pre.setAttribute("tabindex", "0");
+    });
+  }
+  new MutationObserver(function () {
+    if (!queued) { queued = true; window.requestAnimationFrame(mark); }
+  }).observe(document.body, {childList: true, subtree: true});
+  mark();
+})();
+</script>
+"""
+
+
 def on() -> bool:
     """Is presenter mode on in this tab (remembered in the URL as ?present=1)?"""
     return url_state.get("present") == "1"
@@ -98,6 +130,7 @@ def toggle() -> None:
 def style() -> None:
     """The styles of this page (and, in presenter mode, the key shortcuts)."""
     st.html(LAYOUT_CSS)
+    st.html(FOCUS_JS, unsafe_allow_javascript=True)
     page_language()
     if on():
         st.html(PRESENTER_CSS)

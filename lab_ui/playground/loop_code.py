@@ -60,6 +60,7 @@ CSS = """
 .lab-no {color: #94a3b8; margin-right: 6px;}
 .lab-arrow {color: #22c55e; display: inline-block; width: 1.2em;}
 .lab-done {background: #854d0e; color: #fefce8;}
+.lab-done .lab-no {color: #fde68a;}
 .lab-next {outline: 1px dashed #22c55e;}
 .lab-code:focus-visible {outline: 3px solid #60a5fa; outline-offset: 2px;}
 </style>

@@ -1,0 +1,29 @@
+"""axe-core (the npm package in tests/node) injected into a page: the WCAG 2.2 A and AA rules, run in the browser."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+AXE_JS = Path(__file__).resolve().parent / "node" / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+@cache
+def _source() -> str:
+    return AXE_JS.read_text(encoding="utf-8")
+
+
+def violations(page) -> list[str]:
+    """Every WCAG 2.2 AA violation axe finds on the page as it is now, one line per element ("" when none)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=_source())
+    found = page.evaluate(
+        """async (tags) => {
+             const r = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+             return r.violations.flatMap(v => v.nodes.map(n =>
+               `${v.id} (${v.impact}): ${n.target.join(' ')}: ${(n.failureSummary || '').split('\\n').slice(1, 2)}`));
+           }""",
+        WCAG_AA,
+    )
+    return list(found)
