@@ -14,7 +14,9 @@ from lab_ui.turn_view import TABS
 pytestmark = [
     pytest.mark.browser,
     needs_chromium,
-    pytest.mark.skipif(not AXE_JS.exists(), reason="axe-core is not installed (make tests/node/node_modules/.installed)"),
+    pytest.mark.skipif(
+        not AXE_JS.exists(), reason="axe-core is not installed (make tests/node/node_modules/.installed)"
+    ),
 ]
 PAGES = ["home", "playground", "lessons", "practice", "runs", "teacher", "settings"]
 

@@ -26,7 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 CONTENT = ROOT / "lab_ui" / "content"
 OTHER = [lang for lang in LANGUAGES if lang != "en"]
-CHART_MODULES = [ROOT / "agent_core" / "report" / "charts.py", ROOT / "agent_core" / "report" / "compare.py"]
+CHART_MODULES = [
+    ROOT / "agent_core" / "report" / "charts.py",
+    ROOT / "agent_core" / "report" / "compare.py",
+    ROOT / "agent_core" / "report" / "explain.py",
+]
 STEP_BAR = {
     keys.NEXT_PHASE: "Next phase",
     keys.NEXT_STEP: "Next step",
@@ -50,7 +54,7 @@ KEPT = [
     "GET /v1/models",
 ]
 PAGE_TITLES = {
-    "pages/home.py": "🔁 Agent Loop Lab",
+    "pages/home.py": ":material/replay: Agent Loop Lab",
     "pages/playground.py": "Playground",
     "pages/lessons.py": "Lessons",
     "pages/runs.py": "Runs",
@@ -203,7 +207,7 @@ def test_home_content_exists_in_every_language_with_the_same_tour(lang):
     steps = re.compile(r"^\d+\. ", re.MULTILINE)
     assert len(steps.findall(text)) == len(steps.findall(english)) == 5
     for name in ("Next phase", "Next step", "Raw JSON", "Diff", "Context & cost"):
-        assert f"**{name}**" in text, name
+        assert f"**{{ui:{name}}}**" in text, f"{name}: the tour names it through the catalogue (lab_ui/ui_names.py)"
     if lang != "en":
         assert not set(text.split("\n")) & set(english.split("\n")) - {""}, "a line is still the English one"
 

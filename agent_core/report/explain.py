@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,29 +44,37 @@ def _short(text: str, limit: int = 48) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _call_label(turn: Turn) -> str:
-    tokens = f", {turn.usage.whole_input} tokens in" if turn.usage else ""
+Label = Callable[[str], str]  # an English diagram text (or template) in the reader's language; str by default
+
+
+def _call_label(turn: Turn, label: Label) -> str:
     count = len((turn.request or {}).get("messages", []))
-    return f"turn {turn.index}: {count} messages{tokens}"
+    if turn.usage:
+        return label("turn {n}: {count} message(s), {tokens} tokens in").format(
+            n=turn.index, count=count, tokens=turn.usage.whole_input
+        )
+    return label("turn {n}: {count} message(s)").format(n=turn.index, count=count)
 
 
-def sequence_diagram(run: Run, last_turns: int = 12, stop_words: str = "") -> str:
+def sequence_diagram(run: Run, last_turns: int = 12, stop_words: str = "", label: Label = str) -> str:
     """Mermaid sequence diagram of the run so far: User, Agent, Model, Tools (older turns folded in a note).
 
-    `stop_words` says why the run stopped (the UI words the stop cause); the final answer wins when there is one."""
+    `stop_words` says why the run stopped (the UI words the stop cause); the final answer wins when there is one.
+    `label` words the diagram's own texts (the UI passes its translation); API names stay as they are."""
     lines = [
         "sequenceDiagram",
-        "    participant U as User",
-        "    participant A as Agent (your program)",
-        "    participant M as Model (API)",
-        "    participant T as Tools",
+        f"    participant U as {_short(label('User'))}",
+        f"    participant A as {_short(label('Agent (your program)'))}",
+        f"    participant M as {_short(label('Model (API)'))}",
+        f"    participant T as {_short(label('Tools'))}",
         f"    U->>A: {_short(run.config.task)}",
     ]
     shown = run.turns[-last_turns:]
     if len(run.turns) > len(shown):
-        lines.append(f"    Note over A,M: {len(run.turns) - len(shown)} earlier turns not drawn")
+        folded = label("{n} earlier turns not drawn").format(n=len(run.turns) - len(shown))
+        lines.append(f"    Note over A,M: {_short(folded)}")
     for turn in shown:
-        lines.append(f"    A->>M: {_call_label(turn)}")
+        lines.append(f"    A->>M: {_short(_call_label(turn, label), 60)}")
         if turn.error:
             lines.append(f"    M--xA: HTTP {turn.error.status or turn.error.kind}")
             continue
@@ -76,7 +85,7 @@ def sequence_diagram(run: Run, last_turns: int = 12, stop_words: str = "") -> st
         for tool in turn.tools:
             lines.append(f"    A->>T: {_short(tool.name + '(' + json.dumps(tool.input, ensure_ascii=False) + ')')}")
             arrow = "--x" if tool.is_error else "-->>"
-            lines.append(f"    T{arrow}A: {_short(('error: ' if tool.is_error else '') + tool.output)}")
+            lines.append(f"    T{arrow}A: {_short((label('error: ') if tool.is_error else '') + tool.output)}")
     if run.stop:
         answer = run.final_text or stop_words or run.stop.kind
         lines.append(f"    A->>U: {_short(answer)}")

@@ -334,7 +334,7 @@ def insights(run) -> None:
                     st.caption(md(stop_text(run)))
         if seq.open:
             with seq:
-                st.mermaid_chart(sequence_diagram(run, stop_words=stop_text(run)))
+                st.mermaid_chart(sequence_diagram(run, stop_words=stop_text(run), label=t))
         if money.open:
             with money:
                 charts_panel.render(run)

@@ -58,6 +58,13 @@ FINAL = mark("stop_reason is {reason}: {why}.")
 CUT_OFF = mark("Its last tool call was cut off and cannot be run.")
 SEQUENCE = mark("(sequence: {sequence})")
 REFUSAL = mark("Category: {category}.")
+# The refusal categories the docs and the simulated model name, told in the learner's words; the API's own
+# explanation is English, so it is quoted as the API's words only where the category is not one of these.
+REFUSAL_CATEGORIES = {
+    "cyber": mark("Category: {category}, a request for malicious software or for help breaking into computers."),
+    "general_harms": mark("Category: {category}, a request for help that could seriously harm people."),
+}
+REFUSAL_QUOTED = mark("Category: {category}. The API's explanation, in its own words: “{explanation}”")
 STOPS: dict[str, str] = {  # keyed by StopKind
     StopKind.REPEATED_CALL: mark(
         "the same tool call returned the same result {times} times in a row, so the loop gave up"
@@ -111,7 +118,13 @@ def _final(p: dict[str, Any], tr: Translate) -> str:
     if "sequence" in p:
         words.append(tr(SEQUENCE, sequence=repr(p["sequence"])))
     if "category" in p:
-        words.append(f"{tr(REFUSAL, category=p['category'])} {p.get('explanation') or ''}".rstrip())
+        category, explanation = str(p["category"]), p.get("explanation")
+        if category in REFUSAL_CATEGORIES:
+            words.append(tr(REFUSAL_CATEGORIES[category], category=category))
+        elif explanation:
+            words.append(tr(REFUSAL_QUOTED, category=category, explanation=explanation))
+        else:
+            words.append(tr(REFUSAL, category=category))
     return " ".join(words)
 
 
