@@ -25,6 +25,14 @@ LAYOUT_CSS = """
   [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stVerticalBlock"] > *:nth-child(3))
     > [data-testid="stColumn"] { width: 100% !important; flex: 1 1 100% !important; min-width: 100% !important; }
 }
+/* The Lessons page at 768 px: the step's text, then the stage with its buttons, then the step's exercises. */
+@media (max-width: 900px) {
+  [data-testid="stHorizontalBlock"]:has(.st-key-lesson-script) { flex-direction: column !important; }
+  [data-testid="stColumn"]:has(.st-key-lesson-script),
+  [data-testid="stColumn"]:has(.st-key-lesson-script) > [data-testid="stVerticalBlock"] { display: contents !important; }
+  [data-testid="stColumn"]:has(.st-key-lesson-stage) { order: 2; width: 100% !important; flex: 1 1 100% !important; }
+  [data-testid="stLayoutWrapper"]:has(> .st-key-lesson-practice), .st-key-lesson-practice { order: 3; }
+}
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p {
   white-space: normal !important; overflow-wrap: anywhere; text-overflow: clip !important; }
 [data-testid="stBaseButton-primary"] div, [data-testid="stBaseButton-secondary"] div { overflow: visible !important; }

@@ -1,4 +1,6 @@
-"""The Lessons page: the narrative in steps beside a playground preconfigured by the lesson's scenario."""
+"""The Lessons page as a stage with a script: the lesson's text one step at a time beside the stage (the lesson's own
+run, every panel in the stage's tab row); under the step, the parts that belong to it (PARTS: exercises, check
+questions, …); the glossary and the cheat sheet in the sidebar's drawer; "Next lesson" at the end."""
 
 from __future__ import annotations
 
@@ -8,17 +10,19 @@ from agent_core.teaching.lessons import LESSONS_ROOT, Lesson, LessonError, load_
 from agent_core.teaching.lessons.cheatsheet import cheat_sheet_html
 from agent_core.teaching.lessons.glossary import Term, load_glossary
 from agent_core.teaching.progress import ProgressStore
-from lab_ui.controller import run_settings, session
+from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.lessons import class_join, code, goal_feedback, parsons, predictions
+from lab_ui.lessons import class_join, code, parsons, predictions
+from lab_ui.lessons import exercises as lesson_exercises
 from lab_ui.lessons import quiz as quiz_view
+from lab_ui.lessons.steps import Part, StepView
 from lab_ui.playground import controls, stage
 from lab_ui.playground import page as playground
 from lab_ui.practice import page as practice
 from lab_ui.serving import who
-from lab_ui.words.i18n import mark, t
+from lab_ui.words.i18n import t
 
 
 @st.cache_data(show_spinner=False)
@@ -27,10 +31,6 @@ def _lessons() -> tuple[Lesson, ...]:
     return tuple(load_lessons())
 
 
-# Every exercise says it: the rule of lab_ui/run_settings.py (the form is the run until its first call).
-RESET_FIRST = mark(
-    "Until the run's first call a change applies at once; after it, press **Reset** to start a run with it."
-)
 _LESSON = "lessons:lesson"  # session_state: the lesson last open in this tab (the URL loses it on a page change)
 
 
@@ -86,7 +86,7 @@ def _keep_a_step(seg_key: str, step_key: str) -> None:
 
 
 def _narrative(lesson: Lesson, lang: str) -> int:
-    """The lesson's steps, one at a time; returns the (1-based) step shown."""
+    """The step picker, the step's text and Previous/Next; returns the step on screen (0-based)."""
     steps = lesson.text(lang)
     step_key, seg_key = f"step:{lesson.id}", f"seg:{lesson.id}"
     if seg_key not in st.session_state or st.session_state[seg_key] is None:
@@ -125,7 +125,7 @@ def _narrative(lesson: Lesson, lang: str) -> int:
         args=(seg_key, step_key, current + 1),
         key=f"next:{lesson.id}",
     )
-    return current + 1
+    return current
 
 
 @st.cache_data(show_spinner=False)
@@ -161,39 +161,61 @@ def _sources(lesson: Lesson) -> None:
             st.markdown(f"- [{src['title']}]({src['url']}) · " + t("checked {date}", date=src["checked"]))
 
 
-def _exercises(lesson: Lesson, lab: LabSession, lang: str, done: set[str], store: ProgressStore, learner: str) -> None:
-    st.markdown(f"#### {t('Try this')}")
-    for ex in lesson.exercises:
-        passed = f"exercise:{ex.id}" in done
-        with st.expander(("✅ " if passed else "🧪 ") + ex.title[lang], expanded=not passed):
-            st.markdown(ex.instructions[lang])
-            st.container(key=f"reset-first:{lesson.id}:{ex.id}").caption(t(RESET_FIRST))
-            if st.button(t("Check my run"), key=f"check:{lesson.id}:{ex.id}"):
-                run = lab.run
-                if run is None or not run.turns:
-                    st.warning(t("Run the loop first: press Run to end on the right."))
-                    continue
-                try:
-                    result = lesson.check(ex.goal, run)
-                except LessonError as exc:
-                    st.error(str(exc))
-                    continue
-                if result.passed:
-                    store.mark(learner, lesson.id, f"exercise:{ex.id}")
-                    st.success(ex.success[lang])
-                else:
-                    st.error(
-                        t("Not yet:") + "\n\n" + "\n".join(f"- {goal_feedback.sentence(m)}" for m in result.misses)
-                    )
-                    st.info(ex.hint[lang])
-                    if found := run_settings.changes(lab.config, run):  # the check read the run, not the form
-                        st.warning(
-                            t(
-                                "This check read the run as it ran; the form has changed since ({changes}). "
-                                "Press **Reset** and run again to check the new settings.",
-                                changes="; ".join(c.words() for c in found),
-                            )
-                        )
+def _next_lesson(view: StepView) -> None:
+    """At the end of a lesson's script: the next lesson, one click away (or the end of the course)."""
+    if not view.last:
+        return
+    ids = [x.id for x in view.lessons]
+    index = ids.index(view.lesson.id)
+    if index + 1 >= len(view.lessons):
+        st.success(t("That was the last lesson. Take the final quiz above, or go on in the Playground."))
+        return
+    following = view.lessons[index + 1]
+    st.button(
+        t("Next lesson: {n}. {title} ▶", n=following.order, title=following.title[view.lang]),
+        type="primary",
+        key="next-lesson",
+        on_click=open_lesson,
+        args=(following.id,),
+        width="stretch",
+    )
+
+
+def open_lesson(lesson_id: str, step: int | None = None) -> None:
+    """Show another lesson (at its first step, or `step`, 1-based): a click's callback, before the page runs."""
+    st.session_state[_LESSON] = lesson_id
+    st.query_params["lesson"] = lesson_id
+    st.session_state.pop(f"seg:{lesson_id}", None)
+    st.session_state[f"step:{lesson_id}"] = (step or 1) - 1
+    st.query_params["step"] = str(step or 1)
+
+
+def _puzzles(view: StepView) -> None:
+    """The lesson's "assemble the loop" puzzles, at the end of its script (lab_ui/lessons/parsons.py)."""
+    if view.last:
+        parsons.lesson_puzzles(view.lesson, view.lab, view.lang, view.done, view.store, view.learner)
+
+
+# What comes under the step's text, in order; each part draws only what belongs to the step on screen.
+PARTS: list[Part] = [
+    lambda view: predictions.for_step(view.lesson, view.lab, view.lang, view.step + 1, view.store, view.learner),
+    lesson_exercises.part,
+    _puzzles,
+    lambda view: code.lesson_code(view.lesson, view.lang, view.done, view.store, view.learner) if view.last else None,
+    quiz_view.questions_part,
+    lambda view: practice.lesson_links(view.lesson.id) if view.last else None,
+    quiz_view.final_part,
+    _next_lesson,
+]
+
+
+def _drawer(lesson: Lesson, lang: str) -> None:
+    """The glossary, the cheat sheet and the sources, in the sidebar: at hand, and out of the script's way."""
+    with st.sidebar:
+        st.markdown(f"**{t('Lesson drawer')}**")
+        _glossary(lang)
+        _cheat_sheet(lang)
+        _sources(lesson)
 
 
 def render() -> None:
@@ -213,21 +235,15 @@ def render() -> None:
     done = store.done(learner, lesson.id)
     total = len(lesson.exercises) + len(lesson.puzzles) + len(lesson.code) + len(lesson.questions)
     bar = st.empty()  # filled last, so an exercise passed in this very run already counts
-    left, right = st.columns([5, 7], gap="medium")
-    insights = st.container()  # below both columns; the stage fragment fills it (lab_ui/playground/stage.py)
-    with left:
-        step = _narrative(lesson, lang)
-        predictions.for_step(lesson, lab, lang, step, store, learner)
-        _sources(lesson)
-        _exercises(lesson, lab, lang, done, store, learner)
-        parsons.lesson_puzzles(lesson, lab, lang, done, store, learner)
-        code.lesson_code(lesson, lang, done, store, learner)
-        practice.lesson_links(lesson.id)
-        quiz_view.lesson_questions(lesson, lang, store, learner)
-        quiz_view.final(lessons, lang, store, learner)
-        _glossary(lang)
-        _cheat_sheet(lang)
-    with right:
+    _drawer(lesson, lang)
+    script, right = st.columns([5, 7], gap="medium")
+    with script.container(key="lesson-script"):
+        current = _narrative(lesson, lang)
+    view = StepView(lesson, lessons, current, len(lesson.text(lang)), lab, lang, learner, store, set(done))
+    with script.container(key="lesson-practice"):  # below the stage at 768 px (lab_ui/frame/presenter.py)
+        for part in PARTS:
+            part(view)
+    with right.container(key="lesson-stage"):
         st.markdown(f"**{t('Task')}:** {md(lab.config.task)}")
         if st.button(t("Restore the lesson's scenario"), help=t("Undo your changes")):
             lab.config = lesson.scenario_config(lang)
@@ -239,6 +255,6 @@ def render() -> None:
         ):
             controls.render(lab)
             playground.keep_draft(lab, lesson.scenario_config(lang).task)
-        stage.panel(lab, stage.Slots(insights=insights, code_below=True))
+        stage.panel(lab, stage.Slots(code_below=True, insights_in_tabs=True))
     finished = len(store.done(learner, lesson.id))
     bar.progress(finished / total if total else 0.0, text=t("{done} / {total} done", done=finished, total=total))

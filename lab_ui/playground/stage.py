@@ -16,6 +16,7 @@ The scheme (why one fragment, and which clicks rerun the app):
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import streamlit as st
@@ -71,6 +72,9 @@ class Slots:
     code: DeltaGenerator | None = None  # the loop's code; None with code_below: in an expander below the turn
     insights: DeltaGenerator | None = None  # answer, sequence diagram and charts, below the page's columns
     code_below: bool = False
+    # The answer, the sequence diagram and the charts as tabs of the turn's own tab row (the Lessons page: every
+    # panel a step names is in one row, beside the text), instead of in `insights`.
+    insights_in_tabs: bool = False
 
 
 def panel(lab: LabSession, slots: Slots) -> None:
@@ -94,7 +98,7 @@ def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
     if slots.share and share_view.shared_run(lab) != slots.shared_run:
         st.rerun()  # the header's share link is for another run now (rare: see Slots)
     step_bar.show_notices(lab)
-    _body(lab)
+    _body(lab, slots.insights_in_tabs)
     if slots.code_below:
         with st.expander(t("The loop's code")):
             loop_code_panel(lab)
@@ -106,7 +110,7 @@ def _stage(lab: LabSession, bar: DeltaGenerator, slots: Slots) -> None:
             insights(lab.run)
 
 
-def _body(lab: LabSession) -> None:
+def _body(lab: LabSession, insights_in_tabs: bool = False) -> None:
     run_settings.follow_form(lab)  # before the first call the form is the run: the stage shows what will run
     _recorded_notice(lab)
     predict_view.panel(lab)
@@ -118,7 +122,7 @@ def _body(lab: LabSession) -> None:
         _totals(run, spend.shows_prices(lab))
         selected = timeline.render(lab)
         lab.select(selected)  # Back, Forward or the slider: the URL follows
-        turn_view.render(run, run.turns[selected - 1])
+        turn_view.render(run, run.turns[selected - 1], insight_tabs(run) if insights_in_tabs else ())
         _run_controls(lab, selected)
 
 
@@ -317,24 +321,38 @@ def _lit_phase(lab: LabSession) -> str | None:
     return lab.last_phase
 
 
+INSIGHTS = (mark("Answer"), mark("Sequence"), mark("Context & cost"))
+
+
+def insight_tabs(run) -> list[tuple[str, Callable[[], None]]]:
+    """The answer, the sequence diagram and the charts as (label, draw) pairs, for a tab row."""
+    return [
+        (INSIGHTS[0], lambda: _answer(run)),
+        (INSIGHTS[1], lambda: _sequence(run)),
+        (INSIGHTS[2], lambda: charts_panel.render(run)),
+    ]
+
+
+def _sequence(run) -> None:
+    st.mermaid_chart(sequence_diagram(run, stop_words=stop_text(run), label=t))
+
+
+def _answer(run) -> None:
+    if run.final_text:
+        st.markdown(model_words_md(run.final_text), unsafe_allow_html=True)
+    else:
+        st.markdown(t("No answer yet: the model has not finished."))
+    if run.stop:
+        st.caption(md(stop_text(run)))
+
+
 def insights(run) -> None:
     """Sequence diagram and the context-and-cost charts, below the turn."""
     if run and run.turns:
         # Lazy tabs: only the open one is computed and sent, so a click costs one diagram or six charts, not both.
-        answer, seq, money = st.tabs(
-            [t("Answer"), t("Sequence"), t("Context & cost")], key="insights", on_change="rerun"
-        )
-        if answer.open:
-            with answer:
-                if run.final_text:
-                    st.markdown(model_words_md(run.final_text), unsafe_allow_html=True)
-                else:
-                    st.markdown(t("No answer yet: the model has not finished."))
-                if run.stop:
-                    st.caption(md(stop_text(run)))
-        if seq.open:
-            with seq:
-                st.mermaid_chart(sequence_diagram(run, stop_words=stop_text(run), label=t))
-        if money.open:
-            with money:
-                charts_panel.render(run)
+        panels = insight_tabs(run)
+        tabs = st.tabs([t(name) for name, _ in panels], key="insights", on_change="rerun")
+        for tab, (_, draw) in zip(tabs, panels, strict=True):
+            if tab.open:
+                with tab:
+                    draw()

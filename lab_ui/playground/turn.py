@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
@@ -195,15 +196,16 @@ def openai_form(turn: Turn) -> None:
         right.json(to_openai_response(turn.response), expanded=2)
 
 
-def render(run: Run, turn: Turn) -> None:
-    """All panels for one turn (only this turn renders full JSON, which keeps long runs fast)."""
+def render(run: Run, turn: Turn, extra: Sequence[tuple[str, Callable[[], None]]] = ()) -> None:
+    """All panels for one turn (only this turn renders full JSON, which keeps long runs fast); `extra` tabs
+    (label, draw) follow the turn's own in the same row."""
     icon, colour, label = badge(turn.stop_reason, turn.error is not None)
     st.markdown(f"### {t('Turn {n}', n=turn.index)} :{colour}-badge[{icon} {label}]")
     decision = decision_text(turn)
     if decision:
         st.info(t("**Loop's decision:** {decision}", decision=md(decision)))
     # Lazy tabs: only the open one is built and sent, so a click does not redraw seven panels of JSON.
-    tabs = st.tabs([t(name) for name in TABS], key="turn-tabs", on_change="rerun")
+    tabs = st.tabs([t(name) for name in TABS] + [t(name) for name, _ in extra], key="turn-tabs", on_change="rerun")
     panels = (
         lambda: _request(turn),
         lambda: _response(turn),
@@ -212,6 +214,7 @@ def render(run: Run, turn: Turn) -> None:
         lambda: _tools(turn),
         lambda: _diff(run, turn),
         lambda: openai_form(turn),
+        *(draw for _, draw in extra),
     )
     for tab, panel in zip(tabs, panels, strict=True):
         if tab.open:

@@ -87,6 +87,7 @@ class Exercise:
         default_factory=list
     )  # wrong changes a learner is likely to try; none may pass
     accepted: list[dict[str, Any]] = field(default_factory=list)  # other correct changes; each must pass
+    step: int | None = None  # the narrative step (1-based) it belongs to; None: the lesson's last step
 
 
 @dataclass
@@ -105,6 +106,7 @@ class Question:
     question: dict[str, str]
     options: list[Option]
     explanation: dict[str, str]
+    step: int | None = None  # the narrative step (1-based) it belongs to; None: the lesson's last step
 
 
 @dataclass
@@ -246,6 +248,7 @@ def _lesson_from(data: dict[str, Any], folder: Path, steps: dict[str, list[Step]
             question=q["question"],
             explanation=q["explanation"],
             options=[Option(text=o["text"], correct=o["correct"]) for o in q["options"]],
+            step=q.get("step"),
         )
         for q in data["questions"]
     ]
@@ -335,6 +338,11 @@ def load_lesson(path: str | Path) -> Lesson:
         check.problems.append(f"{label}: the '{DEPTH_MARK}' parts must be in the same steps in en, ru and pl")
     if not check.problems:
         _check_figures_shown(data, steps, f"{label}/lesson.json", check.problems)
+    count = len(steps["en"])
+    for kind in ("exercises", "questions"):
+        for n, item in enumerate(data.get(kind, [])):
+            if isinstance(item.get("step"), int) and count and item["step"] > count:
+                check.problems.append(f"{label}/lesson.json: {kind}[{n}].step: the lesson has only {count} steps")
     if check.problems:
         raise LessonError(check.problems)
     try:

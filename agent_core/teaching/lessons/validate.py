@@ -40,8 +40,9 @@ _LIMIT_KEYS = tuple(f.name for f in fields(Limits))
 _SIM_KEYS = tuple(f.name for f in fields(SimSettings))
 _TOOL_KEYS = tuple(f.name for f in fields(ToolSpec))
 _EXERCISE_KEYS = ("id", "title", "instructions", "change", "goal", "hint", "success")
-_EXERCISE_OPTIONAL = ("tempting", "accepted")
+_EXERCISE_OPTIONAL = ("tempting", "accepted", "step")
 _QUESTION_KEYS = ("id", "question", "options", "explanation")
+_QUESTION_OPTIONAL = ("step",)
 FOLDER = re.compile(r"^(\d{2})-([a-z0-9][a-z0-9-]*)$")
 
 
@@ -246,9 +247,17 @@ def _check_items(check: Checker, items: Any, where: str, item_check: Callable[[A
         item_check(item, f"{where}[{n}]")
 
 
+def _check_step(check: Checker, item: dict[str, Any], where: str) -> None:
+    """`step`, where given, names a narrative step by its number (1-based; the loader checks it exists)."""
+    step = item.get("step")
+    if step is not None and (not isinstance(step, int) or isinstance(step, bool) or step < 1):
+        check.fail(f"{where}.step", "must be a step number (1 for the first ## step)")
+
+
 def _check_exercise(check: Checker, data: dict[str, Any], item: Any, where: str) -> None:
     if not check.keys(item, where, _EXERCISE_KEYS + _EXERCISE_OPTIONAL, _EXERCISE_KEYS):
         return
+    _check_step(check, item, where)
     tempting = item.get("tempting", [])
     if not isinstance(tempting, list):
         check.fail(f"{where}.tempting", "must be a list of wrong changes (patches)")
@@ -270,8 +279,9 @@ def _check_exercise(check: Checker, data: dict[str, Any], item: Any, where: str)
 
 
 def _check_question(check: Checker, item: Any, where: str) -> None:
-    if not check.keys(item, where, _QUESTION_KEYS, _QUESTION_KEYS):
+    if not check.keys(item, where, _QUESTION_KEYS + _QUESTION_OPTIONAL, _QUESTION_KEYS):
         return
+    _check_step(check, item, where)
     check.text(item.get("question"), f"{where}.question")
     check.text(item.get("explanation"), f"{where}.explanation")
     options = item.get("options")
