@@ -10,6 +10,7 @@ from browser import (
     click_key,
     field,
     needs_chromium,
+    option,
     shot,
     toggle_expander,
     wait_idle,
@@ -50,6 +51,8 @@ def test_break_the_loop_then_add_a_step_limit(app, pages):
     button(page, RUN_TO_END).click()
     wait_idle(page, 60_000)
     page.get_by_text("step limit 5 reached").first.wait_for(timeout=60_000)
+    option(page, f"seg:{LESSON}", 2).click()  # step 3, "Guard 1: a step limit", holds its exercise
+    wait_idle(page)
     by_key_prefix(page, f"check:{LESSON}:").locator("button").first.click()
     wait_idle(page)
     page.locator("[data-testid='stAlertContentSuccess']").first.wait_for(timeout=30_000)

@@ -28,6 +28,14 @@ PROBLEMS_JS = """
     pen.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
     return Math.max(...name(el).split(/\\s+/).map((w) => pen.measureText(w).width));
   };
+  // The box a text must stay inside: its column, or the page where a column lends its children to the row
+  // (display: contents, as the Lessons page's script column at 768 px) and so has no box of its own.
+  const column = (el) => {
+    let box = el.closest("[data-testid='stColumn'], [data-testid='stMain']");
+    while (box && getComputedStyle(box).display === "contents")
+      box = box.parentElement.closest("[data-testid='stColumn'], [data-testid='stMain']");
+    return box;
+  };
   const texts = document.querySelectorAll(
     "[data-testid='stMain'] button p, [data-testid='stMain'] button div, [data-testid='stMetricValue'] div, " +
     "[data-testid='stMetricLabel'] p, [data-testid='stMetricValue']");
@@ -38,8 +46,8 @@ PROBLEMS_JS = """
     if (el.scrollWidth > el.clientWidth + 1 && (style.overflowX !== "visible" || ellipsis)) cut.push(name(el));
     else if (el.matches("p, [data-testid='stMetricValue'] div") && widestWord(el) > el.getBoundingClientRect().width + 1)
       cut.push(name(el) + " (a word broken in two)");
-    else if (el.getBoundingClientRect().right > el.closest("[data-testid='stColumn'], [data-testid='stMain']")
-               .getBoundingClientRect().right + 1) cut.push(name(el) + " (past its column)");
+    else if (el.getBoundingClientRect().right > column(el).getBoundingClientRect().right + 1)
+      cut.push(name(el) + " (past its column)");
   }
   const tables = [];
   for (const table of document.querySelectorAll("[data-testid='stMain'] table")) {
