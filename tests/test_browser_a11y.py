@@ -9,7 +9,7 @@ from axe import AXE_JS, violations
 from browser import button, by_key, nav_link, needs_chromium, open_tab, wait_idle
 from keys import RUN_TO_END, TURN_TABS
 
-from lab_ui.turn_view import TABS
+from lab_ui.playground.turn import TABS
 
 pytestmark = [
     pytest.mark.browser,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from agent_core.teaching.lessons import Exercise, LessonError
-from lab_ui import run_settings
+from lab_ui.controller import run_settings
 from lab_ui.lessons import goal_feedback
 from lab_ui.lessons.steps import StepView
 from lab_ui.words.i18n import mark, t
 
-# Every exercise says it: the rule of lab_ui/run_settings.py (the form is the run until its first call).
+# Every exercise says it: the rule of lab_ui/controller/run_settings.py (the form is the run until its first call).
 RESET_FIRST = mark(
     "Until the run's first call a change applies at once; after it, press **Reset** to start a run with it."
 )
