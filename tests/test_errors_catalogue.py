@@ -92,3 +92,16 @@ def test_the_stop_cause_of_a_failed_run_is_worded_through_the_catalogue():
 
     run.stop = StopCause("api_error", {})
     assert stop_text(run, ru) == f"{ru(errors.PLAIN[529])} {ru(errors.SERVER_SAID, detail=chr(34) + 'busy' + chr(34))}"
+
+
+def test_anthropic_unreachable_speaks_of_the_network_not_of_a_base_url_nobody_set():
+    anthropic_request = httpx2.Request("POST", "https://api.anthropic.com/v1/messages")
+    try:
+        raise anthropic.APIConnectionError(request=anthropic_request) from httpx2.ConnectError(
+            "name resolution failed", request=anthropic_request
+        )
+    except anthropic.APIConnectionError as exc:
+        error = errors.describe_api_error(exc)
+    assert "base URL" not in error.message and "api.anthropic.com" in error.message
+    assert error_text(error, ru).startswith(ru(errors.ANTHROPIC_OFFLINE, host="api.anthropic.com"))
+    assert "Anthropic" in error_text(error, pl) and "base" not in error_text(error, pl)

@@ -290,7 +290,9 @@ def test_the_fill_exercise_uses_the_servers_rules_then_checks_the_values():
     text_first = ex.check_fill(json.dumps([{"type": "text", "text": "Result:"}, right]))
     assert "Did not find 1 `tool_result` block(s) at the beginning" in text_first.server_error
     no_error_flag = ex.check_fill(json.dumps([{**right, "is_error": False}]))
-    assert not no_error_flag.passed and [c.code for c, ok in no_error_flag.checks if not ok] == ["fill_is_error_ok"]
+    assert not no_error_flag.passed and [c.code for c, ok in no_error_flag.checks if not ok] == [
+        "fill_is_error_missing"
+    ]
     assert ex.check_fill("[").checks[0][0].code == "fill_not_json"
 
 

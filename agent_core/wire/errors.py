@@ -69,6 +69,12 @@ NOT_API = (
     "The server at {url} answered ({what}), but not with a Messages API reply. Is the base URL the server's "
     "root (the SDK adds /v1/messages itself), and does the server speak the Anthropic format?"
 )
+# The Anthropic provider has no base URL to blame: the learner never set one.
+ANTHROPIC_OFFLINE = (
+    "Could not reach Anthropic's API at {host}. Is this machine online (no proxy or firewall in the way)? "
+    "The simulated model works with no network at all: pick it on the Settings page."
+)
+ANTHROPIC_HOST = "api.anthropic.com"
 CONNECTION = {ErrorReason.REFUSED: REFUSED, ErrorReason.DROPPED: DROPPED, ErrorReason.UNREACHABLE: UNREACHABLE}
 FIXED = {ErrorReason.TIMEOUT: TIMEOUT, ErrorReason.NOT_UTF8: NOT_UTF8}
 # Every sentence above, for the catalogue's check that each has a Russian and a Polish translation.
@@ -79,6 +85,7 @@ TEXTS = (
     NO_CONNECTION_IN,
     NO_ANSWER_IN,
     *CONNECTION.values(),
+    ANTHROPIC_OFFLINE,
     *FIXED.values(),
     OTHER,
     ADDRESS_REFUSED,
@@ -109,6 +116,8 @@ def explain(error: ApiError, tr: Translate = _english, quote: Callable[[str], st
         words = tr(plain) if plain else tr(OTHER_STATUS, status=error.status)
         detail = p.get("detail")
         return f"{words} {tr(SERVER_SAID, detail=quote(str(detail)))}" if detail else words
+    if reason in CONNECTION and p.get("host") == ANTHROPIC_HOST and reason != ErrorReason.DROPPED:
+        return f"{tr(ANTHROPIC_OFFLINE, host=ANTHROPIC_HOST)} ({p.get('exception', '')})"
     if reason in CONNECTION:
         return f"{tr(CONNECTION[reason])} ({p.get('exception', '')})"
     if reason in FIXED:
@@ -151,7 +160,9 @@ def describe_api_error(exc: Exception) -> ApiError:
         return _timed_out(exc.request, isinstance(exc.__cause__, httpx2.ConnectTimeout))
     if isinstance(exc, anthropic.APIConnectionError):
         exception = type(exc.__cause__ or exc).__name__
-        return _error(ApiErrorKind.CONNECTION, _connection_reason(exc.__cause__), exception=exception)
+        host = getattr(getattr(exc, "request", None), "url", None)
+        where = {"host": host.host} if host is not None and host.host == ANTHROPIC_HOST else {}
+        return _error(ApiErrorKind.CONNECTION, _connection_reason(exc.__cause__), exception=exception, **where)
     if isinstance(exc, UnicodeEncodeError):
         return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.NOT_UTF8)
     return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.OTHER, detail=scrub_secrets(str(exc)))

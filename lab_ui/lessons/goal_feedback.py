@@ -83,6 +83,9 @@ SETTINGS: dict[str, str] = {
 }
 
 
+NOT_SET = mark("not set")
+
+
 def setting_name(path: str) -> str:
     """A config path as the learner knows it; a tool's field reads 'description of lookup'."""
     if path.startswith("tools.") and path.count(".") == 2:
@@ -93,7 +96,7 @@ def setting_name(path: str) -> str:
 
 def sentence(miss: Miss) -> str:
     """One miss as a sentence in the current language."""
-    values = {k: ("-" if v is None else v) for k, v in miss.values.items()}
+    values = {k: (t(NOT_SET) if v is None else v) for k, v in miss.values.items()}  # "Max steps is not set"
     if "path" in values:
         values["path"] = setting_name(str(values["path"]))
     if "source" in values:

@@ -71,6 +71,9 @@ TEXTS = {
     "fill_id_ok": mark("tool_use_id is {id}, the id of the tool_use it answers."),
     "fill_content_ok": mark("content is exactly what the tool returned."),
     "fill_is_error_ok": mark("is_error is true: the tool failed, and the model should know."),
+    "fill_id_wrong": mark("tool_use_id must be {id}, the id of the tool_use it answers."),
+    "fill_content_wrong": mark("content must be exactly what the tool returned."),
+    "fill_is_error_missing": mark('is_error is missing or not true: the tool failed, so set "is_error": true.'),
 }
 
 

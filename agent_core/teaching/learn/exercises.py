@@ -233,10 +233,14 @@ def check_fill(text: str) -> FillCheck:
     if result is None:
         out.checks.append((fact("fill_no_result"), False))
         return out
+    # Each check is worded for what the learner wrote: a ✗ next to "is_error is true" read as if it were.
+    id_ok = result.get("tool_use_id") == FILL_TOOL_USE_ID
+    content_ok = _text_of(result.get("content")).strip() == FILL_OUTPUT
+    error_ok = result.get("is_error") is True
     out.checks += [
-        (fact("fill_id_ok", id=FILL_TOOL_USE_ID), result.get("tool_use_id") == FILL_TOOL_USE_ID),
-        (fact("fill_content_ok"), _text_of(result.get("content")).strip() == FILL_OUTPUT),
-        (fact("fill_is_error_ok"), result.get("is_error") is True),
+        (fact("fill_id_ok", id=FILL_TOOL_USE_ID) if id_ok else fact("fill_id_wrong", id=FILL_TOOL_USE_ID), id_ok),
+        (fact("fill_content_ok") if content_ok else fact("fill_content_wrong"), content_ok),
+        (fact("fill_is_error_ok") if error_ok else fact("fill_is_error_missing"), error_ok),
     ]
     return out
 
