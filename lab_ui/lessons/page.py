@@ -14,7 +14,7 @@ from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.lessons import class_join, code, parsons, predictions
+from lab_ui.lessons import class_join, code, follow, parsons, predictions
 from lab_ui.lessons import exercises as lesson_exercises
 from lab_ui.lessons import quiz as quiz_view
 from lab_ui.lessons.steps import Part, StepView
@@ -235,11 +235,15 @@ def render() -> None:
     done = store.done(learner, lesson.id)
     total = len(lesson.exercises) + len(lesson.puzzles) + len(lesson.code) + len(lesson.questions)
     bar = st.empty()  # filled last, so an exercise passed in this very run already counts
+    teacher = st.container()  # where the teacher sent the class (filled once the step on screen is known)
     _drawer(lesson, lang)
     script, right = st.columns([5, 7], gap="medium")
     with script.container(key="lesson-script"):
         current = _narrative(lesson, lang)
     view = StepView(lesson, lessons, current, len(lesson.text(lang)), lab, lang, learner, store, set(done))
+    follow.record(learner, lesson.id, current + 1)
+    with teacher:
+        follow.banner(learner, lessons, (lesson.id, current + 1), open_lesson)
     with script.container(key="lesson-practice"):  # below the stage at 768 px (lab_ui/frame/presenter.py)
         for part in PARTS:
             part(view)

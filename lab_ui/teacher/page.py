@@ -8,16 +8,19 @@ import pandas as pd
 import streamlit as st
 
 from agent_core.serving.mode import is_class_server
+from agent_core.teaching.class_lead import ClassLead, Place
 from agent_core.teaching.class_report import ClassReport, load_report
 from agent_core.teaching.classes import ClassError, ClassStore, SchoolClass, normalize_code
 from agent_core.teaching.lessons import Lesson, LessonError, load_lessons
 from agent_core.teaching.progress import ProgressStore
 from agent_core.teaching.teacher_notes import SECTIONS, lesson_notes
 from lab_ui.controller import session
+from lab_ui.frame import presenter
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.links import app_link
 from lab_ui.lessons.class_join import plain
 from lab_ui.serving import board
+from lab_ui.teacher import lead
 from lab_ui.words.i18n import mark, t
 
 REFRESH_SECONDS = 5  # how often the live part redraws; learners' clicks show up within this
@@ -103,7 +106,10 @@ def _teacher_key(code: str) -> str | None:
     """The key in the URL, else the one this tab opened the class with: the class code stays in every page's URL,
     the key only on this page's (a projected Lessons page must not show it)."""
     key = st.query_params.get(KEY_PARAM) or st.session_state.get(KEYS, {}).get(code)
-    if key and st.query_params.get(KEY_PARAM) != key:
+    if key and presenter.on():  # a projected page shows its address bar: the tab holds the key, the URL not
+        st.session_state.setdefault(KEYS, {})[code] = key
+        st.query_params.pop(KEY_PARAM, None)
+    elif key and st.query_params.get(KEY_PARAM) != key:
         st.query_params[KEY_PARAM] = key
     return key
 
@@ -120,10 +126,11 @@ def _go(opened: SchoolClass) -> None:
 
 def _header(opened: SchoolClass) -> None:
     st.subheader(plain(opened.name))
-    code_col, how_col = st.columns([2, 3])
-    code_col.markdown(f"### {t('Join code')}: `{opened.code}`")
-    how_col.markdown(t("Learners open **Lessons** and type the code under **Join a class**, or open this link:"))
-    how_col.code(app_link("lessons", **{CLASS_PARAM: opened.code}), language=None)
+    lead.join_screen(opened)
+    lead.send_panel(opened, list(_lessons()))
+    lead.plan(opened, list(_lessons()))
+    if presenter.on():  # on the projector: the teacher key is nowhere on screen (the URL lost it too)
+        return
     with st.expander(t("Your teacher link (keep it; do not show it to the class)")):
         st.code(app_link("teacher", **{CLASS_PARAM: opened.code, KEY_PARAM: opened.teacher_key}), language=None)
         st.caption(t("It is the only way back to this page: the class has no account and no password reset."))
@@ -148,7 +155,12 @@ def live_progress(code: str) -> None:
     if report.learners:
         st.markdown(f"#### {t('Progress in every lesson')}")
         st.caption(t("Each lesson: exercises finished / exercises; ✓ = all of them."))
-        st.dataframe(overview_table(report), hide_index=True, height=_height(len(report.learners)))
+        st.dataframe(
+            overview_table(report),
+            hide_index=True,
+            height=_height(len(report.learners)),
+            column_config=lesson_columns(report.lessons, session.get().language),
+        )
     else:
         st.info(t("No learner has joined yet. Show them the join code."))
     lang = session.get().language
@@ -181,6 +193,7 @@ def overview_table(report: ClassReport) -> pd.DataFrame:
     """One row per learner: totals, then one column per lesson ("2/3", "✓", or empty)."""
     lang = session.get().language
     total_ex = sum(len(x.exercises) for x in report.lessons)
+    places = ClassLead().places([p.member.learner for p in report.learners])
     rows = []
     for p in report.learners:
         row = {
@@ -191,6 +204,7 @@ def overview_table(report: ClassReport) -> pd.DataFrame:
             ),
             t("Final quiz"): _score(p.final_right(), len(p.final)),
             t("Predictions: right first time"): _score(p.predicted_right(), p.predicted()),
+            t("Now at"): _now_at(places.get(p.member.learner), report.lessons),
         }
         for lesson in report.lessons:
             done, total = p.exercises_done(lesson), len(lesson.exercises)
@@ -240,8 +254,22 @@ def _score(right: int, answered: int, total: int | None = None) -> str:
 
 
 def _lesson_column(lesson: Lesson, lang: str) -> str:
-    title = lesson.title[lang]
-    return f"{lesson.order}. {title[:18] + '…' if len(title) > 18 else title}"
+    """A lesson's column is its number (18 titles never fit a projector's width); its title is the column's help."""
+    return t("L{n}", n=lesson.order)
+
+
+def lesson_columns(lessons: list[Lesson], lang: str) -> dict:
+    """Narrow lesson columns whose header says the whole title on hover (and to a screen reader)."""
+    return {
+        _lesson_column(x, lang): st.column_config.TextColumn(help=f"{x.order}. {x.title[lang]}", width="small")
+        for x in lessons
+    }
+
+
+def _now_at(place: Place | None, lessons: list[Lesson]) -> str:
+    """Where a learner is: "L3 · 2" (lesson 3, step 2), or empty when never seen on a lesson."""
+    lesson = next((x for x in lessons if place and x.id == place.lesson), None)
+    return t("L{n} · step {step}", n=lesson.order, step=place.step) if lesson and place else ""
 
 
 # -- teacher notes --------------------------------------------------------------------------------------
