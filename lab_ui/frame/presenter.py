@@ -9,9 +9,10 @@ import json
 import streamlit as st
 
 from lab_ui.frame import url_state
-from lab_ui.words.i18n import LANGUAGES, current_language, t
+from lab_ui.words.i18n import LANGUAGES, current_language, mark, t
 
 PRESENTER_FONT_PX = 20  # JSON, code and chart text on a projector
+PRESENTER_ROOT_PX = 20  # the page's base size in presenter mode (Streamlit's is 16 px): every rem-sized text grows
 RAW_HEIGHT = 320  # px of a raw JSON box normally; presenter mode lets it grow to PRESENTER_RAW_HEIGHT
 PRESENTER_RAW_HEIGHT = 720
 
@@ -59,6 +60,13 @@ LAYOUT_CSS = """
 
 PRESENTER_CSS = f"""
 <style>
+/* The whole page grows for a projector: Streamlit sizes text in rem (prose, tables, tabs, quiz, sidebar, metrics). */
+html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li {{ line-height: 1.5; }}
+[data-baseweb="tab"] p {{ font-size: 1rem !important; }}
+[data-testid="stCaptionContainer"] {{ font-size: .9rem !important; }}
+/* A control that takes focus scrolls into view below the sticky step bar, never under it (WCAG 2.4.11). */
+html, [data-testid="stMain"], [data-testid="stAppViewContainer"] {{ scroll-padding-top: 11rem; }}
 [data-testid="stJson"], [data-testid="stJson"] * {{ font-size: {PRESENTER_FONT_PX}px !important; }}
 [data-testid="stCode"] code, [data-testid="stCode"] pre, .lab-code {{ font-size: {PRESENTER_FONT_PX}px !important; }}
 [data-testid="stCode"] code {{ white-space: pre-wrap !important; overflow-wrap: anywhere; }}
@@ -133,6 +141,11 @@ def toggle() -> None:
         ),
     )
     url_state.put("present", "1" if wanted else None)
+    if wanted:  # the keys on screen, not only in the switch's tooltip
+        st.caption(t(SHORTCUTS), help=None)
+
+
+SHORTCUTS = mark("Keys: **→** next phase · **Shift+→** next step · **←** back one turn")
 
 
 def style() -> None:

@@ -181,7 +181,8 @@ def _limits(cfg: RunConfig) -> None:
     if no_limit:
         limits.max_steps = None
         st.caption(
-            t("⚠️ No step limit: only the hard ceiling of {n} steps will stop a runaway loop.", n=MAX_STEPS_CEILING)
+            ":material/warning: "
+            + t("No step limit: only the hard ceiling of {n} steps will stop a runaway loop.", n=MAX_STEPS_CEILING)
         )
     else:
         steps = _keyed("max-steps").number_input(t("Max steps"), 1, MAX_STEPS_CEILING, value=limits.max_steps or 10)

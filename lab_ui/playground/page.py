@@ -51,7 +51,10 @@ def restore_draft(lab: LabSession, page: str) -> None:
 def keep_draft(lab: LabSession, default_task: str) -> None:
     """Put the task into the URL while it differs from what was last run (or the default, before any run)."""
     if not url_state.keep_draft(lab.config.task, lab.run.config.task if lab.run else default_task):
-        st.caption(t("⚠️ This task is too long to keep in the page's address: a reload before Reset loses the edit."))
+        st.caption(
+            ":material/warning: "
+            + t("This task is too long to keep in the page's address: a reload before Reset loses the edit.")
+        )
 
 
 def upstream_words(upstream: str) -> str:

@@ -79,7 +79,7 @@ def share_button(lab: LabSession) -> None:
     run_id = shared_run(lab)
     if run_id is None:
         return
-    with st.popover("🔗 " + t("Share"), key="share"):
+    with st.popover(t("Share"), icon=":material/link:", key="share"):
         st.caption(
             t(
                 "Anyone who opens this link on this server sees the run read-only and can make their own copy "

@@ -26,12 +26,12 @@ HEADERS = {
 def table(run: Run) -> pd.DataFrame:
     rows = []
     for turn in run.turns:
-        icon, _, label = badge(turn.stop_reason, turn.error is not None)
+        _, _, label = badge(turn.stop_reason, turn.error is not None)  # a data grid draws no icon font: words only
         rows.append(
             {
                 "turn": turn.index,
-                "stop_reason": f"{icon} {label}",
-                "tools": ", ".join(t.name + (" ⚠️" if t.is_error else "") for t in turn.tools) or "—",
+                "stop_reason": label,
+                "tools": ", ".join(t.name + (" (is_error)" if t.is_error else "") for t in turn.tools) or "—",
                 "tokens in": turn.usage.whole_input if turn.usage else None,
                 "tokens out": turn.usage.output_tokens if turn.usage else None,
                 "cost $": round(turn.cost_usd, 6),
@@ -97,7 +97,7 @@ def recent_rows(run: Run, selected: int) -> str:
     for turn in run.turns[-RECENT:]:
         icon, colour, label = badge(turn.stop_reason, turn.error is not None)
         number = f"**▶ {turn.index}**" if turn.index == selected else str(turn.index)
-        tools = ", ".join(md_cell(x.name) + (" ⚠️" if x.is_error else "") for x in turn.tools) or "—"
+        tools = ", ".join(md_cell(x.name) + (" :material/warning:" if x.is_error else "") for x in turn.tools) or "—"
         used = turn.usage
         lines.append(
             f"| {number} | :{colour}-badge[{icon} {md_cell(label)}] | {tools} | "

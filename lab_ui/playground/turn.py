@@ -16,7 +16,17 @@ from lab_ui.frame.untrusted import code_span, md, model_words_md
 from lab_ui.words.catalogue import decision_text, error_markdown
 from lab_ui.words.i18n import mark, t
 
-BADGES = {reason: (info.icon, info.colour) for reason, info in STOP_TABLE.items()}
+# Material icons (the font Streamlit ships), not agent_core's emoji: without an emoji font those are empty boxes.
+ICONS = {
+    "tool_use": ":material/build:",
+    "end_turn": ":material/check_circle:",
+    "max_tokens": ":material/content_cut:",
+    "stop_sequence": ":material/stop_circle:",
+    "pause_turn": ":material/pause_circle:",
+    "refusal": ":material/block:",
+    "model_context_window_exceeded": ":material/data_usage:",
+}
+BADGES = {reason: (ICONS.get(reason, ":material/help:"), info.colour) for reason, info in STOP_TABLE.items()}
 
 
 TABS = (
@@ -33,10 +43,10 @@ TABS = (
 def badge(stop_reason: str | None, error: bool = False) -> tuple[str, str, str]:
     """(icon, colour, label) for a stop_reason badge."""
     if error:
-        return "⚠️", "red", t("API error")
+        return ":material/warning:", "red", t("API error")
     if stop_reason is None:
         return "…", "gray", t("in progress")
-    icon, colour = BADGES.get(stop_reason, UNKNOWN_STOP_ICON)
+    icon, colour = BADGES.get(stop_reason, (":material/help:", UNKNOWN_STOP_ICON[1]))
     return icon, colour, md(stop_reason) if stop_reason not in BADGES else stop_reason
 
 
@@ -97,7 +107,9 @@ def _response(turn: Turn) -> None:
         if kind == "text":
             st.markdown(f"> {md(block['text'])}" if block.get("text") else "> *" + t("(empty text)") + "*")
         elif kind == "tool_use":
-            st.markdown(f"🔧 **tool_use** {code_span(block.get('name'))} · id {code_span(block.get('id'))}")
+            st.markdown(
+                f":material/build: **tool_use** {code_span(block.get('name'))} · id {code_span(block.get('id'))}"
+            )
             st.json(block.get("input", {}))
         elif kind == "thinking":
             st.caption(t("thinking (sent back unchanged, signature and all)"))
