@@ -31,7 +31,9 @@ _SKIPPED = {
 }
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,}).*?^\1\2[^\n]*$", re.M | re.S)
 _MODEL_WORDS = re.compile(r"<div data-model-words>.*?</div>", re.S)  # lab_ui.frame.untrusted.model_words_md
-_LAB_CODE = re.compile(r"<div class=\"lab-code\"[^>]*>.*?</div>\s*$", re.S)  # lab_ui.playground.loop_code: the code panel
+_LAB_CODE = re.compile(
+    r"<div class=\"lab-code\"[^>]*>.*?</div>\s*$", re.S
+)  # lab_ui.playground.loop_code: the code panel
 _SKIPPED_TAGS = re.compile(r"<(pre|code|script|style|svg|textarea)\b.*?</\1>", re.S | re.I)
 _TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)

@@ -75,7 +75,8 @@ def test_a_learner_joins_answers_and_the_teacher_sees_it_live(site, lang, teache
     assert re.fullmatch(r"[A-Z2-9]{6}", code) and teacher.get_by_text(code, exact=True).first.is_visible()
     assert _param(teacher, "teacher")  # the teacher's way back is in their URL only
 
-    learner = _open(b, f"{url}/lessons?class={code.lower()}", lang, learner_size)  # typed off the projector
+    last = len(lesson.text(lang))  # the check questions sit under the lesson's last step
+    learner = _open(b, f"{url}/lessons?class={code.lower()}&step={last}", lang, learner_size)  # typed off the projector
     field(learner, "class:learner-name").fill(NAMES[lang])
     click_key(learner, "class:join-button")
     learner.get_by_text(NAMES[lang]).first.wait_for(timeout=30_000)

@@ -26,7 +26,7 @@ def test_the_projected_join_screen_has_no_key_and_the_board_fits(app, pages):
     code = page.locator(".lab-join-code")
     assert code.inner_text().strip() == made.code
     assert code.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 96, "readable from the back row"
-    qr = page.locator("[data-testid='stImage'] img").first
+    qr = page.locator("img.lab-join-qr").first
     assert qr.evaluate("img => img.complete && img.naturalWidth > 100")
     assert f"lessons?class={made.code}" in page.locator(".lab-join-url").inner_text()
     everything = page.evaluate("() => document.documentElement.outerHTML") + page.url

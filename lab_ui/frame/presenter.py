@@ -46,6 +46,8 @@ LAYOUT_CSS = """
 .lab-code { max-width: 100%; }
 /* Muted text at WCAG 2.2 AA contrast (4.5:1): Streamlit's captions are 3.7:1 on white, 3.5:1 in the sidebar. */
 [data-testid="stCaptionContainer"] { color: #55575f !important; opacity: 1 !important; }
+[data-testid="stMarkdownContainer"] blockquote, [data-testid="stMarkdownContainer"] blockquote p {
+  color: #55575f !important; opacity: 1 !important; }
 /* The JSON viewer's light theme (rjv-default) colours each value type below 4.5:1: the same hues, darker. */
 [data-testid="stJson"] [style*="rgb(147, 161, 161)"] { color: #646d6d !important; }
 [data-testid="stJson"] [style*="rgb(211, 54, 130)"] { color: #be3175 !important; }
@@ -103,8 +105,8 @@ KEYS_JS = """
 """
 
 
-# A code box that scrolls must be reachable by keyboard (WCAG 2.1.1): Streamlit's <pre> takes no focus, so each one
-# gets tabindex=0 as it appears (the app's own script, sent inline).
+# A box that scrolls must be reachable by keyboard (WCAG 2.1.1): Streamlit's code <pre> and a wide table (it scrolls
+# in its own box, LAYOUT_CSS) take no focus, so each gets tabindex=0 as it appears (the app's own script, inline).
 FOCUS_JS = """
 <script>
 (function () {
@@ -113,8 +115,11 @@ FOCUS_JS = """
   var queued = false;
   function mark() {
     queued = false;
-    document.querySelectorAll("[data-testid='stCode'] pre:not([tabindex])").forEach(function (pre) {
-      pre.setAttribute("tabindex", "0");
+    document.querySelectorAll("[data-testid='stCode'] pre:not([tabindex]), [data-testid='stMarkdownContainer'] table:not([tabindex])")
+      .forEach(function (box) { box.setAttribute("tabindex", "0"); });
+    // A label on a plain box (the sequence diagram's) needs a role to be read (ARIA: a div has none).
+    document.querySelectorAll("[data-testid='stMain'] div[aria-label]:not([role])").forEach(function (box) {
+      box.setAttribute("role", "group");
     });
   }
   new MutationObserver(function () {
