@@ -71,6 +71,7 @@ def test_a_shared_link_opens_read_only_and_my_copy_runs_on_my_settings():
     assert all(widget(at, key).disabled for key in STEP_BUTTONS)  # read-only: nothing calls the model
     assert not any(b.key == "fork" for b in at.button)  # no re-run from a turn on someone else's settings
     assert not any(ELSEWHERE in i.value for i in at.text_input)  # the viewer's settings stay their own
+    assert widget(at, "cfg-task").value == shared.config.task, "the Task box shows the shared run's task"
     click(at, "share:copy")
     new_id = at.query_params["run"]
     new_id = new_id[0] if isinstance(new_id, list) else new_id

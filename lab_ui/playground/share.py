@@ -28,6 +28,7 @@ def opens_shared() -> bool:
 def open_shared(lab: LabSession, run: Run) -> None:
     """Show a shared run as a replay; the viewer's own settings stay theirs (the run's are never adopted)."""
     mine = copy.deepcopy(lab.config)
+    mine.task = run.config.task  # the Task box shows the run on screen (text only: it chooses nothing)
     lab.open(run, replay=True)
     lab.config = mine
     st.session_state[VIEWING_KEY] = run.id

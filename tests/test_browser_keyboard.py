@@ -1,0 +1,88 @@
+"""A lesson walked by keyboard only, in headless Chromium at 1366x768: Tab reaches every control of the page and
+Enter or Space works it: the steps of the script, Run to end, the turn's tabs (arrow keys), an exercise's check,
+a check question, and Next lesson at the end."""
+
+from __future__ import annotations
+
+import pytest
+from browser import by_key, needs_chromium, wait_idle
+
+from agent_core.teaching.lessons import load_lessons
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+LESSON = load_lessons()[0]
+# The controls a learner can work in the main area: every one must take focus from Tab.
+CONTROLS = "[data-testid='stMain'] :is(button, input, textarea, select, summary, a[href], [role='tab'], [tabindex='0'])"
+MARK_JS = """(sel) => { const all = [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null
+    && !e.disabled && getComputedStyle(e).visibility !== 'hidden' && e.getAttribute('tabindex') !== '-1');
+  all.forEach((e, i) => e.dataset.kbd = String(i)); return all.length; }"""
+
+
+def _focused(page, css: str) -> bool:
+    return page.evaluate("(css) => !!document.activeElement && document.activeElement.matches(css)", css)
+
+
+def tab_to(page, css: str, limit: int = 250) -> None:
+    """Press Tab until the focused element matches `css` (a learner without a mouse does the same)."""
+    for _ in range(limit):
+        if _focused(page, css):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {css}")
+
+
+def press(page, key: str) -> None:
+    page.keyboard.press(key)
+    wait_idle(page)
+
+
+def test_a_lesson_by_keyboard_only(app, pages):
+    page = pages.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(f"{app.url}/lessons?lesson={LESSON.id}")
+    by_key(page, "btn-end").wait_for(timeout=120_000)
+    wait_idle(page)
+
+    # Every control of the page takes focus from Tab, in one pass through it.
+    total = page.evaluate(MARK_JS, CONTROLS)
+    reached: set[str] = set()
+    for _ in range(total * 3 + 20):
+        page.keyboard.press("Tab")
+        mark = page.evaluate("() => document.activeElement && document.activeElement.dataset.kbd")
+        if mark is not None:
+            reached.add(mark)
+        if len(reached) == total:
+            break
+    missed = page.evaluate(
+        "(seen) => [...document.querySelectorAll('[data-kbd]')].filter(e => !seen.includes(e.dataset.kbd))"
+        ".map(e => e.tagName + ' ' + (e.innerText || e.getAttribute('aria-label') || '').slice(0, 40))",
+        sorted(reached),
+    )
+    assert not missed, f"{len(missed)} of {total} controls Tab never reaches: {missed}"
+
+    # The script, step by step, then the run, the tabs, the exercise, a question and the next lesson.
+    steps = len(LESSON.text("en"))
+    for _ in range(steps - 1):
+        tab_to(page, f".st-key-next-{LESSON.id} button")
+        press(page, "Enter")
+    assert page.url.endswith(f"step={steps}") or f"step={steps}&" in page.url, page.url
+    tab_to(page, ".st-key-btn-end button")
+    press(page, "Enter")
+    by_key(page, "final-answer").wait_for(timeout=60_000)
+    tab_to(page, ".st-key-turn-tabs [role='tab'][aria-selected='true']")
+    press(page, "ArrowRight")  # the next tab, by arrow key as a tab list is worked
+    press(page, "Enter")
+    assert page.locator(".st-key-turn-tabs [role='tab']").nth(1).get_attribute("aria-selected") == "true"
+    check = f".st-key-check-{LESSON.id}-{LESSON.exercises[0].id} button"
+    tab_to(page, check)
+    press(page, "Enter")
+    page.locator("[data-testid='stAlert']").first.wait_for(timeout=30_000)  # the check's verdict
+    question = LESSON.questions[0]
+    tab_to(page, f"[class*='st-key-q-{LESSON.id}-{question.id}'] input[type='radio']")
+    press(page, "Space")  # the first answer counts: it is recorded and explained
+    page.locator("[data-testid='stAlertContentSuccess'], [data-testid='stAlertContentError']").first.wait_for(
+        timeout=30_000
+    )
+    tab_to(page, ".st-key-next-lesson button")
+    press(page, "Enter")
+    following = load_lessons()[1]
+    page.wait_for_function("(id) => location.search.includes('lesson=' + id)", arg=following.id, timeout=30_000)
