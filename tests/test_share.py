@@ -18,11 +18,13 @@ ELSEWHERE = "http://127.0.0.1:9/not-my-server"
 pytestmark = pytest.mark.usefixtures("app_env")  # its own runs database, no key from the environment
 
 
-def _finished_run(turns_wanted: int = 99) -> Run:
+def _finished_run(
+    turns_wanted: int = 99, task: str = "What's the weather in Oslo, and what is 2 to the power of 16?"
+) -> Run:
     """An offline run of two or more turns, saved; then dressed as someone else's: their server, sandbox and a
     delete tool set to run without asking."""
     config = RunConfig(
-        task="What's the weather in Oslo, and what is 2 to the power of 16?",
+        task=task,
         tools=default_specs(["get_weather", "calculate", "delete_file"]),
         limits=Limits(max_steps=turns_wanted),
     )
@@ -65,7 +67,7 @@ def _open_shared(run_id: str) -> AppTest:
 
 
 def test_a_shared_link_opens_read_only_and_my_copy_runs_on_my_settings():
-    shared = _finished_run(turns_wanted=1)  # stopped by the step limit: a copy has more to do
+    shared = _finished_run(turns_wanted=1, task="What's the weather in Lisbon?")  # the step limit stops it
     at = _open_shared(shared.id)
     assert any("shared with you" in i.value for i in at.info)
     assert all(widget(at, key).disabled for key in STEP_BUTTONS)  # read-only: nothing calls the model
