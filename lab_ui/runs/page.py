@@ -65,7 +65,8 @@ def summaries_table(runs: list[RunSummary]) -> pd.DataFrame:
         }
         for r in runs
     ]
-    columns = ["run", "task", "from", "provider", "model", "turns", "tokens", "cost $", "stopped by", "date", "fork of"]
+    # The numbers a learner compares come first after the task: at 768 px the grid scrolls sideways past the rest.
+    columns = ["run", "task", "turns", "tokens", "cost $", "stopped by", "model", "provider", "from", "date", "fork of"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -116,6 +117,8 @@ def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
         column_config={
             headers["cost $"]: st.column_config.NumberColumn(format="$%.6f"),
             headers["tokens"]: st.column_config.NumberColumn(format="localized"),
+            headers["task"]: st.column_config.TextColumn(width="medium"),
+            headers["turns"]: st.column_config.NumberColumn(width="small"),
         },
     )
     by_id = {r.id: r for r in runs}
