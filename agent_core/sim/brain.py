@@ -44,6 +44,7 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
     if outs:
         _keep_tools(view, [t for t in view.tools if t not in outs])  # the goals are served by the real tools
         view.choice = {"type": "auto", **{k: v for k, v in view.choice.items() if k == "disable_parallel_tool_use"}}
+        output.lower_bar(view, forced_choice)
     needs = [] if named else understand(view)
     if view.continuing and view.server_tools:
         return _after_pause(view, needs)

@@ -115,7 +115,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
         best = ranked[shell_at]
         view.notes.append(f"No tool lists files, but {best[2].get('name')} runs shell commands: I use ls.")
     need.score = best[0]
-    if best[0] >= THRESHOLD or kind == "tool" or forced or shell_at is not None:
+    if best[0] >= view.bar or kind == "tool" or forced or shell_at is not None:
         need.tool = best[2]
         why = meaning.fit(need.clause, best[4]).shared
         view.notes.append(
@@ -126,7 +126,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
         _note_guidance(view, need, best[2])
         _retarget(view, need, best[3], best[4])
     else:
-        view.notes.append(f"For {need.intent} no tool scores {THRESHOLD} or more ({listing}).")
+        view.notes.append(f"For {need.intent} no tool scores {view.bar} or more ({listing}).")
 
 
 def _note_guidance(view: View, need: Need, tool: dict[str, Any]) -> None:

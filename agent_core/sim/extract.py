@@ -324,6 +324,9 @@ def flag(text: str, pname: str) -> bool:
     words = [
         w for w in _words(pname) if w not in ("is", "has", "requested", "request", "wants", "needed", "need", "to")
     ]
+    acts = [w for w in words if w in _FLAG_WORDS]
+    # 'block_card': the verb decides; the card named in "change my card's PIN" is its object, no reason to block.
+    words = acts or words
     triggers = [t for w in words for t in _FLAG_WORDS.get(w, [])] + [w for w in words if len(w) > 3]
     folded = lx.fold(text)
     for trigger in triggers:

@@ -49,6 +49,20 @@ def outputs(view: View) -> list[dict[str, Any]]:
     return [t for t, key in zip(view.tools, view.tool_keys, strict=False) if _is_output(key, forced)]
 
 
+FORCED_BAR = 1  # under forced choice a tool that shares any meaning with the need serves it
+
+
+def lower_bar(view: View, choice: dict[str, Any]) -> None:
+    """Under tool_choice any/tool the model must call something: a real tool that shares what the need is about
+    (get_customer_info's 'previous purchases' for 'my order') serves it rather than the output tool saying it has
+    no tool; its missing arguments are then asked for through the output tool ('What is your username?')."""
+    if choice.get("type") in ("any", "tool") and view.tools:
+        view.bar = FORCED_BAR
+        view.notes.append(
+            f"tool_choice {choice.get('type')} makes me act, so a tool scoring {FORCED_BAR} serves a need."
+        )
+
+
 def named(view: View, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The output tool the user or the choice names ('Use the print_entities tool', tool_choice tool)."""
     if view.choice_type == "tool":
@@ -82,8 +96,25 @@ def fill(view: View, tool: dict[str, Any], answer: str) -> tuple[dict[str, Any],
     finally:
         view.choice = saved
     missing: list[str] = []
-    values = extract.complete(view, schema, need.args, answer, _tool_key(tool), missing)
+    values = extract.complete(view, schema, need.args, addressed(view, answer), _tool_key(tool), missing)
     return values, missing
+
+
+_BY_NAME = re.compile(
+    r"\b(?:reply|respond|answer|address|greet|talk to)\w*\b[^.\n]{0,30}\b(?:using|with|by)\s+(?:the|their|his|her)?\s*"
+    r"(?:customer|user|client|caller)?'?s?\s*(?:first\s+)?name",
+    re.I,
+)
+_NAME_IS = re.compile(r"\b(?:customer|user|client|caller)'?s\s+(?:first\s+)?name\s+is\s+['\"“«]?([^\W\d_][\w-]*)", re.I)
+
+
+def addressed(view: View, answer: str) -> str:
+    """The answer addressed to the user by name when the system prompt says to ('Reply using the customer's name.
+    The customer's name is 'John'' -> 'John, ...'), as pydantic-ai's bank-support agent is told to."""
+    name = _NAME_IS.search(view.system) if _BY_NAME.search(view.system) else None
+    if not answer or name is None or name.group(1).lower() in answer.lower():
+        return answer
+    return f"{name.group(1)}, {answer[:1].lower() if answer[1:2].islower() else answer[:1]}{answer[1:]}"
 
 
 def ask(view: View, tool: dict[str, Any], missing: list[str]) -> str:

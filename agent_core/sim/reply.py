@@ -179,10 +179,16 @@ def _need_line(view: View, need: Need) -> str | None:
     return None
 
 
+_PERSONAL = frozenset({"name", "full_name", "email", "phone", "username", "address", "city", "country"})
+
+
 def _ask(view: View, need: Need) -> str:
     slot = need.missing[0]
     if slot in lx.load("phrases")["ask"]:
         return say(f"ask.{slot}", view.lang)
+    known = words.answers_table()["labels"].get(slot.lower()) if slot.lower() in _PERSONAL else None
+    if known:  # a field the user knows by a plain word: "What is your username?", never the schema's name
+        return say("ask.known", view.lang, what=known.get(view.lang) or known["en"])
     return say("ask.other", view.lang, tool=need.tool_def.get("name"), param=slot)
 
 

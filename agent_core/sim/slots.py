@@ -201,10 +201,18 @@ def repo_part(text: str, kind: str) -> str | None:
     return owner if kind == "owner" else repo
 
 
+def _label_words(word: str) -> list[str]:
+    """The word for a parameter in Russian and Polish ('username' -> 'логин', 'login'; data/answers.json labels)."""
+    entry = lx.load("answers")["labels"].get(word.lower()) or {}
+    return sorted({str(v) for lang, v in entry.items() if lang != "en"}, key=len, reverse=True)
+
+
 def named_value(text: str, word: str) -> str | None:
-    """The value written after its name: 'my username is adavis', 'login: jdoe'."""
-    label = "|".join(re.escape(w) for w in _words(word) or [word]) or re.escape(word)
-    match = re.search(rf"(?:{label})\s*(?:is|:|=|-|—)?\s*['\"“«„]?([\w.@+-]{{2,}})", text, re.I)
+    """The value written after its name, in any of the three languages: 'my username is adavis', 'login: jdoe',
+    'мой логин ivan_petrov'."""
+    names = [*(_words(word) or [word]), *_label_words(word)]
+    label = "|".join(re.escape(w) for w in names) or re.escape(word)
+    match = re.search(rf"(?:{label})\s*(?:is|:|=|-|—|это)?\s*['\"“«„]?([\w.@+-]{{2,}})", text, re.I)
     if not match:
         return None
     value = match.group(1)

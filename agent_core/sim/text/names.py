@@ -9,6 +9,8 @@ from functools import cache
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 
+_COMPANY_SUFFIX = re.compile(r"\b(?:Inc|Corp|Ltd|LLC|GmbH|Co|plc|AG|SA)\.?$")
+
 
 @cache
 def _first_names() -> frozenset[str]:
@@ -21,7 +23,9 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
     out: list[tuple[int, str, str]] = []
     for e in entities.find(text):
         if e.kind == "person":
-            out.append((e.start, e.value, "person"))
+            # "Acme Inc" reads as two capitalised words, but a company suffix makes it an organisation
+            company = _COMPANY_SUFFIX.search(str(e.value))
+            out.append((e.start, e.value, "organization" if company else "person"))
         elif e.kind in ("city", "state"):
             out.append((e.start, e.text, "location"))
     taken = [(s, s + len(n)) for s, n, _ in out]

@@ -82,6 +82,7 @@ class View:
     note: str = ""  # a simulator note for the UI (knowledge.NOTE when it had to say it knows nothing)  # results of the calls made to find the current need's input
     injection: Injection | None = None  # instructions found in a tool result
     tool_keys: list[str] = field(default_factory=list)  # each tool as canonical JSON, the key of the score caches
+    bar: int = THRESHOLD  # the score a tool needs to be used (lower when a forced reply must act: sim/output.py)
 
     @property
     def choice_type(self) -> str:
@@ -287,13 +288,17 @@ _STATEMENT = re.compile(
 )
 
 
+_HANDLE = re.compile(r"(?<![\w@.])[a-z][a-z0-9]*_[a-z0-9_]+(?![\w@])", re.I)
+
+
 def _states_a_value(clause: str) -> bool:
     """'My email is john@gmail.com', 'Мой телефон 555-123-4567': the user gives a value, not a task."""
     if "?" in clause or not _STATEMENT.match(clause):
         return False
     from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
 
-    return bool(entities.of_kind(clause, "email", "phone", "id", "url", "file", "number", "person", "repo"))
+    found = entities.of_kind(clause, "email", "phone", "id", "url", "file", "number", "person", "repo")
+    return bool(found) or bool(_HANDLE.search(clause))  # 'мой логин ivan_petrov': a handle is a value too
 
 
 def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
