@@ -48,6 +48,13 @@ LAYOUT_CSS = """
 [data-testid="stCaptionContainer"] { color: #55575f !important; opacity: 1 !important; }
 [data-testid="stMarkdownContainer"] blockquote, [data-testid="stMarkdownContainer"] blockquote p {
   color: #55575f !important; opacity: 1 !important; }
+/* The code boxes' highlighter colours JSON tokens below 4.5:1 on their grey: the same hues, darker. */
+[data-testid="stCode"] .token.property, [data-testid="stCode"] .token.keyword { color: #1e5fa8 !important; }
+[data-testid="stCode"] .token.string { color: #0b6b28 !important; }
+[data-testid="stCode"] .token.number, [data-testid="stCode"] .token.boolean { color: #0e6b5e !important; }
+[data-testid="stCode"] .token.null, [data-testid="stCode"] .token.constant { color: #8a2c8f !important; }
+[data-testid="stCode"] .token.punctuation, [data-testid="stCode"] .token.operator { color: #3b3d48 !important; }
+[data-testid="stCode"] .token.comment { color: #55575f !important; }
 /* The JSON viewer's light theme (rjv-default) colours each value type below 4.5:1: the same hues, darker. */
 [data-testid="stJson"] [style*="rgb(147, 161, 161)"] { color: #646d6d !important; }
 [data-testid="stJson"] [style*="rgb(211, 54, 130)"] { color: #be3175 !important; }

@@ -23,9 +23,9 @@ PUBLIC_URL_ENV = "AGENT_LOOP_LAB_PUBLIC_URL"  # the address learners use, where 
 _ADDRESS = "teacher:join-address"  # session_state: the address the teacher typed over the detected one
 JOIN_CSS = """
 <style>
-.lab-join-code { font-size: clamp(3rem, 9vw, 8rem); font-weight: 700; letter-spacing: .12em; line-height: 1.1;
+.lab-join-code { font-size: clamp(3rem, 9vw, 8rem) !important; font-weight: 700; letter-spacing: .12em; line-height: 1.1;
   font-family: ui-monospace, Menlo, Consolas, monospace; color: #1f2130; }
-.lab-join-url { font-size: clamp(1.1rem, 2.4vw, 2.2rem); font-family: ui-monospace, Menlo, Consolas, monospace;
+.lab-join-url { font-size: clamp(1.1rem, 2.4vw, 2.2rem) !important; font-family: ui-monospace, Menlo, Consolas, monospace;
   overflow-wrap: anywhere; color: #1f2130; }
 </style>
 """
