@@ -4,20 +4,19 @@ language. The texts write {name}; lesson.json's `figures` states each value; the
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from pathlib import Path
 
 import pytest
+from lesson_runs import FOLDERS
+from lesson_runs import lesson as _lesson
+from lesson_runs import run as _run
 
-from agent_core.model import Run
-from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, load_lesson
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, LessonError, load_lesson
 from agent_core.teaching.lessons.facts import FactError, data_value
 from agent_core.teaching.lessons.figures import PLACEHOLDER, Figure, figures_of, measure
-from agent_core.teaching.lessons.validate import FOLDER
 
-FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
 FENCE = re.compile(r"```.*?```", re.S)
 CODE = re.compile(r"`[^`\n]*`")
 # Numbers that go stale: money, price multiples, and counts of tokens (with their window sizes).
@@ -42,20 +41,6 @@ def _figure_params() -> list:
             langs = ["en"] if "data" in spec else list(LANGUAGES)  # a data figure is the same in every language
             params += [pytest.param(folder, name, lang, id=f"{folder.name}:{name}:{lang}") for lang in langs]
     return params
-
-
-@functools.cache
-def _lesson(folder: Path) -> Lesson:
-    return load_lesson(folder)
-
-
-@functools.cache
-def _run(folder: Path, lang: str, exercise: str | None) -> Run:
-    from agent_core.loop.stepper import run_task
-
-    lesson = _lesson(folder)
-    change = lesson.exercise(exercise).change if exercise else None
-    return run_task(lesson.scenario_config(lang, change))
 
 
 @pytest.mark.parametrize(("folder", "name", "lang"), _figure_params())

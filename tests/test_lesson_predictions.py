@@ -4,33 +4,18 @@ first-attempt score; the Lessons page locks an answer in and reveals it."""
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
 import pytest
+from lesson_runs import FOLDERS
+from lesson_runs import lesson as _lesson
+from lesson_runs import run as _run
 
-from agent_core.model import Run
 from agent_core.teaching.class_report import build_report
 from agent_core.teaching.classes import Member
-from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, load_lesson, load_lessons
-from agent_core.teaching.lessons.validate import FOLDER
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, LessonError, load_lesson, load_lessons
 from agent_core.teaching.progress import QuizAnswer
-
-FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
-
-
-@functools.cache
-def _lesson(folder: Path) -> Lesson:
-    return load_lesson(folder)
-
-
-@functools.cache
-def _run(folder: Path, lang: str, exercise: str | None) -> Run:
-    from agent_core.loop.stepper import run_task
-
-    lesson = _lesson(folder)
-    return run_task(lesson.scenario_config(lang, lesson.exercise(exercise).change if exercise else None))
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)

@@ -4,19 +4,17 @@ measured from a real offline run of the lesson (or of one exercise's change) in 
 from __future__ import annotations
 
 import copy
-import functools
 import json
 from pathlib import Path
 
 import pytest
+from lesson_runs import FOLDERS
+from lesson_runs import lesson as _lesson
+from lesson_runs import run as _run
 
-from agent_core.model import Run
-from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, load_lesson
+from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, LessonError, load_lesson
 from agent_core.teaching.lessons.figures import Figure, figures_of, measure, render, rendered_numbers
-from agent_core.teaching.lessons.validate import FOLDER
 from agent_core.teaching.teacher_notes import lesson_notes
-
-FOLDERS = sorted(p for p in LESSONS_ROOT.iterdir() if p.is_dir() and FOLDER.match(p.name))
 
 
 def _numbers(folder: Path) -> dict:
@@ -30,20 +28,6 @@ def _figure_params() -> list:
         for name in _numbers(folder).get("figures") or {}:
             params += [pytest.param(folder, name, lang, id=f"{folder.name}:{name}:{lang}") for lang in LANGUAGES]
     return params
-
-
-@functools.cache
-def _lesson(folder: Path) -> Lesson:
-    return load_lesson(folder)
-
-
-@functools.cache
-def _run(folder: Path, lang: str, exercise: str | None) -> Run:
-    from agent_core.loop.stepper import run_task
-
-    lesson = _lesson(folder)
-    change = lesson.exercise(exercise).change if exercise else None
-    return run_task(lesson.scenario_config(lang, change))
 
 
 @pytest.mark.parametrize(("folder", "name", "lang"), _figure_params())

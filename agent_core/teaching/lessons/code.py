@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_core.teaching.lessons.scenario import LANGUAGES, LessonError
+from agent_core.teaching.lessons.scenario import LessonError, entries, text_problems
 from agent_core.tools.user_code import CodeResult, run_python
 
 KINDS = ("search_memory", "loop_logging")
@@ -211,19 +211,14 @@ def code_from(raw: Any, where: str) -> list[CodeExercise]:
         return []
     problems: list[str] = []
     out = []
-    for n, item in enumerate(raw if isinstance(raw, list) else []):
-        at = f"{where}[{n}]"
-        if not isinstance(item, dict):
-            problems.append(f"{at}: must be an object")
+    for at, item, found in entries(raw, where, _KEYS):
+        problems += found
+        if not item:
             continue
-        problems += [f"{at}: unknown key {k!r}" for k in item if k not in _KEYS]
         problems += [f"{at}: missing key {k!r}" for k in _KEYS if k not in item]
         if item.get("kind") not in KINDS:
             problems.append(f"{at}.kind: one of " + ", ".join(KINDS))
-        for key in ("title", "instructions", "hint", "success"):
-            value = item.get(key)
-            if not (isinstance(value, dict) and all(isinstance(value.get(x), str) and value[x] for x in LANGUAGES)):
-                problems.append(f"{at}.{key}: needs a text in en, ru and pl")
+        problems += text_problems(item, ("title", "instructions", "hint", "success"), at)
         if not problems:
             out.append(CodeExercise(**{k: item[k] for k in _KEYS}))
     if problems:

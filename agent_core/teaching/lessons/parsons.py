@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_core.teaching.lessons.scenario import LANGUAGES, LessonError, deep_merge
+from agent_core.teaching.lessons.scenario import LessonError, deep_merge, text_problems
 
 CODE_LANGUAGES = ("python", "typescript")
 PUZZLES_DIR = "puzzles"  # beside the lesson folders: lessons/puzzles/<program>.json
@@ -199,18 +199,11 @@ def puzzle_from(entry: dict[str, Any], roots: tuple[Path, ...], where: str) -> P
     """One lesson `puzzles` entry as a Puzzle (its program loaded)."""
     problems = [f"{where}: unknown key {k!r}" for k in entry if k not in _PUZZLE_KEYS]
     problems += [f"{where}: missing key {k!r}" for k in _PUZZLE_KEYS if k not in entry and k != "faults"]
-    for key in ("title", "instructions", "hint", "success"):
-        value = entry.get(key)
-        if not (
-            isinstance(value, dict) and all(isinstance(value.get(lang), str) and value[lang] for lang in LANGUAGES)
-        ):
-            problems.append(f"{where}.{key}: needs a text in en, ru and pl")
+    problems += text_problems(entry, ("title", "instructions", "hint", "success"), where)
     faults = []
     for n, raw in enumerate(entry.get("faults", [])):
         problems += [f"{where}.faults[{n}]: unknown key {k!r}" for k in raw if k not in _FAULT_KEYS]
-        explain = raw.get("explain") or {}
-        if not all(isinstance(explain.get(lang), str) and explain[lang] for lang in LANGUAGES):
-            problems.append(f"{where}.faults[{n}].explain: needs a text in en, ru and pl")
+        problems += text_problems(raw, ("explain",), f"{where}.faults[{n}]")
         faults.append(
             Fault(
                 str(raw.get("id")),
@@ -218,7 +211,7 @@ def puzzle_from(entry: dict[str, Any], roots: tuple[Path, ...], where: str) -> P
                 tuple(raw.get("omits", [])),
                 raw.get("patch"),
                 raw.get("shows", {}),
-                explain,
+                raw.get("explain") or {},
             )
         )
     if problems:

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent_core.model import Run
 from agent_core.teaching.lessons.figures import MEASURES, _number
-from agent_core.teaching.lessons.scenario import LANGUAGES, LessonError
+from agent_core.teaching.lessons.scenario import LessonError, entries, text_problems
 
 TURN_MEASURES = ("turn_tools", "turn_stop_reason", "turn_input_tokens")
 _KEYS = ("id", "step", "question", "measure", "turn", "exercise", "options", "explanation")
@@ -100,12 +100,10 @@ def predictions_from(raw: Any, exercise_ids: set[str], steps: int, where: str) -
         return []
     problems: list[str] = []
     out: list[Prediction] = []
-    for n, item in enumerate(raw if isinstance(raw, list) else []):
-        at = f"{where}[{n}]"
-        if not isinstance(item, dict):
-            problems.append(f"{at}: must be an object")
+    for at, item, found in entries(raw, where, _KEYS):
+        problems += found
+        if not item:
             continue
-        problems += [f"{at}: unknown key {k!r}" for k in item if k not in _KEYS]
         measure = item.get("measure")
         if measure not in MEASURES and measure not in TURN_MEASURES:
             problems.append(f"{at}.measure: one of " + ", ".join((*MEASURES, *TURN_MEASURES)))
@@ -115,10 +113,7 @@ def predictions_from(raw: Any, exercise_ids: set[str], steps: int, where: str) -
             problems.append(f"{at}.exercise: no exercise {item['exercise']!r} in this lesson")
         if not (isinstance(item.get("step"), int) and 1 <= item["step"] <= steps):
             problems.append(f"{at}.step: a step number from 1 to {steps}")
-        for key in ("question", "explanation"):
-            value = item.get(key)
-            if not (isinstance(value, dict) and all(isinstance(value.get(x), str) and value[x] for x in LANGUAGES)):
-                problems.append(f"{at}.{key}: needs a text in en, ru and pl")
+        problems += text_problems(item, ("question", "explanation"), at)
         options = item.get("options")
         if not (isinstance(options, list) and len(options) >= 2):
             problems.append(f"{at}.options: at least two")

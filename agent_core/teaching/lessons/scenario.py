@@ -103,3 +103,27 @@ def build_config(scenario: dict[str, Any], lang: str) -> RunConfig:
 def as_list(value: Any) -> list[Any]:
     """A value as a list (a single item becomes a one-item list)."""
     return value if isinstance(value, list) else [value]
+
+
+def text_problems(item: dict[str, Any], keys: tuple[str, ...], at: str) -> list[str]:
+    """'at.key: needs a text in en, ru and pl' for each key of an item that is not a full per-language text."""
+    return [
+        f"{at}.{key}: needs a text in en, ru and pl"
+        for key in keys
+        if not (
+            isinstance(item.get(key), dict)
+            and all(isinstance(item[key].get(x), str) and item[key][x] for x in LANGUAGES)
+        )
+    ]
+
+
+def entries(raw: Any, where: str, keys: tuple[str, ...]) -> list[tuple[str, dict[str, Any], list[str]]]:
+    """A lesson's list of objects as (where, item, problems so far): not an object, or an unknown key."""
+    out: list[tuple[str, dict[str, Any], list[str]]] = []
+    for n, item in enumerate(raw if isinstance(raw, list) else []):
+        at = f"{where}[{n}]"
+        if not isinstance(item, dict):
+            out.append((at, {}, [f"{at}: must be an object"]))
+            continue
+        out.append((at, item, [f"{at}: unknown key {k!r}" for k in item if k not in keys]))
+    return out

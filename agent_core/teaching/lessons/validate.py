@@ -258,18 +258,13 @@ def _check_exercise(check: Checker, data: dict[str, Any], item: Any, where: str)
     if not check.keys(item, where, _EXERCISE_KEYS + _EXERCISE_OPTIONAL, _EXERCISE_KEYS):
         return
     _check_step(check, item, where)
-    tempting = item.get("tempting", [])
-    if not isinstance(tempting, list):
-        check.fail(f"{where}.tempting", "must be a list of wrong changes (patches)")
-        tempting = []
-    for n, patch in enumerate(tempting):
-        _check_scenario(check, patch, f"{where}.tempting[{n}]", partial=True)
-    accepted = item.get("accepted", [])
-    if not isinstance(accepted, list):
-        check.fail(f"{where}.accepted", "must be a list of other correct changes (patches)")
-        accepted = []
-    for n, patch in enumerate(accepted):
-        _check_scenario(check, patch, f"{where}.accepted[{n}]", partial=True)
+    for key, kind in (("tempting", "wrong changes"), ("accepted", "other correct changes")):
+        patches = item.get(key, [])
+        if not isinstance(patches, list):
+            check.fail(f"{where}.{key}", f"must be a list of {kind} (patches)")
+            patches = []
+        for n, patch in enumerate(patches):
+            _check_scenario(check, patch, f"{where}.{key}[{n}]", partial=True)
     for key in ("title", "instructions", "hint", "success"):
         check.text(item.get(key), f"{where}.{key}")
     _check_scenario(check, item.get("change"), f"{where}.change", partial=True)
