@@ -147,6 +147,8 @@ def test_a_class_server_offers_the_download_and_runs_nothing(app_env, monkeypatc
     at.session_state["lesson"] = "four-components"
     at.query_params["lesson"] = "four-components"
     at.run()
+    steps = len(load_lesson(LESSONS_ROOT / "15-four-components").text("en"))
+    at.session_state["seg:four-components"] = steps - 1  # code exercises sit at the end of the lesson's script
     at.session_state[f"code:four-components:{LOGGING.id}:open"] = True
     at.run()
     ok(at)

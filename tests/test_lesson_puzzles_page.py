@@ -16,6 +16,8 @@ LESSON = "agent_loop_lab:lesson:the-loop"
 
 def _open_puzzle(code: str = "python") -> AppTest:
     at = open_page("pages/lessons.py")
+    steps = len(load_lesson(LESSONS_ROOT / "01-the-loop").text("en"))
+    at.session_state["seg:the-loop"] = steps - 1  # the puzzles sit at the end of the lesson's script
     at.session_state[f"{KEY}:open"] = True
     at.run()
     ok(at)
