@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= $(or $(STREAMLIT_SERVER_PORT),8501)
 
-.PHONY: run test serve serve-class bench compat compat-python compat-node clean
+.PHONY: run lint test check serve serve-class bench compat compat-python compat-node clean
 WORKERS ?= 2
 
 $(BIN)/python:
@@ -27,11 +27,19 @@ tests/node/node_modules/.installed: tests/node/package.json tests/node/package-l
 	if command -v npm >/dev/null 2>&1; then npm ci --prefix tests/node --no-audit --no-fund --silent && touch $@; fi
 
 # The formatter, the linter and the type checker gate the tests (config in pyproject.toml: strict for agent_core).
-test: $(VENV)/.installed-test tests/node/node_modules/.installed
+# The tests run in TEST_WORKERS processes (pytest-xdist), each with its own app servers and Chromium.
+TEST_WORKERS ?= 2
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+
+test: lint tests/node/node_modules/.installed
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+
+# The inner loop: the same gates, then every test that drives no browser, on every core.
+check: lint tests/node/node_modules/.installed
+	$(BIN)/python -m pytest -q -n auto -m "not browser"
 
 serve: $(VENV)/.installed-run
 	$(BIN)/python -m agent_core serve

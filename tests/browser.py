@@ -57,51 +57,41 @@ def running_streamlit(
     """`streamlit run SCRIPT` (a path from the repository's root) as running_app starts it; yields (url, pid),
     the pid for benchmarks that read the server's CPU time. The environment is `base_env` (default: this process's)
     without ANTHROPIC_API_KEY, plus the runs database and `extra_env`."""
-    port = free_port()
     env = {k: v for k, v in (os.environ if base_env is None else base_env).items() if k != "ANTHROPIC_API_KEY"}
     env |= {"AGENT_LOOP_LAB_DB": str(db_path), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(extra_env or {})}
     ARTIFACTS.mkdir(exist_ok=True)
-    url = f"http://127.0.0.1:{port}"
-    with open(log_path or ARTIFACTS / f"app-{port}.log", "wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                script,
-                "--server.port",
-                str(port),
-                "--server.headless",
-                "true",
-                "--server.fileWatcherType",
-                "none",
-                *extra_args,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            _wait_healthy(url)
-            yield url, proc.pid
-        finally:
-            proc.terminate()
+    for attempt in range(3):  # a port found free can be taken before streamlit binds it (another test process)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        with open(log_path or ARTIFACTS / f"app-{port}.log", "wb") as log:
+            command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+                       "--server.headless", "true", "--server.fileWatcherType", "none", *extra_args]  # fmt: skip
+            proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
             try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+                if _wait_healthy(url, proc):
+                    yield url, proc.pid
+                    return
+                if attempt == 2:
+                    raise RuntimeError(f"the app exited before it answered (its log: {log.name})")
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
 
 
-def _wait_healthy(url: str, seconds: float = 60) -> None:
+def _wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60) -> bool:
+    """True once the server answers its health check; False if it exited first (its port was taken)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
         try:
             urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
-            return
+            return proc.poll() is None  # ours answered, not another process's server on the same port
         except OSError:
-            time.sleep(0.3)
+            time.sleep(0.05)  # polls a starting process: it says nothing when it is ready
     raise RuntimeError(f"the app did not start within {seconds:g} s")
 
 
@@ -114,10 +104,10 @@ class App:
 
 
 class AppServers:
-    """The app servers of one test process, one per profile (extra environment and arguments), each started on first
-    use with its own runs database and stopped at the end of the session. A browser test gets a fresh browser context
-    (its own Streamlit session, learner and cookies) on a shared server; what the server keeps across tests is only
-    what the database holds, so a test finds its runs by id, never as "the only run"."""
+    """The app servers of one test process, one per profile (extra environment, arguments, script), each started on
+    first use with its own runs database and stopped at the end of the session. A browser test gets a fresh browser
+    context (its own Streamlit session, learner and cookies) on a shared server; what the server keeps across tests
+    is only what the database holds, so a test finds its runs by id, never as "the only run"."""
 
     def __init__(self, root: Path) -> None:
         self._root, self._stack, self._apps = root, contextlib.ExitStack(), {}
@@ -280,24 +270,32 @@ def browser():
 
 
 def shot(page, name: str) -> Path:
+    """A full-page screenshot in test-artifacts/ (for people to look at; LAB_IDLE_LOG times it)."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
+    started = time.monotonic()
     page.screenshot(path=str(path), full_page=True)
+    _log(started, "shot", {"name": name})
     return path
+
+
+def _log(started: float, kind: str, detail: dict) -> None:
+    if log := os.environ.get("LAB_IDLE_LOG"):
+        with open(log, "a") as out:
+            out.write(f"{time.monotonic() - started:.3f} {kind} {json.dumps(detail)}\n")
 
 
 def wait_idle(page, timeout: float = 60_000) -> None:
     """Wait until the rerun the last click or key started (if it started one) has ended and been painted.
 
     With LAB_IDLE_LOG=FILE each wait appends a line: its seconds, "rerun" (it waited for a rerun) or "grace" (the
-    input asked for none), and the page's counters (benchmarks/bench_suite.py sums them)."""
+    input asked for none), and the page's counters; each screenshot a "shot" line (benchmarks/bench_suite.py sums
+    them)."""
     started = time.monotonic()
     page.wait_for_function(IDLE_JS, arg=GRACE_MS, timeout=timeout, polling="raf")
-    if log := os.environ.get("LAB_IDLE_LOG"):
+    if os.environ.get("LAB_IDLE_LOG"):
         runs = page.evaluate("window.__labRuns")
-        with open(log, "a") as out:
-            kind = "rerun" if runs["asked"] > runs["input"] else "grace"
-            out.write(f"{time.monotonic() - started:.3f} {kind} {json.dumps(runs)}\n")
+        _log(started, "rerun" if runs["asked"] > runs["input"] else "grace", runs)
 
 
 LAYOUT_JS = """

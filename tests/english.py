@@ -73,18 +73,20 @@ VISIBLE_BLOCKS_JS = """
     // a link to an outside document (a lesson's sources): its title is the document's own name
     + `a[href^='http']:not([href^='${location.origin}'])`;
   const blocks = new Map();
+  const styles = new Map(), owners = new Map();  // each element's computed style and block, looked up once
+  const style = (el) => { let s = styles.get(el); if (!s) { s = getComputedStyle(el); styles.set(el, s); } return s; };
+  const inline = (el) => style(el).display.startsWith("inline");
   const blockOf = (el) => {
-    let e = el;
-    while (e && e !== document.body) {
-      const d = getComputedStyle(e).display;
-      if (!d.startsWith("inline") && d !== "contents") return e;
-      e = e.parentElement;
-    }
-    return document.body;
+    if (owners.has(el)) return owners.get(el);
+    const d = style(el).display;
+    const b = el === document.body || (!d.startsWith("inline") && d !== "contents") ? el
+      : el.parentElement ? blockOf(el.parentElement) : document.body;
+    owners.set(el, b);
+    return b;
   };
   const visible = (el) => {
     if (!el.getClientRects().length) return false;
-    const s = getComputedStyle(el);
+    const s = style(el);
     return s.visibility !== "hidden" && s.display !== "none" && s.opacity !== "0";
   };
   const add = (el, text) => { const b = blockOf(el); blocks.set(b, (blocks.get(b) || "") + text); };
@@ -94,9 +96,10 @@ VISIBLE_BLOCKS_JS = """
       else if (child.nodeType === Node.ELEMENT_NODE) {
         if (child.matches(SKIP)) { add(node, " ¦ "); continue; }
         if (!visible(child)) continue;
-        if (!getComputedStyle(child).display.startsWith("inline")) add(node, " ¦ ");
+        const block = !inline(child);
+        if (block) add(node, " ¦ ");
         walk(child);
-        if (!getComputedStyle(child).display.startsWith("inline")) add(node, " ¦ ");
+        if (block) add(node, " ¦ ");
       }
     }
   };

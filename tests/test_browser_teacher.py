@@ -97,13 +97,14 @@ def test_a_learner_joins_answers_and_the_teacher_sees_it_live(site, lang, teache
     cells = teacher.locator("[data-testid='stDataFrame'] td")
     cells.filter(has_text=NAMES[lang]).first.wait_for(state="attached", timeout=30_000)
     quiz_cells = teacher.locator("[data-testid='stTable'] td")
-    assert quiz_cells.filter(has_text=wrong).count() >= 1  # the common wrong answer, in the learner's language
+    # the common wrong answer, in the learner's language (the live part draws its pieces one after another)
+    quiz_cells.filter(has_text=wrong).first.wait_for(state="attached", timeout=30_000)
     notes = lesson_notes(lesson)
     if notes is None:
-        assert teacher.get_by_text(tr("No teacher notes for this lesson yet.")).is_visible()
+        teacher.get_by_text(tr("No teacher notes for this lesson yet.")).wait_for()
     else:
         teacher.get_by_text(tr("Teacher notes: lesson {n}", n=lesson.order)).wait_for()
-        assert teacher.get_by_text(notes.items("objectives", lang)[0]).first.is_visible()
+        teacher.get_by_text(notes.items("objectives", lang)[0]).first.wait_for()
     if lang != "en":
         for english in ("Join code", "Learners", "Progress in every lesson", "Most common wrong answer"):
             assert teacher.get_by_text(english, exact=True).count() == 0, english
