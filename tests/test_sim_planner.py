@@ -674,3 +674,73 @@ def test_structured_output_values_are_read_by_meaning_and_type():
         "city": "Oslo",
         "demo_requested": True,
     }
+
+
+def test_an_array_is_built_from_the_list_in_the_question():
+    question = 'Create an issue in octocat/hello-world titled "Login button broken" with the labels bug and frontend.'
+    calls, answer, _ = loop(
+        question,
+        [CREATE_ISSUE],
+        lambda n, a: (
+            json.dumps({"number": 42, "html_url": "https://github.com/octocat/hello-world/issues/42"}),
+            False,
+        ),
+    )
+    assert calls == [
+        (
+            "create_issue",
+            {"owner": "octocat", "repo": "hello-world", "title": "Login button broken", "labels": ["bug", "frontend"]},
+        )
+    ]
+    assert "42" in answer
+
+
+def test_a_nested_object_is_filled_property_by_property():
+    calls, _, _ = loop(
+        "Add the book “Dune” by Frank Herbert, published in 1965.", [BOOK], lambda n, a: ("Added.", False)
+    )
+    assert calls == [("add_book", {"title": "Dune", "author": {"name": "Frank Herbert"}, "year": 1965})]
+
+
+def test_a_forecast_by_coordinates_uses_what_a_model_knows_of_the_city():
+    calls, answer, _ = loop(
+        "What's the weather forecast for Sacramento?",
+        MCP_WEATHER,
+        lambda n, a: ("Tonight:\nTemperature: 48°F\nWind: 5 mph NW\nForecast: Clear.", False),
+    )
+    assert calls[0][0] == "get_forecast"
+    assert abs(calls[0][1]["latitude"] - 38.58) < 0.1 and abs(calls[0][1]["longitude"] + 121.49) < 0.1
+    assert "48°F" in answer
+
+
+def test_tak_uzyj_priorytetu_high_fills_the_question_asked():
+    history = [
+        {"role": "user", "content": "Dodaj zadanie „Kupić mleko”."},
+        {"role": "assistant", "content": "Jaki priorytet ma mieć zadanie: low, medium czy high?"},
+        {"role": "user", "content": "Tak, użyj priorytetu high."},
+    ]
+    calls, _, _ = loop(history, TASKS, lambda n, a: ("Zadanie utworzone.", False))
+    assert calls == [("create_task", {"title": "Kupić mleko", "priority": "high"})]
+
+
+def test_a_short_reply_answers_the_question_the_model_asked():
+    weather = copy.deepcopy(DOCS_WEATHER)
+    weather["input_schema"]["required"] = ["location", "unit"]
+    history = [
+        {"role": "user", "content": "What's the temperature in Oslo?"},
+        {"role": "assistant", "content": "Which unit would you like: celsius or fahrenheit?"},
+        {"role": "user", "content": "celsius"},
+    ]
+    calls, _, _ = loop(history, [weather], lambda n, a: ("4 degrees", False))
+    assert calls == [("get_weather", {"location": "Oslo", "unit": "celsius"})]
+
+
+def test_a_json_result_is_told_in_russian_with_the_city_inflected():
+    calls, answer, _ = loop(
+        "Какая погода в Москве?",
+        [RU_WEATHER],
+        lambda n, a: (json.dumps({"city": "Moscow", "temp": -3, "sky": "облачно"}, ensure_ascii=False), False),
+    )
+    assert calls == [("get_weather", {"city": "Moscow"})]
+    assert "в москве" in answer.lower() and "-3" in answer and "облачно" in answer and "Moscow" not in answer
+    plain(answer)

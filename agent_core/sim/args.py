@@ -24,7 +24,7 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
     """Arguments for the chosen tool from the question, the system prompt, the conversation and (results) earlier
     results: without them, what is missing says which calls must come first."""
     schema = need.tool_def.get("input_schema") or {}
-    work = Fill(view, need, only_clause, _key_in_view(view, need.tool_def), results)
+    work = Fill(view, need, only_clause, key_in_view(view, need.tool_def), results)
     required = set(schema.get("required") or [])
     forced = view.choice_type in ("any", "tool")
     main = lx.lexicon()["main_slot"].get(need.intent)
@@ -81,7 +81,7 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
         return _object(work, prop, required, depth)
     if kind == "array":
         return listing.array(work, pname, prop, depth)
-    if kind == "number":
+    if kind in ("number", "lat", "lng"):
         return _number(work, pname, prop)
     for text in work.results() if kind == "result" else ():
         return text
@@ -230,9 +230,16 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         found = values.identifier(text, pname, integer=kind == "id_number", skip=slots.typed_spans(text))
         return int(found) if found and kind == "id_number" else found
     if kind == "subject":
-        return values.subject(text)
+        found = values.subject(text)
+        if found is None and "title" in pname.lower():
+            quoted = [
+                e for e in entities.of_kind(text, "quoted") if e.value not in [str(v) for v in need.args.values()]
+            ]
+            found = str(quoted[0].value) if quoted else None  # “Dune”, „Kupić mleko”: the title given in quotes
+        return found
     if kind == "body":
-        return values.body(text, tuple(str(v) for v in need.args.values()))
+        loose = pname in set((need.tool_def.get("input_schema") or {}).get("required") or [])
+        return values.body(text, tuple(str(v) for v in need.args.values()), loose=loose)
     if kind == "currency":
         source, target = values.currency_pair(text)
         return target if lx.hits(lx.words(pname), ["=to", "target", "into", "docelow", "целев"]) else source
@@ -271,7 +278,7 @@ def _shows_power_as_stars(tool_json: str) -> bool:
     return "**" in tool_json and "^" not in tool_json
 
 
-def _key_in_view(view: View, tool: dict[str, Any]) -> str:
+def key_in_view(view: View, tool: dict[str, Any]) -> str:
     """The tool's canonical JSON, already made when the request was read (json.dumps per call was a hot spot)."""
     for candidate, key in zip(view.tools, view.tool_keys, strict=False):
         if candidate is tool:

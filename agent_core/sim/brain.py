@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, knowledge, output, reply, structured
+from agent_core.sim import chain, knowledge, output, reply, state, structured
 from agent_core.sim.args import fill
-from agent_core.sim.choice import choose, feeder, follow, follow_up
+from agent_core.sim.args import key_in_view as view_key
+from agent_core.sim.choice import choose, feeder, follow, follow_up, tool_action
+from agent_core.sim.draft import Draft
+from agent_core.sim.special import after_pause, harm, refuse, should_pause
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import LANG_NAMES, Need, View, read, understand
@@ -21,23 +23,13 @@ WEB_INTENTS = ("search", "weather", "stock")
 QUERY_INTENTS = ("memory", "search")
 
 
-@dataclass
-class Draft:
-    """What the model 'wrote': content blocks, why it stopped, and the thinking behind it."""
-
-    content: list[dict[str, Any]]
-    stop_reason: str
-    stop_details: dict[str, Any] | None = None
-    reasoning: str = ""
-    note: str = ""  # a simulator note the UI may show (knowledge.NOTE: the offline model said it has no knowledge)
-
-
 def think(body: dict[str, Any], settings: SimSettings) -> Draft:
     """Draft the next assistant reply for a (validated) Messages API request body."""
     view = read(body, settings)
-    harm = _harm(view.question)
-    if harm:
-        return _refuse(view, harm)
+    state.resolve(view)
+    category = harm(view.question)
+    if category:
+        return refuse(view, category)
     outs = output.outputs(view)
     named = output.named(view, outs) if outs else None
     forced_choice = view.choice
@@ -47,9 +39,9 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
         output.lower_bar(view, forced_choice)
     needs = [] if named else understand(view)
     if view.continuing and view.server_tools:
-        return _after_pause(view, needs)
+        return after_pause(view, needs)
     extras = plan(view, needs)
-    if _should_pause(view, needs):
+    if should_pause(view, needs):
         view.notes.append("No client tool covers this; the server tool searches, which pauses the turn.")
         return Draft([_text(say("pause", view.lang))], "pause_turn", reasoning=" ".join(view.notes))
     view.injection = _injection(view)
@@ -97,6 +89,9 @@ def _output_draft(
 
 def _text(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
+
+
+__all__ = ["Draft", "think"]
 
 
 def _reasoning(view: View, end: str) -> str:
@@ -290,6 +285,9 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
         need.state, need.result, need.call = ("done", reused, None) if reused else ("call", None, need.args)
         if reused:
             view.notes.append(f"{reused.name} already answered this call earlier; I reuse its result.")
+        elif state.needs_confirmation(view, tool_action(view_key(view, need.tool_def))):
+            need.state, need.call = "confirm", None
+            view.notes.append("The system prompt asks me to confirm this first, so I ask before I act.")
     if need.state == "ask":
         view.notes.append(f"I cannot find a value for {', '.join(need.missing)}; I will ask instead of guessing.")
 
@@ -411,40 +409,3 @@ def _tool_draft(view: View, calls: list[tuple[Need, dict[str, Any]]]) -> Draft:
     if len(calls) > 1:
         view.notes.append("These calls do not depend on each other, so I make them together in one reply.")
     return Draft([_text(" ".join(texts))] * bool(texts) + blocks, "tool_use", reasoning=_reasoning(view, "call"))
-
-
-# ---- refusal and server tools ------------------------------------------------------------------------
-
-
-def _harm(question: str) -> str | None:
-    tokens = lx.words(question)
-    return next((kind for kind, items in lx.lexicon()["harm"].items() if lx.hits(tokens, items)), None)
-
-
-def _refuse(view: View, category: str) -> Draft:
-    explanation = lx.load("phrases")["refusal_explanation"][category]
-    view.notes.append(f"This asks for something harmful ({category}); I decline.")
-    return Draft(
-        [_text(say("refusal", view.lang))],
-        "refusal",
-        {"type": "refusal", "category": category, "explanation": explanation},
-        " ".join(view.notes),
-    )
-
-
-def _should_pause(view: View, needs: list[Need]) -> bool:
-    fresh = not any(m.get("role") == "assistant" for m in view.messages[view.q_index + 1 :])
-    return (
-        bool(view.server_tools)
-        and fresh
-        and view.choice_type != "none"
-        and any(n.intent in WEB_INTENTS and n.tool is None for n in needs)
-    )
-
-
-def _after_pause(view: View, needs: list[Need]) -> Draft:
-    web = next((n for n in needs if n.intent in WEB_INTENTS), None)
-    query = (web.value if web and web.intent == "search" else None) or view.question
-    view.notes.append("The server finished its search; I continue the paused turn and answer.")
-    text = say("pause_done", view.lang, q=lx.quote(short(query, reply.QUOTE_LIMIT), view.lang))
-    return Draft([_text(text)], "end_turn", reasoning=" ".join(view.notes))

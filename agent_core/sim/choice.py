@@ -80,10 +80,57 @@ def _ranking(
         tie = guidance.link(clause, system, name)
         about = bool(set(fit.shared) - GENERIC_MEANING) or tie is not None
         exact = about and fit.points > 0 and _named_as_written(clause, key)
-        rows.append((boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact, boost, about))
+        acting = _action_points(clause, key) if tie is None else 0
+        rows.append((boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting, boost, about))
     if intent == "search" and any(about for _, _, about in rows):
         rows = [(points - max(boost, 0) * (not about), boost, about) for points, boost, about in rows]
     return tuple((points, boost) for points, boost, _ in rows)
+
+
+ARITHMETIC = frozenset({"add", "subtract", "multiply", "divide", "power", "calculate"})
+CHANGE_PENALTY, READ_PENALTY, ACTION_POINTS = -5, -2, 2
+
+
+@lru_cache(maxsize=1024)
+def tool_action(key: str) -> str:
+    """What a tool's name does: the action of its first verb (create_branch: create; issue_write: write; get_...:
+    read), or '' when its name has no verb."""
+    profile = meaning.profile(key)
+    if profile.name & ARITHMETIC or profile.described & ARITHMETIC:
+        return ""  # add(a, b) adds numbers, it creates nothing
+    actions = {k: v for k, v in lx.lexicon()["actions"].items() if not k.startswith("_")}
+    for word in profile.name_text.lower().split():
+        for action, entry in actions.items():
+            if word in entry["names"]:
+                return str(action)
+    return ""
+
+
+@lx.text_cache
+def asked_actions(clause: str) -> frozenset[str]:
+    """The changes a clause asks for ('create a branch', 'запиши', 'usuń')."""
+    tokens = lx.words(clause)
+    actions = lx.lexicon()["actions"]
+    found = {k for k, v in actions.items() if not k.startswith("_") and v["words"] and lx.hits(tokens, v["words"])}
+    if tokens and tokens[0] in ("email", "mail", "text", "message", "sms", "dm"):
+        found.add("send")  # "Email alice@example.org ...": the noun as a verb, at the start
+    return frozenset(found)
+
+
+_KIN = {"write": {"update", "create"}, "update": {"write", "move"}, "move": {"update"}, "create": {"write"}}
+
+
+def _action_points(clause: str, key: str) -> int:
+    """A tool named for a change the clause does not ask for loses; one named for reading loses a little when the
+    clause asks for a change; the tool named for the change asked for gains."""
+    action, asked = tool_action(key), asked_actions(clause)
+    if not action:
+        return 0
+    if action == "read":
+        return READ_PENALTY if asked else 0
+    if action in asked or _KIN.get(action, set()) & asked:
+        return ACTION_POINTS
+    return CHANGE_PENALTY
 
 
 def _named_as_written(clause: str, key: str) -> bool:
@@ -92,6 +139,21 @@ def _named_as_written(clause: str, key: str) -> bool:
     name = set(meaning.profile(key).name_text.lower().split())
     stop = lx.word_set("stopwords")
     return any(w in name for w in lx.words(clause) if len(w) > 2 and w not in stop)
+
+
+def _best_filled(view: View, need: Need, ranked: list[Any], best: Any) -> Any:
+    """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
+    New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
+    close = [r for r in ranked if r[0] >= THRESHOLD and best[0] - r[0] <= 1]
+    if len(close) < 2:
+        return best
+
+    def filled(row: Any) -> int:
+        trial = Need(need.intent, need.clause, need.value, tool=row[2])
+        fill(view, trial, results=False)
+        return len(trial.args) - len(trial.missing)
+
+    return max(close, key=lambda r: (filled(r), r[0], r[1]))
 
 
 def choose(view: View, need: Need, forced: bool = False) -> None:
@@ -109,6 +171,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     if not ranked:
         return
     best = max(ranked, key=lambda r: (r[0], r[1]))
+    best = _best_filled(view, need, ranked, best)
     listing = ", ".join(f"{r[2].get('name')}={r[0]}" for r in ranked)
     shell_at = shell.listing_tool(view.tools) if need.intent == "list" and kind != "tool" else None
     if shell_at is not None:  # no list tool, a shell: a model lists the folder with ls (sim/shell.py)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent_core.sim import gist
 from agent_core.sim.text import facts, gazetteer, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -198,8 +199,11 @@ def _zone_place(record: dict[str, Any], lang: str) -> str:
 
 def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
     """The keys the question asks about ('the email address' -> email, 'статус' -> status)."""
-    asked = meaning.concepts(view.question)
-    question = {lx.stem(w) for w in lx.words(view.question)}
+    tool = need.tool or {}
+    own = f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}"
+    # What the tool is about anyway ('forecast' of get_forecast) is no particular field the user asks for.
+    asked = meaning.concepts(view.question) - meaning.concepts(own)
+    question = {lx.stem(w) for w in lx.words(view.question)} - {lx.stem(w) for w in lx.words(own)}
     out = []
     for key in record:
         words = lx.words(norm(key).replace("_", " "))
@@ -208,8 +212,11 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
             lx.stem(w) in question for w in words + said if len(w) > 2
         ):
             out.append(key)
-    sent = {norm(k) for k in (need.outcome.input if need.result else need.args)}
-    return [k for k in out if norm(k) not in sent and norm(k) != "id"]
+    sent_args = need.outcome.input if need.result else need.args
+    sent = {norm(k) for k in sent_args}
+    given = {str(v) for v in sent_args.values()}
+    # The value the user gave ('the phone 555-123-4567') is how the record was found, not what they ask for.
+    return [k for k in out if norm(k) not in sent and norm(k) != "id" and str(record[k]) not in given]
 
 
 def _main_fields(need: Need, record: dict[str, Any]) -> list[str]:
@@ -336,12 +343,25 @@ def from_text(view: View, need: Need, out: str) -> str | None:
     errors = log_errors(view, out, need)
     if errors:
         return errors
+    where = _where_sent(view, need)
+    if gist.listing(out):
+        return gist.tell(view.question, view.lang, out, where)
     lines = facts.read(out)
-    if len(lines) >= 2 and len(out) < 2000:
+    rows = [line for line in out.splitlines() if line.strip()]
+    if len(lines) >= 2 and len(lines) >= 0.6 * len(rows) and len(out) < 2000:
         record = {f.key: f.value for f in lines}
         weather = weather_line(view, need, record)
         return weather or record_line(view, need, record)
-    return None
+    return gist.tell(view.question, view.lang, out, where)
+
+
+def _where_sent(view: View, need: Need) -> str:
+    """' in /home/ann/app' for a result about a path, a URL or a file the call named."""
+    sent = need.outcome.input if need.result else need.args
+    place = next((str(v) for v in sent.values() if isinstance(v, str) and re.search(r"[/\\.]", v)), "")
+    if not place:
+        return ""
+    return {"ru": f" ({place})", "pl": f" ({place})"}.get(view.lang, f" in {place}")
 
 
 def log_errors(view: View, out: str, need: Need | None = None) -> str | None:

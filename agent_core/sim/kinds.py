@@ -89,6 +89,10 @@ def _kind_of(pname: str, prop_json: str, tool_json: str) -> str | None:
         if found:
             return found
     slot = _slot(pname, prop, tool_json, name_words)
+    if kind_type in ("integer", "number") and slot not in ("number", "id", "id_number", None):
+        slot = None  # a number-typed parameter takes a number, never a path or a city ('head' of read_text_file)
+    if slot == "path" and lx.hits(name_words, ["repo", "repository", "dir", "directory", "folder", "root", "cwd"]):
+        return "directory"  # git's repo_path is a folder
     if slot is None and kind_type in ("integer", "number"):
         return "number"
     if slot == "id" and kind_type == "integer":
@@ -127,6 +131,27 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
         return "date"
     if own and lx.hits(words, ["author", "=person", "full name", "first name", "last name", "surname", "given name"]):
         return "person"
+    if (
+        not own
+        and pname.lower() in ("name", "full_name", "fullname")
+        and lx.hits(
+            words,
+            [
+                "full name",
+                "person",
+                "author",
+                "customer",
+                "user",
+                "employee",
+                "contact",
+                "his name",
+                "her name",
+                "имя",
+                "imię",
+            ],
+        )
+    ):
+        return "person"
     if own and words in (["unit"], ["units"], ["unit", "of", "measure"]) and kind_type in (None, "string"):
         return "unit"
     if own and words in (["owner"], ["org"], ["organization"]):
@@ -135,6 +160,13 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
         return "repo"
     if own and words and words[-1] == "name" and len(words) > 1 and words[0] in _PEOPLE:
         return "person"
+    if (
+        own
+        and len(words) == 2
+        and words[-1] == "name"
+        and words[0] not in ("file", "path", "user", "full", "first", "last")
+    ):
+        return "named"  # branch_name, entity_name: the value written after its thing ('branch develop')
     return None
 
 

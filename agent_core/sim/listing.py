@@ -35,11 +35,14 @@ def array(work: Fill, pname: str, prop: dict[str, Any], depth: int) -> list[Any]
     if items.get("type") == "object" and items.get("properties"):
         return _objects(work, items) or None
     cap = min(MAX_ITEMS, int(prop.get("maxItems") or MAX_ITEMS))
-    for text in work.texts():
+    best: list[Any] = []
+    for index, text in enumerate(work.texts()):
         found = _items(work, text, pname, items, item_kind)
-        if found:
-            return found[:cap]
-    return None
+        if len(found) > len(best):
+            best = found  # the clause may end at 'and' inside the list ('labels bug and frontend'): the question has it all
+        if best and index >= 1:
+            break
+    return best[:cap] or None
 
 
 def _items(work: Fill, text: str, pname: str, items: dict[str, Any], item_kind: str | None) -> list[Any]:
@@ -149,6 +152,11 @@ def number_for(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> int |
         chosen = chosen or next((e for e in free if _beside(text, e, words)), None)
     if chosen is None and lx.hits(_words(pname), ["year", "год", "rok"]):
         chosen = next((e for e in free if isinstance(e.value, int) and 1500 <= e.value <= 2100), None)
+        if chosen is not None and lx.hits(_words(pname), ["birth", "born", "рожден", "urodz"]):
+            chosen = chosen if _beside(text, chosen, ["born", "birth", "родил", "urodz"]) else None
+    required = pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
+    if chosen is None and not required and words:
+        return None  # an optional number is sent only when the text points at it ('5 guests', 'limit 10')
     if chosen is None:
         mine = {n for n, p in (work.need.tool_def.get("input_schema") or {}).get("properties", {}).items()}
         claimed = [e for e in free if any(_beside(text, e, _own_words(other)) for other in mine if other != pname)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import compose, knowledge, shell, words
+from agent_core.sim import args, compose, knowledge, shell, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -182,6 +182,17 @@ def _need_line(view: View, need: Need) -> str | None:
 _PERSONAL = frozenset({"name", "full_name", "email", "phone", "username", "address", "city", "country"})
 
 
+def _confirm(view: View, need: Need) -> str:
+    """'Do you want me to cancel order 13579? Please confirm.', in the user's language."""
+    from agent_core.sim.choice import tool_action  # choice reads the tools; reply only words the question
+
+    action = tool_action(args.key_in_view(view, need.tool_def))
+    thing = compose.subject(view, need) or str(need.tool_def.get("name"))
+    table = lx.load("phrases")["confirm"]
+    template = "confirm." + (action if action in table else "_")
+    return say(template, view.lang, thing=thing)
+
+
 def _ask(view: View, need: Need) -> str:
     slot = need.missing[0]
     if slot in lx.load("phrases")["ask"]:
@@ -236,4 +247,5 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
             say("inject_warn", view.lang, tool=injection.source.name, snippet=lx.quote(injection.snippet, view.lang))
         )
     lines += list(dict.fromkeys(_ask(view, n) for n in needs if n.state == "ask"))
+    lines += [_confirm(view, n) for n in needs if n.state == "confirm"]
     return "\n".join(lines) if lines else _chat(view)

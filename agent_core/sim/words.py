@@ -93,7 +93,9 @@ _FUNCTION_WORDS = {
 
 def _is_sentence(text: str) -> bool:
     words = re.findall(r"[A-Za-z]+", text.lower())
-    return sum(w in _FUNCTION_WORDS for w in words) >= 2
+    return sum(w in _FUNCTION_WORDS for w in words) >= 2 or (
+        len(words) >= 3 and any(w in _FUNCTION_WORDS for w in words)
+    )
 
 
 def noun(word: str, lang: str) -> str | None:

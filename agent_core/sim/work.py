@@ -32,6 +32,8 @@ class Fill:
         if self.only_clause:
             yield need.clause
             return
+        if view.reply and not wording:
+            yield view.reply  # the user's answer to the model's question says what the request left open
         yield from (view.question, need.clause) if wording else (need.clause, view.question)
         yield view.system
         yield from view.earlier

@@ -28,6 +28,9 @@ _NOT_PLACES = {
 }
 
 
+_NOT_PLACE_STARTS = ("celsi", "fahren", "цельси", "фаренг", "kelvin")
+
+
 @dataclass(frozen=True)
 class City:
     """One city: the English name sent to tools, every known form, and 'in <city>' per language."""
@@ -86,7 +89,7 @@ def _places(text: str) -> tuple[str, ...]:
     found = [(start, city.name) for start, city in _known(text)]
     for match in _PLACE.finditer(text):
         guess = match.group(1)
-        if fold(guess) not in _NOT_PLACES and not _known(guess):
+        if fold(guess) not in _NOT_PLACES and not fold(guess).startswith(_NOT_PLACE_STARTS) and not _known(guess):
             found.append((match.start(1), guess))
     return tuple(dict.fromkeys(name for _, name in sorted(found, key=lambda f: f[0])))
 

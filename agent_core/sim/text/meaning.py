@@ -65,9 +65,26 @@ def _stems(text: str) -> tuple[str, ...]:
     return tuple(_key_stem(t) for t in lx.words(_CAMEL.sub(" ", text)))
 
 
+_OPEN_STATE = re.compile(
+    r"\b(?:are|is|still|currently|remain|stay)\s+open\b|\bopen\s+(?=(?:issues|tickets|bugs|orders|pull requests|prs|tasks|items)\b)",
+    re.I,
+)
+
+
+def as_state(text: str) -> str:
+    """'are open' as the state it is ('are opened'), so it reads as no request to open a file."""
+    return (
+        _OPEN_STATE.sub(lambda m: m.group().lower().replace("open", "unresolved"), text)
+        if "open" in text.lower()
+        else text
+    )
+
+
 @lx.text_cache
 def concepts(text: str) -> frozenset[str]:
-    """The concepts a text uses (its words through the stemmer and the synonym table)."""
+    """The concepts a text uses (its words through the stemmer and the synonym table). 'Which issues are open' is a
+    state, not a request to open something."""
+    text = as_state(text)
     index, stems = _index(), _stems(text)
     found: set[str] = set()
     for s in set(stems):

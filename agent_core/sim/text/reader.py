@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim.text import arithmetic, gazetteer
+from agent_core.sim.text import arithmetic, gazetteer, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.results import SORTED_JSON, Attempt, Injection, attempts_in, noted_calls, text_of
 
@@ -79,6 +79,8 @@ class View:
     notes: list[str] = field(default_factory=list)
     earlier: tuple[str, ...] = ()  # texts of the conversation before the question, the latest first
     fed: list[Attempt] = field(default_factory=list)
+    reply: str = ""  # a short answer to the model's own question, read with the request it answers (sim/state.py)
+    asked: str = ""  # the question the model asked that the reply answers
     note: str = ""  # a simulator note for the UI (knowledge.NOTE when it had to say it knows nothing)  # results of the calls made to find the current need's input
     injection: Injection | None = None  # instructions found in a tool result
     tool_keys: list[str] = field(default_factory=list)  # each tool as canonical JSON, the key of the score caches
@@ -160,7 +162,7 @@ def intent_hits(text: str) -> dict[str, int]:
 @lx.text_cache
 def _intent_hits(text: str) -> dict[str, int]:
     # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
-    tokens = lx.words(text)
+    tokens = lx.words(meaning.as_state(text))
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
     found["arithmetic"] += 2 if arithmetic.extract_expression(text) else 0
     if lx.extract_paths(text):  # a file name backs the verb next to it: "delete notes.txt" stays a delete
@@ -197,7 +199,11 @@ def _query(clause: str, intent: str) -> str | None:
 
 
 def _is_chat(clause: str) -> bool:
-    tokens = lx.words(clause)
+    """A greeting, thanks or 'how are you': short, and not a word inside a name ('octocat/hello-world')."""
+    if len(lx.content_words(clause)) > 4:
+        return False
+    plain = re.sub(r"[\w.-]+/[\w.-]+|\S*\w-\w\S*", " ", clause)
+    tokens = lx.words(plain)
     return any(lx.hits(tokens, items) for items in lx.lexicon()["chat"].values())
 
 
@@ -218,8 +224,11 @@ def understand(view: View) -> list[Need]:
     clauses = _clauses(view.question)
     tail_from = len(clauses) - TAIL_CLAUSES
     has_place = None
+    reply = set(_clauses(view.reply)) if view.reply else set()
     for index, clause in enumerate(clauses):
         room = MAX_NEEDS - (0 if index >= tail_from else TAIL_NEEDS) - len(needs)
+        if clause in reply and needs:
+            continue  # the user's answer to the model's question gives values to the request, no task of its own
         intent = _clause_intent(view, clause, previous) if room > 0 else None
         if intent is None:
             continue
@@ -267,17 +276,41 @@ def _clauses(question: str) -> list[str]:
     return clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
 
 
+_SUBORDINATE = re.compile(r"^\s*(?:if|when|once|whenever|если|когда|jeśli|jezeli|jeżeli|gdy|kiedy)\b", re.I)
+_ONLY_VALUES = re.compile(r"^\s*(?:in|at|for|в|во|на|w|we|po|na)?\s*", re.I)
+_UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "celsjusz", "fahrenheit", "metric", "imperial")
+
+
+def only_values(clause: str) -> bool:
+    """'France', 'in Fahrenheit', 'по Цельсию', 'published in 1965': a clause that only gives a value to the one
+    before it."""
+    words = lx.content_words(clause)
+    if not words or len(words) > 3 or "?" in clause:
+        return False
+    if re.search(r"\b(1[5-9]\d\d|20\d\d)\b", clause) and len(words) <= 3 and not intent_hits(clause):
+        return True
+    rest = _ONLY_VALUES.sub("", clause)
+    known = gazetteer.places(rest) or lx.hits(lx.words(rest), list(_UNIT_WORDS))
+    return bool(known) and len(lx.content_words(rest)) <= 2
+
+
 def _joined(clauses: list[str]) -> list[str]:
-    """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ..."."""
+    """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
+    so does an 'if/when' clause ("If it's 4 PM in New York, what time is it in London?"); and a clause that only
+    gives a value ("Paris, France", "..., in Fahrenheit") belongs to the one before it."""
     out: list[str] = []
     carry = ""
     for index, clause in enumerate(clauses):
         clause = f"{carry} {clause}".strip() if carry else clause
         bare = len(lx.content_words(clause)) <= 1 and not re.search(r"\d", clause)
-        if bare and index + 1 < len(clauses) and not gazetteer.places(clause) and not lx.extract_paths(clause):
+        lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause)
+        if index + 1 < len(clauses) and (lone or _SUBORDINATE.match(clause)):
             carry = clause
             continue
         carry = ""
+        if out and only_values(clause):
+            out[-1] = f"{out[-1]}, {clause}"
+            continue
         out.append(clause)
     return out + ([carry] if carry else [])
 
@@ -291,6 +324,13 @@ _STATEMENT = re.compile(
 _HANDLE = re.compile(r"(?<![\w@.])[a-z][a-z0-9]*_[a-z0-9_]+(?![\w@])", re.I)
 
 
+def _yes_no_only(clause: str) -> bool:
+    """'Yes', 'Да, отменяйте', 'Tak': an answer to a question, no request of its own."""
+    from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
+
+    return entities.yes_no(clause) is not None and len(lx.content_words(clause)) <= 3
+
+
 def _states_a_value(clause: str) -> bool:
     """'My email is john@gmail.com', 'Мой телефон 555-123-4567': the user gives a value, not a task."""
     if "?" in clause or not _STATEMENT.match(clause):
@@ -302,7 +342,7 @@ def _states_a_value(clause: str) -> bool:
 
 
 def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
-    if _states_a_value(clause):
+    if _states_a_value(clause) or (view.reply and clause.strip() == view.reply.strip() and _yes_no_only(clause)):
         return None
     found = intent_hits(clause)
     order = list(lx.lexicon()["intents"])

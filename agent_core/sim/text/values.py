@@ -140,8 +140,9 @@ def subject(text: str) -> str | None:
     return _clean(rest) or None
 
 
-def body(text: str, taken: tuple[str, ...] = ()) -> str | None:
-    """A message's or a note's text: after 'saying' / 'что' / 'że', a quoted passage, or what follows the verb."""
+def body(text: str, taken: tuple[str, ...] = (), loose: bool = True) -> str | None:
+    """A message's or a note's text: after 'saying' / 'что' / 'że', a quoted passage, or (loose: a required text)
+    what follows the verb."""
     match = _BODY.search(text)
     if match:
         for pos, value in quoted(text):
@@ -150,6 +151,8 @@ def body(text: str, taken: tuple[str, ...] = ()) -> str | None:
         rest = _clean(text[match.end() :])
         if rest:
             return rest
+    if not loose:
+        return None
     spare = [v for _, v in quoted(text) if v not in taken]
     if spare:
         return spare[-1]

@@ -1,0 +1,88 @@
+"""The gist of a long text result, as a model tells it: the entries of a listing, the errors of a log, the record of
+key: value lines, or the sentences that answer the question, never the whole text pasted back."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from agent_core.sim.text import facts, meaning
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+
+LONG = 120  # a result this long is told, not pasted (a reader notices a copied paragraph)
+PIECE = 90  # at most this much of one sentence is quoted
+MAX_ITEMS = 15
+_ENTRY = re.compile(r"^\s*(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
+_LEVEL = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARN(?:ING)?|INFO|DEBUG)\b")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def listing(out: str) -> tuple[list[str], list[str]] | None:
+    """(files, folders) when most lines of the text are entries of a folder listing."""
+    lines = [line for line in out.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return None
+    files: list[str] = []
+    folders: list[str] = []
+    for line in lines:
+        match = _ENTRY.match(line)
+        if not match:
+            continue
+        name = match.group(2)
+        is_dir = (match.group(1) or "").upper() in ("DIR", "D") or bool(match.group(3))
+        (folders if is_dir else files).append(name)
+    return (files, folders) if len(files) + len(folders) >= 0.6 * len(lines) else None
+
+
+def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
+    """A short telling of a long text, or None when it is short enough to quote."""
+    entries = listing(out)
+    if entries:
+        files, folders = entries
+        names = [*(f"{d}/" for d in folders), *files]
+        shown = ", ".join(names[:MAX_ITEMS]) + (", …" if len(names) > MAX_ITEMS else "")
+        return say("gist.listing", lang, where=where, n=len(names), items=shown)
+    if len(" ".join(out.split())) < LONG:
+        return None
+    levels = Counter(m.group(1).upper().replace("WARNING", "WARN") for m in _LEVEL.finditer(out))
+    if sum(levels.values()) >= 3:
+        counts = ", ".join(f"{level} {n}" for level, n in levels.most_common())
+        lines = [line.strip() for line in out.splitlines() if _LEVEL.search(line)]
+        worst = next((line for line in lines if re.search(r"ERROR|CRITICAL|FATAL", line)), lines[0] if lines else "")
+        example = lx.quote(_piece(re.sub(r"^[\d\-: T.,]+", "", worst)), lang) if worst else ""
+        return say("gist.log", lang, where=where, counts=counts, example=example)
+    record = facts.read(out)
+    lines = [line for line in out.splitlines() if line.strip()]
+    if record and len(record) >= 0.6 * len(lines):
+        return "; ".join(f"{f.key}: {_piece(str(f.value))}" for f in record[:MAX_ITEMS]) + "."
+    return _sentences(question, lang, out, where)
+
+
+def _piece(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) <= PIECE:
+        return text
+    cut = text[:PIECE].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+def _sentences(question: str, lang: str, out: str, where: str) -> str:
+    """The sentences that share most with the question (and with what the text is about), each cut short."""
+    text = re.sub(r"^#+\s*", "", out, flags=re.M)
+    sentences = [s.strip() for s in _SENTENCE.split(text) if len(s.strip()) > 3][:200]
+    if not sentences:
+        return _piece(out)
+    asked = meaning.content_stems(question) - meaning.content_stems(where)
+    counts = Counter(w for s in sentences for w in meaning.content_stems(s))
+    common = {w for w, _ in counts.most_common(8)}
+
+    def score(item: tuple[int, str]) -> tuple[int, int, int]:
+        index, sentence = item
+        mine = meaning.content_stems(sentence)
+        return (len(mine & asked), len(mine & common), -index)
+
+    best = sorted(enumerate(sentences), key=score, reverse=True)[:2]
+    chosen = [_piece(s) for _, s in sorted(best)]
+    quoted = " ".join(chosen) if lang == "en" else " ".join(lx.quote(c, lang) for c in chosen)
+    return say("gist.text", lang, where=where, text=quoted)

@@ -1,0 +1,134 @@
+"""Conversation state: a short reply ('yes', 'celsius', 'the second one', „tak”) answers the question the model asked,
+so it is read together with the request it belongs to; and a system prompt that asks to confirm an action first
+("Before cancelling an order, ... ask them to confirm") makes the model ask before it acts."""
+
+from __future__ import annotations
+
+import re
+
+from agent_core.sim.text import entities, language
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.reader import View
+from agent_core.sim.text.results import text_of
+
+MAX_REPLY_WORDS = 8  # a longer message is a request of its own
+_CONFIRM = re.compile(
+    r"(?:before|prior to)\s+([\w\s]{2,40}?),?\s+(?:[^.]{0,80}?)(?:ask|get)\s+(?:them|the user|the customer|for)?\s*"
+    r"(?:to\s+)?confirm|перед\s+тем\s+как\s+([\w\s]{2,40}?)[,.]?\s[^.]{0,80}?подтвер|zanim\s+([\w\s]{2,40}?)[,.]?\s[^.]{0,80}?potwierd",
+    re.I,
+)
+_ORDINALS = {
+    "first": 0,
+    "second": 1,
+    "third": 2,
+    "fourth": 3,
+    "last": -1,
+    "первый": 0,
+    "первую": 0,
+    "первое": 0,
+    "второй": 1,
+    "вторую": 1,
+    "второе": 1,
+    "третий": 2,
+    "третью": 2,
+    "последний": -1,
+    "последнюю": -1,
+    "pierwszy": 0,
+    "pierwszą": 0,
+    "pierwsze": 0,
+    "drugi": 1,
+    "drugą": 1,
+    "drugie": 1,
+    "trzeci": 2,
+    "trzecią": 2,
+    "ostatni": -1,
+    "ostatnią": -1,
+}
+
+
+def resolve(view: View) -> None:
+    """Read a short reply to the model's question together with the request it answers."""
+    if view.q_index < 2 or len(lx.content_words(view.question)) > MAX_REPLY_WORDS:
+        return
+    asked = _assistant_text(view)
+    if "?" not in asked and not _only_values(view.question):
+        return  # "celsius" after an answer still asks the same again, another way
+    request = _request_before(view)
+    if not request:
+        return
+    from agent_core.sim.choice import asked_actions  # choice reads the actions table
+
+    if asked_actions(view.question):
+        view.reply, view.asked = view.question, asked
+        return  # "Yes, please cancel it": a request of its own; the conversation before it gives its values
+    view.reply = view.question
+    view.asked = asked
+    picked = _picked(view.question, asked)
+    lang = view.lang if len(lx.content_words(view.question)) >= 3 else language.detect_language(request)
+    view.question = f"{_replaced(request, view.question)}\n{picked or view.question}"
+    view.lang = lang
+    view.notes.append(f"“{view.reply}” answers my question (“{asked[:80]}”), so I read it with “{request[:80]}”.")
+
+
+def _only_values(text: str) -> bool:
+    from agent_core.sim.text.reader import only_values  # reader reads clauses the same way
+
+    return only_values(text) or len(lx.content_words(text)) == 1 and not entities.yes_no(text)
+
+
+def _replaced(request: str, reply: str) -> str:
+    """The request with what the reply changes taken out: 'And in London?' after a question on Tokyo asks about
+    London only; 'celsius' after 'in fahrenheit' asks in celsius."""
+    new_cities = entities.of_kind(reply, "city")
+    if new_cities:
+        for old in reversed(entities.of_kind(request, "city")):
+            request = request[: old.start] + new_cities[0].text + request[old.end :]
+    units = ("fahrenheit", "celsius", "фаренгейт", "цельси", "fahrenheita", "celsjusz")
+    if lx.hits(lx.words(reply), list(units)):
+        request = re.sub(
+            r"(?i)\b(?:in|по|w|в)?\s*(?:fahrenheit|celsius|фаренгейт\w*|цельси\w*|celsjusz\w*)\b", "", request
+        )
+    return request
+
+
+def _assistant_text(view: View) -> str:
+    message = view.messages[view.q_index - 1]
+    return text_of(message.get("content")).strip() if message.get("role") == "assistant" else ""
+
+
+def _request_before(view: View) -> str:
+    for message in reversed(view.messages[: view.q_index - 1]):
+        if message.get("role") == "user":
+            text = text_of(message.get("content")).strip()
+            if text:
+                return lx.attend(text)
+    return ""
+
+
+def _picked(reply: str, asked: str) -> str:
+    """'the second one' picks the second of the options the question listed (its lines or IDs)."""
+    tokens = lx.words(reply)
+    index = next((_ORDINALS[t] for t in tokens if t in _ORDINALS), None)
+    if index is None:
+        return ""
+    items = [line.strip(" -•*") for line in asked.splitlines() if re.match(r"\s*(?:[-•*]|\d+[.)])\s+", line)]
+    if not items:
+        items = [str(e.value) for e in entities.of_kind(asked, "id", "number")]
+    if not items or index >= len(items):
+        return ""
+    return f"{reply} ({items[index]})"
+
+
+def needs_confirmation(view: View, action: str) -> bool:
+    """The system prompt asks to confirm this action first, and the user has not said yes to it yet."""
+    if not action or not view.system:
+        return False
+    from agent_core.sim.choice import asked_actions  # choice reads the actions table this rule is about
+
+    wanted: set[str] = set()
+    for match in _CONFIRM.finditer(view.system):
+        phrase = next(g for g in match.groups() if g)
+        wanted |= asked_actions(phrase)
+    if action not in wanted:
+        return False
+    return not (view.reply and entities.yes_no(view.reply) is True)
