@@ -445,6 +445,10 @@ def test_goals_read_the_run_record():
             {"config": {"limits.max_steps": {"max": 8}}},
             Miss("config_max", {"path": "limits.max_steps", "got": None, "want": 8}),
         ),
+        (  # an unset limit fails both ends of the range: one miss, not "is not set" twice
+            {"config": {"limits.max_steps": {"max": 8, "min": 1}}},
+            Miss("config_range", {"path": "limits.max_steps", "got": None, "low": 1, "high": 8}),
+        ),
         ({"api_error_status": 400}, Miss("status_unseen", {"status": 400})),
         ({"cache_read": False}, Miss("cache_read_present")),
         ({"parallel_calls": False}, Miss("parallel_calls_present")),
@@ -455,6 +459,13 @@ def test_a_missed_goal_says_what_is_missing_as_a_structured_miss(goal: dict, mis
     assert not result.passed
     assert result.misses == [miss]
     assert miss.code in MISS_CODES
+
+
+def test_a_set_limit_outside_the_range_names_the_end_it_misses():
+    run = _recovering_run()
+    run.config.limits.max_steps = 12
+    result = check_goal({"config": {"limits.max_steps": {"max": 8, "min": 1}}}, run)
+    assert result.misses == [Miss("config_max", {"path": "limits.max_steps", "got": 12, "want": 8})]
 
 
 def test_a_changed_check_compares_with_the_lesson_scenario():

@@ -35,6 +35,7 @@ SENTENCES: dict[str, str] = {
     "config_set_not": mark("{path} is set ({got}); this exercise needs it off."),
     "config_max": mark("{path} is {got}; this exercise asks for at most {want}."),
     "config_min": mark("{path} is {got}; this exercise asks for at least {want}."),
+    "config_range": mark("{path} is {got}; this exercise asks for a number from {low} to {high}."),
     "config_equals": mark("{path} is {got}; this exercise asks for {want}."),
     "config_not_equals": mark("{path} is still {got}."),
     "config_changed": mark("You have not changed {path} yet: it is still the lesson's {got}."),

@@ -158,7 +158,22 @@ def _config(run: Run, value: dict[str, Any], base: RunConfig | None) -> list[Mis
                 code = f"config_{check}" + ("" if check not in ("set", "changed") or want else "_not")
                 shown = " / ".join(alternatives(want, lang)) if check in ("contains", "not_contains") else want
                 misses.append(Miss(code, {"path": path, "got": _shown(actual), "want": _shown(shown)}))
-    return misses
+    return _one_range(misses)
+
+
+def _one_range(misses: list[Miss]) -> list[Miss]:
+    """An unset limit fails both ends of "from 1 to 8": say it once, as the range the exercise asks for."""
+    ends = {(m.code, m.values.get("path")): m for m in misses if m.code in ("config_min", "config_max")}
+    out: list[Miss] = []
+    for miss in misses:
+        path = miss.values.get("path")
+        low, high = ends.get(("config_min", path)), ends.get(("config_max", path))
+        if low is None or high is None or miss not in (low, high):
+            out.append(miss)
+        elif not any(m.code == "config_range" and m.values["path"] == path for m in out):
+            values = {"path": path, "got": miss.values["got"], "low": low.values["want"], "high": high.values["want"]}
+            out.append(Miss("config_range", values))
+    return out
 
 
 def _shown(value: Any) -> Any:
@@ -326,6 +341,7 @@ MISS_CODES = (
     *(f"config_{c}" for c in CONFIG_CHECKS if c != "describes"),
     "config_set_not",
     "config_changed_not",
+    "config_range",
     *(f"config_describes_{part}" for part in ("claims", "disclaims", "not_claims", "sentences")),
 )
 
