@@ -146,6 +146,8 @@ def test_a_class_server_offers_the_download_and_runs_nothing(app_env, monkeypatc
     at = open_page("pages/lessons.py")
     at.session_state["lesson"] = "four-components"
     at.query_params["lesson"] = "four-components"
+    last = len(load_lesson(LESSONS_ROOT / "15-four-components").text("en")) - 1
+    at.session_state["step:four-components"] = last  # code exercises sit under the last step
     at.run()
     steps = len(load_lesson(LESSONS_ROOT / "15-four-components").text("en"))
     at.session_state["seg:four-components"] = steps - 1  # code exercises sit at the end of the lesson's script
