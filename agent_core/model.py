@@ -167,6 +167,7 @@ class ToolSpec:
     impl: str = ""  # key in the tool catalog; defaults to name
     needs_approval: bool = False
     server_type: str = ""  # e.g. "web_search_20250305": a server tool the API runs itself
+    code: str = ""  # the learner's own Python function for it (impl "own-code"; agent_core/tools/own_code.py)
 
     def definition(self) -> dict[str, Any]:
         if self.server_type:  # the request names a server tool only by type and name

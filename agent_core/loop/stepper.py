@@ -20,6 +20,7 @@ from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, Tool
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
+from agent_core.tools.own_code import OwnCode
 from agent_core.vocab import Approval, DecisionKind, LoopBug, Phase, StopKind, StopReason, final_stop_reasons
 from agent_core.wire.capture import Wait
 from agent_core.wire.errors import check_message, describe_api_error
@@ -43,6 +44,7 @@ class Stepper:
         transport: httpx2.BaseTransport | None = None,
         on_wait: Callable[[Wait], None] | None = None,
         server_keys: tuple[str, ...] = (),
+        own_code: OwnCode | None = None,
     ) -> None:
         self.run = run
         self._server_keys = server_keys  # keys of the server's own beyond its environment (a secrets file)
@@ -79,6 +81,7 @@ class Stepper:
             tool_timeout_s=cfg.limits.tool_timeout_s,
             prior_calls=prior,
             language=cfg.language,
+            own_code=own_code,  # whether a tool's own code may run here (None: personal yes, class server no)
         )
 
     def close(self) -> None:

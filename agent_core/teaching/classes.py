@@ -34,6 +34,8 @@ SCHEMA = (
         code TEXT NOT NULL, learner TEXT NOT NULL, since REAL NOT NULL, PRIMARY KEY (code, learner))""",
     # Whether a class's learners may use the server's own key (no row: they may).
     """CREATE TABLE IF NOT EXISTS class_switches (code TEXT PRIMARY KEY, server_key INTEGER NOT NULL)""",
+    # Whether a class's learners may run their own tool code on the server, shut in (no row: they may not).
+    """CREATE TABLE IF NOT EXISTS class_own_code (code TEXT PRIMARY KEY, allowed INTEGER NOT NULL)""",
 )
 RESUME_LENGTH = 8  # 31^8 codes, typed once on a second device
 
@@ -209,6 +211,20 @@ class ClassStore:
             row = conn.execute("SELECT server_key FROM class_switches WHERE code = ?", (normalize_code(code),))
             found = row.fetchone()
         return found is None or bool(found[0])
+
+    def own_code_on(self, code: str) -> bool:
+        """Whether this class's learners may run their own tool code (off until the teacher switches it on)."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT allowed FROM class_own_code WHERE code = ?", (normalize_code(code),))
+            found = row.fetchone()
+        return found is not None and bool(found[0])
+
+    def set_own_code(self, code: str, on: bool) -> None:
+        with self._connect() as conn:
+            conn.execute(
+                "INSERT INTO class_own_code VALUES (?, ?) ON CONFLICT(code) DO UPDATE SET allowed = excluded.allowed",
+                (normalize_code(code), int(on)),
+            )
 
     def set_server_key(self, code: str, on: bool) -> None:
         with self._connect() as conn:

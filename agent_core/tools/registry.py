@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import threading
@@ -13,8 +12,18 @@ from typing import Any
 
 from agent_core.files.trust import builtin_needs_approval
 from agent_core.model import ToolSpec
+from agent_core.serving.mode import is_class_server
 from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.catalog import CATALOG
+from agent_core.tools.own_code import (
+    OWN_IMPL,
+    CodeProblem,
+    OwnCode,
+    Signature,
+    run_tool,
+    signature_of,
+    signature_of_builtin,
+)
 from agent_core.tools.sandbox import Sandbox
 from agent_core.tools.texts import message_of, render, said
 
@@ -44,8 +53,11 @@ class ToolRegistry:
         tool_timeout_s: float | None = 5.0,
         prior_calls: dict[str, int] | None = None,
         language: str = "en",
+        own_code: OwnCode | None = None,
     ) -> None:
         self.specs = list(specs)
+        # A tool's own code runs in personal mode; a class server runs it only when told (its teacher allows it).
+        self.own_code = own_code or (OwnCode.OFF if is_class_server() else OwnCode.RUN)
         self._by_name: dict[str, ToolSpec] = {}
         for spec in self.specs:
             self._by_name.setdefault(spec.name, spec)  # the API rejects duplicates; keep the first
@@ -109,13 +121,16 @@ class ToolRegistry:
         call_number = self._count(spec.impl_key)
         if spec.impl_key.startswith(MCP_PREFIX):
             return self._mcp_call(spec, tool_input, rpc)
+        if spec.impl_key == OWN_IMPL:
+            return self._own_call(spec, tool_input)
         tool = CATALOG.get(spec.impl_key)
         if tool is None:
             message = self._say(
                 "registry.no_impl", name=repr(spec.name), impl=repr(spec.impl_key), impls=", ".join(CATALOG)
             )
             return message, True
-        problem = self._validate(spec, tool_input) or self._check_arguments(spec, tool.function, tool_input)
+        signature = signature_of_builtin(spec.name, tool.function)
+        problem = self._validate(spec, tool_input) or self._fits(spec, signature, tool_input)
         if problem:
             return problem, True
         context = ToolContext(self.sandbox, call_number, language=self.language)
@@ -136,6 +151,29 @@ class ToolRegistry:
         rpc += [vars(m) for m in messages]
         return output, is_error
 
+    def _own_call(self, spec: ToolSpec, tool_input: Any) -> tuple[str, bool]:
+        """The learner's own function, in a limited child process (agent_core/tools/own_code.py)."""
+        if self.own_code == OwnCode.OFF:
+            return self._say("registry.own_off", tool=spec.name), True
+        try:
+            signature = signature_of(spec.code, spec.name)
+        except CodeProblem:
+            return self._say("registry.own_broken", tool=spec.name), True
+        problem = self._validate(spec, tool_input) or self._fits(spec, signature, tool_input)
+        if problem:
+            return problem, True
+        seconds = self.tool_timeout_s if self.tool_timeout_s and self.tool_timeout_s > 0 else 5.0
+        result = run_tool(spec.code, spec.name, tool_input, seconds, confined=self.own_code == OwnCode.CONFINED)
+        if result.limit == "time":
+            return self._say("registry.timeout", tool=spec.name, seconds=float(seconds)), True
+        if result.limit:
+            return self._say(f"registry.own_{result.limit}", tool=spec.name), True
+        if result.error:
+            if result.error_line:
+                return self._say("registry.own_error", error=result.error, line=result.error_line), True
+            return result.error, True
+        return str(result.value), False
+
     def _count(self, impl: str) -> int:
         with self._lock:
             self._calls[impl] = self._calls.get(impl, 0) + 1
@@ -152,21 +190,20 @@ class ToolRegistry:
         """One of the registry's own messages, in the run's language."""
         return render(said(key, **values), self.language)
 
-    def _check_arguments(self, spec: ToolSpec, function: Any, tool_input: Any) -> str | None:
+    def _fits(self, spec: ToolSpec, signature: Signature, tool_input: Any) -> str | None:
         """A schema edited by the learner may no longer match the Python function; say how."""
         if not isinstance(tool_input, dict):
             return self._say("registry.not_object", tool=spec.name, got=type(tool_input).__name__)
-        params = list(inspect.signature(function).parameters.values())[1:]
-        accepted = [p.name for p in params]
+        accepted = [p.name for p in signature.params]
         extra = [k for k in tool_input if k not in accepted]
-        if extra:
+        if extra and not signature.any_keyword:
             return self._say(
                 "registry.extra",
                 tool=spec.name,
                 param=repr(extra[0]),
                 params=", ".join(accepted) or said("registry.none"),
             )
-        missing = [p.name for p in params if p.default is inspect.Parameter.empty and p.name not in tool_input]
+        missing = [p.name for p in signature.params if p.required and p.name not in tool_input]
         if missing:
             return self._say("registry.required", tool=spec.name, param=repr(missing[0]))
         return None

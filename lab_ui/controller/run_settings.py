@@ -70,7 +70,7 @@ def _flat(config: RunConfig) -> dict[str, Any]:
         if is_dataclass(value) and not isinstance(value, type):
             out |= {f"{f.name}.{g.name}": getattr(value, g.name) for g in fields(value)}
         elif f.name == "tools":
-            out[f.name] = [(s.name, s.description, s.input_schema, s.impl_key, s.needs_approval) for s in value]
+            out[f.name] = [(s.name, s.description, s.input_schema, s.impl_key, s.needs_approval, s.code) for s in value]
         else:
             out[f.name] = value
     return out

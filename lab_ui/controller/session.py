@@ -168,7 +168,12 @@ class LabSession:
         if self.run is None:
             self.start()
         if self._stepper is None or self._stepper.run is not self.run:
-            self._stepper = Stepper(self.active_run, api_key=self.resolved_key(), server_keys=self.server_keys())
+            self._stepper = Stepper(
+                self.active_run,
+                api_key=self.resolved_key(),
+                server_keys=self.server_keys(),
+                own_code=classroom.own_code(),
+            )
         self._stepper.on_wait, self._stepper.call_runner = self.on_wait, self.call_runner
         self._stepper.spend_cap = self.spend_cap()  # other runs of this tab may have spent since
         self._stepper.on_turn = self._turn_done

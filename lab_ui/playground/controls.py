@@ -14,10 +14,13 @@ from streamlit.delta_generator import DeltaGenerator
 from agent_core.lineup import lineup
 from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
 from agent_core.tools.catalog import CATALOG
+from agent_core.tools.own_code import OWN_IMPL
 from agent_core.vocab import ContextPolicy, LoopBug, Persona, Provider
 from agent_core.wire.providers import PROVIDER_TABLE
 from lab_ui.controller.session import LabSession
 from lab_ui.playground import mcp as mcp_view
+from lab_ui.playground import own_tool
+from lab_ui.serving import classroom
 from lab_ui.words.catalogue import provider_label
 from lab_ui.words.i18n import t
 
@@ -48,8 +51,11 @@ MAX_SCHEMA_DEPTH = 32
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def tool_from_editor(name: str, description: str, schema_text: str, impl: str, needs_approval: bool) -> ToolSpec:
-    """Build a ToolSpec from the editor's fields; raises ValueError with a plain message."""
+def tool_from_editor(
+    name: str, description: str, schema_text: str, impl: str, needs_approval: bool, code: str = ""
+) -> ToolSpec:
+    """Build a ToolSpec from the editor's fields; raises ValueError with a plain message, also when the function
+    (the learner's own or a built-in one) cannot take what the schema lets the model send."""
     schema = _parse_schema(schema_text)
     if not isinstance(schema, dict) or schema.get("type") != "object":
         raise ValueError(t('input_schema must be a JSON object whose "type" is "object".'))
@@ -68,7 +74,10 @@ def tool_from_editor(name: str, description: str, schema_text: str, impl: str, n
         raise ValueError(t("The schema is not a valid JSON Schema: {error}", error=exc.message)) from None
     if not re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", name or ""):
         raise ValueError(t("A tool name must be 1–64 letters, digits, '_' or '-'."))
-    return ToolSpec(name, description, schema, impl=impl, needs_approval=needs_approval)
+    if blocking := [m for m in own_tool.fit(name, schema, impl, code) if m.blocking]:
+        raise ValueError(t("The function does not fit the schema:") + "\n\n" + own_tool.words(blocking))
+    own = impl == OWN_IMPL
+    return ToolSpec(name, description, schema, impl=impl, needs_approval=needs_approval, code=code if own else "")
 
 
 def _parse_schema(text: str) -> object:
@@ -153,22 +162,34 @@ def _tool_editor(cfg: RunConfig) -> None:
     names = [t.name for t in cfg.tools]
     which = st.selectbox(t("Edit tool"), names)
     spec = cfg.tools[names.index(which)]
+    policy = classroom.own_code()
+    options = own_tool.impl_options(spec, policy)
+    impl = _keyed("tool-impl").selectbox(  # outside the form: picking "my own function" shows its editor at once
+        t("Runs the Python function"),
+        options,
+        index=options.index(spec.impl_key),
+        format_func=own_tool.impl_label,
+    )
+    if impl == OWN_IMPL or OWN_IMPL not in options:
+        own_tool.where_it_runs(policy, cfg.limits.tool_timeout_s)
     with st.form(f"tool-editor-{which}"):
-        name = st.text_input(t("Name"), value=spec.name)
-        description = st.text_area(t("Description"), value=spec.description, height=110)
-        schema = st.text_area("JSON Schema", value=json.dumps(spec.input_schema, indent=2), height=180)
-        impl = st.selectbox(
-            t("Runs the Python function"),
-            list(CATALOG),
-            index=list(CATALOG).index(spec.impl_key) if spec.impl_key in CATALOG else 0,
+        name = _keyed("tool-name").text_input(t("Name"), value=spec.name)
+        description = _keyed("tool-description").text_area(t("Description"), value=spec.description, height=110)
+        schema = _keyed("tool-schema").text_area(
+            "JSON Schema", value=json.dumps(spec.input_schema, indent=2), height=180
         )
+        code = own_tool.code_area(spec) if impl == OWN_IMPL else ""
         approval = st.checkbox(t("Ask me before running it"), value=spec.needs_approval)
-        if st.form_submit_button(t("Apply tool changes")):
+        if st.form_submit_button(t("Apply tool changes"), key="cfg-tool-apply"):
             try:
-                cfg.tools[names.index(which)] = tool_from_editor(name, description, schema, impl, approval)
-                st.success(t("Tool updated. It takes effect on the next run (Reset) or a re-run."))
+                fresh = tool_from_editor(name, description, schema, impl, approval, code)
             except ValueError as exc:
                 st.error(str(exc))
+            else:
+                cfg.tools[names.index(which)] = fresh
+                st.success(t("Tool updated. It takes effect on the next run (Reset) or a re-run."))
+                if warnings := [m for m in own_tool.fit(fresh.name, fresh.input_schema, impl, code) if not m.blocking]:
+                    st.warning(own_tool.words(warnings))
 
 
 def _limits(cfg: RunConfig) -> None:

@@ -1,11 +1,13 @@
 """The Teacher page on a class server: the key leaves the address bar once this browser opened the class with
-it, and the teacher manages the board (rename, remove a learner) and the server's key for the class."""
+it, and the teacher manages the board (rename, remove a learner), the server's key and learners' own code for
+the class."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from agent_core.teaching.classes import ClassError, ClassStore, SchoolClass
+from agent_core.tools.user_code import can_confine
 from lab_ui.serving import who
 from lab_ui.words.i18n import t
 
@@ -27,8 +29,28 @@ def opens(store: ClassStore, found: SchoolClass, key: str | None) -> bool:
     return found.code in store.teaches(who.learner_id())
 
 
+def _own_code(store: ClassStore, opened: SchoolClass) -> None:
+    """Whether this class's learners may run their own tool code: only shut in, so only where the server can."""
+    can = can_confine()
+    on = store.own_code_on(opened.code)
+    wanted = st.toggle(
+        t("Learners of this class may run their own tool code"),
+        value=on and can,
+        disabled=not can,
+        key="teacher:own-code",
+        help=t(
+            "Their Python runs shut in on this server: no network, no files beyond Python's own, no other "
+            "programs, with a time and a memory limit. Off: their tools run the app's built-in functions."
+        )
+        if can
+        else t("This server cannot shut code in (it needs Linux with Landlock, on x86_64), so it stays off."),
+    )
+    if can and wanted != on:
+        store.set_own_code(opened.code, wanted)
+
+
 def manage(store: ClassStore, opened: SchoolClass) -> None:
-    """The server's key for this class, and a learner renamed or taken off the board."""
+    """The server's key and own code for this class, and a learner renamed or taken off the board."""
     on = store.server_key_on(opened.code)
     wanted = st.toggle(
         t("Learners of this class may use the server's key"),
@@ -38,6 +60,7 @@ def manage(store: ClassStore, opened: SchoolClass) -> None:
     )
     if wanted != on:
         store.set_server_key(opened.code, wanted)
+    _own_code(store, opened)
     members = store.members(opened.code)
     if not members:
         return

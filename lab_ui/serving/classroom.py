@@ -6,6 +6,9 @@ from __future__ import annotations
 from agent_core.model import RunConfig
 from agent_core.serving import mode as serving
 from agent_core.serving.budgets import Allowance, SpendLedger
+from agent_core.teaching.classes import ClassStore
+from agent_core.tools.own_code import OwnCode
+from agent_core.tools.user_code import can_confine
 from agent_core.vocab import Provider
 from agent_core.wire.providers import bills_as_anthropic
 from lab_ui.serving import who
@@ -22,6 +25,20 @@ def server_key_for(config: RunConfig) -> bool:
     if not serving.is_class_server():
         return True
     return config.provider == Provider.ANTHROPIC and who.may_use_server_key()
+
+
+def teacher_allows_own_code() -> bool:
+    """On a class server: whether a class this browser joined or teaches lets its learners run their own code."""
+    store = ClassStore()
+    return any(store.own_code_on(code) for code in (who.my_class(), *who.teaches()) if code)
+
+
+def own_code() -> OwnCode:
+    """Whether a tool's own code may run for this session: in personal mode yes; on a class server only if the
+    teacher allows it and this machine can shut the code in (then it always is)."""
+    if not serving.is_class_server():
+        return OwnCode.RUN
+    return OwnCode.CONFINED if teacher_allows_own_code() and can_confine() else OwnCode.OFF
 
 
 def counts_spend(config: RunConfig) -> bool:
