@@ -35,11 +35,18 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
         return
     properties = schema.get("properties") or {}
     selector = kinds.selector(work.key)
+    found_kinds = {
+        p: kinds.kind_of(p, v if isinstance(v, dict) else {}, work.key)
+        or _file_kind(need, v if isinstance(v, dict) else {}, properties, work.key)
+        for p, v in properties.items()
+    }
+    # move_file(source, destination): two paths take their roles from the text, not both the need's one value
+    shared_main = sum(k == main for k in found_kinds.values()) > 1
     for pname, prop in properties.items():
         prop = prop if isinstance(prop, dict) else {}
-        kind = kinds.kind_of(pname, prop, work.key) or _file_kind(need, prop, properties, work.key)
+        kind = found_kinds[pname]
         need.main_param = need.main_param or (pname if kind == main else "")
-        value: Any = need.value if kind == main and need.value and kind != "query" else None
+        value: Any = need.value if kind == main and need.value and kind != "query" and not shared_main else None
         if kind == "query" and need.intent in GENERIC and need.value:
             value = need.value
         if selector and pname in selector.values():
@@ -56,6 +63,17 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = _best_effort(prop, kind, need)
         if value is not None:
             need.args[pname] = value
+    if shared_main and main == "path":
+        _beside(need.args, [p for p, k in found_kinds.items() if k == "path"])
+
+
+def _beside(args: dict[str, Any], paths: list[str]) -> None:
+    """'Rename /home/ann/blog/draft.md to final.md': a bare name goes in the folder of the path given with it."""
+    folders = [str(args[p]).rsplit("/", 1)[0] for p in paths if "/" in str(args.get(p, ""))]
+    for p in paths:
+        value = args.get(p)
+        if folders and isinstance(value, str) and value and "/" not in value:
+            args[p] = f"{folders[0]}/{value}"
 
 
 def _best_effort(prop: dict[str, Any], kind: str | None, need: Need) -> Any:
@@ -77,6 +95,11 @@ def _best_effort(prop: dict[str, Any], kind: str | None, need: Need) -> Any:
 def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, required: bool, depth: int = 0) -> Any:
     """The value of one parameter (or a nested property) of its kind, from the first source that has one."""
     kind_type = prop.get("type")
+    listed = _listed_options(prop) if kind_type in (None, "string") and not prop.get("enum") else ()
+    for text in work.texts() if listed else ():
+        said = slots.enum_value(text, listed, pname)
+        if said is not None:
+            return said
     if kind == "object":
         return _object(work, prop, required, depth)
     if kind == "array":
@@ -108,6 +131,17 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
     if kind_type == "boolean":
         return None
     return slots.default_by_knowledge(work, pname, prop, kind)
+
+
+_QUOTED_OPTION = re.compile(r"'([^'\n]{2,40})'|\"([^\"\n]{2,40})\"|“([^”\n]{2,40})”")
+
+
+def _listed_options(prop: dict[str, Any]) -> tuple[str, ...]:
+    """The values a string parameter's description lists in quotes, as an enum by other means ("Which branches to
+    list: 'local', 'remote' or 'all'", "(e.g., 'classic heroes', 'villain masquerade')"): a text that names one
+    sends it as written there."""
+    found = [next(g for g in m.groups() if g) for m in _QUOTED_OPTION.finditer(str(prop.get("description") or ""))]
+    return tuple(dict.fromkeys(found)) if len(found) >= 2 else ()
 
 
 def _whole_answer(work: Fill, prop: dict[str, Any], kind: str | None) -> str | None:

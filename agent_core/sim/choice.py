@@ -19,7 +19,10 @@ THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing 
 GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
 # Meanings that say how, not what: a tool that shares only these with a clause is not about it.
-GENERIC_MEANING = frozenset({"search", "look", "find", "get", "retriev", "fetch", "show", "return", "provid"})
+# Words that say which, not what ('last', 'first'), tell no tool apart either.
+GENERIC_MEANING = frozenset(
+    {"search", "look", "find", "get", "retriev", "fetch", "show", "return", "provid", "last", "first", "latest"}
+)
 
 
 @lru_cache(maxsize=256)
@@ -74,14 +77,22 @@ def _ranking(
     its intent boost when another tool shares what the clause is about: 'look up my orders' is about orders, so
     get_user ('Looks up a user') is no better than any tool, and a dedicated tool beats a web search.
     Cached: every turn of a run asks the same clauses of the same tools again."""
-    rows = []
+    rows, named = [], False
+    distinct = _distinct(clause, keys)
     for key, name in zip(keys, names, strict=False):
         boost, fit = _boost(key, intent), meaning.fit(clause, key)
         tie = guidance.link(clause, system, name)
         about = bool(set(fit.shared) - GENERIC_MEANING) or tie is not None
         exact = about and fit.points > 0 and _named_as_written(clause, key)
         acting = _action_points(clause, key) if tie is None else 0
-        rows.append((boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting, boost, about))
+        points = boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting + DISTINCT * (key in distinct)
+        rows.append((points, boost, about))
+        named = named or exact or (about and bool(meaning.profile(key).name & meaning.concepts(clause)))
+    if intent == "search" and named and "search" not in intent_hits(clause):
+        # The clause asks for no search, it only fell back to the search intent; a tool named for what it asks
+        # about ('commity' -> list_commits, 'most popular model on the Hub' -> get_hub_stats) is dedicated to it,
+        # so a search tool earns nothing from the fallback.
+        rows = [(points - max(boost, 0), boost, about) for points, boost, about in rows]
     if intent == "search" and any(about for _, _, about in rows):
         rows = [(points - max(boost, 0) * (not about), boost, about) for points, boost, about in rows]
     return tuple((points, boost) for points, boost, _ in rows)
@@ -96,8 +107,8 @@ def tool_action(key: str) -> str:
     """What a tool's name does: the action of its first verb (create_branch: create; issue_write: write; get_...:
     read), or '' when its name has no verb."""
     profile = meaning.profile(key)
-    if profile.name & ARITHMETIC or profile.described & ARITHMETIC:
-        return ""  # add(a, b) adds numbers, it creates nothing
+    if profile.described & ARITHMETIC or (profile.name & ARITHMETIC and len(profile.name_text.split()) == 1):
+        return ""  # add(a, b) adds numbers, it creates nothing (add_issue_comment does)
     actions = {k: v for k, v in lx.lexicon()["actions"].items() if not k.startswith("_")}
     for word in profile.name_text.lower().split():
         for action, entry in actions.items():
@@ -106,10 +117,19 @@ def tool_action(key: str) -> str:
     return ""
 
 
+_WH_WORDS = frozenset(
+    "what which who whom whose where when why how что какой какая какие каких какое кто где когда почему зачем как "
+    "сколько co jaki jaka jakie jakich który która które kto gdzie kiedy dlaczego jak ile".split()
+)
+
+
 @lx.text_cache
 def asked_actions(clause: str) -> frozenset[str]:
-    """The changes a clause asks for ('create a branch', 'запиши', 'usuń')."""
+    """The changes a clause asks for ('create a branch', 'запиши', 'usuń'); a question that starts with a question
+    word asks for information, not for a change ('What did I change ...?', 'Co napisano w komentarzach?')."""
     tokens = lx.words(clause)
+    if tokens and tokens[0] in _WH_WORDS:
+        return frozenset()
     actions = lx.lexicon()["actions"]
     found = {k for k, v in actions.items() if not k.startswith("_") and v["words"] and lx.hits(tokens, v["words"])}
     if tokens and tokens[0] in ("email", "mail", "text", "message", "sms", "dm"):
@@ -131,6 +151,23 @@ def _action_points(clause: str, key: str) -> int:
     if action in asked or _KIN.get(action, set()) & asked:
         return ACTION_POINTS
     return CHANGE_PENALTY
+
+
+DISTINCT = 2  # a tool alone in sharing something with the clause (BEHAVIOUR.md, "Choosing a tool")
+
+
+def _distinct(clause: str, keys: tuple[str, ...]) -> frozenset[str]:
+    """Of three or more tools, those that alone share a concept or a word with the clause: 'How big is data.csv?'
+    shares 'file' with every filesystem tool but 'size' with get_file_info only, which is what tells them apart."""
+    if len(keys) < 3:
+        return frozenset()
+    shared = {key: set(meaning.fit(clause, key).shared) for key in keys}
+    shared = {key: items for key, items in shared.items() if meaning.fit(clause, key).points > 0}
+    counts: dict[str, int] = {}
+    for items in shared.values():
+        for item in items:
+            counts[item] = counts.get(item, 0) + 1
+    return frozenset(key for key, items in shared.items() if any(counts[i] == 1 for i in items - GENERIC_MEANING))
 
 
 def _named_as_written(clause: str, key: str) -> bool:

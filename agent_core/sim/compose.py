@@ -110,8 +110,8 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
     records = facts.records(need.outcome.output)
     if isinstance(data, list) and not data:
         return say("compose.empty", lang, thing=subject(view, need) or say("compose.nothing", lang))
-    if len(records) == 1 and isinstance(data, list):
-        return record_line(view, need, records[0])
+    if len(records) == 1 and (isinstance(data, list) or records[0] != data):
+        return record_line(view, need, records[0])  # one record, alone or inside a wrapper ({"entities": [...]})
     if records and (isinstance(data, list) or len(records) > 1):
         return list_line(view, need, records)
     if isinstance(data, dict):
@@ -201,8 +201,9 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
     """The keys the question asks about ('the email address' -> email, 'статус' -> status)."""
     tool = need.tool or {}
     own = f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}"
-    # What the tool is about anyway ('forecast' of get_forecast) is no particular field the user asks for.
-    asked = meaning.concepts(view.question) - meaning.concepts(own)
+    # What the tool is about anyway ('forecast' of get_forecast) is no particular field the user asks for; the
+    # fields its description lists are ('size' of get_file_info's "metadata: size, ... times").
+    asked = meaning.concepts(view.question) - meaning.concepts(str(tool.get("name", "")).replace("_", " "))
     question = {lx.stem(w) for w in lx.words(view.question)} - {lx.stem(w) for w in lx.words(own)}
     out = []
     for key in record:
@@ -221,19 +222,29 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
 
 def _main_fields(need: Need, record: dict[str, Any]) -> list[str]:
     sent = {str(v) for v in (need.outcome.input if need.result else need.args).values()}
-    keys = [k for k, v in record.items() if not isinstance(v, (dict, list)) and v not in (None, "")]
+    keys = [k for k, v in record.items() if (_scalars(v) or not isinstance(v, (dict, list))) and v not in (None, "")]
     keys = [k for k in keys if str(record[k]) not in sent and not norm(k).endswith("_id")]
     return keys[:MAX_FIELDS]
+
+
+def _scalars(raw: Any) -> bool:
+    """A short list of plain values (a memory's observations, an issue's labels), told as one field."""
+    return isinstance(raw, list) and 0 < len(raw) <= MAX_RECORDS and all(isinstance(v, (str, int, float)) for v in raw)
+
+
+def _field(raw: Any, lang: str) -> str:
+    return "; ".join(value(v, lang) for v in raw) if _scalars(raw) else value(raw, lang)
 
 
 def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     lang = view.lang
     keys = _asked(view, need, record) or _main_fields(need, record)
     total = _total(view, [record])
-    parts = [f"{label(k, lang)} {value(record[k], lang)}" for k in keys if not isinstance(record[k], (dict, list))]
+    keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list))]
+    parts = [f"{label(k, lang)} {_field(record[k], lang)}" for k in keys]
     head = subject(view, need)
     if len(parts) == 1 and not head:
-        return f"{capitalised(label(keys[0], lang))}: {value(record[keys[0]], lang)}." + (f" {total}" if total else "")
+        return f"{capitalised(label(keys[0], lang))}: {_field(record[keys[0]], lang)}." + (f" {total}" if total else "")
     line = f"{head}: {', '.join(parts)}." if head else capitalised(", ".join(parts)) + "."
     return f"{line} {total}" if total else line
 

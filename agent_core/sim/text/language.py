@@ -27,9 +27,13 @@ _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
 _POLISH_LETTERS = re.compile(r"[ąćęłńśźż]", re.IGNORECASE)
 _SENTENCES = re.compile(r"[?!;\n]+|\.(?=\s|$)|,\s+")
-_PATH = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(?![\w])")
+_PATH = re.compile(r"(?<![\w/.~-])((?:~?/)?(?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(?![\w])")
 # What is not prose when deciding the language: code, URLs, file names, snake_case and camelCase names.
-_NOT_PROSE = re.compile(r"```.*?```|`[^`\n]*`|https?://\S+|" + _PATH.pattern + r"|\b\w*_\w*\b|\b[a-z]+[A-Z]\w*\b", re.S)
+_NOT_PROSE = re.compile(
+    r"```.*?```|`[^`\n]*`|https?://\S+|" + _PATH.pattern + r"|\b\w*_\w*\b|\b[a-z]+[A-Z]\w*\b"
+    r"|(?<![\w/])~?(?:/[\w.-]+)+/?|\b[\w.-]+/[\w.-]+\b|\S+@\S+",  # folders, owner/repo slugs, e-mails
+    re.S,
+)
 _LETTER = re.compile(r"[^\W\d_]")
 _NEIGHBOUR = 40  # characters either side of a conjunction that hold the words it joins
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")
@@ -235,7 +239,10 @@ def detect_language(text: str) -> str:
     """en, ru or pl, by alphabet, Polish letters and Polish function words; names and code do not count."""
     prose = _NOT_PROSE.sub(" ", text)
     prose = prose if _LETTER.search(prose) else text
-    if len(_CYRILLIC.findall(prose)) > len(_LATIN.findall(prose)):
+    cyrillic, latin = len(_CYRILLIC.findall(prose)), len(_LATIN.findall(prose))
+    # Nobody writes Russian words into an English question; English names do go into Russian ones ("у Project
+    # Falcon"), so a good share of Cyrillic is enough.
+    if cyrillic and cyrillic >= 0.4 * (cyrillic + latin):
         return "ru"
     tokens = words(prose)
     polish = len(hits(tokens, lexicon()["polish_markers"]))

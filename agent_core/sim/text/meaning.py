@@ -71,13 +71,18 @@ _OPEN_STATE = re.compile(
 )
 
 
+# Russian and Polish say the state with an adjective ('открытые баги', 'otwarte zgłoszenia'), the request with a verb.
+_OPEN_ADJECTIVE = re.compile(r"\b(?:открыт(?:ые|ых|ая|ой|ое|ую|ым|ыми)|otwart(?:e|ych|a|ą|ym|ymi|y))\b", re.I)
+
+
 def as_state(text: str) -> str:
     """'are open' as the state it is ('are opened'), so it reads as no request to open a file."""
-    return (
-        _OPEN_STATE.sub(lambda m: m.group().lower().replace("open", "unresolved"), text)
-        if "open" in text.lower()
-        else text
-    )
+    folded = text.lower()
+    if "open" in folded:
+        text = _OPEN_STATE.sub(lambda m: m.group().lower().replace("open", "unresolved"), text)
+    if "открыт" in folded or "otwart" in folded:
+        text = _OPEN_ADJECTIVE.sub("unresolved", text)
+    return text
 
 
 @lx.text_cache

@@ -107,9 +107,11 @@ _BODY = re.compile(
     r"(?:\bsaying(?: that)?|\bthat says|\btelling (?:him|her|them)(?: that)?|\bwith the (?:text|message|body)"
     r"|\bbody\s*:?|\bmessage\s*:|\btext\s*:|\bnote\s*:|\bremember that|\bnote that|\bwrite down that"
     r"|(?:с )?текстом|(?:с )?содержанием|сообщи(?:в|те|ть)?,? что|напиши,? что|о том,? что|запомни,? что"
-    r"|\bz treścią|\bo treści|\bpisząc,? że|\bże|\bzapamiętaj,? że|\bzanotuj,? że|\bnotatk\w* o treści)\s*:?\s*",
+    r"|\bz treścią|\bo treści|\bpisząc,? że|\bże|\bzapamiętaj,? że|\bzanotuj,? że|\bnotatk\w* o treści"
+    r"|\bcontaining|\bwith (?:the )?contents?|содержащ\w*|с содержимым|zawierając\w*|z zawartością)\s*:?\s*",
     re.I,
 )
+_CONTENT = re.compile(r"containing|with (?:the )?contents?|содержащ|с содержимым|zawierając|z zawartością", re.I)
 _LEADING_VERB = re.compile(
     r"^(?:please\s+|пожалуйста,?\s+|proszę\s+)?(?:save|add|create|write|store|take|make|jot down|"
     r"сохрани|добавь|создай|запиши|запомни|zapisz|dodaj|utwórz|zanotuj|zapamiętaj)\s+"
@@ -148,6 +150,8 @@ def body(text: str, taken: tuple[str, ...] = (), loose: bool = True) -> str | No
         for pos, value in quoted(text):
             if 0 <= pos - match.end() <= 2:
                 return value
+        if _CONTENT.match(match.group()) and match.group().rstrip().endswith(":") and text[match.end() :].strip():
+            return text[match.end() :].strip()  # "containing: Hello, world!" is a file's content, as written
         rest = _clean(text[match.end() :])
         if rest:
             return rest
@@ -246,6 +250,11 @@ _HERE = re.compile(
     r"bieżąc\w+ (?:folder|katalog)|tym (?:folderze|katalogu)",
     re.I,
 )
+_IN_FOLDER = re.compile(
+    rf"{_FOLDER_WORDS}\s+(?:(?:named|called|под названием|o nazwie)\s+)?[`'\"“«„]?([\w.-]+)[`'\"”»]?\s+"
+    r"(?:in|inside|under|within|в|во|внутри|w|we|wewnątrz)\s*$",
+    re.I,
+)
 _NOT_FOLDERS = {"the", "a", "this", "that", "my", "which", "what", "current", "в", "w", "home", "each", "every"}
 
 
@@ -253,6 +262,10 @@ def directory(text: str) -> str | None:
     """A folder the text names: a path ('/var/log', 'src/'), 'the docs folder', 'папка docs'; '.' for the current one."""
     path = _PATHLIKE.search(text)
     if path and not lx.extract_paths(path.group()):
+        inside = _IN_FOLDER.search(text[: path.start()])  # "папку reports в /home/ann/projects": the new one inside
+        name = inside.group(1).strip(".") if inside else ""
+        if name and lx.fold(name) not in _NOT_FOLDERS and "/" not in name:
+            return f"{path.group().rstrip('/')}/{name}"
         return path.group()
     if _HERE.search(text):
         return "."
