@@ -4,6 +4,9 @@ English, Russian and Polish."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from test_sim_planner import string, tool
 
@@ -131,6 +134,11 @@ def test_a_dedicated_tool_beats_web_search(question):
     assert [n for n, _ in first_calls(question, ALFRED)] == ["get_hub_stats"]
 
 
+def test_an_author_is_the_company_asked_about_not_the_hub_the_tool_reads():
+    calls = first_calls("What is Facebook and what's their most popular model on the Hugging Face Hub?", ALFRED)
+    assert calls == [("get_hub_stats", {"author": "Facebook"})]
+
+
 def test_a_guest_list_is_the_guest_tool_in_polish():
     calls = first_calls("Jaki adres e-mail ma dr Nikola Tesla z listy gości?", ALFRED)
     assert [n for n, _ in calls] == ["guest_info_retriever"]
@@ -162,6 +170,17 @@ FILESYSTEM = [
         {"path": string()},
     ),
 ]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which directories can you access?", "К каким папкам у тебя есть доступ?", "Do jakich folderów masz dostęp?"],
+)
+def test_which_folders_are_allowed_is_asked_of_the_tool_that_lists_them(question):
+    """The reference filesystem server's whole tool set, as the public corpus holds it."""
+    server = json.loads((Path(__file__).parent / "fidelity/loops/cases/mcp_server_filesystem.json").read_text())
+    tools = [spec["definition"] for spec in server["tools"].values()]
+    assert first_calls(question, tools) == [("list_allowed_directories", {})]
 
 
 def test_how_big_is_a_file_is_its_metadata():

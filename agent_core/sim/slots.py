@@ -8,7 +8,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim.kinds import _SOURCE_WORDS, _TARGET_WORDS, _words, kind_of
-from agent_core.sim.text import entities, gazetteer, meaning, sql
+from agent_core.sim.text import entities, gazetteer, meaning, names, sql
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
@@ -177,8 +177,18 @@ def boolean(text: str, pname: str, prop: dict[str, Any]) -> bool | None:
 
 
 def person(work: Fill, text: str, pname: str) -> str | None:
-    """A person's full name, or its first or last part for first_name / last_name."""
-    found = [e for e in entities.of_kind(text, "person") if (e.start, str(id(text))) not in work.used]
+    """A person's full name, or its first or last part for first_name / last_name; a name the tool's own description
+    uses ('Hugging Face Hub' of get_hub_stats) is where it looks, not whom for. An author or owner may be an
+    organisation ('the most popular model of Facebook' -> 'Facebook')."""
+    own = lx.fold(str(work.need.tool_def.get("description") or ""))
+    found = [
+        e
+        for e in entities.of_kind(text, "person")
+        if (e.start, str(id(text))) not in work.used and lx.fold(str(e.value)) not in own
+    ]
+    if not found and set(_words(pname)) & {"author", "owner", "org", "organization", "organisation", "publisher"}:
+        company = next((n for _, n, kind in names.known_entities(text) if kind == "organization"), None)
+        return company if company and lx.fold(company) not in own else None
     if not found:
         return None
     name = str(found[0].value)

@@ -255,7 +255,24 @@ _IN_FOLDER = re.compile(
     r"(?:in|inside|under|within|в|во|внутри|w|we|wewnątrz)\s*$",
     re.I,
 )
-_NOT_FOLDERS = {"the", "a", "this", "that", "my", "which", "what", "current", "в", "w", "home", "each", "every"}
+_NOT_FOLDERS = {"the", "a", "this", "that", "my", "which", "what", "current", "в", "w", "home", "each", "every"} | {
+    "какой",
+    "какая",
+    "какие",
+    "каким",
+    "какую",
+    "каких",
+    "какой-то",
+    "jaki",
+    "jakie",
+    "jakich",
+    "którym",
+    "które",
+    "który",
+}  # "К каким папкам у тебя есть доступ?" names no folder
+_PLURAL_FOLDERS = re.compile(
+    r"(?:папк(?:ам|ах|ами|и|ок)|каталог(?:ам|ах|ами|и|ов)|folder(?:ów|ach|ami|y|s)|katalog(?:ów|ach|ami|i))\b", re.I
+)
 
 
 def directory(text: str) -> str | None:
@@ -271,6 +288,8 @@ def directory(text: str) -> str | None:
         return "."
     for pattern in (_FOLDER_THEN_NAME, _NAME_THEN_FOLDER):
         for match in pattern.finditer(text):
+            if pattern is _FOLDER_THEN_NAME and _PLURAL_FOLDERS.match(match.group()):
+                continue  # "Do jakich folderów masz dostęp?": a word after 'folders' is no folder's name
             name = match.group(1).strip(".")
             if name and lx.fold(name) not in _NOT_FOLDERS and lx.fold(name) not in lx.word_set("stopwords"):
                 return name
