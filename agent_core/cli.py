@@ -14,9 +14,8 @@ from agent_core.loop.stepper import iter_turns
 from agent_core.model import Limits, Run, RunConfig, SimSettings, Turn
 from agent_core.secrets import env_secrets, scrub_secrets
 from agent_core.tools.catalog import default_specs
-from agent_core.vocab import Persona, Provider
+from agent_core.vocab import Persona, Provider, StopKind
 from agent_core.wire.capture import ENV_MAX_RETRY_WAIT, Wait
-from agent_core.wire.providers import PROVIDERS
 
 
 def catalogue() -> ModuleType:
@@ -35,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a task through the agent loop and print every turn")
     run.add_argument("task")
-    run.add_argument("--provider", choices=PROVIDERS, default=Provider.OFFLINE.value)
+    run.add_argument("--provider", choices=list(Provider), default=Provider.OFFLINE.value)
     run.add_argument("--base-url")
     run.add_argument("--model")
     run.add_argument("--max-steps", type=int, default=10, help="0 means no limit (the hard ceiling still applies)")
@@ -135,7 +134,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         args.json.write_bytes(export_json(run))  # the one scrubbing encoder
         say(f"Run record written to {args.json}")
-    return 0 if run.stop and run.stop.kind != "api_error" else 1
+    return 0 if run.stop and run.stop.kind != StopKind.API_ERROR else 1
 
 
 def _record(args: argparse.Namespace, settings: SimSettings) -> int:

@@ -6,10 +6,20 @@ import base64
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent_core import lineup
-from agent_core.vocab import ContextPolicy, Persona, Provider
+from agent_core.vocab import (
+    ApiErrorKind,
+    Approval,
+    ContextPolicy,
+    DecisionKind,
+    LoopBug,
+    Persona,
+    Provider,
+    StopKind,
+)
 from agent_core.vocab import Phase as Phase  # re-exported: a run's phase is part of the run model
 
 if TYPE_CHECKING:
@@ -52,8 +62,7 @@ class ToolExecution:
     output: str = ""
     is_error: bool = False
     duration_ms: float = 0.0
-    # None: no approval needed; an Approval value for dangerous tools.
-    approval: str | None = None
+    approval: Approval | None = None  # None: no approval needed (only dangerous tools ask)
     # A tool run by a live MCP server: the JSON-RPC messages of its call ({"direction", "at", "message"}).
     mcp: list[dict[str, Any]] = field(default_factory=list)
 
@@ -82,7 +91,7 @@ class Usage:
 class ApiError:
     """A failed model call, kept so the learner can see it and retry."""
 
-    kind: str  # an ApiErrorKind value
+    kind: ApiErrorKind
     message: str  # the explanation in English (the command line; the UI words `params` in the learner's language)
     status: int | None = None
     error_type: str | None = None
@@ -96,7 +105,7 @@ class ApiError:
 class Decision:
     """One thing the loop decided at a phase, as a fact: a DecisionKind and its parameters (the UI words it)."""
 
-    kind: str
+    kind: DecisionKind
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -134,7 +143,7 @@ class Turn:
 class StopCause:
     """Why the loop ended: the model's choice, a limit, or an error; the parameters say by how much (the UI words it)."""
 
-    kind: str  # a StopKind value (see agent_core.vocab)
+    kind: StopKind
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -183,7 +192,7 @@ class ToolSpec:
 class SimSettings:
     """How the offline simulated model behaves (never sent in the request; it is the model's 'brain')."""
 
-    persona: str = Persona.SENSIBLE  # a Persona value
+    persona: Persona = Persona.SENSIBLE
     faults: list[dict[str, Any]] = field(default_factory=list)
     context_window: int | None = None  # None: the model's real window
     latency_ms: int = 0
@@ -200,7 +209,7 @@ class RunConfig:
     task: str
     system: str = "You are a helpful assistant. Use the tools when they help."
     model: str = DEFAULT_MODEL
-    provider: str = Provider.OFFLINE  # a Provider value
+    provider: Provider = Provider.OFFLINE
     base_url: str | None = None
     tools: list[ToolSpec] = field(default_factory=list)
     tool_choice: dict[str, Any] | None = None
@@ -212,14 +221,12 @@ class RunConfig:
     sim: SimSettings = field(default_factory=SimSettings)
     sandbox: str | None = None  # folder read_file may read
     language: str = "en"
-    # Context management before each request: a ContextPolicy value (see agent_core.vocab).
-    context_policy: str = ContextPolicy.NONE
+    context_policy: ContextPolicy = ContextPolicy.NONE  # what the program does to the history before each request
     keep_last_turns: int = 2
     # A workflow instead of an agent: the program calls these tools itself ([{"tool": ..., "input": {...}}]),
     # then makes ONE model call with the results. Empty means agent mode.
     workflow_steps: list[dict[str, Any]] = field(default_factory=list)
-    # Deliberate protocol mistakes for "break the loop" exercises: LoopBug values (see agent_core.vocab).
-    bugs: list[str] = field(default_factory=list)
+    bugs: list[LoopBug] = field(default_factory=list)  # deliberate protocol mistakes for "break the loop"
 
 
 @dataclass
@@ -230,7 +237,7 @@ class Run:
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     messages: list[dict[str, Any]] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
-    phase: str = Phase.BUILD_REQUEST  # a Phase value
+    phase: Phase = Phase.BUILD_REQUEST
     stop: StopCause | None = None
     created_at: float = field(default_factory=time.time)
     parent_id: str | None = None
@@ -327,6 +334,29 @@ def _decode_bytes(value: Any) -> bytes:
 
 
 _Record = TypeVar("_Record", bound="DataclassInstance")
+_Enum = TypeVar("_Enum", bound=StrEnum)
+
+
+class UnknownValue(ValueError):
+    """A vocabulary field holds a value this app does not know (a file from elsewhere, or edited by hand)."""
+
+
+def known(enum: type[_Enum], value: Any, where: str) -> _Enum:
+    """`value` as a member of `enum`, or UnknownValue naming where it was and what is known."""
+    try:
+        return enum(value)
+    except ValueError:
+        known_values = ", ".join(enum)
+        raise UnknownValue(
+            f"{where} is {str(value)[:60]!r}, which this app does not know; known: {known_values}."
+        ) from None
+
+
+def _lenient(enum: type[_Enum], value: Any) -> _Enum | None:
+    try:
+        return enum(value)
+    except ValueError:
+        return None
 
 
 def _build(cls: type[_Record], data: dict[str, Any]) -> _Record:
@@ -343,11 +373,42 @@ def _turn_from(data: dict[str, Any]) -> Turn:
         )
         for x in data.get("exchanges", [])
     ]
-    data["tools"] = [_build(ToolExecution, x) for x in data.get("tools", [])]
+    data["tools"] = [_tool_from(x) for x in data.get("tools", [])]
     data["usage"] = _build(Usage, data["usage"]) if data.get("usage") else None
-    data["error"] = _build(ApiError, data["error"]) if data.get("error") else None
-    data["decisions"] = [_build(Decision, d) for d in data.get("decisions") or []]
+    data["error"] = _error_from(data["error"]) if data.get("error") else None
+    data["decisions"] = [_decision_from(d) for d in data.get("decisions") or []]
     return _build(Turn, data)
+
+
+def _tool_from(data: dict[str, Any]) -> ToolExecution:
+    tool = _build(ToolExecution, data)
+    tool.approval = None if tool.approval is None else known(Approval, tool.approval, "a tool's approval")
+    return tool
+
+
+def _error_from(data: dict[str, Any]) -> ApiError:
+    error = _build(ApiError, data)
+    fallback = ApiErrorKind.STATUS if error.status is not None else ApiErrorKind.CONNECTION
+    error.kind = _lenient(ApiErrorKind, error.kind) or fallback
+    return error
+
+
+def _decision_from(data: dict[str, Any]) -> Decision:
+    """A decision of a kind this app no longer (or never) made is kept as its kind's name, in words."""
+    decision = _build(Decision, data)
+    kind = _lenient(DecisionKind, decision.kind)
+    return Decision(kind, decision.params) if kind else Decision(DecisionKind.TEXT, {"text": str(decision.kind)})
+
+
+def _stop_from(data: dict[str, Any]) -> StopCause:
+    """A stop of an unknown kind is an unknown stop_reason: the loop stopped, on a reason this app cannot name."""
+    stop = _build(StopCause, data)
+    kind = _lenient(StopKind, stop.kind)
+    return (
+        StopCause(kind, stop.params)
+        if kind
+        else StopCause(StopKind.UNKNOWN_STOP_REASON, {**stop.params, "reason": str(stop.kind)})
+    )
 
 
 def config_from_dict(data: dict[str, Any]) -> RunConfig:
@@ -356,12 +417,19 @@ def config_from_dict(data: dict[str, Any]) -> RunConfig:
     data["tools"] = [_build(ToolSpec, t) for t in data.get("tools", [])]
     data["limits"] = _build(Limits, data.get("limits") or {})
     data["sim"] = _build(SimSettings, data.get("sim") or {})
-    return _build(RunConfig, data)
+    config = _build(RunConfig, data)
+    config.provider = known(Provider, config.provider, "run.config.provider")
+    config.sim.persona = known(Persona, config.sim.persona, "run.config.sim.persona")
+    config.context_policy = known(ContextPolicy, config.context_policy, "run.config.context_policy")
+    config.bugs = [known(LoopBug, bug, "run.config.bugs") for bug in config.bugs]
+    return config
 
 
 def _run_from(data: dict[str, Any]) -> Run:
     data = dict(data)
     data["config"] = config_from_dict(data["config"])
     data["turns"] = [_turn_from(t) for t in data.get("turns", [])]
-    data["stop"] = _build(StopCause, data["stop"]) if data.get("stop") else None
-    return _build(Run, data)
+    data["stop"] = _stop_from(data["stop"]) if data.get("stop") else None
+    run = _build(Run, data)
+    run.phase = known(Phase, run.phase, "run.phase")
+    return run

@@ -167,6 +167,14 @@ STOP_TABLE: dict[str, StopInfo] = {
 UNKNOWN_STOP_ICON = ("❓", "red")
 
 
+def stop_kind(reason: str | None) -> StopKind:
+    """The stop kind a stop_reason ends the loop with (one this app cannot name: an unknown stop_reason)."""
+    try:
+        return StopKind(reason or "")
+    except ValueError:
+        return StopKind.UNKNOWN_STOP_REASON
+
+
 def final_stop_reasons() -> dict[str, str]:
     """stop_reason → why the loop stops on it, for the reasons that end the loop."""
     return {reason: info.why for reason, info in STOP_TABLE.items() if info.ends_loop}

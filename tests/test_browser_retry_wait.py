@@ -11,7 +11,6 @@ from loopback import Hit, start_listener, stop_listener
 
 from agent_core.vocab import Provider
 from lab_ui.playground.call_watch import CANCEL_KEY
-from lab_ui.settings.page import PROVIDERS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -28,7 +27,7 @@ def test_a_long_requested_wait_counts_down_and_cancel_keeps_the_run(app, pages):
     try:
         page = pages.new_page(viewport={"width": 1500, "height": 1100})
         page.goto(f"{app.url}/settings")
-        compatible = option(page, PROVIDER, PROVIDERS.index(Provider.COMPATIBLE))
+        compatible = option(page, PROVIDER, list(Provider).index(Provider.COMPATIBLE))
         compatible.wait_for(timeout=180_000)  # a cold start on a busy machine
         compatible.click()
         wait_idle(page)

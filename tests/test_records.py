@@ -70,3 +70,40 @@ def test_a_version_1_file_is_migrated_and_keeps_its_words():
         assert loaded.stop.kind == "step_limit" and stop_text(loaded) == "step limit 1 reached"
     again = import_json(export_json(import_json(json.dumps(old))))  # re-exported in the current format
     assert json.loads(export_json(again))["schema_version"] == 2
+
+
+def _vocabulary(run: Run) -> list[tuple[str, object]]:
+    """Every vocabulary field of a run, where it is."""
+    cfg = run.config
+    found = [("phase", run.phase), ("provider", cfg.provider), ("persona", cfg.sim.persona)]
+    found += [("context_policy", cfg.context_policy), *(("bug", b) for b in cfg.bugs)]
+    found += [("stop", run.stop.kind)] if run.stop else []
+    for turn in run.turns:
+        found += [("decision", d.kind) for d in turn.decisions]
+        found += [("approval", x.approval) for x in turn.tools if x.approval is not None]
+        found += [("error", turn.error.kind)] if turn.error else []
+    return found
+
+
+def test_every_vocabulary_field_comes_back_as_its_enum_from_a_database_a_file_and_a_v1_file():
+    original = _two_turn_run(max_steps=1)
+    original.config.bugs = ["drop_one_tool_result"]  # as a hand-built config or old code would have set it
+    original.turns[0].tools[0].approval = "approved"
+    for loaded in (
+        Run.from_dict(json.loads(json.dumps(original.to_dict()))),
+        import_json(export_json(original), keep_id=True),
+        Run.from_dict(_as_version_1(original)),
+    ):
+        fields = _vocabulary(loaded)
+        assert {name for name, _ in fields} >= {"phase", "provider", "persona", "stop", "decision", "approval", "bug"}
+        assert [(name, type(value).__name__) for name, value in fields if type(value) is str] == []
+
+
+def test_a_kind_this_app_does_not_know_is_kept_in_words_not_refused():
+    document = _two_turn_run(max_steps=1).to_dict()
+    document["run"]["turns"][0]["decisions"] = [{"kind": "rewound_time", "params": {"by": 3}}]
+    document["run"]["stop"] = {"kind": "budget_of_patience", "params": {}}
+    loaded = import_json(json.dumps(document))
+    assert loaded.turns[0].decisions == [Decision("text", {"text": "rewound_time"})]
+    assert loaded.stop == StopCause("unknown_stop_reason", {"reason": "budget_of_patience"})
+    assert "budget_of_patience" in stop_text(loaded)

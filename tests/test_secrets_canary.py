@@ -37,7 +37,6 @@ from agent_core.storage.store import RunStore
 from agent_core.vocab import Provider
 from agent_core.wire.openai_form import to_openai_messages, to_openai_response
 from lab_ui.playground.turn import TABS
-from lab_ui.settings.page import PROVIDERS
 
 
 def canary(prefix: str) -> str:
@@ -78,7 +77,7 @@ def app_logging_to(db: Path, log: Path):
 
 
 def settings_with_key(page, server_url: str, key: str) -> None:
-    option(page, PROVIDER, PROVIDERS.index(Provider.COMPATIBLE)).click()
+    option(page, PROVIDER, list(Provider).index(Provider.COMPATIBLE)).click()
     wait_idle(page)
     base = field(page, "settings:base_url")
     base.fill(server_url)

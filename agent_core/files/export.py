@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema
 
-from agent_core.model import SCHEMA_VERSION, Run, migrate_run
+from agent_core.model import SCHEMA_VERSION, Run, UnknownValue, migrate_run
 from agent_core.secrets import env_secrets, redact_headers, scrub_bytes, scrub_secrets
 
 SCHEMA_PATH = Path(__file__).parents[1] / "data" / "run.schema.json"
@@ -82,9 +82,11 @@ def import_json(data: bytes | str, max_bytes: int = MAX_IMPORT_BYTES, keep_id: b
     _validate(document)
     try:
         run = Run.from_dict(document)
+    except UnknownValue as exc:
+        raise RunImportError(str(exc)) from None
     except Exception as exc:  # the schema passed, so any failure here is a mismatch worth one clear message
         raise RunImportError(f"The file looks like a run but could not be loaded: {type(exc).__name__}: {exc}") from exc
-    _check_names_and_times(run)
+    _check_times(run)
     if not keep_id:
         run.id = uuid.uuid4().hex[:12]  # importing twice must not overwrite the first copy
     return run
@@ -105,22 +107,9 @@ def _check_shape_limits(document: Any) -> None:
             raise RunImportError(f"The file holds the number {str(value)[:30]}…, larger than any a run records.")
 
 
-def _check_names_and_times(run: Run) -> None:
-    """Names the app knows and dates a calendar can show: anything else is refused here, not on a page later."""
-    from agent_core.teaching.lessons.validate import BUGS, CONTEXT_POLICIES, PERSONAS
-    from agent_core.wire.providers import PROVIDERS
-
-    cfg = run.config
-    for what, value, known in (
-        ("provider", cfg.provider, PROVIDERS),
-        ("sim.persona", cfg.sim.persona, PERSONAS),
-        ("context_policy", cfg.context_policy, CONTEXT_POLICIES),
-        *(("bugs", bug, BUGS) for bug in cfg.bugs),
-    ):
-        if value not in known:
-            raise RunImportError(
-                f"run.config.{what} is {str(value)[:60]!r}, which this app does not know; known: {', '.join(known)}."
-            )
+def _check_times(run: Run) -> None:
+    """Dates a calendar can show: anything else is refused here, not on a page later (names the app does not know
+    were refused on load: agent_core.model.known)."""
     times = [("run.created_at", run.created_at)]
     times += [(f"run.turns[{i}].started_at", turn.started_at) for i, turn in enumerate(run.turns)]
     for where, stamp in times:

@@ -11,6 +11,7 @@ from typing import Any
 from agent_core.loop import context
 from agent_core.model import Run
 from agent_core.secrets import scrub_tree
+from agent_core.vocab import Approval
 
 _SCRIPT = string.Template('''\
 #!/usr/bin/env python3
@@ -146,7 +147,7 @@ def _recorded_results(run: Run) -> dict[tuple[str, str], list[tuple[str, bool]]]
     recorded: dict[tuple[str, str], list[tuple[str, bool]]] = {}
     for turn in run.turns:
         for tool in turn.tools:
-            if tool.approval == "pending":
+            if tool.approval == Approval.PENDING:
                 continue  # never ran
             key = (tool.name, json.dumps(tool.input, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
             recorded.setdefault(key, []).append((tool.output, tool.is_error))

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_core.model import Run, RunConfig, ToolSpec
+from agent_core.vocab import Approval
 
 # Settings that decide where a key goes, which files are read, what runs without a click and how the loop is
 # steered. A recorded run never supplies them: the learner's current settings do.
@@ -109,8 +110,8 @@ def reset_unrun_approvals(run: Run) -> None:
     """ "approved" in a file means nothing: a tool that has not run waits for a click in this session."""
     for turn in run.turns:
         for tool in turn.tools:
-            if tool.approval == "approved" and not (tool.output or tool.duration_ms):
-                tool.approval = "pending"
+            if tool.approval == Approval.APPROVED and not (tool.output or tool.duration_ms):
+                tool.approval = Approval.PENDING
 
 
 def duplicate_tool_use_ids(calls: list[dict[str, Any]]) -> list[str]:

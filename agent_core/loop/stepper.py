@@ -21,7 +21,16 @@ from agent_core.secrets import env_secrets, scrub_record
 from agent_core.tools import ToolRegistry
 from agent_core.tools.catalog import sandbox_path
 from agent_core.tools.own_code import OwnCode
-from agent_core.vocab import Approval, DecisionKind, LoopBug, Phase, StopKind, StopReason, final_stop_reasons
+from agent_core.vocab import (
+    Approval,
+    DecisionKind,
+    LoopBug,
+    Phase,
+    StopKind,
+    StopReason,
+    final_stop_reasons,
+    stop_kind,
+)
 from agent_core.wire.capture import Wait
 from agent_core.wire.errors import check_message, describe_api_error
 from agent_core.wire.providers import ProviderError, bills_as_anthropic, is_priced, make_client
@@ -227,8 +236,7 @@ class Stepper:
             run.messages.append(assistant_message(turn.response or {}))
         if run.config.workflow_steps:
             turn.decisions = [Decision(DecisionKind.WORKFLOW_DONE, {"reason": reason})]
-            kind = StopKind.END_TURN if reason == StopReason.END_TURN else str(reason)
-            return self._stop(StopCause(kind, {"workflow": True, "reason": reason}))
+            return self._stop(StopCause(stop_kind(reason), {"workflow": True, "reason": reason}))
         if reason == StopReason.TOOL_USE and duplicate_tool_use_ids(turn.tool_calls):
             return self._stop_on_duplicates(turn, duplicate_tool_use_ids(turn.tool_calls))
         elif reason == StopReason.TOOL_USE:
@@ -250,7 +258,7 @@ class Stepper:
         elif reason in FINAL_STOP_REASONS:
             params = final_stop_params(reason, turn.response or {})
             turn.decisions = [Decision(DecisionKind.FINAL_STOP, params)]
-            return self._stop(StopCause(reason, params))
+            return self._stop(StopCause(stop_kind(reason), params))
         elif LoopBug.CONTINUE_ON_UNKNOWN_STOP in bugs:
             turn.decisions = [Decision(DecisionKind.UNKNOWN_CONTINUE, {"reason": reason})]
             return Phase.BUILD_REQUEST

@@ -14,12 +14,12 @@ from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, turn_compone
 from agent_core.model import ApiError, Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
 from agent_core.recorder.grouping import reply_message
 from agent_core.sim.request import strip_reminders, text_of
-from agent_core.vocab import ApiErrorKind, Phase, Provider, StopReason
+from agent_core.vocab import ApiErrorKind, Phase, Provider, StopKind, StopReason, final_stop_reasons, stop_kind
 from agent_core.wire.providers import is_priced
 
 ORIGIN_KIND = "recorded"
 # The stop reasons after which a loop ends by itself (a recorded run with one of these is finished).
-FINAL = frozenset({"end_turn", "max_tokens", "stop_sequence", "refusal", "model_context_window_exceeded"})
+FINAL = frozenset(final_stop_reasons())  # the stop_reasons that end the loop (the one stop table)
 
 
 @dataclass
@@ -44,7 +44,7 @@ def first_task(messages: list[Any]) -> str:
     return ""
 
 
-def provider_of(upstream: str) -> str:
+def provider_of(upstream: str) -> Provider:
     if upstream == Provider.OFFLINE:
         return Provider.OFFLINE
     return Provider.ANTHROPIC if upstream == Provider.ANTHROPIC else Provider.COMPATIBLE
@@ -127,7 +127,7 @@ def add_exchange(
         _answered(run, turn, reply, pricing)
     else:
         turn.error = _error(exchange, reply)
-        run.stop = StopCause("api_error")
+        run.stop = StopCause(StopKind.API_ERROR)
     return turn
 
 
@@ -146,7 +146,7 @@ def _answered(run: Run, turn: Turn, reply: dict[str, Any], pricing: Pricing) -> 
     run.messages = [*(turn.request or {}).get("messages", []), reply_message(reply)]
     final = turn.stop_reason in FINAL
     run.phase = Phase.DONE if final else Phase.RUN_TOOLS
-    run.stop = StopCause(str(turn.stop_reason)) if final else None
+    run.stop = StopCause(stop_kind(turn.stop_reason)) if final else None
 
 
 def _error(exchange: Exchange, reply: dict[str, Any] | None) -> ApiError:

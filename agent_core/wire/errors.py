@@ -131,7 +131,9 @@ def explain(error: ApiError, tr: Translate = _english, quote: Callable[[str], st
     return error.message  # a run file from before errors were kept as facts: its English sentence
 
 
-def _error(kind: str, reason: str, status: int | None = None, body: str | None = None, **params: Any) -> ApiError:
+def _error(
+    kind: ApiErrorKind, reason: str, status: int | None = None, body: str | None = None, **params: Any
+) -> ApiError:
     error_type = params.pop("error_type", None)
     error = ApiError(kind, "", status, error_type, body, {"reason": reason, **params})
     error.message = explain(error)

@@ -143,7 +143,6 @@ PROVIDER_TABLE: dict[str, ProviderInfo] = {
         ),
     )
 }
-PROVIDERS = tuple(p.value for p in Provider)
 
 
 def is_priced(provider: str) -> bool:
@@ -214,7 +213,7 @@ def resolve_connection(config: RunConfig, api_key: str | None = None, server_key
         if class_server and (api_key is None or api_key in server_keys):
             key = None
         return Connection(Provider.COMPATIBLE, config.base_url.rstrip("/"), key)
-    raise ProviderError(f"Unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}.")
+    raise ProviderError(f"Unknown provider {provider!r}; choose one of {', '.join(Provider)}.")
 
 
 def make_client(

@@ -16,7 +16,6 @@ from agent_core.model import MAX_STEPS_CEILING, RunConfig, ToolSpec
 from agent_core.tools.catalog import CATALOG
 from agent_core.tools.own_code import OWN_IMPL
 from agent_core.vocab import ContextPolicy, LoopBug, Persona, Provider
-from agent_core.wire.providers import PROVIDER_TABLE
 from lab_ui.controller.session import LabSession
 from lab_ui.playground import mcp as mcp_view
 from lab_ui.playground import own_tool
@@ -24,10 +23,6 @@ from lab_ui.serving import classroom
 from lab_ui.words.catalogue import provider_label
 from lab_ui.words.i18n import t
 
-PROVIDERS = list(PROVIDER_TABLE)
-PERSONAS = [p.value for p in Persona]
-CONTEXT_POLICIES = [p.value for p in ContextPolicy]
-BUGS = [b.value for b in LoopBug]
 FAULTS: dict[str, dict[str, Any]] = {
     "429 on turn 2": {"status": 429, "turn": 2, "retry_after": 0},
     "529 on turn 1": {"status": 529, "turn": 1},
@@ -128,11 +123,12 @@ def _keyed(name: str) -> DeltaGenerator:
 
 
 def _model_and_provider(cfg: RunConfig) -> None:
+    providers: list[Provider] = list(Provider)
     cfg.provider = st.selectbox(
         t("Provider"),
-        PROVIDERS,
-        index=PROVIDERS.index(cfg.provider),
-        format_func={p: provider_label(p) for p in PROVIDERS}.__getitem__,  # worked out now, in this run's language
+        providers,
+        index=providers.index(cfg.provider),
+        format_func={p: provider_label(p) for p in Provider}.__getitem__,  # worked out now, in this run's language
     )
     models = lineup().served_ids  # retired models are gone from the API, so from the picker too
     if cfg.provider == Provider.COMPATIBLE:
@@ -238,10 +234,11 @@ def _tool_choice(cfg: RunConfig) -> None:
 
 
 def _context(cfg: RunConfig) -> None:
+    policies: list[ContextPolicy] = list(ContextPolicy)
     cfg.context_policy = _keyed("context-policy").selectbox(
-        t("Context policy"), CONTEXT_POLICIES, index=CONTEXT_POLICIES.index(cfg.context_policy)
+        t("Context policy"), policies, index=policies.index(cfg.context_policy)
     )
-    if cfg.context_policy != "none":
+    if cfg.context_policy != ContextPolicy.NONE:
         cfg.keep_last_turns = int(
             _keyed("keep-last").number_input(t("Keep the last N turns as they are"), 0, 50, value=cfg.keep_last_turns)
         )
@@ -311,10 +308,11 @@ def _extras(cfg: RunConfig) -> None:
     stops = st.text_input(t("Stop sequences (comma-separated)"), value=", ".join(cfg.stop_sequences))
     cfg.stop_sequences = [s.strip() for s in stops.split(",") if s.strip()]
     _workflow(cfg)
-    cfg.bugs = st.multiselect(t("Deliberate loop bugs"), BUGS, default=cfg.bugs)
+    cfg.bugs = st.multiselect(t("Deliberate loop bugs"), list(LoopBug), default=cfg.bugs)
     if cfg.provider == Provider.OFFLINE:
         sim = cfg.sim
-        sim.persona = st.selectbox(t("Simulated persona"), PERSONAS, index=PERSONAS.index(sim.persona))
+        personas: list[Persona] = list(Persona)
+        sim.persona = st.selectbox(t("Simulated persona"), personas, index=personas.index(sim.persona))
         window = st.number_input(
             t("Simulated context window (0 = the model's)"), 0, 1_000_000, value=sim.context_window or 0, step=500
         )

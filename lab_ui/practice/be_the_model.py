@@ -12,6 +12,7 @@ from agent_core.model import Limits, Run, RunConfig
 from agent_core.teaching.learn import human
 from agent_core.teaching.learn.human import HumanReply, ReplyError, Verdict
 from agent_core.tools.catalog import default_specs
+from agent_core.vocab import StopKind
 from lab_ui.frame.untrusted import code_span, md
 from lab_ui.words.catalogue import stop_text
 from lab_ui.words.i18n import current_language, mark, t
@@ -96,10 +97,10 @@ def _history(game: ModelGame) -> None:
 def _stopped(game: ModelGame) -> None:
     run = game.run
     kind = run.stop.kind if run.stop else None  # called once the run has stopped
-    if kind == "api_error":
+    if kind == StopKind.API_ERROR:
         st.error(t("The server rejected the request: {message}", message=md(stop_text(run))))
         st.caption(t("The API checks the whole history on every call, your earlier replies included."))
-    elif kind == "invalid_reply":
+    elif kind == StopKind.INVALID_REPLY:
         st.error(t("The loop stopped before running any tool: your reply breaks a rule the API enforces."))
         _verdict(game.verdict)
     else:

@@ -14,7 +14,7 @@ from agent_core.secrets import env_secrets, scrub_record
 from agent_core.serving.mode import is_class_server, server_config
 from agent_core.vocab import Provider
 from agent_core.wire.errors import describe_api_error
-from agent_core.wire.providers import LOCAL_PRESETS, PROVIDER_TABLE, ProviderError, make_client
+from agent_core.wire.providers import LOCAL_PRESETS, ProviderError, make_client
 from lab_ui.controller.click import Level, Notice, show
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
@@ -22,7 +22,6 @@ from lab_ui.serving import classroom
 from lab_ui.words.catalogue import error_markdown, provider_label
 from lab_ui.words.i18n import mark, t
 
-PROVIDERS = list(PROVIDER_TABLE)
 CUSTOM = mark("Custom URL")  # an option value, shown through t()
 SOURCES = {
     "session": mark("typed on this page, for this tab only"),
@@ -102,12 +101,13 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
 
 # -- widgets ----------------------------------------------------------------------------------
 def _provider(cfg: RunConfig) -> None:
+    providers: list[Provider] = list(Provider)
     cfg.provider = st.radio(
         t("Provider"),
-        PROVIDERS,
-        format_func={p: provider_label(p) for p in PROVIDERS}.__getitem__,  # worked out now, in this run's language
+        providers,
+        format_func={p: provider_label(p) for p in Provider}.__getitem__,  # worked out now, in this run's language
         horizontal=True,
-        index=PROVIDERS.index(cfg.provider),
+        index=providers.index(cfg.provider),
         key="settings:provider",
     )
     if cfg.provider == Provider.OFFLINE:

@@ -15,12 +15,12 @@ from agent_core.sim.brain import Draft
 from agent_core.sim.handler import SimHandler
 from agent_core.sim.transport import SimTransport
 from agent_core.teaching.learn.facts import Fact, fact
-from agent_core.vocab import Phase
+from agent_core.vocab import Phase, StopKind, StopReason
 from agent_core.wire.providers import make_client
 
 # What a reply may hold: a model writes text and tool_use blocks (thinking is the model's own, not typed by hand).
 BLOCK_TYPES = ("text", "tool_use")
-STOP_REASONS = ("tool_use", "end_turn", "max_tokens", "stop_sequence")
+STOP_REASONS = (StopReason.TOOL_USE, StopReason.END_TURN, StopReason.MAX_TOKENS, StopReason.STOP_SEQUENCE)
 
 
 class ReplyError(ValueError):
@@ -132,7 +132,7 @@ def play(run: Run, reply: HumanReply) -> Run:
     if run.phase != Phase.CALL_MODEL or stepper.halted:
         return run
     stepper.next_turn()  # call (answered by the learner) -> read stop_reason -> run tools -> append
-    if not stepper.halted and run.phase == Phase.BUILD_REQUEST:
+    if not stepper.halted and stepper.run.phase == Phase.BUILD_REQUEST:  # the turn moved the phase on
         stepper.next_phase()  # build the next request, so the learner sees what the model gets next
     return run
 
@@ -143,7 +143,7 @@ def referee(run: Run) -> Verdict | None:
     Asked while the next request waits for the model, or after the loop refused a reply (e.g. repeated
     tool_use ids): then the server says which rule of the API the reply breaks."""
     waiting = run.stop is None and run.phase == Phase.CALL_MODEL
-    refused = run.stop is not None and run.stop.kind == "invalid_reply"
+    refused = run.stop is not None and run.stop.kind == StopKind.INVALID_REPLY
     if not run.turns or not (waiting or refused):
         return None
     body = {k: v for k, v in (run.turns[-1].request or {}).items() if k not in ("max_tokens", "stream")}

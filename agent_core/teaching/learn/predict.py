@@ -8,10 +8,16 @@ from typing import Any
 
 from agent_core.model import Run, Turn
 from agent_core.teaching.learn.facts import Fact, fact
-from agent_core.vocab import Phase
+from agent_core.vocab import Phase, StopReason
 
 NO_TOOL = ""  # the prediction "no tool is called"
-PREDICTABLE_STOP_REASONS = ("tool_use", "end_turn", "max_tokens", "pause_turn", "refusal")
+PREDICTABLE_STOP_REASONS = (
+    StopReason.TOOL_USE,
+    StopReason.END_TURN,
+    StopReason.MAX_TOKENS,
+    StopReason.PAUSE_TURN,
+    StopReason.REFUSAL,
+)
 
 
 class Appended(StrEnum):

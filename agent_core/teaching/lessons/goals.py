@@ -10,7 +10,7 @@ from agent_core.model import Run, RunConfig
 from agent_core.teaching.lessons.meaning import alternatives, describes_misses, mentions, names_place, same_text
 from agent_core.teaching.lessons.scenario import LessonError, pick
 from agent_core.teaching.lessons.scenario import as_list as _as_list
-from agent_core.vocab import StopKind, StopReason
+from agent_core.vocab import Approval, StopKind, StopReason
 
 STOP_KINDS = tuple(k.value for k in StopKind)
 STOP_REASONS = tuple(r.value for r in StopReason)
@@ -301,7 +301,7 @@ GOAL_CHECKS: dict[str, GoalCheck] = {
     "context_drop": _flag("context_drop", _context_drop),
     "config": _config,
     "approval_denied": _flag(
-        "approval_denied", lambda r: any(x.approval == "denied" for t in r.turns for x in t.tools)
+        "approval_denied", lambda r: any(x.approval == Approval.DENIED for t in r.turns for x in t.tools)
     ),
     "one_failed_one_worked": _flag("one_failed_one_worked", _one_failed_one_worked),
     "tool_inputs": _tool_inputs,

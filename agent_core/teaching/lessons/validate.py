@@ -25,9 +25,6 @@ from agent_core.teaching.lessons.scenario import (
 )
 from agent_core.vocab import ContextPolicy, LoopBug, Persona
 
-PERSONAS = tuple(p.value for p in Persona)
-CONTEXT_POLICIES = tuple(p.value for p in ContextPolicy)
-BUGS = tuple(b.value for b in LoopBug)
 TOOL_CHOICES = ("auto", "any", "tool", "none")
 
 _TOP_REQUIRED = ("id", "order", "curriculum", "title", "summary", "scenario", "questions")
@@ -137,11 +134,11 @@ def _check_scenario(check: Checker, data: Any, where: str, partial: bool) -> Non
     if "limits" in data:
         check.keys(data["limits"], _at(where, "limits"), _LIMIT_KEYS)
     if "sim" in data and check.keys(data["sim"], _at(where, "sim"), _SIM_KEYS) and "persona" in data["sim"]:
-        check.one_of(data["sim"]["persona"], _at(where, "sim.persona"), PERSONAS)
+        check.one_of(data["sim"]["persona"], _at(where, "sim.persona"), tuple(Persona))
     if "context_policy" in data:
-        check.one_of(data["context_policy"], _at(where, "context_policy"), CONTEXT_POLICIES)
+        check.one_of(data["context_policy"], _at(where, "context_policy"), tuple(ContextPolicy))
     if "bugs" in data:
-        check.one_of(data["bugs"], _at(where, "bugs"), BUGS)
+        check.one_of(data["bugs"], _at(where, "bugs"), tuple(LoopBug))
     choice = data.get("tool_choice")
     choice_keys = ("type", "name", "disable_parallel_tool_use")
     if choice is not None and check.keys(choice, _at(where, "tool_choice"), choice_keys):
