@@ -129,11 +129,11 @@ def reveal(run: Run, prediction: Prediction) -> Reveal:
 
 def _stop_verdict(guess: str, turn: Turn, names: list[str], max_tokens: int) -> Verdict:
     reason = str(turn.stop_reason)
-    if reason == "tool_use":
+    if reason == StopReason.TOOL_USE:
         why = fact("stop_tool_use", tools=", ".join(names))
-    elif reason == "end_turn":
+    elif reason == StopReason.END_TURN:
         why = fact("stop_end_turn")
-    elif reason == "max_tokens":
+    elif reason == StopReason.MAX_TOKENS:
         why = fact("stop_max_tokens", max_tokens=max_tokens)
     else:
         why = fact("stop_other", reason=reason)
