@@ -298,3 +298,25 @@ def test_next_step_after_a_phase_finishes_only_the_current_turn():
     turn = s.next_turn()
     assert turn.index == 1 and len(s.run.turns) == 1 and s.run.phase == Phase.BUILD_REQUEST
     assert len(script.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "The user denied permission to run delete_file"),
+        ("ru", "Пользователь не разрешил"),
+        ("pl", "nie zezwolił"),
+    ],
+)
+def test_a_denial_goes_back_in_the_runs_language(lang, words):
+    spec = ToolSpec("delete_file", "Delete a file.", {"type": "object"}, needs_approval=True)
+    script = Script(
+        message(tool_use("delete_file", {"path": "important.txt"}), stop_reason="tool_use"),
+        message(text("ok"), stop_reason="end_turn"),
+    )
+    s = stepper(script, tools=[spec], language=lang)
+    s.run_to_end()
+    s.approve(s.awaiting_approval[0].tool_use_id, False)
+    s.run_to_end()
+    assert words in s.run.turns[0].tools[0].output and "delete_file" in s.run.turns[0].tools[0].output
+    assert script.requests[1]["messages"][2]["content"][0]["content"] == s.run.turns[0].tools[0].output

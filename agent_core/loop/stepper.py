@@ -18,7 +18,7 @@ from agent_core.loop.guards import SpendCap, check_limits, check_request_size
 from agent_core.loop.messages import assistant_message, final_stop_params, tool_results_message, workflow_task_message
 from agent_core.model import Decision, Exchange, Run, RunConfig, StopCause, ToolExecution, Turn, Usage
 from agent_core.secrets import env_secrets, scrub_record
-from agent_core.tools import ToolRegistry
+from agent_core.tools import ToolRegistry, texts
 from agent_core.tools.catalog import sandbox_path
 from agent_core.tools.own_code import OwnCode
 from agent_core.vocab import (
@@ -307,7 +307,8 @@ class Stepper:
             answer = self._answers.get(tool.tool_use_id)
             if self.registry.needs_approval(tool.name) and (answer is None or not answer[1]):
                 tool.approval = Approval.DENIED  # only a click in this session allows; run_tools is reached after one
-                tool.output = f"The user denied permission to run {tool.name}. Do not retry it; tell the user."
+                # In the run's language, as the built-in tools answer: the model reads it, and so does the learner.
+                tool.output = texts.render(texts.said("approval.denied", name=tool.name), self.run.config.language)
                 tool.is_error = True
                 continue
             outcome = self.registry.execute(tool.name, tool.input)
