@@ -16,6 +16,7 @@ from agent_core.secrets import env_secrets, scrub_secrets
 from agent_core.tools.catalog import default_specs
 from agent_core.vocab import Persona, Provider, StopKind
 from agent_core.wire.capture import ENV_MAX_RETRY_WAIT, Wait
+from agent_core.wire.errors import explain
 
 
 def catalogue() -> ModuleType:
@@ -107,7 +108,7 @@ def print_turn(turn: Turn, out: TextIO | None = None) -> None:
         mark = "ERROR " if tool.is_error else ""
         say(f"  tool {tool.name}({json.dumps(tool.input, ensure_ascii=False)}) -> {mark}{tool.output}", file=out)
     if turn.error:
-        say(f"  API error: {turn.error.message}", file=out)
+        say(f"  API error: {explain(turn.error)}", file=out)
     say(f"  decision: {catalogue().decision_text(turn, tr=_english)}", file=out)
 
 

@@ -25,8 +25,9 @@ from agent_core.vocab import Phase as Phase  # re-exported: a run's phase is par
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-# 2: decisions and stop causes are structured (kind + parameters); v1 files are migrated on load (migrate_run).
-SCHEMA_VERSION = 2
+# 2: decisions and stop causes are structured (kind + parameters); 3: an API error holds facts only, no English
+# sentence. Older files are migrated on load (migrate_run).
+SCHEMA_VERSION = 3
 # "No limit" on steps still stops here, so a runaway loop cannot run forever.
 MAX_STEPS_CEILING = 100
 DEFAULT_MODEL = lineup.default_model()  # the current Sonnet, from agent_core/data/models.json
@@ -92,12 +93,12 @@ class ApiError:
     """A failed model call, kept so the learner can see it and retry."""
 
     kind: ApiErrorKind
-    message: str  # the explanation in English (the command line; the UI words `params` in the learner's language)
     status: int | None = None
     error_type: str | None = None
     body: str | None = None  # the raw error JSON, redacted
-    # What agent_core.wire.errors.explain words: "reason" (an ErrorReason), "detail" (the server's or the exception's
-    # own words, redacted), "exception" (its class name). Empty in a run file from before they were kept.
+    # What agent_core.wire.errors.explain words (no sentence is kept: the UI words it in the learner's language):
+    # "reason" (an ErrorReason), "detail" (the server's or the exception's own words, redacted, kept as data),
+    # "exception" (its class name); {"text": ...} alone is an older file's English sentence, shown as written.
     params: dict[str, Any] = field(default_factory=dict)
 
 
@@ -289,9 +290,13 @@ def migrate_run(run: dict[str, Any], version: int) -> dict[str, Any]:
     """A run record of an older schema_version, brought up to SCHEMA_VERSION (a new dict; the input is untouched).
 
     v1 -> v2: a turn's English `decision` and a stop's English `message` become a `text` decision and a
-    `text` parameter, shown as they were written (their words cannot be turned back into facts)."""
-    if version >= 2:
-        return run
+    `text` parameter, shown as they were written (their words cannot be turned back into facts).
+    v2 -> v3: an API error's English `message` goes; one from before errors were kept as facts is read as its `text`
+    wherever it is met (_error_from: a saved run's older turns keep their rows)."""
+    return _v1_to_v2(run) if version < 2 else run
+
+
+def _v1_to_v2(run: dict[str, Any]) -> dict[str, Any]:
     run = dict(run)
     turns = []
     for turn in run.get("turns") or []:
@@ -387,6 +392,8 @@ def _tool_from(data: dict[str, Any]) -> ToolExecution:
 
 
 def _error_from(data: dict[str, Any]) -> ApiError:
+    if data.get("message") and not data.get("params"):  # v2 and older: an English sentence, no facts
+        data = {**data, "params": {"text": data["message"]}}
     error = _build(ApiError, data)
     fallback = ApiErrorKind.STATUS if error.status is not None else ApiErrorKind.CONNECTION
     error.kind = _lenient(ApiErrorKind, error.kind) or fallback

@@ -34,11 +34,12 @@ def pl(text: str, **values) -> str:
     return translate("pl", text, **values)
 
 
-def test_a_status_error_is_kept_as_facts_and_its_english_message_is_unchanged():
+def test_a_status_error_is_kept_as_facts_and_its_english_explanation_is_unchanged():
     error = errors.describe_api_error(status_error(529, "Overloaded [see](http://x.example/i.png)"))
     assert error.kind == "status" and error.status == 529 and error.error_type == "overloaded_error"
     assert error.params == {"reason": ErrorReason.STATUS, "detail": "Overloaded [see](http://x.example/i.png)"}
-    assert error.message == f'{errors.PLAIN[529]} The server said: "Overloaded [see](http://x.example/i.png)"'
+    assert errors.explain(error) == f'{errors.PLAIN[529]} The server said: "Overloaded [see](http://x.example/i.png)"'
+    assert errors.PLAIN[529] not in json.dumps(vars(error)), "the record holds the facts, not the sentence"
 
 
 @pytest.mark.parametrize("tr", [ru, pl])
@@ -60,7 +61,7 @@ def test_the_explanation_is_in_the_learners_language_with_the_servers_words_as_d
 )
 def test_timeouts_and_connections_are_explained_in_russian(exc, reason, english):
     error = errors.describe_api_error(exc)
-    assert error.params["reason"] == reason and error.message.startswith(english)
+    assert error.params["reason"] == reason and errors.explain(error).startswith(english)
     assert error_text(error, ru).startswith(ru(english)) and ru(english) != english
 
 
@@ -72,7 +73,7 @@ def test_a_refused_connection_names_its_cause_and_a_key_in_an_exception_is_scrub
     assert error.params == {"reason": ErrorReason.REFUSED, "exception": "ConnectError"}
     assert error_text(error, pl) == f"{pl(errors.REFUSED)} (ConnectError)"
     other = errors.describe_api_error(ValueError(f"bad header x-api-key: {KEY}"))
-    assert other.params["reason"] == ErrorReason.OTHER and KEY not in json.dumps(other.params) + other.message
+    assert other.params["reason"] == ErrorReason.OTHER and KEY not in json.dumps(other.params) + errors.explain(other)
     assert error_text(other, ru).startswith("Запрос не удалось выполнить")
 
 
@@ -81,9 +82,17 @@ def test_a_run_file_keeps_the_facts_and_an_old_file_keeps_its_sentence():
     run.turns = [Turn(index=1, error=errors.describe_api_error(status_error(404, "model: nope")))]
     loaded = Run.from_dict(json.loads(json.dumps(run.to_dict())))
     assert loaded.turns[0].error == run.turns[0].error
-    old = ApiError("status", "Overloaded, as a v1 file wrote it", 529)
+    document = run.to_dict()  # as a v2 file wrote an error from before errors were facts: an English sentence
+    document["schema_version"] = 2
+    document["run"]["turns"][0]["error"] = {
+        "kind": "status",
+        "message": "Overloaded, as a v1 file wrote it",
+        "status": 529,
+    }
+    old = Run.from_dict(document).turns[0].error
+    assert old is not None and old.params == {"text": "Overloaded, as a v1 file wrote it"}
     assert error_text(old, ru) == "Overloaded, as a v1 file wrote it"
-    assert error_markdown(ApiError("status", "see [x](http://y)", 529), ru) == "see \\[x](http://y)"
+    assert error_markdown(ApiError("status", 529, params={"text": "see [x](http://y)"}), ru) == "see \\[x](http://y)"
 
 
 def test_the_stop_cause_of_a_failed_run_is_worded_through_the_catalogue():
@@ -102,6 +111,7 @@ def test_anthropic_unreachable_speaks_of_the_network_not_of_a_base_url_nobody_se
         )
     except anthropic.APIConnectionError as exc:
         error = errors.describe_api_error(exc)
-    assert "base URL" not in error.message and "api.anthropic.com" in error.message
+    english = errors.explain(error)
+    assert "base URL" not in english and "api.anthropic.com" in english
     assert error_text(error, ru).startswith(ru(errors.ANTHROPIC_OFFLINE, host="api.anthropic.com"))
     assert "Anthropic" in error_text(error, pl) and "base" not in error_text(error, pl)

@@ -132,5 +132,6 @@ def test_every_plain_message_names_its_status_and_quotes_the_server(status):
     body = faults.error_body(faults.error_type_for(status), "the server's own words", "req_1")
     response = httpx2.Response(status, json=body, request=httpx2.Request("POST", "http://x/v1/messages"))
     error = errors.describe_api_error(anthropic.APIStatusError("failed", response=response, body=body))
-    assert f"({status})" in error.message and error.message.endswith('The server said: "the server\'s own words"')
+    words = errors.explain(error)
+    assert f"({status})" in words and words.endswith('The server said: "the server\'s own words"')
     assert error.status == status and json.loads(error.body)["error"]["type"] == faults.error_type_for(status)

@@ -565,7 +565,7 @@ def test_recovery_needs_the_run_to_finish_with_end_turn():
 
 def test_an_api_error_status_is_found_on_the_turn_error_too():
     run = Run(RunConfig(task="x"))
-    run.turns = [Turn(index=1, error=ApiError(kind="status", message="bad", status=400))]
+    run.turns = [Turn(index=1, error=ApiError(kind="status", status=400))]
     run.stop = StopCause("api_error")
     assert check_goal({"api_error_status": 400, "stop": "api_error"}, run).passed
 

@@ -10,7 +10,7 @@ from scripted import Script, message, text, tool_use
 
 from agent_core.files.export import export_json, import_json
 from agent_core.loop.stepper import Stepper
-from agent_core.model import Decision, Limits, Run, RunConfig, StopCause
+from agent_core.model import SCHEMA_VERSION, Decision, Limits, Run, RunConfig, StopCause
 from agent_core.tools.catalog import default_specs
 from lab_ui.words.catalogue import decision_text, stop_text
 from lab_ui.words.i18n import translate
@@ -69,7 +69,7 @@ def test_a_version_1_file_is_migrated_and_keeps_its_words():
         assert decision_text(loaded.turns[0]) == decision_text(original.turns[0])
         assert loaded.stop.kind == "step_limit" and stop_text(loaded) == "step limit 1 reached"
     again = import_json(export_json(import_json(json.dumps(old))))  # re-exported in the current format
-    assert json.loads(export_json(again))["schema_version"] == 2
+    assert json.loads(export_json(again))["schema_version"] == SCHEMA_VERSION == 3
 
 
 def _vocabulary(run: Run) -> list[tuple[str, object]]:

@@ -98,7 +98,9 @@ def db(request, tmp_path):
 
 def test_save_and_load_round_trip_equals_original(db):
     run = make_run()
-    run.turns[1].error = ApiError("status", "Overloaded", 529, "overloaded_error", '{"type":"error"}')
+    run.turns[1].error = ApiError(
+        "status", 529, "overloaded_error", '{"type":"error"}', {"reason": "status", "detail": "Overloaded"}
+    )
     db.save_run(run)
     loaded = db.load(run.id)
     assert loaded == run

@@ -14,7 +14,16 @@ from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, turn_compone
 from agent_core.model import ApiError, Exchange, Run, RunConfig, StopCause, ToolExecution, ToolSpec, Turn, Usage
 from agent_core.recorder.grouping import reply_message
 from agent_core.sim.request import strip_reminders, text_of
-from agent_core.vocab import ApiErrorKind, Phase, Provider, StopKind, StopReason, final_stop_reasons, stop_kind
+from agent_core.vocab import (
+    ApiErrorKind,
+    ErrorReason,
+    Phase,
+    Provider,
+    StopKind,
+    StopReason,
+    final_stop_reasons,
+    stop_kind,
+)
 from agent_core.wire.providers import is_priced
 
 ORIGIN_KIND = "recorded"
@@ -150,14 +159,19 @@ def _answered(run: Run, turn: Turn, reply: dict[str, Any], pricing: Pricing) -> 
 
 
 def _error(exchange: Exchange, reply: dict[str, Any] | None) -> ApiError:
+    """The failed exchange as facts (the UI words them): what the connection said, or the server's status and own
+    words, kept as data."""
     if exchange.status is None:
-        return ApiError(ApiErrorKind.CONNECTION, exchange.error or "The connection closed without an answer.")
+        if not exchange.error:
+            return ApiError(ApiErrorKind.CONNECTION, params={"reason": ErrorReason.DROPPED})
+        return ApiError(ApiErrorKind.CONNECTION, params={"reason": ErrorReason.OTHER, "detail": exchange.error})
     error = (reply or {}).get("error") if isinstance(reply, dict) else None
     error = error if isinstance(error, dict) else {}
+    detail = error.get("message")
     return ApiError(
         ApiErrorKind.STATUS,
-        str(error.get("message") or f"HTTP {exchange.status}"),
         status=exchange.status,
         error_type=error.get("type"),
         body=exchange.response_body.decode("utf-8", "replace")[:4000],
+        params={"reason": ErrorReason.STATUS, **({"detail": str(detail)} if detail else {})},
     )

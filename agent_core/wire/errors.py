@@ -1,8 +1,8 @@
 """Failed model calls as facts (a kind, a reason and parameters) and their plain-words explanation.
 
 The English sentences below are also the translation catalogue's keys: lab_ui.words.catalogue passes `explain` the tab's
-translate function (and lists these texts for tests/test_i18n.py); the command line and `ApiError.message` use the
-English."""
+translate function (and lists these texts for tests/test_i18n.py); the command line uses the English. A record holds
+the facts only (ApiError.params)."""
 
 from __future__ import annotations
 
@@ -128,16 +128,14 @@ def explain(error: ApiError, tr: Translate = _english, quote: Callable[[str], st
         return tr(ADDRESS_REFUSED, host=quote(str(p.get("host", ""))), why=tr(WHY[p["why"]]))
     if reason == ErrorReason.NOT_API:
         return tr(NOT_API, url=p.get("url", ""), what=p.get("what", ""))
-    return error.message  # a run file from before errors were kept as facts: its English sentence
+    return str(p.get("text", ""))  # a run file from before errors were kept as facts: its English sentence
 
 
 def _error(
     kind: ApiErrorKind, reason: str, status: int | None = None, body: str | None = None, **params: Any
 ) -> ApiError:
     error_type = params.pop("error_type", None)
-    error = ApiError(kind, "", status, error_type, body, {"reason": reason, **params})
-    error.message = explain(error)
-    return error
+    return ApiError(kind, status, error_type, body, {"reason": reason, **params})
 
 
 def describe_api_error(exc: Exception) -> ApiError:

@@ -185,7 +185,9 @@ def error_markdown(error: ApiError, tr: Translate = t) -> str:
     def safe(text: str, **values: Any) -> str:
         return tr(text, **{k: v if k == "detail" else md(v) for k, v in values.items()})
 
-    return errors.explain(error, safe, code_span) if error.params else md(error.message)
+    if set(error.params) == {"text"}:  # an older file's sentence: its words, as data
+        return md(str(error.params["text"]))
+    return errors.explain(error, safe, code_span)
 
 
 def last_error(run: Run) -> ApiError | None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from agent_core.model import ApiError
 from agent_core.teaching.learn.facts import Fact
 from lab_ui.frame.untrusted import md
+from lab_ui.words.catalogue import error_markdown
 from lab_ui.words.i18n import mark, t
 
 TEXTS = {
@@ -79,5 +81,8 @@ TEXTS = {
 
 def say(item: Fact) -> str:
     """One fact in the learner's language."""
-    # Values quote what the learner typed, tool output and server messages: shown as text, never as markup.
-    return t(TEXTS[item.code], **{k: md(v) for k, v in item.values.items()})
+    # Values quote what the learner typed, tool output and server messages: shown as text, never as markup. A
+    # failed call is its facts, worded here in the learner's language.
+    return t(
+        TEXTS[item.code], **{k: error_markdown(v) if isinstance(v, ApiError) else md(v) for k, v in item.values.items()}
+    )

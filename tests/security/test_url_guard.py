@@ -22,6 +22,7 @@ from agent_core.serving import mode as serving
 from agent_core.serving.url_guard import AddressRefused, Allowlist, GuardedTransport, refusal
 from agent_core.sim import start_server
 from agent_core.vocab import ErrorReason, Provider
+from agent_core.wire.errors import explain
 from lab_ui.settings.page import check_connection
 
 
@@ -44,7 +45,7 @@ def test_a_loopback_base_url_is_refused_before_anything_is_sent(class_mode, list
     for url in (listener.url, listener.url + "/internal/admin?", listener.url.replace("127.0.0.1", "localhost")):
         run = run_task(compatible(url))
         assert refused_reason(run) == ErrorReason.ADDRESS_REFUSED
-        assert "does not connect to" in run.turns[-1].error.message and "loopback" in run.turns[-1].error.message
+        assert "does not connect to" in explain(run.turns[-1].error) and "loopback" in explain(run.turns[-1].error)
     assert listener.hits == []
 
 
@@ -146,7 +147,7 @@ def test_public_addresses_are_not_refused():
 
 def test_a_metadata_url_is_refused_without_a_connection(class_mode):
     run = run_task(compatible("http://169.254.169.254/latest/meta-data"))
-    assert refused_reason(run) == ErrorReason.ADDRESS_REFUSED and "link-local" in run.turns[-1].error.message
+    assert refused_reason(run) == ErrorReason.ADDRESS_REFUSED and "link-local" in explain(run.turns[-1].error)
 
 
 def test_test_connection_obeys_the_same_rules(class_mode, listener):
@@ -167,8 +168,8 @@ def test_a_non_api_answer_is_a_short_error_and_its_body_is_not_recorded(class_mo
     finally:
         stop_listener(page)
     error = run.turns[-1].error
-    assert error.params["reason"] == ErrorReason.NOT_API and "not with a Messages API reply" in error.message
-    assert "Traceback" not in error.message and "Admin panel" not in json.dumps(run.to_dict())
+    assert error.params["reason"] == ErrorReason.NOT_API and "not with a Messages API reply" in explain(error)
+    assert "Traceback" not in explain(error) and "Admin panel" not in json.dumps(run.to_dict())
 
 
 def test_personal_mode_keeps_a_non_api_body_for_the_person_who_asked(personal_mode):
@@ -198,5 +199,5 @@ def test_without_the_app_passing_it_the_servers_key_is_not_used_at_all(class_mod
         run = run_task(RunConfig(task="Hi", provider=Provider.ANTHROPIC, tools=[]))
     finally:
         sim.shutdown()
-    assert "No API key for you on this class server" in run.turns[-1].error.message
+    assert "No API key for you on this class server" in explain(run.turns[-1].error)
     assert len(sim.sim.seen) == 0, "no request was made"

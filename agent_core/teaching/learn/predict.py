@@ -115,7 +115,7 @@ def reveal(run: Run, prediction: Prediction) -> Reveal:
     out = Reveal(prediction.turn)
     turn = run.turns[prediction.turn - 1]
     if turn.error is not None or turn.stop_reason is None:
-        out.unscored = fact("call_failed", message=turn.error.message if turn.error else "")
+        out.unscored = fact("call_failed", message=turn.error or "")  # the UI words the error's facts
         return out
     names = [c.get("name", "") for c in turn.tool_calls]
     if prediction.stop_reason is not None:
