@@ -263,11 +263,21 @@ def _is_number_word(token: str) -> bool:
     return token.isdigit() or token in values or token in scales
 
 
-def split_clauses(text: str) -> list[str]:
-    """Sentences, then parts joined by 'and'-like words; never split 'sum of 3 and 4'."""
+@cache
+def _conjunctions() -> re.Pattern[str]:
     conj = sorted(lexicon()["conjunctions"], key=len, reverse=True)
     # Lower-case 'i' only: the Polish 'and', not the English 'I'.
-    pattern = re.compile(r"\s+(?:(?i:" + "|".join(re.escape(c) for c in conj if c != "i") + r")|i)\s+")
+    return re.compile(r"\s+(?:(?i:" + "|".join(re.escape(c) for c in conj if c != "i") + r")|i)\s+")
+
+
+def split_clauses(text: str) -> list[str]:
+    """Sentences, then parts joined by 'and'-like words; never split 'sum of 3 and 4'."""
+    return list(_split_clauses(text))
+
+
+@text_cache
+def _split_clauses(text: str) -> tuple[str, ...]:
+    pattern = _conjunctions()
     clauses = []
     for sentence in _SENTENCES.split(text):
         start = 0
@@ -280,7 +290,7 @@ def split_clauses(text: str) -> list[str]:
             clauses.append(sentence[start : match.start()])
             start = match.end()
         clauses.append(sentence[start:])
-    return [c.strip() for c in clauses if c.strip()]
+    return tuple(c.strip() for c in clauses if c.strip())
 
 
 def content_words(text: str) -> list[str]:
