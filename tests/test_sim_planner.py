@@ -676,6 +676,15 @@ def test_structured_output_values_are_read_by_meaning_and_type():
     }
 
 
+def test_an_expression_is_worked_out_with_the_operation_tools_inner_part_first():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        return str(args["a"] + args["b"] if name == "add" else args["a"] * args["b"]), False
+
+    calls, answer, _ = loop("What is 20+(2*4)? Calculate step by step.", [INT_MULTIPLY, INT_ADD], run)
+    assert calls == [("multiply", {"a": 2, "b": 4}), ("add", {"a": 20, "b": 8})]
+    assert "28" in answer
+
+
 def test_an_array_is_built_from_the_list_in_the_question():
     question = 'Create an issue in octocat/hello-world titled "Login button broken" with the labels bug and frontend.'
     calls, answer, _ = loop(

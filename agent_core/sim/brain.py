@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, knowledge, output, reply, state, structured
+from agent_core.sim import chain, knowledge, output, reply, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, feeder, follow, follow_up, tool_action
@@ -145,7 +145,24 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     for need in needs:
         if need.twin is not None:
             need.state, need.result = "twin", need.twin.result
+    _with_operations(view, needs)
     return extras
+
+
+def _with_operations(view: View, needs: list[Need]) -> None:
+    """An expression worked out with operation tools: the operations that can run now, or the final value."""
+    for need in list(needs):
+        if need.intent != "arithmetic" or not need.value or need.tool is None or need.derived is not None:
+            continue
+        steps, final = sums.plan(view, need.value)
+        if final is not None:
+            need.state, need.final, need.call = "worked_out", final, None
+            view.notes.append(f"With one call per operation, {need.value} = {final}.")
+        elif steps:
+            need.state, need.call = "steps", None
+            view.notes.append(f"{need.value} takes one call per operation, the innermost first.")
+            for tool, args in steps:
+                needs.append(Need("arithmetic", need.clause, None, tool=tool, args=args, state="call", call=args))
 
 
 def _with_feeders(view: View, needs: list[Need]) -> list[Need]:

@@ -162,6 +162,10 @@ def _without_tool(view: View, need: Need) -> str:
 
 
 def _need_line(view: View, need: Need) -> str | None:
+    if need.state == "worked_out":
+        return say("result.arithmetic", view.lang, expr=need.value, out=need.final)
+    if need.state == "steps" or (need.value is None and need.intent == "arithmetic" and need.state == "done"):
+        return None  # a step of an expression told by the expression's own line
     if need.state == "done":
         return _result_line(view, need, view.injection)
     if need.state == "gave_up":

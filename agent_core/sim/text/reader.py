@@ -46,6 +46,7 @@ class Need:
     feeds: Need | None = None  # the need whose missing argument this call is made to find (customer -> order id)
     after: Need | None = None  # the need whose result gave this call its argument (a follow-up call)
     context: str = ""  # the system prompt's sentences that name the chosen tool for this need
+    final: str = ""  # the value of an expression worked out with operation tools (sim/sums.py)
 
     @property
     def tool_def(self) -> dict[str, Any]:
