@@ -676,6 +676,13 @@ def test_structured_output_values_are_read_by_meaning_and_type():
     }
 
 
+def test_without_anything_to_look_up_it_asks_for_what_the_user_knows():
+    calls, answer, _ = loop("I want to cancel my order.", TECHNOVA, technova)
+    assert calls == []
+    assert re.search(r"e-?mail", answer, re.I) and re.search(r"phone", answer, re.I)
+    assert "“key”" not in answer and "“value”" not in answer and "order_id" not in answer
+
+
 def test_an_expression_is_worked_out_with_the_operation_tools_inner_part_first():
     def run(name: str, args: dict) -> tuple[str, bool]:
         return str(args["a"] + args["b"] if name == "add" else args["a"] * args["b"]), False

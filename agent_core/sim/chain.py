@@ -64,6 +64,24 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     return deeper
 
 
+def promising(view: View, need: Need, depth: int = 0, seen: frozenset[str] = frozenset()) -> list[Need]:
+    """Calls that could find what need lacks but lack something themselves, as deep as the chain goes: what the
+    model asks the user for ('your e-mail, phone or username' for get_user, to find the order to cancel)."""
+    missing = lacking(need)
+    own = str(need.tool_def.get("name", ""))
+    seen = seen | {own}
+    out: list[Need] = []
+    for tool in view.tools:
+        name = str(tool.get("name", ""))
+        if depth >= MAX_DEPTH or name in seen or not any(_promises(view, need, tool, p) for p in missing):
+            continue
+        trial = Need("tool", need.clause, None, tool=tool, feeds=need)
+        fill(view, trial, guess=False)
+        if lacking(trial):
+            out += promising(view, trial, depth + 1, seen) or [trial]
+    return out
+
+
 def _promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
     """The tool's definition says it finds what the parameter wants, and it does not itself need it."""
     schema = tool.get("input_schema") or {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import args, compose, knowledge, shell, words
+from agent_core.sim import args, asking, compose, knowledge, shell, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -198,6 +198,9 @@ def _confirm(view: View, need: Need) -> str:
 
 
 def _ask(view: View, need: Need) -> str:
+    told = asking.question(view, need) if need.tool is not None else None
+    if told:
+        return told
     slot = need.missing[0]
     if slot in lx.load("phrases")["ask"]:
         return say(f"ask.{slot}", view.lang)

@@ -1,0 +1,94 @@
+"""Clarifying questions that name what the user knows: 'Could you give me the order number, or your e-mail address,
+phone number or username so I can look it up?', never a schema field ('To use get_user I need “key”')."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_core.sim import chain, kinds, slots
+from agent_core.sim.args import key_in_view
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+from agent_core.sim.text.reader import Need, View
+
+# What each kind of value is to the user, per language.
+_KNOWN = {
+    "email": {"en": "your e-mail address", "ru": "ваш адрес электронной почты", "pl": "twój adres e-mail"},
+    "phone": {"en": "your phone number", "ru": "ваш номер телефона", "pl": "twój numer telefonu"},
+    "named": {"en": "your username", "ru": "ваш логин", "pl": "twój login"},
+    "person": {"en": "the name", "ru": "имя", "pl": "imię i nazwisko"},
+    "city": {"en": "the city", "ru": "город", "pl": "miasto"},
+    "date": {"en": "the date", "ru": "дату", "pl": "datę"},
+    "time": {"en": "the time", "ru": "время", "pl": "godzinę"},
+    "url": {"en": "the link", "ru": "ссылку", "pl": "link"},
+    "path": {"en": "the file's name", "ru": "имя файла", "pl": "nazwę pliku"},
+    "directory": {"en": "the folder", "ru": "папку", "pl": "folder"},
+}
+_NUMBER_OF = {
+    "order": {"en": "the order number", "ru": "номер заказа", "pl": "numer zamówienia"},
+    "customer": {"en": "your customer number", "ru": "номер клиента", "pl": "numer klienta"},
+    "user": {"en": "your user ID", "ru": "ваш ID пользователя", "pl": "twój identyfikator użytkownika"},
+    "booking": {"en": "the booking number", "ru": "номер бронирования", "pl": "numer rezerwacji"},
+    "reservation": {"en": "the reservation number", "ru": "номер бронирования", "pl": "numer rezerwacji"},
+    "confirmation": {"en": "the confirmation number", "ru": "номер подтверждения", "pl": "numer potwierdzenia"},
+    "issue": {"en": "the issue number", "ru": "номер задачи", "pl": "numer zgłoszenia"},
+    "invoice": {"en": "the invoice number", "ru": "номер счёта", "pl": "numer faktury"},
+    "ticket": {"en": "the ticket number", "ru": "номер заявки", "pl": "numer zgłoszenia"},
+    "account": {"en": "the account number", "ru": "номер счёта", "pl": "numer konta"},
+}
+_OPTION = {
+    "email": _KNOWN["email"],
+    "phone": _KNOWN["phone"],
+    "named": _KNOWN["named"],
+    "person": {"en": "your name", "ru": "ваше имя", "pl": "twoje imię"},
+    "id": {"en": "your ID", "ru": "ваш ID", "pl": "twój identyfikator"},
+    "city": _KNOWN["city"],
+    "url": _KNOWN["url"],
+}
+
+
+def _what(view: View, tool: dict[str, Any], pname: str) -> list[str]:
+    """What the user may know for one parameter: 'the order number'; for get_user's value: its options."""
+    key = key_in_view(view, tool)
+    selector = kinds.selector(key)
+    if selector and pname in selector.values():
+        return [_OPTION[k][view.lang] for _, k in kinds.selector_options(key) if k in _OPTION]
+    props = (tool.get("input_schema") or {}).get("properties") or {}
+    prop = props.get(pname) if isinstance(props.get(pname), dict) else {}
+    kind = kinds.kind_of(pname, prop or {}, key)
+    if kind in ("id", "id_number", None):
+        for word in slots.entity_words(pname):
+            found = _NUMBER_OF.get(lx.stem(word)) or _NUMBER_OF.get(word)
+            if found:
+                return [found[view.lang]]
+    if kind in _KNOWN:
+        return [_KNOWN[kind][view.lang]]
+    return []
+
+
+def question(view: View, need: Need) -> str | None:
+    """The clarifying question for a need that lacks what the user must say, or None to use the plain phrases."""
+    tool = need.tool_def
+    lacking = chain.lacking(need)
+    first: list[str] = []
+    for pname in lacking:
+        first += _what(view, tool, pname)
+    others: list[str] = []
+    for producer in chain.promising(view, need):
+        for pname in chain.lacking(producer):
+            others += [w for w in _what(view, producer.tool_def, pname) if w not in first]
+    if not first and not others:
+        return None
+    if not others and need.missing and need.missing[0] in lx.load("phrases")["ask"]:
+        return None  # its own question says it best: 'Which city should I check the weather for?'
+    if first and others:
+        return say("ask.or_lookup", view.lang, first=lx.join_list(first, view.lang), others=_or(others, view.lang))
+    return say("ask.known_any", view.lang, what=_or(first or others, view.lang))
+
+
+def _or(items: list[str], lang: str) -> str:
+    items = list(dict.fromkeys(items))
+    if len(items) <= 1:
+        return "".join(items)
+    word = {"en": "or", "ru": "или", "pl": "lub"}[lang]
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
