@@ -692,6 +692,26 @@ def test_an_expression_is_worked_out_with_the_operation_tools_inner_part_first()
     assert "28" in answer
 
 
+def test_the_sql_agent_lists_tables_reads_the_schema_then_queries():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "sql_db_list_tables":
+            return (
+                "Album, Artist, Customer, Employee, Genre, Invoice, InvoiceLine, MediaType, Playlist, PlaylistTrack, Track",
+                False,
+            )
+        if name == "sql_db_schema":
+            return CHINOOK_SCHEMA, False
+        query = args["query"].lower()
+        ok = "avg" in query and "milliseconds" in query and "genre" in query and "join" in query
+        return ("[('Sci Fi & Fantasy', 2911783.0384615385)]" if ok else "Error: no such column"), not ok
+
+    calls, answer, _ = loop("Which genre on average has the longest tracks?", SQL_TOOLS, run, system=SQL_SYSTEM)
+    names = [n for n, _ in calls]
+    assert names[:3] == ["sql_db_list_tables", "sql_db_schema", "sql_db_query"]
+    assert set(re.split(r",\s*", calls[1][1]["table_names"])) == {"Genre", "Track"}
+    assert "Sci Fi & Fantasy" in answer
+
+
 def test_an_array_is_built_from_the_list_in_the_question():
     question = 'Create an issue in octocat/hello-world titled "Login button broken" with the labels bug and frontend.'
     calls, answer, _ = loop(

@@ -115,6 +115,8 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
         value = extract(kind, text, work, pname, prop)
         if value is not None:
             return value
+    if kind == "tables":
+        return extract(kind, "", work, pname, prop)
     if kind is None or kind in kinds.FROM_RESULTS:
         found = _from_results_by_key(work, pname, prop, kind)
         if found is not None:
@@ -293,6 +295,10 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return slots.named_value(text, pname)
     if kind == "unit":
         return slots.unit(text)
+    if kind == "tables":
+        listed = next((r for r in work.results() if "," in r and "create table" not in r.lower()), "")
+        found = sql.tables_for(need.clause if need.clause else work.view.question, listed) if listed else []
+        return ", ".join(found) if found else None
     return None
 
 

@@ -21,6 +21,7 @@ _PRODUCES = {
     "lng": ["longitude", "coordinates", "geocod", "=lng", "координат", "долгот", "współrzędn", "długoś"],
     "city": ["location", "where the user", "current city", "местоположени", "lokalizacj", "=ip"],
     "sql": ["schema", "columns", "create table", "схем", "schemat"],
+    "tables": ["list of tables", "tables in the database", "list tables", "=tables", "таблиц", "tabel"],
 }
 
 

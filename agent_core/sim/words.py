@@ -41,7 +41,9 @@ def value(raw: Any, lang: str) -> str:
     if isinstance(raw, bool):
         raw = "yes" if raw else "no"
     if isinstance(raw, float):
-        text = f"{raw:.2f}".rstrip("0").rstrip(".") if abs(raw) < 1e15 and round(raw, 2) == raw else f"{raw:g}"
+        # 2911783.0384 -> 2911783.04 (an SQL average); 0.0012 keeps its digits instead of becoming 0
+        cents = 1 <= abs(raw) < 1e15 or round(raw, 2) == raw
+        text = f"{raw:.2f}".rstrip("0").rstrip(".") if cents else f"{raw:.3g}"
     else:
         text = str(raw)
     if lang == "en" or not re.search(r"[A-Za-z]{2}", text):

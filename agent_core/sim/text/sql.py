@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from agent_core.sim.text import language as lx
 
-_CREATE = re.compile(r"(?:create\s+table\s+)?`?(\w+)`?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)", re.I)
+_CREATE = re.compile(r"(?:create\s+table\s+)?[`\"\[]?(\w+)[`\"\]]?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)", re.I)
+_CONSTRAINTS = {"primary", "foreign", "constraint", "unique", "key", "check", "references", "index"}
 _COLUMNS = re.compile(r"(?:table\s+)?`?(\w+)`?\s+(?:table\s+)?(?:with\s+)?columns?\s*:?\s*([\w`, ]+)", re.I)
 _TYPES = {"int", "integer", "text", "real", "varchar", "date", "float", "numeric", "decimal", "bool", "boolean"}
 _AGGREGATES = {
@@ -125,8 +126,10 @@ def schema(description: str) -> list[Table]:
     tables = []
     for pattern in (_CREATE, _COLUMNS):
         for match in pattern.finditer(description):
-            cols = [c.strip(" `").split()[0] for c in match.group(2).split(",") if c.strip(" `")]
-            cols = [c for c in cols if re.fullmatch(r"\w+", c) and c.lower() not in _TYPES]
+            cols = [
+                c.strip(' `"\t\n[]').split()[0].strip('`"[]') for c in match.group(2).split(",") if c.strip(' `"\t\n')
+            ]
+            cols = [c for c in cols if re.fullmatch(r"\w+", c) and c.lower() not in _TYPES | _CONSTRAINTS]
             if len(cols) >= 2 and match.group(1).lower() not in ("e", "eg", "table", "columns"):
                 tables.append(Table(match.group(1), tuple(cols)))
         if tables:
@@ -170,11 +173,56 @@ def _values(text: str, skip: set[str]) -> list[str]:
     return found
 
 
+_LENGTH = ("millisecond", "duration", "length", "seconds", "minutes", "runtime", "time")
+_LONG_WORDS = ["longest", "shortest", "long", "duration", "длинн", "коротк", "najdłuż", "najkrót", "długoś"]
+_GROUP_WORDS = ["which", "what", "какой", "какая", "какие", "który", "która", "które", "jaki", "jaka"]
+
+
+def _joined(question: str, tables: list[Table]) -> str | None:
+    """'Which genre on average has the longest tracks?' over Genre and Track: a JOIN on their shared key, grouped
+    by the asked-for table's name, the measure chosen by the question's words."""
+    named = [t for t in tables if _mentions(question, t.name) is not None]
+    if len(named) < 2:
+        return None
+    tokens = lx.words(question)
+    order = sorted(named, key=lambda t: _mentions(question, t.name) or 0)
+    group, measured = order[0], order[1]
+    key = next((c for c in measured.columns if c in group.columns and c.lower().endswith("id")), None)
+    if key is None:
+        return None
+    label = next((c for c in group.columns if c.lower() in ("name", "title")), group.columns[1])
+    measure = None
+    if lx.hits(tokens, _LONG_WORDS):
+        measure = next((c for c in measured.columns if any(w in c.lower() for w in _LENGTH)), None)
+    measure = measure or next((c for c in measured.columns if _numeric(c)), None)
+    kind = _kind(tokens) or ("AVG" if lx.hits(tokens, ["on average", "average", "средн", "średni"]) else "MAX")
+    direction = "ASC" if lx.hits(tokens, ["shortest", "lowest", "least", "fewest", "коротк", "najkrót"]) else "DESC"
+    g, m = group.name[0].lower(), measured.name[0].lower() + ("2" if measured.name[0] == group.name[0] else "")
+    if kind == "COUNT" or measure is None:
+        select, value = f"COUNT({m}.{key})", "n"
+    else:
+        select, value = f"{'AVG' if kind in ('AVG', 'MAX', 'MIN') else kind}({m}.{measure})", "value"
+    return (
+        f"SELECT {g}.{label}, {select} AS {value} FROM {measured.name} {m} JOIN {group.name} {g} "
+        f"ON {m}.{key} = {g}.{key} GROUP BY {g}.{label} ORDER BY {value} {direction} LIMIT 1"
+    )
+
+
+def tables_for(question: str, listed: str) -> list[str]:
+    """The tables of a listing ('Album, Artist, Genre, ...') a question is about: those its words name."""
+    names = [n.strip(" '\"`[]()") for n in re.split(r"[,\n]", listed) if n.strip(" '\"`[]()")]
+    names = [n for n in names if re.fullmatch(r"\w+", n)]
+    return [n for n in names if _mentions(question, n) is not None]
+
+
 def build(question: str, description: str) -> str | None:
     """SELECT ... FROM ... [WHERE ...] for a question, using only tables and columns the description states."""
     tables = schema(description)
     if not tables:
         return None
+    joined = _joined(question, tables) if lx.hits(lx.words(question), _GROUP_WORDS) else None
+    if joined:
+        return joined
     table = min(tables, key=lambda t: (_mentions(question, t.name) is None, tables.index(t)))
     tokens = lx.words(question)
     kind = _kind(tokens)
