@@ -131,12 +131,15 @@ ALFRED = [
     ],
 )
 def test_a_dedicated_tool_beats_web_search(question):
-    assert [n for n, _ in first_calls(question, ALFRED)] == ["get_hub_stats"]
+    """The Hub question goes to get_hub_stats; a search may only serve the other goal ('What is Facebook')."""
+    calls = first_calls(question, ALFRED)
+    assert "get_hub_stats" in [n for n, _ in calls], calls
+    assert all(a == {"query": "Facebook"} for n, a in calls if n == "web_search"), calls
 
 
 def test_an_author_is_the_company_asked_about_not_the_hub_the_tool_reads():
     calls = first_calls("What is Facebook and what's their most popular model on the Hugging Face Hub?", ALFRED)
-    assert calls == [("get_hub_stats", {"author": "Facebook"})]
+    assert [a for n, a in calls if n == "get_hub_stats"] == [{"author": "Facebook"}], calls
 
 
 def test_a_guest_list_is_the_guest_tool_in_polish():

@@ -683,6 +683,18 @@ def test_without_anything_to_look_up_it_asks_for_what_the_user_knows():
     assert "“key”" not in answer and "“value”" not in answer and "order_id" not in answer
 
 
+def test_an_error_that_states_the_format_gets_a_corrected_call():
+    def stored_as(name: str, args: dict) -> tuple[str, bool]:
+        if name == "get_user" and args.get("key") == "phone" and args.get("value") != "555-123-4567":
+            return "No user with that phone. Phone numbers are stored as 123-456-7890.", True
+        return technova(name, args)
+
+    calls, answer, _ = loop("Show my orders, my phone is (555) 123 4567", TECHNOVA, stored_as)
+    phones = [a["value"] for n, a in calls if n == "get_user"]
+    assert phones[-1] == "555-123-4567" and len(phones) == 2
+    assert "Fitness Tracker" in answer
+
+
 def test_an_expression_is_worked_out_with_the_operation_tools_inner_part_first():
     def run(name: str, args: dict) -> tuple[str, bool]:
         return str(args["a"] + args["b"] if name == "add" else args["a"] * args["b"]), False
@@ -736,6 +748,28 @@ def test_a_nested_object_is_filled_property_by_property():
         "Add the book “Dune” by Frank Herbert, published in 1965.", [BOOK], lambda n, a: ("Added.", False)
     )
     assert calls == [("add_book", {"title": "Dune", "author": {"name": "Frank Herbert"}, "year": 1965})]
+
+
+def test_a_time_in_one_city_is_converted_for_another():
+    calls, answer, _ = loop(
+        "When it's 4 PM in New York, what time is it in London?",
+        MCP_TIME,
+        lambda n, a: (
+            json.dumps(
+                {
+                    "source": {"timezone": "America/New_York", "datetime": "2026-12-01T16:00:00-05:00"},
+                    "target": {"timezone": "Europe/London", "datetime": "2026-12-01T21:00:00+00:00"},
+                    "time_difference": "+5.0h",
+                }
+            ),
+            False,
+        ),
+    )
+    assert calls == [
+        ("convert_time", {"source_timezone": "America/New_York", "time": "16:00", "target_timezone": "Europe/London"})
+    ]
+    assert "21:00" in answer
+    plain(answer)
 
 
 def test_a_forecast_by_coordinates_uses_what_a_model_knows_of_the_city():

@@ -100,6 +100,7 @@ def _ranking(
 
 ARITHMETIC = frozenset({"add", "subtract", "multiply", "divide", "power", "calculate"})
 CHANGE_PENALTY, READ_PENALTY, ACTION_POINTS = -5, -2, 2
+FILL_WINDOW = 4  # how far below the best a tool may score and still win by taking more of the clause's values
 
 
 @lru_cache(maxsize=1024)
@@ -181,16 +182,20 @@ def _named_as_written(clause: str, key: str) -> bool:
 def _best_filled(view: View, need: Need, ranked: list[Any], best: Any) -> Any:
     """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
     New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
-    close = [r for r in ranked if r[0] >= THRESHOLD and best[0] - r[0] <= 1]
-    if len(close) < 2:
+    close = [r for r in ranked if r[0] >= THRESHOLD and best[0] - r[0] <= FILL_WINDOW and r is not best]
+    if not close:
         return best
 
     def filled(row: Any) -> int:
         trial = Need(need.intent, need.clause, need.value, tool=row[2])
         fill(view, trial, results=False)
-        return len(trial.args) - len(trial.missing)
+        return len(trial.args) - 2 * len(trial.missing)
 
-    return max(close, key=lambda r: (filled(r), r[0], r[1]))
+    mine = filled(best)
+    other = max(close, key=lambda r: (filled(r), r[0], r[1]))
+    gain = filled(other) - mine
+    # A near tie goes to the tool given more; a clear lead yields only to one given much more of the clause.
+    return other if gain >= 2 or (gain >= 1 and best[0] - other[0] <= 1) else best
 
 
 def choose(view: View, need: Need, forced: bool = False) -> None:

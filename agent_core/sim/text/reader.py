@@ -303,7 +303,7 @@ def _joined(clauses: list[str]) -> list[str]:
     carry = ""
     for index, clause in enumerate(clauses):
         clause = f"{carry} {clause}".strip() if carry else clause
-        bare = len(lx.content_words(clause)) <= 1 and not re.search(r"\d", clause)
+        bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
         lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause)
         if index + 1 < len(clauses) and (lone or _SUBORDINATE.match(clause)):
             carry = clause
@@ -352,7 +352,7 @@ def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
         intent = previous  # "weather in Oslo and Paris": the second clause inherits
     if intent is None and not _is_chat(clause):
         words = lx.content_words(clause)
-        if len(words) >= 2 or (words and "?" in view.question):
+        if len(words) >= 2 or (words and ("?" in view.question or len(lx.words(clause)) >= 3)):
             intent = "search"
     return intent
 
