@@ -86,6 +86,7 @@ class ErrorReason(StrEnum):
     NOT_UTF8 = "not_utf8"  # a lone surrogate in the request: nothing was sent
     ADDRESS_REFUSED = "address_refused"  # a class server does not connect there (agent_core/serving/url_guard.py)
     NOT_API = "not_api"  # a 2xx answer that is not a Messages API reply
+    NOT_SET_UP = "not_set_up"  # the provider cannot be used as configured (no key, no base URL): nothing was sent
     OTHER = "other"  # anything else the SDK raised before sending
 
 

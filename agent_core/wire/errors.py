@@ -17,7 +17,7 @@ from agent_core.model import ApiError
 from agent_core.secrets import scrub_secrets
 from agent_core.serving.url_guard import AddressRefused
 from agent_core.vocab import ApiErrorKind, ErrorReason
-from agent_core.wire.providers import NoAnswer
+from agent_core.wire.providers import NOT_SET_UP, NoAnswer, ProviderError
 
 PLAIN = {
     400: "The API rejected the request as invalid (400): it breaks one of the API's rules.",
@@ -88,6 +88,7 @@ TEXTS = (
     ANTHROPIC_OFFLINE,
     *FIXED.values(),
     OTHER,
+    *NOT_SET_UP,
     ADDRESS_REFUSED,
     *WHY.values(),
     NOT_API,
@@ -124,6 +125,8 @@ def explain(error: ApiError, tr: Translate = _english, quote: Callable[[str], st
         return tr(FIXED[reason])
     if reason == ErrorReason.OTHER:
         return tr(OTHER, detail=quote(str(p.get("detail", ""))))
+    if reason == ErrorReason.NOT_SET_UP and p.get("why") in NOT_SET_UP:
+        return tr(p["why"])
     if reason == ErrorReason.ADDRESS_REFUSED and p.get("why") in WHY:
         return tr(ADDRESS_REFUSED, host=quote(str(p.get("host", ""))), why=tr(WHY[p["why"]]))
     if reason == ErrorReason.NOT_API:
@@ -163,6 +166,8 @@ def describe_api_error(exc: Exception) -> ApiError:
         host = getattr(getattr(exc, "request", None), "url", None)
         where = {"host": host.host} if host is not None and host.host == ANTHROPIC_HOST else {}
         return _error(ApiErrorKind.CONNECTION, _connection_reason(exc.__cause__), exception=exception, **where)
+    if isinstance(exc, ProviderError) and str(exc) in NOT_SET_UP:
+        return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.NOT_SET_UP, why=str(exc))
     if isinstance(exc, UnicodeEncodeError):
         return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.NOT_UTF8)
     return _error(ApiErrorKind.INVALID_CONFIG, ErrorReason.OTHER, detail=scrub_secrets(str(exc)))

@@ -47,6 +47,18 @@ class ProviderError(ValueError):
     """A provider that cannot be used as configured (no key, no base URL, unknown name)."""
 
 
+# Why a provider cannot be used, as sentences that are also the translation catalogue's keys (agent_core/wire/errors.py
+# words them in the learner's language).
+NO_KEY = "No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, or paste it on the Settings page."
+NO_KEY_HERE = (
+    "No API key for you on this class server: its own key is for learners of a class whose teacher allows it, "
+    "while the server gives learners a budget. Paste a key of your own on the Settings page, or use the offline "
+    "model: it needs no key."
+)
+NO_BASE_URL = "The Anthropic-compatible provider needs a base URL, e.g. http://localhost:11434."
+NOT_SET_UP = (NO_KEY, NO_KEY_HERE, NO_BASE_URL)
+
+
 def _simulated(config: RunConfig) -> httpx2.BaseTransport:
     from agent_core.sim import SimTransport  # the simulated model answers in-process; loaded only when used
 
@@ -195,21 +207,13 @@ def resolve_connection(config: RunConfig, api_key: str | None = None, server_key
     # A class server's app decides per learner whether its key may be used, and passes it: no fallback here.
     key = api_key or (None if class_server else os.environ.get("ANTHROPIC_API_KEY")) or None
     if provider == Provider.ANTHROPIC:
-        if not key and class_server:
-            raise ProviderError(
-                "No API key for you on this class server: its own key is for learners of a class whose teacher "
-                "allows it. Paste a key of your own on the Settings page, or use the offline model."
-            )
         if not key:
-            raise ProviderError(
-                "No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, "
-                "or paste it on the Settings page."
-            )
+            raise ProviderError(NO_KEY_HERE if class_server else NO_KEY)
         # A recorded or typed base URL never takes the class server's Anthropic requests elsewhere.
         return Connection(Provider.ANTHROPIC, None if class_server else config.base_url or None, key)
     if provider == Provider.COMPATIBLE:
         if not config.base_url:
-            raise ProviderError("The Anthropic-compatible provider needs a base URL, e.g. http://localhost:11434.")
+            raise ProviderError(NO_BASE_URL)
         if class_server and (api_key is None or api_key in server_keys):
             key = None
         return Connection(Provider.COMPATIBLE, config.base_url.rstrip("/"), key)

@@ -182,11 +182,15 @@ class LabSession:
     def _turn_done(self, turn: object) -> None:
         """Run to end, after each turn: the spend counted and the cap read again (a class server's other tabs
         and learners spend meanwhile), and the turn saved, so a dead worker loses at most one."""
-        if classroom.counts_spend(self.active_run.config):
+        if self._server_billed(self.active_run.config):
             classroom.record_spend(self._unbilled())
             if self._stepper is not None:
                 self._stepper.spend_cap = self.spend_cap()
         self._save_turn()
+
+    def _server_billed(self, config: RunConfig) -> bool:
+        """Whether this config's calls spend the class server's money (its key, not one the learner typed)."""
+        return classroom.counts_spend(config, own_key=bool(self.tab.api_key))
 
     def _unbilled(self) -> float:
         """The run's cost not yet counted in the class server's ledger (each call is counted once)."""
@@ -226,9 +230,11 @@ class LabSession:
         # The cap guards real money only: the simulated model and a local server cost nothing.
         cfg, tab = (self.run.config if self.run else self.config), self.tab
         spent_here = self.run.total_cost_usd if self.run else 0.0
-        if classroom.counts_spend(cfg):
+        if self._server_billed(cfg):
             left = classroom.allowance()
-            return SpendCap(left.limit_usd, left.spent_usd - spent_here, scope={"daily": left.binding})
+            # A budget of $0 set by the server is no "limit reached": learners are kept off its key.
+            scope = {"daily": left.binding, **({"no_budget": True} if classroom.no_budget() else {})}
+            return SpendCap(left.limit_usd, left.spent_usd - spent_here, scope=scope)
         if tab.spend_cap_usd is None or not spends_money(cfg.provider):
             return None
         return SpendCap(tab.spend_cap_usd, tab.session_spend_usd - spent_here)
@@ -296,7 +302,7 @@ class LabSession:
 
     def _count_spend(self, before: float) -> None:
         run, tab = self.active_run, self.tab
-        if classroom.counts_spend(run.config):
+        if self._server_billed(run.config):
             classroom.record_spend(self._unbilled())
         if spends_money(run.config.provider):
             tab.session_spend_usd += max(0.0, run.total_cost_usd - before)

@@ -24,7 +24,7 @@ def server_key_for(config: RunConfig) -> bool:
     server: only to Anthropic's API, and only for a learner their teacher allows it)."""
     if not serving.is_class_server():
         return True
-    return config.provider == Provider.ANTHROPIC and who.may_use_server_key()
+    return config.provider == Provider.ANTHROPIC and not no_budget() and who.may_use_server_key()
 
 
 def teacher_allows_own_code() -> bool:
@@ -41,10 +41,24 @@ def own_code() -> OwnCode:
     return OwnCode.CONFINED if teacher_allows_own_code() and can_confine() else OwnCode.OFF
 
 
-def counts_spend(config: RunConfig) -> bool:
-    """Whether this config's calls are billed against the class server's daily limits (every call that reaches
-    Anthropic's API, whatever the provider setting says)."""
-    return serving.is_class_server() and bills_as_anthropic(config)
+def no_budget() -> bool:
+    """On a class server: its configuration gives this learner $0 a day on its key (the learner's, their class's
+    or the whole server's limit is 0), so learners are kept off the key; the offline model and a key of their own
+    still work."""
+    config = serving.server_config()
+    if not config.is_class:
+        return False
+    limits = [config.learner_daily_usd, config.server_daily_usd]
+    if who.my_class() is not None:
+        limits.append(config.class_daily_usd)
+    return min(limits) <= 0
+
+
+def counts_spend(config: RunConfig, own_key: bool = False) -> bool:
+    """Whether this config's calls are billed against the class server's daily limits: every call on the server's
+    key that reaches Anthropic's API, whatever the provider setting says (a key the learner typed is their own
+    money, not the server's)."""
+    return serving.is_class_server() and not own_key and bills_as_anthropic(config)
 
 
 def allowance() -> Allowance:

@@ -272,6 +272,15 @@ def _connection(lab: LabSession) -> None:
 
 def _daily_spend() -> None:
     """A class server's spend: the day's limits from the server, a lower cap of the learner's own, what is left."""
+    if classroom.no_budget():
+        st.info(
+            t(
+                "This class server gives learners no budget for its own API key (0 USD a day, set by the server). "
+                "The offline model works without a key, and so does a key of your own pasted above: it is your "
+                "money, so the server does not count it."
+            )
+        )
+        return
     limit = server_config().learner_daily_usd
     own = classroom.own_cap()
     cap = st.number_input(

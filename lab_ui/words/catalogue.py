@@ -100,6 +100,10 @@ DAILY_CAP = {  # a class server's daily limits (agent_core/budgets.py), by the s
     "class": mark("your class's limit for today (${cap}) is reached: it has spent ${spent}. Ask your teacher"),
     "server": mark("this server's limit for today (${cap}) is reached: ${spent} spent. Ask your teacher"),
 }
+NO_BUDGET = mark(
+    "this class server gives learners no budget for its own API key ($0 a day, set by the server), so nothing "
+    "was sent. The offline model works without a key (pick it on the Settings page), and so does a key of your own"
+)
 
 
 def provider_label(provider: str, tr: Translate = t) -> str:
@@ -130,6 +134,8 @@ def _final(p: dict[str, Any], tr: Translate) -> str:
 
 def _limit(kind: str, p: dict[str, Any], tr: Translate) -> str | None:
     """A guard's stop in words, its figures formatted as the English always showed them."""
+    if kind == StopKind.SPEND_CAP and p.get("daily") in DAILY_CAP and p.get("no_budget"):
+        return tr(NO_BUDGET)
     if kind == StopKind.SPEND_CAP and p.get("daily") in DAILY_CAP:
         return tr(DAILY_CAP[p["daily"]], cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
     if kind == StopKind.SPEND_CAP and p.get("session"):

@@ -134,8 +134,12 @@ def anthropic_at_sim(monkeypatch):
     server.shutdown()
 
 
-def _on_anthropic(browsers: Browsers, learner: str) -> AppTest:
-    at = browsers.open(learner, "pages/settings.py")
+def _on_anthropic(browsers: Browsers, learner: str, own_key: str | None = None, **params: str) -> AppTest:
+    at = browsers.open(learner, "pages/settings.py", **params)
+    if own_key:  # typed into Settings' key box, as a learner pastes theirs
+        at.text_input(key="settings:key").input(own_key)
+        at.button(key="settings:use-key").click()
+        browsers.run(at, learner)
     at.radio(key="settings:provider").set_value(Provider.ANTHROPIC)
     browsers.run(at, learner)
     at.selectbox(key="settings:model:anthropic").set_value("claude-sonnet-4-6")  # a priced model
@@ -175,6 +179,42 @@ def _model_calls(server) -> int:
     return sum(1 for seen in server.sim.seen if seen.method == "POST" and seen.path == "/v1/messages")
 
 
+def _said(at: AppTest) -> str:
+    """The page's messages as the learner reads them (everything_shown escapes non-Latin letters)."""
+    return texts([*at.error, *at.warning, *at.info, *at.caption])
+
+
+def test_a_budget_of_zero_keeps_learners_off_the_servers_key_and_says_so_in_their_language(
+    browsers, anthropic_at_sim, monkeypatch
+):
+    monkeypatch.setenv(serving.ENV_LEARNER_USD, "0")  # the server's configuration: learners get none of its key
+    code = ClassStore().create("Group B").code
+    ClassStore().join(code, ADA, "Ada")
+    settings = browsers.open(ADA, "pages/settings.py", lang="ru")
+    assert "не выделяет ученикам бюджета" in _said(settings) and "0 USD" in _said(settings)
+    assert not [n for n in settings.number_input if n.key == "settings:daily-cap"], "no cap to pick from nothing"
+    at = _on_anthropic(browsers, ADA, lang="ru")
+    at.button(key=NEXT_STEP).click()
+    browsers.run(at, ADA)
+    stop = at.session_state[LAB_KEY].run.stop
+    assert stop.kind == StopKind.SPEND_CAP and stop.params.get("no_budget")
+    said = _said(at)
+    assert "не выделяет ученикам бюджета" in said and "офлайн" in said.lower(), said
+    assert "исчерпан" not in said, "no 'limit reached' for a limit that never was"
+    assert _model_calls(anthropic_at_sim) == 0 and SpendLedger().spent("learner", ADA) == 0.0
+    # The offline model still works, and so does a key of the learner's own (their money: not counted).
+    offline = browsers.open(ADA, "pages/playground.py")
+    offline.button(key=NEXT_STEP).click()
+    browsers.run(offline, ADA)
+    assert offline.session_state[LAB_KEY].run.turns[0].response is not None
+    own = _on_anthropic(browsers, ADA, own_key="learner-own-key-" + ADA)
+    own.button(key=NEXT_STEP).click()
+    browsers.run(own, ADA)
+    run = own.session_state[LAB_KEY].run
+    assert run.stop is None and run.turns[0].response is not None and _model_calls(anthropic_at_sim) == 1
+    assert SpendLedger().spent("learner", ADA) == 0.0
+
+
 def test_with_the_teacher_switch_off_the_class_gets_no_server_key(browsers, anthropic_at_sim, class_mode):
     classes = ClassStore()
     code = classes.create("Group B").code
@@ -185,10 +225,11 @@ def test_with_the_teacher_switch_off_the_class_gets_no_server_key(browsers, anth
     browsers.run(at, ADA)
     assert "No API key" in everything_shown(at)
     assert SpendLedger().spent("learner", ADA) == 0.0
-    stranger = _on_anthropic(browsers, BORIS)  # in no class: never the server's key
+    stranger = _on_anthropic(browsers, BORIS, lang="pl")  # in no class: never the server's key
     stranger.button(key=NEXT_STEP).click()
     browsers.run(stranger, BORIS)
-    assert "No API key" in everything_shown(stranger) and class_mode not in everything_shown(stranger)
+    assert "nie masz klucza API" in _said(stranger), "said in the learner's language, not quoted English"
+    assert "No API key" not in _said(stranger) and class_mode not in everything_shown(stranger)
 
 
 def test_settings_say_class_server_mode_and_test_connection_refuses_loopback(browsers, listener):
