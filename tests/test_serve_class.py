@@ -82,6 +82,7 @@ def test_a_killed_worker_is_started_again_and_its_browsers_are_served_meanwhile(
     # Its browsers' requests go to the other worker at once (nginx passes them on): the class is still served.
     # (X-Lab-Worker is nginx's $upstream_addr: every worker it tried, the one that answered last.)
     assert worker_of(url, cookie).split(", ")[-1] == f"127.0.0.1:{workers[1]}"
+    assert page_status(url, cookie) == 200, "a learner of the dead worker reloads into a page, not an error"
     line = lines.get(timeout=30)
     assert f"worker on port {victim} stopped" in line and "starting it again" in line
     deadline = time.monotonic() + 90
@@ -92,6 +93,16 @@ def test_a_killed_worker_is_started_again_and_its_browsers_are_served_meanwhile(
         except OSError:
             assert time.monotonic() < deadline, "the worker was not started again"
             time.sleep(0.3)
+    # nginx tries it again once its fail_timeout passes: its browsers are back on it, the class whole again.
+    while worker_of(url, cookie).split(", ")[-1] != f"127.0.0.1:{victim}":
+        assert time.monotonic() < deadline, "nginx never sent the restarted worker its browsers again"
+        time.sleep(0.3)
+    assert page_status(url, cookie) == 200
+
+
+def page_status(url: str, cookie: str) -> int:
+    with urllib.request.urlopen(urllib.request.Request(f"{url}/lessons", headers={"Cookie": cookie}), timeout=10) as r:
+        return r.status
 
 
 def test_nginx_takes_an_upload_of_the_import_size_the_readme_promises(class_server):

@@ -114,6 +114,23 @@ def test_a_reload_and_a_second_tab_are_the_same_learner_with_their_progress(brow
     assert any(f"{resume[:4]}-{resume[4:]}" in c.value for c in again.caption), "the resume code is shown"
 
 
+def test_the_same_learner_joining_from_two_tabs_is_one_row_on_the_teachers_board(browsers):
+    made = ClassStore().create("Group B")
+    # Two tabs of Boris's browser (one cookie), both opened on the join link before he joined in either.
+    tabs = [browsers.open(BORIS, "pages/lessons.py", **{"class": made.code}) for _ in range(2)]
+    for tab, name in zip(tabs, ("Boris", "Boris K"), strict=True):
+        if [w for w in tab.text_input if w.key == "class:learner-name"]:
+            tab.text_input(key="class:learner-name").input(name)
+            tab.button(key="class:join-button").click()
+        browsers.run(tab, BORIS)
+        assert any("you are **Boris" in c.value for c in tab.caption), "each tab knows who it is"
+    ProgressStore().mark(BORIS, "what-is-an-agent", "exercise:x")
+    board = browsers.open(TEACHER, "pages/teacher.py", **{"class": made.code, "teacher": made.teacher_key})
+    assert [m.value for m in board.metric][0] == "1", "one learner, however many tabs joined"
+    rows = board.dataframe[0].value
+    assert len(rows) == 1 and rows.iloc[0, 0].startswith("Boris")
+
+
 def test_the_teacher_key_leaves_the_address_bar_and_the_browser_stays_the_teacher(browsers):
     made = ClassStore().create("Group B")
     first = browsers.open(TEACHER, "pages/teacher.py", **{"class": made.code, "teacher": made.teacher_key})
