@@ -219,12 +219,12 @@ RUN_WATCH_JS = """
 # later on a busy machine). stApp's script state agrees.
 GRACE_MS = 150
 IDLE_JS = """
-(grace) => {
+([grace, rerun]) => {
   const s = window.__labRuns;
   const app = document.querySelector("[data-testid='stApp']");
   if (!s || !app || app.getAttribute("data-test-script-state") !== "notRunning" || !s.runs) return false;
   if (s.asked > s.started || s.started > s.ended) return false;
-  return s.asked > s.input || (s.frames >= 3 && performance.now() - s.inputAt >= grace);
+  return s.asked > s.input || (!rerun && s.frames >= 3 && performance.now() - s.inputAt >= grace);
 }
 """
 
@@ -285,14 +285,15 @@ def _log(started: float, kind: str, detail: dict) -> None:
             out.write(f"{time.monotonic() - started:.3f} {kind} {json.dumps(detail)}\n")
 
 
-def wait_idle(page, timeout: float = 60_000) -> None:
-    """Wait until the rerun the last click or key started (if it started one) has ended and been painted.
+def wait_idle(page, timeout: float = 60_000, rerun: bool = False) -> None:
+    """Wait until the rerun the last click or key started (if it started one) has ended and been painted; with
+    `rerun`, the input surely starts one (a button): wait for it however late it is asked for, no grace.
 
     With LAB_IDLE_LOG=FILE each wait appends a line: its seconds, "rerun" (it waited for a rerun) or "grace" (the
     input asked for none), and the page's counters; each screenshot a "shot" line (benchmarks/bench_suite.py sums
     them)."""
     started = time.monotonic()
-    page.wait_for_function(IDLE_JS, arg=GRACE_MS, timeout=timeout, polling="raf")
+    page.wait_for_function(IDLE_JS, arg=[GRACE_MS, rerun], timeout=timeout, polling="raf")
     if os.environ.get("LAB_IDLE_LOG"):
         runs = page.evaluate("window.__labRuns")
         _log(started, "rerun" if runs["asked"] > runs["input"] else "grace", runs)
@@ -350,7 +351,7 @@ def button(page, key: str):
 def click_key(page, key: str) -> None:
     """Click the button keyed `key` and wait until the rerun it starts has finished."""
     button(page, key).click()
-    wait_idle(page)
+    wait_idle(page, rerun=True)
 
 
 def toggle_expander(page, key: str) -> None:
