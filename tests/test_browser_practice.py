@@ -18,6 +18,7 @@ from browser import (
 )
 from keys import LANGUAGE, NEXT_PHASE, NEXT_STEP
 
+from agent_core.teaching.lessons import load_lessons
 from lab_ui.playground.predict import APPENDED_WORDS
 from lab_ui.practice import page as practice
 from lab_ui.words.i18n import LANGUAGES, translate
@@ -166,6 +167,12 @@ def test_a_lesson_links_to_its_practice_mode_in_the_same_tab(site):
     page.goto(f"{url}/practice?mode=model")  # a mode chosen earlier in this tab must not win over the link
     button(page, "model-send-form").wait_for(timeout=180_000)
     nav_link(page, "lessons").click()
+    lesson = load_lessons()[0]  # the Lessons page opens the first lesson, whose last step links to "order"
+    assert "order" in practice.FOR_LESSON[lesson.id]
+    last = option(page, f"seg:{lesson.id}", len(lesson.text("en")) - 1)
+    last.wait_for(timeout=180_000)
+    last.click()  # the links come under the exercises, at the end of the lesson's script
+    wait_idle(page)
     link = page.locator("[data-testid='stMain'] a[href*='mode=order']").first  # the lesson's link to that mode
     link.wait_for(timeout=180_000)
     link.click()
