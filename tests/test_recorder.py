@@ -3,6 +3,7 @@ them, with the exact bytes that crossed the wire and no key anywhere."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -21,6 +22,10 @@ from agent_core.recorder.grouping import Grouper
 from agent_core.recorder.upstream import UpstreamRefused
 from agent_core.sim import SimHandler, start_server
 from agent_core.storage.store import RunStore
+from agent_core.vocab import ErrorReason
+from agent_core.wire import errors
+from lab_ui.words.catalogue import stop_text
+from lab_ui.words.i18n import translate
 
 MODEL = "claude-sonnet-5-5"
 NODE_DIR = Path(__file__).parent / "node"
@@ -145,6 +150,23 @@ def test_a_retry_is_another_attempt_of_the_same_turn(recording, store):
     [run] = recorded(store)
     assert [x.status for x in run.turns[0].exchanges] == [529, 200]
     assert [x.retry for x in run.turns[0].exchanges] == [0, 1] and len(run.turns) == 2
+
+
+def test_a_dropped_connection_is_recorded_as_a_fact_worded_in_the_learners_language(recording, store):
+    url, _ = recording(RecorderConfig(fault_plan=("drop",)))
+    client = anthropic.Anthropic(api_key="k", base_url=url, max_retries=0)
+    with pytest.raises(anthropic.APIConnectionError):
+        tool_loop(client, "What's the weather in Oslo?")
+    [run] = recorded(store)
+    error = run.turns[0].error
+    assert (
+        error is not None
+        and error.params == {"reason": ErrorReason.DROPPED}
+        and run.turns[0].exchanges[0].error is None
+    )
+    assert stop_text(run) == errors.explain(error) and stop_text(run, functools.partial(translate, "pl")) != stop_text(
+        run
+    )
 
 
 def test_a_program_run_twice_is_two_runs(recording, store):

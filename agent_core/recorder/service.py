@@ -144,9 +144,8 @@ class Recorder:
             url=f"http://{host}{path}",
             request_headers=redact_headers(headers, secrets),
             request_body=scrub_bytes(body, secrets),
-            status=None if reply.drop else reply.status,
+            status=None if reply.drop else reply.status,  # a drop: no status and no error words (build.py: DROPPED)
             response_headers=redact_headers(reply.headers, secrets),
-            error="The connection was closed without an answer." if reply.drop else None,
         )
 
         def done(raw: bytes) -> None:
