@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent_core import lineup
+from agent_core.facts import Fact, Params
 from agent_core.vocab import (
     ApiErrorKind,
     Approval,
@@ -103,11 +104,20 @@ class ApiError:
 
 
 @dataclass
-class Decision:
+class Decision(Fact[DecisionKind, Params]):
     """One thing the loop decided at a phase, as a fact: a DecisionKind and its parameters (the UI words it)."""
 
-    kind: DecisionKind
-    params: dict[str, Any] = field(default_factory=dict)
+    params: Params = field(default_factory=lambda: Params())
+
+    @classmethod
+    def then_stop(cls, cause: StopCause) -> Decision:
+        """A guard stopped the loop after this turn: the stop's kind and parameters, side by side."""
+        return cls(DecisionKind.THEN_STOP, {"kind": cause.kind, **cause.params})
+
+    def stop_cause(self) -> StopCause:
+        """The stop a then_stop decision tells of (an unknown kind is an unknown stop_reason, as on load)."""
+        params = self.params.copy()
+        return _stop_from({"kind": params.pop("kind", ""), "params": params})
 
 
 @dataclass
@@ -141,11 +151,10 @@ class Turn:
 
 
 @dataclass
-class StopCause:
+class StopCause(Fact[StopKind, Params]):
     """Why the loop ended: the model's choice, a limit, or an error; the parameters say by how much (the UI words it)."""
 
-    kind: StopKind
-    params: dict[str, Any] = field(default_factory=dict)
+    params: Params = field(default_factory=lambda: Params())
 
 
 @dataclass
@@ -351,9 +360,8 @@ def known(enum: type[_Enum], value: Any, where: str) -> _Enum:
     try:
         return enum(value)
     except ValueError:
-        known_values = ", ".join(enum)
         raise UnknownValue(
-            f"{where} is {str(value)[:60]!r}, which this app does not know; known: {known_values}."
+            f"{where} is {str(value)[:60]!r}, which this app does not know; known: {', '.join(enum)}."
         ) from None
 
 

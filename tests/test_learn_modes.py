@@ -51,8 +51,8 @@ def test_a_right_prediction_scores_every_part_with_the_reason():
     assert predict.ready(run, guess)
     reveal = predict.reveal(run, guess)
     assert reveal.score == 3
-    assert [v.why.code for v in reveal.verdicts] == ["stop_tool_use", "tool_called", "appended_reply_and_results"]
-    assert reveal.verdicts[2].why.values["n"] == 2
+    assert [v.why.kind for v in reveal.verdicts] == ["stop_tool_use", "tool_called", "appended_reply_and_results"]
+    assert reveal.verdicts[2].why.params["n"] == 2
 
 
 def test_a_wrong_prediction_is_scored_wrong_and_says_what_happened():
@@ -69,7 +69,7 @@ def test_the_last_turn_appends_only_the_reply_and_a_forgetful_loop_appends_nothi
     stepper.next_turn()
     stepper.next_turn()
     reveal = predict.reveal(run, Prediction(2, "end_turn", predict.NO_TOOL, Appended.REPLY_ONLY))
-    assert reveal.score == 3 and reveal.verdicts[0].why.code == "stop_end_turn"
+    assert reveal.score == 3 and reveal.verdicts[0].why.kind == "stop_end_turn"
     forgetful = Run(config=config(bugs=["forget_assistant_reply"]))
     Stepper(forgetful).next_turn()
     verdict = predict.reveal(forgetful, Prediction(1, appended=Appended.REPLY_AND_RESULTS)).verdicts[0]
@@ -82,7 +82,7 @@ def test_a_failed_call_is_not_scored():
     run = Run(config=cfg)
     Stepper(run, max_retries=0).next_turn()
     reveal = predict.reveal(run, Prediction(1, "tool_use"))
-    assert reveal.unscored is not None and reveal.unscored.code == "call_failed" and not reveal.verdicts
+    assert reveal.unscored is not None and reveal.unscored.kind == "call_failed" and not reveal.verdicts
 
 
 # ---- you are the model -------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ def test_a_reply_longer_than_max_tokens_is_cut_by_the_server():
 def test_replies_no_model_could_send_are_refused_with_a_reason(text, code):
     with pytest.raises(human.ReplyError) as caught:
         human.from_json(text)
-    assert caught.value.problem.code == code
+    assert caught.value.problem.kind == code
 
 
 def test_a_rejected_request_stops_the_run_with_the_apis_message():
@@ -219,7 +219,7 @@ def test_swapped_results_pass_the_server_but_the_coach_notices(game):
     move = Move(results=[ResultRow(first.tool_use_id, second.content), ResultRow(second.tool_use_id, first.content)])
     outcome = loop_player.play(mine, move)
     assert outcome.accepted
-    assert [n.code for n in outcome.notes] == ["result_swapped", "result_swapped"]
+    assert [n.kind for n in outcome.notes] == ["result_swapped", "result_swapped"]
 
 
 def test_a_wrong_is_error_is_noticed(game):
@@ -227,7 +227,7 @@ def test_a_wrong_is_error_is_noticed(game):
     move = loop_player.suggested(mine)
     move.results[1].is_error = True
     outcome = loop_player.play(mine, move)
-    assert [n.code for n in outcome.notes] == ["is_error_wrong"]
+    assert [n.kind for n in outcome.notes] == ["is_error_wrong"]
 
 
 # ---- exercises ---------------------------------------------------------------------------------------
@@ -236,21 +236,21 @@ def test_both_accepted_orders_pass_and_a_wrong_one_names_the_misplaced_line():
         assert ex.check_order(list(order)).correct
     results_before_reply = ["init", "loop", "call", "stop", "run", "send", "keep"]
     result = ex.check_order(results_before_reply)
-    assert not result.correct and result.position == 5 and result.why.code == "order_keep"
-    assert ex.check_order(["init", "loop"]).why.code == "order_incomplete"
+    assert not result.correct and result.position == 5 and result.why.kind == "order_keep"
+    assert ex.check_order(["init", "loop"]).why.kind == "order_incomplete"
 
 
 @pytest.mark.parametrize("lang", ["en", "ru", "pl"])
 def test_a_good_tool_passes_and_the_model_picks_it_in_every_language(lang):
     result = ex.check_tool("get_stock_price", GOOD_DESCRIPTION, GOOD_SCHEMA, lang)
-    assert result.passed, [(c.code, ok) for c, ok in result.checks]
+    assert result.passed, [(c.kind, ok) for c, ok in result.checks]
     assert result.picked == "get_stock_price" and result.picked_input == {"ticker": "ACME"}
 
 
 def test_a_one_line_description_without_parameter_descriptions_fails():
     schema = json.dumps({"type": "object", "properties": {"ticker": {"type": "string"}}})
     result = ex.check_tool("get_stock_price", "Gets a stock price.", schema)
-    failed = {c.code for c, ok in result.checks if not ok}
+    failed = {c.kind for c, ok in result.checks if not ok}
     assert failed == {
         "schema_params_described_missing",
         "desc_long_enough",
@@ -267,7 +267,7 @@ def test_a_tool_the_model_does_not_pick_fails_even_when_well_written():
     schema = json.dumps({"type": "object", "properties": {"word": {"type": "string", "description": "The word"}}})
     result = ex.check_tool("define_word", description, schema)
     assert not result.passed and result.picked != "define_word"
-    assert [c.code for c, ok in result.checks if not ok] == ["tool_picked"]
+    assert [c.kind for c, ok in result.checks if not ok] == ["tool_picked"]
 
 
 @pytest.mark.parametrize(
@@ -280,7 +280,7 @@ def test_a_tool_the_model_does_not_pick_fails_even_when_well_written():
 )
 def test_bad_schemas_are_named(schema, code):
     result = ex.check_tool("get_stock_price", GOOD_DESCRIPTION, schema)
-    assert not result.passed and (code in {c.code for c, ok in result.checks if not ok})
+    assert not result.passed and (code in {c.kind for c, ok in result.checks if not ok})
 
 
 def test_the_fill_exercise_uses_the_servers_rules_then_checks_the_values():
@@ -290,10 +290,10 @@ def test_the_fill_exercise_uses_the_servers_rules_then_checks_the_values():
     text_first = ex.check_fill(json.dumps([{"type": "text", "text": "Result:"}, right]))
     assert "Did not find 1 `tool_result` block(s) at the beginning" in text_first.server_error
     no_error_flag = ex.check_fill(json.dumps([{**right, "is_error": False}]))
-    assert not no_error_flag.passed and [c.code for c, ok in no_error_flag.checks if not ok] == [
+    assert not no_error_flag.passed and [c.kind for c, ok in no_error_flag.checks if not ok] == [
         "fill_is_error_missing"
     ]
-    assert ex.check_fill("[").checks[0][0].code == "fill_not_json"
+    assert ex.check_fill("[").checks[0][0].kind == "fill_not_json"
 
 
 # ---- the server's new id rules, and every fact has words -----------------------------------------------
@@ -370,4 +370,4 @@ def test_a_tool_written_in_the_learners_language_passes(lang):
         "required": ["ticker"],
     }
     result = ex.check_tool("get_stock_price", description, json.dumps(schema, ensure_ascii=False), lang)
-    assert result.passed, [(c.code, ok) for c, ok in result.checks]
+    assert result.passed, [(c.kind, ok) for c, ok in result.checks]

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 
 from scripted import Script, message, text, tool_use
 
+from agent_core.facts import Fact
 from agent_core.files.export import export_json, import_json
 from agent_core.loop.stepper import Stepper
-from agent_core.model import SCHEMA_VERSION, Decision, Limits, Run, RunConfig, StopCause
+from agent_core.model import SCHEMA_VERSION, Decision, Limits, Run, RunConfig, StopCause, migrate_run
+from agent_core.teaching.learn.facts import fact
 from agent_core.tools.catalog import default_specs
+from agent_core.vocab import ApiErrorKind, DecisionKind, StopKind
 from lab_ui.words.catalogue import decision_text, stop_text
 from lab_ui.words.i18n import translate
 
@@ -107,3 +111,41 @@ def test_a_kind_this_app_does_not_know_is_kept_in_words_not_refused():
     assert loaded.turns[0].decisions == [Decision("text", {"text": "rewound_time"})]
     assert loaded.stop == StopCause("unknown_stop_reason", {"reason": "budget_of_patience"})
     assert "budget_of_patience" in stop_text(loaded)
+
+
+DATA = Path(__file__).parent / "data"  # run files written by the app at run format v2 (before errors were facts)
+
+
+def test_a_version_2_file_with_an_api_error_is_worded_in_the_learners_language():
+    old = (DATA / "run_v2_api_error.json").read_text(encoding="utf-8")
+    english = json.loads(old)["run"]["turns"][1]["error"]["message"]  # the sentence v2 wrote at the failure
+    run = import_json(old)
+    assert run.turns[1].error.kind == ApiErrorKind.STATUS and run.stop == StopCause(StopKind.API_ERROR)
+    assert stop_text(run) == english  # the same words, now worded from the facts
+    assert stop_text(run, tr=RUSSIAN) != english and "529" in stop_text(run, tr=RUSSIAN)
+    again = json.loads(export_json(run))
+    assert again["schema_version"] == 3 and "message" not in again["run"]["turns"][1]["error"]
+    assert english not in json.dumps(again, ensure_ascii=False)
+
+
+def test_an_error_saved_before_errors_were_facts_keeps_its_sentence():
+    document = json.loads((DATA / "run_v2_api_error.json").read_text(encoding="utf-8"))
+    document["run"]["turns"][1]["error"].pop("params")  # as a v2 file or a saved row from before the facts
+    run = Run.from_dict(document)
+    assert Run.from_dict({"run": migrate_run(document["run"], 2), "schema_version": 3}) == run
+    assert stop_text(run, tr=RUSSIAN) == document["run"]["turns"][1]["error"]["message"]
+
+
+def test_a_guards_stop_is_one_fact_wherever_it_is_read():
+    run = import_json((DATA / "run_v2_step_limit.json").read_text(encoding="utf-8"))
+    then = run.turns[0].decisions[-1]
+    assert then.kind == DecisionKind.THEN_STOP and then.stop_cause() == run.stop == StopCause(
+        StopKind.STEP_LIMIT, {"limit": 1}
+    )
+    assert decision_text(run.turns[0], tr=RUSSIAN).endswith(stop_text(run, tr=RUSSIAN)) and "1" in stop_text(
+        run, tr=RUSSIAN
+    )
+    assert all(isinstance(x, Fact) for x in (then, run.stop, fact("stop_end_turn")))
+    odd = Decision.then_stop(StopCause(StopKind.STEP_LIMIT, {"limit": 1}))
+    odd.params["kind"] = "patience_ran_out"  # a hand-edited file: an unknown stop, told as one
+    assert odd.stop_cause() == StopCause(StopKind.UNKNOWN_STOP_REASON, {"limit": 1, "reason": "patience_ran_out"})

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
+from agent_core.facts import Params
 from agent_core.model import MAX_STEPS_CEILING, Run, StopCause, ToolExecution
 from agent_core.serving.mode import server_config
 from agent_core.vocab import StopKind
@@ -15,12 +14,19 @@ from agent_core.vocab import StopKind
 
 @dataclass(frozen=True)
 class SpendCap:
-    """A cap on real-model spend across runs: the cap, what was spent outside this run, and whose cap it is (the
-    stop's parameters: a browser tab's {"session": True}, or a class server's {"daily": scope})."""
+    """A cap on real-model spend across runs: the cap, what was spent outside this run, and whose cap it is: the
+    browser tab's own (None), or a class server's daily limit for a scope ("learner", "class" or "server")."""
 
     cap_usd: float
     spent_elsewhere_usd: float = 0.0
-    scope: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({"session": True}))
+    daily: str | None = None
+    no_budget: bool = False  # a class server's budget of $0: learners are kept off its key, no limit was "reached"
+
+    def stop(self, spent_usd: float) -> StopCause:
+        whose: Params = {"daily": self.daily} if self.daily else {"session": True}
+        if self.no_budget:
+            whose["no_budget"] = True
+        return StopCause(StopKind.SPEND_CAP, {**whose, "cap_usd": self.cap_usd, "spent_usd": spent_usd})
 
 
 def _repeated_tail(run: Run) -> int:
@@ -49,7 +55,7 @@ def check_limits(run: Run, spend_cap: SpendCap | None = None) -> StopCause | Non
     if limits.max_tool_errors is not None and errors >= limits.max_tool_errors:
         return StopCause(StopKind.ERROR_BUDGET, {"errors": errors, "limit": limits.max_tool_errors})
     if spend_cap is not None and (spent := spend_cap.spent_elsewhere_usd + run.total_cost_usd) >= spend_cap.cap_usd:
-        return StopCause(StopKind.SPEND_CAP, {**spend_cap.scope, "cap_usd": spend_cap.cap_usd, "spent_usd": spent})
+        return spend_cap.stop(spent)
     if limits.max_cost_usd is not None and run.total_cost_usd >= limits.max_cost_usd:
         return StopCause(StopKind.COST_BUDGET, {"budget_usd": limits.max_cost_usd, "spent_usd": run.total_cost_usd})
     if limits.max_total_tokens is not None and run.total_tokens >= limits.max_total_tokens:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from agent_core.facts import Params
 from agent_core.model import ToolExecution
 from agent_core.vocab import LoopBug, StopReason
 
@@ -28,9 +29,9 @@ def assistant_message(response: dict[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", "content": blocks}
 
 
-def final_stop_params(reason: str, response: dict[str, Any]) -> dict[str, Any]:
+def final_stop_params(reason: str, response: dict[str, Any]) -> Params:
     """The facts the learner needs about a final stop_reason: the sequence that fired, a refusal's category."""
-    params: dict[str, Any] = {"reason": reason}
+    params: Params = {"reason": reason}
     content = response.get("content") or []
     if reason == StopReason.MAX_TOKENS and content and content[-1].get("type") == "tool_use":
         params["tool_call_cut_off"] = True  # the last tool call is incomplete and cannot be run

@@ -12,6 +12,7 @@ import anthropic
 import httpx2
 
 from agent_core.cost.pricing import Pricing, cache_write_1h_tokens, load_pricing, turn_components, turn_cost
+from agent_core.facts import Params
 from agent_core.files.trust import duplicate_tool_use_ids, input_digest
 from agent_core.loop import context
 from agent_core.loop.guards import SpendCap, check_limits, check_request_size
@@ -296,7 +297,7 @@ class Stepper:
 
     def _stop_on_duplicates(self, turn: Turn, repeated: list[str]) -> Phase:
         """The API refuses a history whose tool_use ids repeat, so no tool runs and the loop stops."""
-        params = {"ids": ", ".join(repeated)}
+        params: Params = {"ids": ", ".join(repeated)}
         turn.decisions = [Decision(DecisionKind.DUPLICATE_IDS, params)]
         return self._stop(StopCause(StopKind.INVALID_REPLY, params))
 
@@ -385,7 +386,7 @@ class Stepper:
         step" can resume)."""
         self.run.stop = cause
         if note_on_last_turn and self.run.turns:
-            self.run.turns[-1].decisions.append(Decision(DecisionKind.THEN_STOP, {"kind": cause.kind, **cause.params}))
+            self.run.turns[-1].decisions.append(Decision.then_stop(cause))
         return Phase(self.run.phase) if cause.kind == StopKind.API_ERROR else Phase.DONE
 
 

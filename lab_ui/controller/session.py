@@ -233,8 +233,9 @@ class LabSession:
         if self._server_billed(cfg):
             left = classroom.allowance()
             # A budget of $0 set by the server is no "limit reached": learners are kept off its key.
-            scope = {"daily": left.binding, **({"no_budget": True} if classroom.no_budget() else {})}
-            return SpendCap(left.limit_usd, left.spent_usd - spent_here, scope=scope)
+            return SpendCap(
+                left.limit_usd, left.spent_usd - spent_here, daily=left.binding, no_budget=classroom.no_budget()
+            )
         if tab.spend_cap_usd is None or not spends_money(cfg.provider):
             return None
         return SpendCap(tab.spend_cap_usd, tab.session_spend_usd - spent_here)

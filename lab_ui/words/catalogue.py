@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from agent_core.examples import load_scenarios
-from agent_core.model import ApiError, Decision, Run, Turn
+from agent_core.facts import Params
+from agent_core.model import ApiError, Decision, Run, StopCause, Turn
 from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
 from agent_core.wire import errors
 from agent_core.wire.providers import PROVIDER_TABLE
@@ -112,7 +113,7 @@ def provider_label(provider: str, tr: Translate = t) -> str:
     return tr(info.label) if info else provider
 
 
-def _final(p: dict[str, Any], tr: Translate) -> str:
+def _final(p: Params, tr: Translate) -> str:
     """A final stop_reason in words, with what the learner needs to know about it."""
     reason = str(p.get("reason"))
     info = STOP_TABLE.get(reason)
@@ -132,7 +133,7 @@ def _final(p: dict[str, Any], tr: Translate) -> str:
     return " ".join(words)
 
 
-def _limit(kind: str, p: dict[str, Any], tr: Translate) -> str | None:
+def _limit(kind: StopKind, p: Params, tr: Translate) -> str | None:
     """A guard's stop in words, its figures formatted as the English always showed them."""
     if kind == StopKind.SPEND_CAP and p.get("daily") in DAILY_CAP and p.get("no_budget"):
         return tr(NO_BUDGET)
@@ -162,8 +163,9 @@ def _megabytes(size: int) -> str:
     return f"{size / 1_000_000:.1f}"
 
 
-def stop_words(kind: str, params: dict[str, Any], error: str = "", tr: Translate = t) -> str:
+def stop_words(cause: StopCause, error: str = "", tr: Translate = t) -> str:
     """Why the loop stopped, in words; `error` is the failed call's explanation for an API error."""
+    kind, params = cause.kind, cause.params
     try:
         if "text" in params:  # a v1 run file: the sentence as it was written
             return str(params["text"])
@@ -205,7 +207,7 @@ def stop_text(run: Run, tr: Translate = t) -> str:
     if run.stop is None:
         return ""
     error = last_error(run)
-    return stop_words(run.stop.kind, run.stop.params, error_text(error, tr) if error else "", tr)
+    return stop_words(run.stop, error_text(error, tr) if error else "", tr)
 
 
 def _decision(d: Decision, turn: Turn, tr: Translate) -> str:
@@ -217,8 +219,7 @@ def _decision(d: Decision, turn: Turn, tr: Translate) -> str:
     if d.kind == DecisionKind.CALL_FAILED:
         return tr(DECISIONS[DecisionKind.CALL_FAILED], error=error_text(turn.error, tr) if turn.error else "")
     if d.kind == DecisionKind.THEN_STOP:
-        rest = {k: v for k, v in p.items() if k != "kind"}
-        return tr(DECISIONS[DecisionKind.THEN_STOP], message=stop_words(str(p.get("kind")), rest, tr=tr))
+        return tr(DECISIONS[DecisionKind.THEN_STOP], message=stop_words(d.stop_cause(), tr=tr))
     if d.kind in (DecisionKind.UNKNOWN_CONTINUE, DecisionKind.UNKNOWN_STOP):
         return tr(DECISIONS[d.kind], reason=repr(p.get("reason")))
     template = DECISIONS.get(d.kind)

@@ -84,5 +84,5 @@ def say(item: Fact) -> str:
     # Values quote what the learner typed, tool output and server messages: shown as text, never as markup. A
     # failed call is its facts, worded here in the learner's language.
     return t(
-        TEXTS[item.code], **{k: error_markdown(v) if isinstance(v, ApiError) else md(v) for k, v in item.values.items()}
+        TEXTS[item.kind], **{k: error_markdown(v) if isinstance(v, ApiError) else md(v) for k, v in item.params.items()}
     )

@@ -1,18 +1,13 @@
-"""Structured feedback: a code the UI turns into the learner's language, and the values it quotes."""
+"""Structured feedback: a fact whose kind names a sentence in lab_ui's catalogue, and the values it quotes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from agent_core import facts
 
-@dataclass
-class Fact:
-    """One thing to tell the learner; `code` names a sentence in lab_ui's catalogue, `values` fill it in."""
-
-    code: str
-    values: dict[str, Any] = field(default_factory=dict)
+Fact = facts.Fact[str, dict[str, Any]]  # the records' one shape (agent_core.facts), with free values
 
 
-def fact(code: str, **values: Any) -> Fact:
-    return Fact(code, dict(values))
+def fact(kind: str, **params: Any) -> Fact:
+    return Fact(kind, dict(params))

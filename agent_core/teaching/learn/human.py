@@ -27,7 +27,7 @@ class ReplyError(ValueError):
     """A reply that cannot even be written down as a model's output; `problem` says why."""
 
     def __init__(self, problem: Fact) -> None:
-        super().__init__(problem.code)
+        super().__init__(problem.kind)
         self.problem = problem
 
 
@@ -78,7 +78,7 @@ def _json(text: str, problem: Fact) -> Any:
     try:
         return json.loads(text)
     except ValueError as exc:
-        problem.values["error"] = str(exc)
+        problem.params["error"] = str(exc)
         raise ReplyError(problem) from None
 
 
