@@ -69,15 +69,24 @@ def check_limits(run: Run, spend_cap: SpendCap | None = None) -> StopCause | Non
     return None
 
 
-def check_request_size(run: Run, request: dict[str, Any]) -> StopCause | None:
+def held_bytes(run: Run) -> int:
+    """The bytes of request bodies a run holds in memory (every attempt of every turn)."""
+    return sum(len(x.request_body) for turn in run.turns for x in turn.exchanges)
+
+
+def check_request_size(run: Run, request: dict[str, Any], held_elsewhere: int = 0) -> StopCause | None:
     """The size guard on what the app sends: the next request (task, system prompt, tools and history together) at
-    most the server's max_request_bytes, and the run's recorded requests at most max_run_bytes (what one
-    learner's run may hold in the server's memory). None to go on."""
+    most the server's max_request_bytes, the run's recorded requests at most max_run_bytes (what one learner's run
+    may hold in the server's memory), and with `held_elsewhere` (the session's other runs) at most
+    max_session_bytes. None to go on."""
     limits = server_config()
     size = len(json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     if size > limits.max_request_bytes:
         return StopCause(StopKind.REQUEST_TOO_LARGE, {"bytes": size, "limit": limits.max_request_bytes})
-    held = sum(len(x.request_body) for turn in run.turns for x in turn.exchanges)
+    held = held_bytes(run)
     if held + size > limits.max_run_bytes:
         return StopCause(StopKind.RUN_TOO_LARGE, {"bytes": held + size, "limit": limits.max_run_bytes})
+    if held_elsewhere + held + size > limits.max_session_bytes:
+        together = {"bytes": held_elsewhere + held + size, "limit": limits.max_session_bytes, "session": True}
+        return StopCause(StopKind.RUN_TOO_LARGE, together)
     return None

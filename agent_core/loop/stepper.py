@@ -66,6 +66,7 @@ class Stepper:
         self.call_runner: Callable[[Callable[[], Any]], Any] | None = None
         self.pricing = pricing or load_pricing()
         self.spend_cap = spend_cap
+        self.held_elsewhere = 0  # bytes of requests the session's other runs hold (its memory is bounded as a whole)
         self._client = client
         self._owns_client = client is None  # a client passed in is closed by whoever made it
         self._api_key = api_key
@@ -191,7 +192,7 @@ class Stepper:
         if workflow:
             self._run_workflow_steps(turn)
         turn.request = context.build_request(cfg, run.messages, with_tools=not workflow)
-        too_large = check_request_size(run, turn.request)
+        too_large = check_request_size(run, turn.request, self.held_elsewhere)
         if too_large:  # stopped before the turn exists: nothing was sent, and the run so far stays as it was
             return self._stop(too_large, note_on_last_turn=True)
         n_msgs, n_tools = len(turn.request["messages"]), len(turn.request.get("tools", []))

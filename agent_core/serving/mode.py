@@ -10,6 +10,7 @@ learners, each a stranger to the others), and the class server's limits, all fro
     AGENT_LOOP_LAB_SERVER_DAILY_USD          ... the whole server per day (default 50)
     AGENT_LOOP_LAB_MAX_REQUEST_BYTES         the largest request the app sends (default 4 MB, in either mode)
     AGENT_LOOP_LAB_MAX_RUN_BYTES             the requests one run may hold in memory, all turns (default 32 MB)
+    AGENT_LOOP_LAB_MAX_SESSION_BYTES         ... all the runs of one browser session together (default 64 MB)
 
 Read on every call (a few environment look-ups), so nothing here is process state that could go stale.
 """
@@ -28,12 +29,15 @@ ENV_CLASS_USD = "AGENT_LOOP_LAB_CLASS_DAILY_USD"
 ENV_SERVER_USD = "AGENT_LOOP_LAB_SERVER_DAILY_USD"
 ENV_MAX_REQUEST = "AGENT_LOOP_LAB_MAX_REQUEST_BYTES"
 ENV_MAX_RUN = "AGENT_LOOP_LAB_MAX_RUN_BYTES"
+ENV_MAX_SESSION = "AGENT_LOOP_LAB_MAX_SESSION_BYTES"
 PERSONAL, CLASS = "personal", "class"
 DEFAULT_LEARNER_USD, DEFAULT_CLASS_USD, DEFAULT_SERVER_USD = 1.0, 20.0, 50.0
 # The API itself takes up to 32 MB; a class's server holds every learner's runs in memory, so the app stops a run
 # whose next request would pass this (task, system prompt, tools and history together) and says why.
 DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024
-DEFAULT_MAX_RUN_BYTES = 32 * 1024 * 1024  # so one session's memory is bounded, whatever a learner types
+DEFAULT_MAX_RUN_BYTES = 32 * 1024 * 1024  # so one run's memory is bounded, whatever a learner types
+# A session holds a run per workspace (the Playground and every lesson opened): together they are bounded too.
+DEFAULT_MAX_SESSION_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class ServerConfig:
     allow_hosts: tuple[str, ...] = ()
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     max_run_bytes: int = DEFAULT_MAX_RUN_BYTES
+    max_session_bytes: int = DEFAULT_MAX_SESSION_BYTES
 
     @property
     def is_class(self) -> bool:
@@ -81,6 +86,7 @@ def server_config() -> ServerConfig:
         allow_hosts=hosts,
         max_request_bytes=_size(ENV_MAX_REQUEST, DEFAULT_MAX_REQUEST_BYTES),
         max_run_bytes=_size(ENV_MAX_RUN, DEFAULT_MAX_RUN_BYTES),
+        max_session_bytes=_size(ENV_MAX_SESSION, DEFAULT_MAX_SESSION_BYTES),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import streamlit as st
 
 from agent_core.files.trust import Difference, adopt, adopt_run, builtin_needs_approval
-from agent_core.loop.guards import SpendCap
+from agent_core.loop.guards import SpendCap, held_bytes
 from agent_core.loop.stepper import Stepper, fork_run
 from agent_core.model import Limits, Phase, Run, RunConfig, SimSettings, ToolExecution, ToolSpec
 from agent_core.secrets import scrub_secrets
@@ -188,6 +188,11 @@ class LabSession:
                 self._stepper.spend_cap = self.spend_cap()
         self._save_turn()
 
+    def _held_elsewhere(self) -> int:
+        """Bytes of requests the runs of this browser session's other workspaces hold in the server's memory."""
+        others = (v for k, v in st.session_state.items() if str(k).startswith(f"{KEY}:") and v is not self)
+        return sum(held_bytes(lab.run) for lab in others if isinstance(lab, LabSession) and lab.run is not None)
+
     def _server_billed(self, config: RunConfig) -> bool:
         """Whether this config's calls spend the class server's money (its key, not one the learner typed)."""
         return classroom.counts_spend(config, own_key=bool(self.tab.api_key))
@@ -283,6 +288,7 @@ class LabSession:
             self.active_run.config.sim.faults = copy.deepcopy(self.config.sim.faults)
             self._stepper = None
         stepper, run = self.stepper(), self.active_run
+        stepper.held_elsewhere = self._held_elsewhere()  # read when a click steps, not on every redraw
         before = run.total_cost_usd
         try:
             if action is Action.PHASE:

@@ -101,6 +101,11 @@ DAILY_CAP = {  # a class server's daily limits (agent_core/budgets.py), by the s
     "class": mark("your class's limit for today (${cap}) is reached: it has spent ${spent}. Ask your teacher"),
     "server": mark("this server's limit for today (${cap}) is reached: ${spent} spent. Ask your teacher"),
 }
+SESSION_TOO_LARGE = mark(
+    "the runs open in this browser (the Playground's and each lesson's) hold {size} MB of requests together, more "
+    "than this server keeps for one learner ({limit} MB); nothing more was sent. Reset a run you no longer need "
+    "(it stays saved on the Runs page), or start a shorter one"
+)
 NO_BUDGET = mark(
     "this class server gives learners no budget for its own API key ($0 a day, set by the server), so nothing "
     "was sent. The offline model works without a key (pick it on the Settings page), and so does a key of your own"
@@ -141,6 +146,8 @@ def _limit(kind: StopKind, p: Params, tr: Translate) -> str | None:
         return tr(DAILY_CAP[p["daily"]], cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
     if kind == StopKind.SPEND_CAP and p.get("session"):
         return tr(SESSION_CAP, cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
+    if kind == StopKind.RUN_TOO_LARGE and p.get("session"):
+        return tr(SESSION_TOO_LARGE, size=_megabytes(p["bytes"]), limit=_megabytes(p["limit"]))
     if kind == StopKind.STEP_LIMIT and "ceiling" in p:
         return tr(STEP_CEILING, ceiling=p["ceiling"])
     by_kind: dict[str, Callable[[], dict[str, Any]]] = {
