@@ -26,7 +26,6 @@ TYPED = {
     "time": ("time",),
     "state": ("state",),
 }
-CHAINED: tuple[str, ...] = ()
 FROM_RESULTS = ("id", "id_number", "city", "named", "person", "email", "phone", "path", "url", "timezone", "lat", "lng")
 _SOURCE_WORDS = ("source", "from", "origin", "start", "departure", "src", "исходн", "откуда", "źródł", "z")
 _TARGET_WORDS = ("target", "to", "destination", "dest", "end", "arrival", "into", "целев", "куда", "docel", "do")

@@ -169,7 +169,3 @@ class McpServer:
         self._closing = lambda: client.__aexit__(None, None, None)
         listed = await client.list_tools()
         self._listing = [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in listed.tools]
-
-
-def is_mcp(impl: str) -> bool:
-    return impl.startswith(IMPL_PREFIX)

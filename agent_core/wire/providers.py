@@ -121,14 +121,11 @@ def call_timeout(provider: str, seconds: float | None = None) -> httpx2.Timeout:
 
 @dataclass(frozen=True)
 class ProviderInfo:
-    """One provider: how the UI names it, what it needs and can do, its known gaps, and its transport factory."""
+    """One provider: how the UI names it, whether its calls are billed and priced, its known gaps, its transport factory."""
 
     provider: Provider
     label: str  # English; the UI renders it through the translation catalogue
-    needs_key: bool
-    needs_base_url: bool
     spends_money: bool  # every call is billed, so the spend cap and cost estimates apply
-    exact_tokens: bool  # usage comes from a real tokenizer (offline, every figure is the simulator's estimate)
     transport: Callable[[RunConfig], httpx2.BaseTransport]
     gaps: str = ""  # English, for the docs and the CLI; local servers' own gaps are in LOCAL_PRESETS
     # Usage is priced at Anthropic's list prices: the API bills them; the offline model simulates the API, so its
@@ -139,17 +136,12 @@ class ProviderInfo:
 PROVIDER_TABLE: dict[str, ProviderInfo] = {
     info.provider: info
     for info in (
-        ProviderInfo(
-            Provider.OFFLINE, "Offline (simulated model)", False, False, False, False, _simulated, priced=True
-        ),
-        ProviderInfo(Provider.ANTHROPIC, "Anthropic API", True, False, True, True, _network, priced=True),
+        ProviderInfo(Provider.OFFLINE, "Offline (simulated model)", False, _simulated, priced=True),
+        ProviderInfo(Provider.ANTHROPIC, "Anthropic API", True, _network, priced=True),
         ProviderInfo(
             Provider.COMPATIBLE,
             "Anthropic-compatible URL",
             False,
-            True,
-            False,
-            True,
             _network,
             gaps="each server has its own (see LOCAL_PRESETS); usage and stop reasons follow the server",
         ),

@@ -39,7 +39,6 @@ _QUOTED = re.compile(
 _NAME_WORD = r"[A-ZА-ЯЁŁŚŻŹĆŃÓ][a-zа-яёąćęłńóśźż'’-]+"
 _PERSON = re.compile(rf"(?<![\w-])({_NAME_WORD}(?:\s+(?:[A-Z]\.\s*)?{_NAME_WORD}){{1,2}})(?![\w-])")
 _SLUG = re.compile(r"(?<![\w/.@-])[A-Za-z][\w.-]*/[A-Za-z][\w.-]*(?![\w/@])")
-_YEAR = re.compile(r"(?<![\w.])(1[5-9]\d\d|20\d\d)(?![\w.])")
 
 
 @dataclass(frozen=True)
@@ -337,11 +336,6 @@ def _persons(text: str, add: Any, found: list[Entity]) -> None:
         if _spans_overlap((start, end), list(places)) or gazetteer.find_cities(" ".join(words)):
             continue
         add("person", " ".join(words), start, end, overlap=True)
-
-
-def years(text: str) -> list[int]:
-    """Four-digit years (1500-2099) written in text."""
-    return [int(m.group(1)) for m in _YEAR.finditer(text)]
 
 
 def yes_no(text: str) -> bool | None:

@@ -38,10 +38,6 @@ def numbers(text: str) -> list[str]:
     return [n.replace(",", ".") for n in _NUMBER.findall(plain)]
 
 
-def emails(text: str) -> list[str]:
-    return _EMAIL.findall(text)
-
-
 def quoted(text: str) -> list[tuple[int, str]]:
     """Quoted passages with where they start: 'Lunch', "Lunch", “Lunch”, „Lunch”, «Обед»."""
     return [(m.start(), next(g for g in m.groups() if g is not None)) for m in _QUOTE.finditer(text)]
