@@ -48,7 +48,7 @@ class Params(TypedDict, total=False):
     ceiling: int  # step_limit when no limit was set
     cap_usd: float  # spend_cap
     spent_usd: float  # spend_cap, cost_budget
-    session: bool  # spend_cap: the tab's own cap
+    session: bool  # spend_cap: the tab's own cap; run_too_large: the session's runs together
     daily: str  # spend_cap: a class server's daily limit, by scope (learner, class, server)
     no_budget: bool  # spend_cap: a class server whose budget is $0
     budget_usd: float  # cost_budget

@@ -87,6 +87,6 @@ def check_request_size(run: Run, request: dict[str, Any], held_elsewhere: int = 
     if held + size > limits.max_run_bytes:
         return StopCause(StopKind.RUN_TOO_LARGE, {"bytes": held + size, "limit": limits.max_run_bytes})
     if held_elsewhere + held + size > limits.max_session_bytes:
-        together = {"bytes": held_elsewhere + held + size, "limit": limits.max_session_bytes, "session": True}
+        together: Params = {"bytes": held_elsewhere + held + size, "limit": limits.max_session_bytes, "session": True}
         return StopCause(StopKind.RUN_TOO_LARGE, together)
     return None
