@@ -72,7 +72,10 @@ PRESENTER_CSS = f"""
 /* The whole page grows for a projector: Streamlit sizes text in rem (prose, tables, tabs, quiz, sidebar, metrics). */
 html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li {{ line-height: 1.5; }}
-[data-baseweb="tab"] p {{ font-size: 1rem !important; }}
+/* Tab names, widget labels and button words are 0.875rem in Streamlit: on a projector they read as the text does. */
+[role="tab"], [data-testid="stTab"] p, [data-testid="stWidgetLabel"] p, [data-testid="stExpander"] summary p,
+[data-testid="stButton"] p, [data-testid="stFormSubmitButton"] p, [data-testid="stPopoverButton"] p,
+[data-testid="stButtonGroup"] p {{ font-size: 1rem !important; }}
 [data-testid="stCaptionContainer"] {{ font-size: .9rem !important; }}
 /* A control that takes focus scrolls into view below the sticky step bar, never under it (WCAG 2.4.11). */
 html, [data-testid="stMain"], [data-testid="stAppViewContainer"] {{ scroll-padding-top: 11rem; }}
