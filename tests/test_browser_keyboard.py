@@ -13,9 +13,17 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 LESSON = load_lessons()[0]
 # The controls a learner can work in the main area: every one must take focus from Tab.
 CONTROLS = "[data-testid='stMain'] :is(button, input, textarea, select, summary, a[href], [role='tab'], [tabindex='0'])"
-MARK_JS = """(sel) => { const all = [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null
-    && !e.disabled && getComputedStyle(e).visibility !== 'hidden' && e.getAttribute('tabindex') !== '-1');
-  all.forEach((e, i) => e.dataset.kbd = String(i)); return all.length; }"""
+# Only what a learner can see: checkVisibility() is false inside a closed expander (its content is
+# content-visibility: hidden, which offsetParent and computed visibility miss). A radio group (st.radio, a segmented
+# control) is one Tab stop whose options the arrow keys move between (the ARIA radio group pattern): one control.
+MARK_JS = """(sel) => { document.querySelectorAll('[data-kbd]').forEach(e => delete e.dataset.kbd);
+  const all = [...document.querySelectorAll(sel)].filter(e => e.checkVisibility({visibilityProperty: true})
+    && !e.disabled && e.getAttribute('tabindex') !== '-1');
+  const groups = new Map();
+  all.forEach((e, i) => { const group = e.closest("[role='radiogroup']");
+    if (group && !groups.has(group)) groups.set(group, String(i));
+    e.dataset.kbd = group ? groups.get(group) : String(i); });
+  return new Set(all.map(e => e.dataset.kbd)).size; }"""
 
 
 def _focused(page, css: str) -> bool:
@@ -36,14 +44,28 @@ def press(page, key: str) -> None:
     wait_idle(page)
 
 
+def _mark_controls(page) -> int:
+    """Mark every control of the settled page and count them. The page writes its state into the address (step=1)
+    by a rerun of its own, which can rebuild the stage after it first showed: marks set before that are lost, so
+    mark again until they hold across an idle page."""
+    counted = page.locator(f".st-key-btn-end button[data-kbd], .st-key-next-{LESSON.id} button[data-kbd]")
+    for _ in range(5):
+        by_key(page, "btn-end").wait_for(timeout=120_000)
+        by_key(page, f"next-{LESSON.id}").wait_for(timeout=60_000)
+        wait_idle(page)
+        total = page.evaluate(MARK_JS, CONTROLS)
+        wait_idle(page)
+        if counted.count() == 2:  # Run to end and the script's Next are among the controls counted
+            return total
+    raise AssertionError("the lesson page never settled")
+
+
 def test_a_lesson_by_keyboard_only(app, pages):
     page = pages.new_page(viewport={"width": 1366, "height": 768})
     page.goto(f"{app.url}/lessons?lesson={LESSON.id}")
-    by_key(page, "btn-end").wait_for(timeout=120_000)
-    wait_idle(page)
+    total = _mark_controls(page)
 
     # Every control of the page takes focus from Tab, in one pass through it.
-    total = page.evaluate(MARK_JS, CONTROLS)
     reached: set[str] = set()
     for _ in range(total * 3 + 20):
         page.keyboard.press("Tab")
@@ -58,6 +80,13 @@ def test_a_lesson_by_keyboard_only(app, pages):
         sorted(reached),
     )
     assert not missed, f"{len(missed)} of {total} controls Tab never reaches: {missed}"
+
+    # In a radio group the arrow keys move between the options: the script's step picker.
+    tab_to(page, f".st-key-seg-{LESSON.id} [role='radio'][aria-checked='true']")
+    press(page, "ArrowRight")
+    assert _focused(page, f".st-key-seg-{LESSON.id} [role='radio']:nth-of-type(2)"), "ArrowRight moves to step 2"
+    press(page, "ArrowLeft")
+    assert page.locator(f".st-key-seg-{LESSON.id} [role='radio']").first.get_attribute("aria-checked") == "true"
 
     # The script, step by step, then the run, the tabs, the exercise, a question and the next lesson.
     steps = len(LESSON.text("en"))
