@@ -26,7 +26,7 @@ def test_a_request_over_the_cap_is_not_sent_and_says_why(app_env, monkeypatch):
         stepper.run_to_end()
     # No turn was made, so no call: a call belongs to a turn (loop.py's call_model phase).
     assert run.stop.kind == StopKind.REQUEST_TOO_LARGE and run.turns == []
-    words = stop_words(run.stop.kind, run.stop.params)
+    words = stop_words(run.stop)
     assert "1.2 MB" in words and "1.0 MB" in words and "nothing was sent" in words
 
 
@@ -42,7 +42,7 @@ def test_a_run_stops_once_its_requests_would_pass_what_the_server_keeps(app_env,
         stepper.run_to_end()
     assert run.stop.kind == StopKind.RUN_TOO_LARGE and 3 <= len(run.turns) <= 6, len(run.turns)
     assert all(t.response for t in run.turns), "every turn before the stop is whole"
-    assert "more than this server keeps for one run" in stop_words(run.stop.kind, run.stop.params)
+    assert "more than this server keeps for one run" in stop_words(run.stop)
 
 
 def test_run_to_end_reports_each_turn_as_it_completes(app_env):
