@@ -1,4 +1,5 @@
-"""The import structure ARCHITECTURE.md describes: no import circle, agent_core free of Streamlit and lab_ui, small modules.
+"""The structure ARCHITECTURE.md describes: every module named there, no import circle, agent_core free of Streamlit and lab_ui,
+small modules.
 
 Every module of agent_core and lab_ui is parsed (imports inside functions count: they run too, only later).
 """
@@ -6,6 +7,7 @@ Every module of agent_core and lab_ui is parsed (imports inside functions count:
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -169,3 +171,22 @@ def test_every_folder_is_a_package_with_a_docstring():
                 init = folder / "__init__.py"
                 assert init.exists(), f"{folder} has modules but no __init__.py"
                 assert ast.get_docstring(ast.parse(init.read_text())), f"{init} has no docstring"
+
+
+# Folders ARCHITECTURE.md describes as a whole, not file by file (each has its own account: sim/BEHAVIOUR.md).
+DESCRIBED_WHOLE = ("agent_core/sim", "agent_core/recorder", "agent_core/examples")
+
+
+def test_architecture_md_names_every_module_and_every_module_it_names_exists():
+    """The tree matches ARCHITECTURE.md: a module added, moved or removed shows up here, not in a newcomer's hunt."""
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([\w/.]*?\w+\.py)`", text))
+    paths = [p.relative_to(ROOT) for p in MODULES.values() if p.name not in ("__init__.py", "__main__.py")]
+    unnamed = [
+        str(p) for p in paths if not str(p).startswith(DESCRIBED_WHOLE) and p.name not in {Path(n).name for n in named}
+    ]
+    assert unnamed == [], "modules ARCHITECTURE.md does not name"
+    names = {p.name for p in MODULES.values()}
+    names |= {p.name for folder in (".", "pages", "benchmarks", "tests") for p in (ROOT / folder).glob("*.py")}
+    gone = sorted(Path(n).name for n in named if Path(n).name not in names)
+    assert gone == [], "names ARCHITECTURE.md gives no module"
