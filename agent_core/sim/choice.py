@@ -182,6 +182,10 @@ def _named_as_written(clause: str, key: str) -> bool:
 def _best_filled(view: View, need: Need, ranked: list[Any], best: Any) -> Any:
     """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
     New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
+    if need.intent == "arithmetic":
+        # A computation's operands come from results still to arrive, so a tool the clause fills now (get_weather's
+        # city in 'How much warmer is Warsaw than Oslo?') is no better at it.
+        return best
     close = [r for r in ranked if r[0] >= THRESHOLD and best[0] - r[0] <= FILL_WINDOW and r is not best]
     if not close:
         return best

@@ -16,6 +16,7 @@ MAX_ITEMS = 15
 _ENTRY = re.compile(r"^\s*(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
 _LEVEL = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARN(?:ING)?|INFO|DEBUG)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_TITLE = re.compile(r"\A\s*#{1,3}\s+(.+)")
 
 
 def listing(out: str) -> tuple[list[str], list[str]] | None:
@@ -69,8 +70,14 @@ def _piece(text: str) -> str:
 
 def _sentences(question: str, lang: str, out: str, where: str) -> str:
     """The sentences that share most with the question (and with what the text is about), each cut short."""
-    text = re.sub(r"^#+\s*", "", out, flags=re.M)
+    title = _TITLE.match(out)
+    # Table rows are cells, not sentences: a reader tells a table by its heading and the prose around it.
+    prose = "\n".join(line for line in out.splitlines() if not line.lstrip().startswith("|"))
+    text = re.sub(r"^#+\s*", "", prose, flags=re.M)
     sentences = [s.strip() for s in _SENTENCE.split(text) if len(s.strip()) > 3][:200]
+    if title:
+        # A document's heading says what it is, so it is told first, whatever the question shares with it.
+        sentences = [s for s in sentences if s != title.group(1).strip()]
     if not sentences:
         return _piece(out)
     asked = meaning.content_stems(question) - meaning.content_stems(where)
@@ -82,7 +89,10 @@ def _sentences(question: str, lang: str, out: str, where: str) -> str:
         mine = meaning.content_stems(sentence)
         return (len(mine & asked), len(mine & common), -index)
 
-    best = sorted(enumerate(sentences), key=score, reverse=True)[:2]
-    chosen = [_piece(s) for _, s in sorted(best)]
-    quoted = " ".join(chosen) if lang == "en" else " ".join(lx.quote(c, lang) for c in chosen)
+    best = sorted(enumerate(sentences), key=score, reverse=True)[: 1 if title else 2]
+    chosen = ([_piece(title.group(1))] if title else []) + [_piece(s) for _, s in sorted(best)]
+    if lang == "en":
+        quoted = (chosen[0] + ": " + " ".join(chosen[1:])) if title and len(chosen) > 1 else " ".join(chosen)
+    else:
+        quoted = " ".join(lx.quote(c, lang) for c in chosen)
     return say("gist.text", lang, where=where, text=quoted)
