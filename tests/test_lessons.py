@@ -458,7 +458,7 @@ def test_a_missed_goal_says_what_is_missing_as_a_structured_miss(goal: dict, mis
     result = check_goal(goal, _recovering_run())
     assert not result.passed
     assert result.misses == [miss]
-    assert miss.code in MISS_CODES
+    assert miss.kind in MISS_CODES
 
 
 def test_a_set_limit_outside_the_range_names_the_end_it_misses():
@@ -500,7 +500,7 @@ def test_free_text_is_checked_for_what_it_says_not_for_any_edit():
     assert check_goal(lisbon, _config_run(system="Hotel w Lizbonie."), base).passed
     assert not check_goal(lisbon, _config_run(system=base.system), base).passed
     moved = check_goal({"unchanged": ["task"]}, _config_run(task="Weather in Lisbon?"), base)
-    assert [m.code for m in moved.misses] == ["config_changed_not"]
+    assert [m.kind for m in moved.misses] == ["config_changed_not"]
     # No tool_choice and {"type": "auto"} are the same choice; "none" is not.
     assert check_goal({"unchanged": ["tool_choice"]}, _config_run(tool_choice={"type": "auto"}), base).passed
     assert not check_goal({"unchanged": ["tool_choice"]}, _config_run(tool_choice={"type": "none"}), base).passed
@@ -522,14 +522,14 @@ def test_a_description_must_say_what_the_tool_is_for_in_any_language(description
     run = _config_run(tools=[ToolSpec(name="lookup", description=description, input_schema={"type": "object"})])
     spec = {"claims": ["weather"], "min_sentences": 2}
     result = check_goal({"config": {"tools.lookup.description": {"describes": spec}}}, run)
-    assert [m.code for m in result.misses] == codes
+    assert [m.kind for m in result.misses] == codes
 
 
 def test_a_description_that_disclaims_the_weather_is_read_as_the_model_reads_it():
     def misses(description: str) -> list[str]:
         run = _config_run(tools=[ToolSpec(name="m", description=description, input_schema={"type": "object"})])
         spec = {"claims": ["user"], "disclaims": ["weather"]}
-        return [m.code for m in check_goal({"config": {"tools.m.description": {"describes": spec}}}, run).misses]
+        return [m.kind for m in check_goal({"config": {"tools.m.description": {"describes": spec}}}, run).misses]
 
     assert misses("Searches stored facts about the user. Do not use it for the weather.") == []
     assert misses("Szuka faktów o użytkowniku. Nie używaj go do pogody.") == []
@@ -549,7 +549,7 @@ def test_tool_inputs_and_where_an_argument_came_from_are_read_from_the_calls():
     origin = {"tool": "get_weather", "field": "city", "in": "system", "not_in": "task"}
     assert check_goal({"argument_from": origin}, run).passed  # the same city, named in Russian
     run.config.task = "Weather in Gdańsk?"
-    assert [m.code for m in check_goal({"argument_from": origin}, run).misses] == ["argument_not_from"]
+    assert [m.kind for m in check_goal({"argument_from": origin}, run).misses] == ["argument_not_from"]
 
 
 def test_one_failed_one_worked_needs_both_in_the_same_turn():

@@ -97,12 +97,12 @@ def setting_name(path: str) -> str:
 
 def sentence(miss: Miss) -> str:
     """One miss as a sentence in the current language."""
-    values = {k: (t(NOT_SET) if v is None else v) for k, v in miss.values.items()}  # "Max steps is not set"
+    values = {k: (t(NOT_SET) if v is None else v) for k, v in miss.params.items()}  # "Max steps is not set"
     if "path" in values:
         values["path"] = setting_name(str(values["path"]))
     if "source" in values:
         values["source"] = setting_name(str(values["source"]))
     if "concept" in values and values["concept"] in CONCEPTS:
         values["concept"] = t(CONCEPTS[str(values["concept"])])
-    template = SENTENCES.get(miss.code)
-    return t(template, **values) if template else miss.code
+    template = SENTENCES.get(miss.kind)
+    return t(template, **values) if template else miss.kind

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent_core.facts import Fact
 from agent_core.model import Run, RunConfig
 from agent_core.teaching.lessons.meaning import alternatives, describes_misses, mentions, names_place, same_text
 from agent_core.teaching.lessons.scenario import LessonError, pick
@@ -16,19 +17,18 @@ STOP_KINDS = tuple(k.value for k in StopKind)
 STOP_REASONS = tuple(r.value for r in StopReason)
 
 
-@dataclass(frozen=True)
-class Miss:
-    """One unmet part of a goal as a structured fact: a code (see MISS_CODES) and its values.
+@dataclass
+class Miss(Fact[str, dict[str, Any]]):
+    """One unmet part of a goal as a structured fact: a kind (see MISS_CODES) and its values.
 
     The UI renders it through the translation catalogue (lab_ui/lessons/goal_feedback.py), so no English
     sentence reaches a Russian or Polish learner."""
 
-    code: str
-    values: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        shown = ", ".join(f"{k}={v!r}" for k, v in self.values.items())
-        return f"{self.code}({shown})"
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.kind}({shown})"
 
 
 @dataclass
@@ -163,15 +163,15 @@ def _config(run: Run, value: dict[str, Any], base: RunConfig | None) -> list[Mis
 
 def _one_range(misses: list[Miss]) -> list[Miss]:
     """An unset limit fails both ends of "from 1 to 8": say it once, as the range the exercise asks for."""
-    ends = {(m.code, m.values.get("path")): m for m in misses if m.code in ("config_min", "config_max")}
+    ends = {(m.kind, m.params.get("path")): m for m in misses if m.kind in ("config_min", "config_max")}
     out: list[Miss] = []
     for miss in misses:
-        path = miss.values.get("path")
+        path = miss.params.get("path")
         low, high = ends.get(("config_min", path)), ends.get(("config_max", path))
         if low is None or high is None or miss not in (low, high):
             out.append(miss)
-        elif not any(m.code == "config_range" and m.values["path"] == path for m in out):
-            values = {"path": path, "got": miss.values["got"], "low": low.values["want"], "high": high.values["want"]}
+        elif not any(m.kind == "config_range" and m.params["path"] == path for m in out):
+            values = {"path": path, "got": miss.params["got"], "low": low.params["want"], "high": high.params["want"]}
             out.append(Miss("config_range", values))
     return out
 
