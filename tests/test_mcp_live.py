@@ -13,7 +13,8 @@ from agent_core.files.export import export_json, import_json
 from agent_core.loop.stepper import run_task
 from agent_core.model import RunConfig, SimSettings, ToolSpec
 from agent_core.sim import SimTransport
-from agent_core.tools.mcp_live import IMPL_PREFIX, McpServer
+from agent_core.tools.mcp import MCP_PREFIX
+from agent_core.tools.mcp_live import McpServer
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,7 @@ def test_the_mcp_quickstart_client_loop_against_the_offline_model(server):
 
 def test_the_labs_loop_runs_mcp_tools_and_keeps_their_json_rpc(server):
     specs = [
-        ToolSpec(d["name"], d["description"], d["input_schema"], impl=IMPL_PREFIX + d["name"]) for d in server.tools()
+        ToolSpec(d["name"], d["description"], d["input_schema"], impl=MCP_PREFIX + d["name"]) for d in server.tools()
     ]
     run = run_task(RunConfig(task="Any weather alerts in NY?", tools=[s for s in specs if s.name != "weather_current"]))
     [call] = run.turns[0].tools

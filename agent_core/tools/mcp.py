@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+# A ToolSpec whose impl is "mcp:<tool>" runs on the live MCP server (agent_core/tools/mcp_live.py).
+MCP_PREFIX = "mcp:"
+
 
 def tools_from_mcp(listing: dict[str, Any]) -> list[dict[str, Any]]:
     """Each MCP tool ({name, description, inputSchema}) as a tool for the `tools` list ({name, description,

@@ -22,7 +22,6 @@ from agent_core.tools.mcp import tools_from_mcp
 BUNDLED = (sys.executable, "-m", "agent_core.tools.mcp_weather")
 START_TIMEOUT_S = 30.0
 CALL_TIMEOUT_S = 30.0
-IMPL_PREFIX = "mcp:"  # a ToolSpec whose impl is "mcp:<tool>" is run by the live server
 
 
 @dataclass

@@ -15,6 +15,7 @@ from agent_core.model import ToolSpec
 from agent_core.serving.mode import is_class_server
 from agent_core.tools.base import ToolContext, ToolFailure
 from agent_core.tools.catalog import CATALOG
+from agent_core.tools.mcp import MCP_PREFIX
 from agent_core.tools.own_code import (
     OWN_IMPL,
     CodeProblem,
@@ -38,9 +39,6 @@ class ToolOutcome:
     is_error: bool
     duration_ms: float
     mcp: list[dict[str, Any]] = field(default_factory=list)  # a live MCP server's JSON-RPC for this call
-
-
-MCP_PREFIX = "mcp:"  # a ToolSpec whose impl is "mcp:<tool>" runs on the live MCP server (agent_core/tools/mcp_live.py)
 
 
 class ToolRegistry:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from agent_core.model import RunConfig, ToolSpec
-from agent_core.tools.mcp_live import IMPL_PREFIX, McpServer
+from agent_core.tools.mcp import MCP_PREFIX
+from agent_core.tools.mcp_live import McpServer
 from lab_ui.words.i18n import t
 
 
@@ -14,7 +15,7 @@ def live_tools() -> list[ToolSpec]:
     server = McpServer().start()
     try:
         return [
-            ToolSpec(d["name"], d["description"], d["input_schema"], impl=IMPL_PREFIX + d["name"])
+            ToolSpec(d["name"], d["description"], d["input_schema"], impl=MCP_PREFIX + d["name"])
             for d in server.tools()
         ]
     finally:
