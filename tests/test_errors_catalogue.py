@@ -100,7 +100,7 @@ def test_the_stop_cause_of_a_failed_run_is_worded_through_the_catalogue():
     run.turns = [Turn(index=1, error=errors.describe_api_error(status_error(529, "busy")))]
 
     run.stop = StopCause("api_error", {})
-    assert stop_text(run, ru) == f"{ru(errors.PLAIN[529])} {ru(errors.SERVER_SAID, detail=chr(34) + 'busy' + chr(34))}"
+    assert stop_text(run, ru) == f"{ru(errors.PLAIN[529])} {ru(errors.SERVER_SAID, detail='«busy»')}"
 
 
 def test_anthropic_unreachable_speaks_of_the_network_not_of_a_base_url_nobody_set():

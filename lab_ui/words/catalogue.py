@@ -189,9 +189,13 @@ def stop_words(cause: StopCause, error: str = "", tr: Translate = t) -> str:
         return kind
 
 
+QUOTED = mark('"{words}"')  # a quotation: «…» in Russian, „…” in Polish
+
+
 def error_text(error: ApiError | None, tr: Translate = t) -> str:
-    """A failed call's explanation in words (plain text; the server's own words in quotes); '' for none."""
-    return errors.explain(error, tr) if error else ""
+    """A failed call's explanation in words (plain text; the server's own words in the language's quotes, which
+    mark them as data, not words of the app); '' for none."""
+    return errors.explain(error, tr, lambda words: tr(QUOTED, words=words)) if error else ""
 
 
 def error_markdown(error: ApiError, tr: Translate = t) -> str:
