@@ -65,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--upstream",
-        default="offline",
+        default=Provider.OFFLINE.value,
         metavar="WHERE",
         help="with --record: who answers: offline (the simulated model, default), anthropic (passed through with "
         "the program's own key, never stored) or a compatible server's base URL",
@@ -145,13 +145,13 @@ def _record(args: argparse.Namespace, settings: SimSettings) -> int:
     from agent_core.storage.store import RunStore
 
     upstream = args.upstream.strip()
-    if upstream not in ("offline", "anthropic") and not upstream.startswith(("http://", "https://")):
+    if upstream not in (Provider.OFFLINE, Provider.ANTHROPIC) and not upstream.startswith(("http://", "https://")):
         say("--upstream: write offline, anthropic or a base URL such as http://localhost:11434")
         return 2
     store = RunStore()
     recorder = Recorder(RecorderConfig(upstream, sim=settings, fault_plan=tuple(args.fault)), save=store.save_turn)
-    who = "the offline model" if upstream == "offline" else upstream_url(upstream)
-    key = ", any value" if upstream == "offline" else ": it is passed on, never stored"
+    who = "the offline model" if upstream == Provider.OFFLINE else upstream_url(upstream)
+    key = ", any value" if upstream == Provider.OFFLINE else ": it is passed on, never stored"
     try:
         serve_forever(args.host, args.port, handler=recorder, banner=RECORD_BANNER.format(upstream=who, key=key))
     finally:

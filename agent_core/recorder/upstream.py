@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import httpx2
 
+from agent_core.vocab import Provider
+
 ANTHROPIC_URL = "https://api.anthropic.com"
 # Request headers that describe this hop, not the request; accept-encoding too, so the recorded bytes are the
 # bytes the program read (an uncompressed body), not a gzip stream.
@@ -40,7 +42,7 @@ class Relayed:
 
 def upstream_url(upstream: str) -> str:
     """The base URL of an upstream setting ("anthropic" or a base URL)."""
-    return ANTHROPIC_URL if upstream == "anthropic" else upstream.rstrip("/")
+    return ANTHROPIC_URL if upstream == Provider.ANTHROPIC else upstream.rstrip("/")
 
 
 class Upstream:

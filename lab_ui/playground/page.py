@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from agent_core.storage.store import NOT_SHARED, SHARED, TEACHER
+from agent_core.vocab import Provider
 from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
@@ -59,7 +60,8 @@ def keep_draft(lab: LabSession, default_task: str) -> None:
 
 def upstream_words(upstream: str) -> str:
     """Who answered a recorded program, in the learner's words (a compatible server by its URL)."""
-    return {"offline": t("the offline model"), "anthropic": "Anthropic"}.get(upstream, upstream)
+    named: dict[str, str] = {Provider.OFFLINE: t("the offline model"), Provider.ANTHROPIC: "Anthropic"}
+    return named.get(upstream, upstream)
 
 
 def recorded_banner(lab: LabSession) -> None:

@@ -15,15 +15,16 @@ import streamlit as st
 from agent_core.recorder import Recorder, RecorderConfig, start_recorder
 from agent_core.serving.mode import is_class_server
 from agent_core.storage.store import RunStore
+from agent_core.vocab import Provider
 from lab_ui.controller import session
 from lab_ui.words.i18n import mark, t
 
 RUNNING_KEY = "recorder:running"
 DEFAULT_PORT = 8766  # `make serve` holds 8765
 UPSTREAMS = {
-    "offline": mark("the offline model"),
-    "anthropic": mark("Anthropic (the program's own key, passed on, never stored)"),
-    "compatible": mark("a compatible server"),
+    Provider.OFFLINE: mark("the offline model"),
+    Provider.ANTHROPIC: mark("Anthropic (the program's own key, passed on, never stored)"),
+    Provider.COMPATIBLE: mark("a compatible server"),
 }
 REFRESH_S = 2.0
 
@@ -80,13 +81,13 @@ def stop() -> None:
 
 def recipe(url: str, upstream: str) -> str:
     """The three lines a learner types: point the program at the recorder, run it, open the Runs page."""
-    key = "any-value" if upstream == "offline" else "$ANTHROPIC_API_KEY  # your own key: passed on, never stored"
+    key = "any-value" if upstream == Provider.OFFLINE else "$ANTHROPIC_API_KEY  # your own key: passed on, never stored"
     return f"export ANTHROPIC_BASE_URL={url}\nexport ANTHROPIC_API_KEY={key}\npython your_agent.py"
 
 
 def _upstream_choice() -> str | None:
     # A class server reaches only the addresses its guard allows: its learners record offline or through Anthropic.
-    kinds = [k for k in UPSTREAMS if not (k == "compatible" and is_class_server())]
+    kinds = [k for k in UPSTREAMS if not (k == Provider.COMPATIBLE and is_class_server())]
     kind = st.radio(
         t("Who answers the program"),
         kinds,
@@ -94,7 +95,7 @@ def _upstream_choice() -> str | None:
         key="recorder:upstream",
         horizontal=True,
     )
-    if kind != "compatible":
+    if kind != Provider.COMPATIBLE:
         return str(kind)
     url = st.text_input(
         t("Base URL of the compatible server"), key="recorder:url", placeholder="http://localhost:11434"
