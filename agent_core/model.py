@@ -90,17 +90,16 @@ class Usage:
 
 
 @dataclass
-class ApiError:
-    """A failed model call, kept so the learner can see it and retry."""
+class ApiError(Fact[ApiErrorKind, dict[str, Any]]):
+    """A failed model call, kept so the learner can see it and retry: a fact, with the call's status and raw body."""
 
-    kind: ApiErrorKind
-    status: int | None = None
-    error_type: str | None = None
-    body: str | None = None  # the raw error JSON, redacted
     # What agent_core.wire.errors.explain words (no sentence is kept: the UI words it in the learner's language):
     # "reason" (an ErrorReason), "detail" (the server's or the exception's own words, redacted, kept as data),
     # "exception" (its class name); {"text": ...} alone is an older file's English sentence, shown as written.
     params: dict[str, Any] = field(default_factory=dict)
+    status: int | None = None
+    error_type: str | None = None
+    body: str | None = None  # the raw error JSON, redacted
 
 
 @dataclass

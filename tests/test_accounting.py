@@ -66,7 +66,7 @@ def three_turn_run(model: str = SONNET, provider: str = "anthropic") -> Run:
                 "content": [{"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": "4" * (10 * i)}],
             },
         ]
-    run.turns.append(Turn(index=4, request=_request(model, messages), error=ApiError("status", 529)))
+    run.turns.append(Turn(index=4, request=_request(model, messages), error=ApiError("status", status=529)))
     return run
 
 

@@ -92,7 +92,7 @@ def test_a_run_file_keeps_the_facts_and_an_old_file_keeps_its_sentence():
     old = Run.from_dict(document).turns[0].error
     assert old is not None and old.params == {"text": "Overloaded, as a v1 file wrote it"}
     assert error_text(old, ru) == "Overloaded, as a v1 file wrote it"
-    assert error_markdown(ApiError("status", 529, params={"text": "see [x](http://y)"}), ru) == "see \\[x](http://y)"
+    assert error_markdown(ApiError("status", {"text": "see [x](http://y)"}, status=529), ru) == "see \\[x](http://y)"
 
 
 def test_the_stop_cause_of_a_failed_run_is_worded_through_the_catalogue():

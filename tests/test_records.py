@@ -121,6 +121,9 @@ def test_a_version_2_file_with_an_api_error_is_worded_in_the_learners_language()
     english = json.loads(old)["run"]["turns"][1]["error"]["message"]  # the sentence v2 wrote at the failure
     run = import_json(old)
     assert run.turns[1].error.kind == ApiErrorKind.STATUS and run.stop == StopCause(StopKind.API_ERROR)
+    assert (
+        isinstance(run.turns[1].error, Fact) and run.turns[1].error.params["detail"] == "Overloaded (simulated fault)."
+    )
     assert stop_text(run) == english  # the same words, now worded from the facts
     assert stop_text(run, tr=RUSSIAN) != english and "529" in stop_text(run, tr=RUSSIAN)
     again = json.loads(export_json(run))

@@ -99,7 +99,11 @@ def db(request, tmp_path):
 def test_save_and_load_round_trip_equals_original(db):
     run = make_run()
     run.turns[1].error = ApiError(
-        "status", 529, "overloaded_error", '{"type":"error"}', {"reason": "status", "detail": "Overloaded"}
+        "status",
+        {"reason": "status", "detail": "Overloaded"},
+        status=529,
+        error_type="overloaded_error",
+        body='{"type":"error"}',
     )
     db.save_run(run)
     loaded = db.load(run.id)

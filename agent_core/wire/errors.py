@@ -138,7 +138,7 @@ def _error(
     kind: ApiErrorKind, reason: str, status: int | None = None, body: str | None = None, **params: Any
 ) -> ApiError:
     error_type = params.pop("error_type", None)
-    return ApiError(kind, status, error_type, body, {"reason": reason, **params})
+    return ApiError(kind, {"reason": reason, **params}, status=status, error_type=error_type, body=body)
 
 
 def describe_api_error(exc: Exception) -> ApiError:
