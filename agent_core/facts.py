@@ -3,8 +3,9 @@
 A record never holds a sentence. `Decision` and `StopCause` (agent_core.model) are facts whose parameters are typed
 once, here (`Params`): the loop and its guards write them, and lab_ui/words/catalogue.py reads them for the stop
 cause, a final stop decision and a "then stop" decision alike, so a key spelt two ways is a type error, not a blank.
-A failed call (`ApiError`: what agent_core.wire.errors.explain words), a lesson goal's `Miss` and the Practice page's
-feedback (agent_core.teaching.learn) are facts too, with free values.
+A failed call (`ApiError`: what agent_core.wire.errors.explain words), a built-in tool's words (`Said`, rendered in
+the run's language by agent_core.tools.texts), a lesson goal's `Miss` and the Practice page's feedback
+(agent_core.teaching.learn) are facts too, with free values.
 """
 
 from __future__ import annotations

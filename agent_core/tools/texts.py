@@ -5,26 +5,27 @@ can show it in the run's language; str() of the error stays English."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
+
+from agent_core.facts import Fact
 
 TABLE = Path(__file__).parent / "data" / "texts.json"
 E = TypeVar("E", bound=BaseException)
 
 
-@dataclass(frozen=True)
-class Said:
-    """A message as data: its key in the table and its values (a value may be a Said of its own)."""
+@dataclass
+class Said(Fact[str, dict[str, Any]]):
+    """A message as data, the one Fact shape: its key in the table and its values (a value may be a Said of its own)."""
 
-    key: str
-    values: tuple[tuple[str, Any], ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 def said(key: str, **values: Any) -> Said:
     """A message by key, with the values its template names."""
-    return Said(key, tuple(values.items()))
+    return Said(key, dict(values))
 
 
 @cache
@@ -38,8 +39,8 @@ def render(message: Said | str, lang: str = "en") -> str:
     if not isinstance(message, Said):
         return message
     table = _table()
-    template = table.get(lang, {}).get(message.key) or table["en"][message.key]
-    return template.format(**{k: render(v, lang) if isinstance(v, Said) else v for k, v in message.values})
+    template = table.get(lang, {}).get(message.kind) or table["en"][message.kind]
+    return template.format(**{k: render(v, lang) if isinstance(v, Said) else v for k, v in message.params.items()})
 
 
 def error(kind: type[E], key: str, **values: Any) -> E:
