@@ -5,16 +5,19 @@ Figures (target: `make test` under 10 minutes wall on the 2-core machine):
 - CPU: user + system seconds of pytest and every process it waited for (xdist workers, app servers, Chromium);
 - floor: CPU divided by the cores: the wall time if every core were busy all along; wall / floor says how much of
   the run was waiting (a browser waiting for a rerun, a test waiting for a timeout) or one core working alone;
-- the slowest files and tests (setup + call + teardown), and the browser tests' waits for a rerun (wait_idle).
+- the slowest files and tests (setup + call + teardown), and the browser tests' waits for a rerun (wait_idle);
+- the tests that waited most: wall minus the CPU of their test process and every process below it
+  (benchmarks/suite_cpu.py), the time a quiet machine would still spend on them doing nothing.
 The machine's load average before and after is printed: on a shared machine the figures are worth only that.
 
-    python benchmarks/bench_suite.py [--workers N] [pytest arguments, e.g. -m "not browser"]
+    python benchmarks/bench_suite.py [--workers N] [--dist MODE] [pytest arguments, e.g. -m "not browser"]
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import re
 import resource
@@ -47,19 +50,37 @@ def _idle_waits(log: Path) -> str:
     return ", ".join(f"{len(v)} {k} waits ({sum(v):.0f} s)" for k, v in sorted(kinds.items()))
 
 
+def _waiting(cpu_log: Path) -> str:
+    """The tests' CPU summed, and the tests that waited most (wall minus CPU)."""
+    if not cpu_log.exists():
+        return "  no per-test CPU logged"
+    tests = [json.loads(line) for line in cpu_log.read_text().splitlines()]
+    wall, cpu = sum(t["wall"] for t in tests), sum(t["cpu"] for t in tests)
+    lines = [f"  per test: {wall:.0f} s of wall and {cpu:.0f} s of CPU summed over {len(tests)} tests; waited most:"]
+    for t in sorted(tests, key=lambda t: t["cpu"] - t["wall"])[:10]:
+        lines.append(f"    {t['wall'] - t['cpu']:7.1f}  ({t['wall']:.1f} s wall, {t['cpu']:.1f} s CPU)  {t['test']}")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", default="2", help="pytest-xdist processes, as `make test` (default 2)")
+    parser.add_argument("--dist", default="worksteal", help="pytest-xdist's scheduling, as `make test`")
     options, pytest_args = parser.parse_known_args()
     ARTIFACTS.mkdir(exist_ok=True)
     log, out = ARTIFACTS / "bench-suite-waits.log", ARTIFACTS / "bench-suite-pytest.txt"
+    cpu_log = ARTIFACTS / "bench-suite-cpu.jsonl"
     log.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "pytest", "-q", "-n", options.workers, "--durations=0", *pytest_args]
-    command += ["-p", "no:cacheprovider"]
+    cpu_log.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "pytest", "-q", "-n", options.workers, "--dist", options.dist, "--durations=0"]
+    command += pytest_args
+    command += ["-p", "no:cacheprovider", "-p", "suite_cpu"]
     load_before = os.getloadavg()
     cpu_before, started = _cpu(), time.perf_counter()
     with open(out, "w") as sink:
-        code = subprocess.call(command, cwd=ROOT, env={**os.environ, "LAB_IDLE_LOG": str(log)}, stdout=sink)
+        path = os.pathsep.join(filter(None, [str(ROOT / "benchmarks"), os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "LAB_IDLE_LOG": str(log), "LAB_CPU_LOG": str(cpu_log), "PYTHONPATH": path}
+        code = subprocess.call(command, cwd=ROOT, env=env, stdout=sink)
     wall, cpu = time.perf_counter() - started, _cpu() - cpu_before
     load_after = os.getloadavg()
     text = out.read_text()
@@ -85,6 +106,7 @@ def main() -> int:
     print("  slowest tests:")
     for name, seconds in sorted(per_test.items(), key=lambda kv: -kv[1])[:10]:
         print(f"    {seconds:7.1f}  {name}")
+    print(_waiting(cpu_log))
     if code:
         print("\n".join(line for line in text.splitlines() if line.startswith(("FAILED", "ERROR"))))
     return code

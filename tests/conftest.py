@@ -18,6 +18,43 @@ from agent_core.model import SimSettings
 from agent_core.sim import start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type
 
+# About how many seconds each test of these files takes on the 2-core machine (CI's --durations; a file left out
+# is quick). Each test process sorts its tests longest first, the same way, so that with `--dist worksteal`
+# (make test) the long tests start early and the run ends on short ones that the other process can take over:
+# neither process idles while the other finishes a long browser walk. Figures need only be rough.
+SECONDS_PER_TEST = {
+    "test_browser_language.py": 100,
+    "test_browser_a11y.py": 60,
+    "test_language.py": 40,
+    "test_secrets_canary.py": 30,
+    "test_browser_class_server.py": 30,
+    "test_isolation.py": 20,
+    "test_browser_lessons.py": 30,
+    "test_browser_runs.py": 20,
+    "test_browser_presenter.py": 25,
+    "test_browser_playground.py": 25,
+    "test_serve_class.py": 15,
+    "security/test_storage_growth.py": 15,
+    "test_wheel.py": 15,
+    "test_fidelity_loops.py": 3,
+    "test_lesson_code.py": 5,
+    "test_import_cost.py": 5,
+}
+BROWSER_TEST_SECONDS = 15  # a browser test of a file not named above
+
+
+def _expected_seconds(item: pytest.Item) -> float:
+    path = item.path.as_posix()
+    for name, seconds in SECONDS_PER_TEST.items():
+        if path.endswith("/" + name):
+            return seconds
+    return BROWSER_TEST_SECONDS if item.get_closest_marker("browser") else 0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first (a stable sort: a file's tests keep their order, and the quick ones theirs)."""
+    items.sort(key=_expected_seconds, reverse=True)
+
 
 @pytest.fixture
 def app_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
