@@ -89,6 +89,7 @@ class Walk:
         options = self.page.locator(f".st-key-{key} button")
         for i in range(options.count()):
             options.nth(i).click()
+            wait_idle(self.page)  # else the old view's expanders, on their way out, are what open_expanders clicks
             self.open_expanders()
             self.check(f"{where}, view {i + 1}")
 
