@@ -8,10 +8,11 @@ import shutil
 
 import pytest
 
-from agent_core.loop.context import CLEARED
+from agent_core.loop.context import CLEARED, cleared_text
 from agent_core.loop.stepper import Stepper, run_task
 from agent_core.model import Run
 from agent_core.teaching.lessons import LANGUAGES, LESSONS_ROOT, Lesson, LessonError, check_goal, load_lesson
+from agent_core.tools import texts
 from agent_core.tools.catalog import sandbox_path
 from agent_core.wire.openai_form import to_openai_messages
 
@@ -62,6 +63,22 @@ def test_clearing_replaces_the_old_log_in_the_last_request():
     )
     assert log_line in untouched and CLEARED not in untouched
     assert log_line not in cleared and CLEARED in cleared
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_programs_summary_and_placeholder_are_written_in_the_runs_language(lang: str):
+    # The model reads them as part of the history: a Russian or Polish run gets its own words, not English ones.
+    summarised = _exercise_run("11-context-management", "fit-the-window", lang)
+    first = summarised.turns[-1].request["messages"][0]["content"]
+    first = first if isinstance(first, str) else " ".join(b.get("text", "") for b in first)
+    heading = texts.render(texts.said("context.summary"), lang)
+    assert heading in first and heading != texts.render(texts.said("context.summary"))
+    assert "Summary of earlier turns" not in first and " -> result:" not in first
+    assert f" -> {texts.render(texts.said('context.result'), lang)}: " in first
+    assert summarised.stop.kind == "end_turn"
+    cleared = _exercise_run("11-context-management", "clear-old-results", lang)
+    last = json.dumps(cleared.turns[-1].request, ensure_ascii=False)
+    assert cleared_text(lang) in last and CLEARED not in last
 
 
 def test_the_workflow_sends_data_instead_of_tools_and_a_far_smaller_request():

@@ -7,9 +7,17 @@ import json
 from typing import Any
 
 from agent_core.model import Decision, RunConfig
+from agent_core.tools import texts
 from agent_core.vocab import ContextPolicy, DecisionKind
 
-CLEARED = "[old tool result cleared to save context]"
+# The placeholder and the summary go into the history the model reads, so they are written in the run's language
+# (tools/data/texts.json); CLEARED is the English one.
+CLEARED = texts.render(texts.said("context.cleared"))
+
+
+def cleared_text(lang: str = "en") -> str:
+    """The placeholder an old tool result becomes, in a language."""
+    return texts.render(texts.said("context.cleared"), lang)
 
 
 def cache_control() -> dict[str, Any]:
@@ -46,26 +54,29 @@ def _turn_starts(messages: list[dict[str, Any]]) -> list[int]:
     return [i for i, m in enumerate(messages) if m.get("role") == "assistant"]
 
 
-def clear_tool_results(messages: list[dict[str, Any]], keep_last_turns: int) -> tuple[list[dict[str, Any]], int]:
+def clear_tool_results(
+    messages: list[dict[str, Any]], keep_last_turns: int, lang: str = "en"
+) -> tuple[list[dict[str, Any]], int]:
     """Replace tool results older than the last N turns with a placeholder; returns (messages, blocks cleared)."""
     starts = _turn_starts(messages)
     if len(starts) <= keep_last_turns:
         return messages, 0
     boundary = starts[len(starts) - keep_last_turns] if keep_last_turns > 0 else len(messages)
-    cleared = 0
+    cleared, placeholder = 0, cleared_text(lang)
     out = copy.deepcopy(messages)
     for message in out[:boundary]:
         for block in message["content"] if isinstance(message.get("content"), list) else []:
-            if block.get("type") == "tool_result" and block.get("content") != CLEARED:
-                block["content"] = CLEARED
+            if block.get("type") == "tool_result" and block.get("content") != placeholder:
+                block["content"] = placeholder
                 cleared += 1
     return out, cleared
 
 
-def _summarise(messages: list[dict[str, Any]]) -> str:
+def _summarise(messages: list[dict[str, Any]], lang: str) -> str:
     """A short, deterministic summary the program writes itself (no model call): what was asked and learned."""
     calls: dict[str, str] = {}
     lines = []
+    a_tool = texts.render(texts.said("context.a_tool"), lang)
     for message in messages:
         for block in message["content"] if isinstance(message.get("content"), list) else []:
             if block.get("type") == "tool_use":
@@ -73,12 +84,16 @@ def _summarise(messages: list[dict[str, Any]]) -> str:
             elif block.get("type") == "tool_result":
                 content = block.get("content")
                 text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-                status = "error" if block.get("is_error") else "result"
-                lines.append(f"- {calls.get(block.get('tool_use_id'), 'a tool')} -> {status}: {text[:160]}")
-    return "Summary of earlier turns (written by the program to save context):\n" + "\n".join(lines)
+                status = texts.said("context.error" if block.get("is_error") else "context.result")
+                call = calls.get(block.get("tool_use_id"), a_tool)
+                line = texts.said("context.summary_line", call=call, status=status, text=text[:160])
+                lines.append(texts.render(line, lang))
+    return texts.render(texts.said("context.summary"), lang) + "\n" + "\n".join(lines)
 
 
-def summarize_old_turns(messages: list[dict[str, Any]], keep_last_turns: int) -> tuple[list[dict[str, Any]], int]:
+def summarize_old_turns(
+    messages: list[dict[str, Any]], keep_last_turns: int, lang: str = "en"
+) -> tuple[list[dict[str, Any]], int]:
     """Fold all but the last N turns into the first user message; returns (messages, turns folded)."""
     starts = _turn_starts(messages)
     if len(starts) <= keep_last_turns or not messages:
@@ -87,7 +102,7 @@ def summarize_old_turns(messages: list[dict[str, Any]], keep_last_turns: int) ->
     # The kept part must start with an assistant message so the history stays user/assistant alternating.
     old, kept = messages[1:boundary], messages[boundary:]
     first = copy.deepcopy(messages[0])
-    summary = _summarise(old)
+    summary = _summarise(old, lang)
     if isinstance(first.get("content"), str):
         first["content"] = first["content"] + "\n\n" + summary
     else:
@@ -99,9 +114,9 @@ def summarize_old_turns(messages: list[dict[str, Any]], keep_last_turns: int) ->
 def apply_policy(config: RunConfig, messages: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Decision | None]:
     """Apply the configured context policy; returns the new history and what it did (None when nothing changed)."""
     if config.context_policy == ContextPolicy.CLEAR_TOOL_RESULTS:
-        out, n = clear_tool_results(messages, config.keep_last_turns)
+        out, n = clear_tool_results(messages, config.keep_last_turns, config.language)
         return out, (Decision(DecisionKind.CONTEXT_CLEARED, {"results": n}) if n else None)
     if config.context_policy == ContextPolicy.SUMMARIZE:
-        out, n = summarize_old_turns(messages, config.keep_last_turns)
+        out, n = summarize_old_turns(messages, config.keep_last_turns, config.language)
         return out, (Decision(DecisionKind.CONTEXT_SUMMARISED, {"turns": n}) if n else None)
     return messages, None

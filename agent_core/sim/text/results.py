@@ -12,10 +12,20 @@ from agent_core.sim.text import arithmetic
 from agent_core.sim.text import language as lx
 
 SHORT_RESULT = 200  # only short results can mean "unavailable"; a long document merely mentioning it is data
-# Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text".
+# Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text",
+# the status word in the run's language (lexicon.json call_status: "- read_file({...}) -> ошибка: ...").
 # json.dumps(value, sort_keys=True, ensure_ascii=False) without building an encoder per call (a hot spot).
 SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
-_CALL_LINE = re.compile(r"^- ([A-Za-z0-9_-]{1,64})\((\{.*\})\)(?: -> (result|error))?: ?(.*)$")
+
+
+@cache
+def _call_line() -> re.Pattern[str]:
+    words = [re.escape(w) for ws in lx.lexicon()["call_status"].values() for w in ws]
+    return re.compile(rf"^- ([A-Za-z0-9_-]{{1,64}})\((\{{.*\}})\)(?: -> ({'|'.join(words)}))?: ?(.*)$", re.I)
+
+
+def _is_error_word(word: str | None) -> bool:
+    return word is not None and word.lower() in lx.lexicon()["call_status"]["error"]
 
 
 # ---- calls and results in the history -------------------------------------------------------------
@@ -96,7 +106,7 @@ def noted_calls(text: str) -> tuple[str, list[Attempt]]:
     lines, found, failed, first = text.split("\n"), [], [], None
     outputs: list[list[str]] = []  # joined once at the end: adding line by line to a huge output was quadratic
     for index, line in enumerate(lines):
-        match = _CALL_LINE.match(line.strip())
+        match = _call_line().match(line.strip())
         if match:
             first = index if first is None else first
             try:
@@ -105,7 +115,7 @@ def noted_calls(text: str) -> tuple[str, list[Attempt]]:
                 tool_input = {}
             found.append(Attempt(match.group(1), tool_input if isinstance(tool_input, dict) else {}, "", ""))
             outputs.append([match.group(4)])
-            failed.append(match.group(3) == "error")
+            failed.append(_is_error_word(match.group(3)))
         elif found and line.strip():
             outputs[-1].append(line)
     for attempt, output, error in zip(found, outputs, failed, strict=False):
