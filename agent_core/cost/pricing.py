@@ -23,7 +23,7 @@ NOTE_OFFLINE = "Offline: every figure is the simulator's estimate"
 PRICE_FIELDS = ("input", "output", "cache_write_5m", "cache_write_1h", "cache_read")
 SIZE_FIELDS = ("context_window", "max_output")
 TEXT_FIELDS = ("as_of", "source")
-OPTIONAL_FIELDS = ("note", "long_prompt")
+OPTIONAL_FIELDS = ("note", "long_prompt", "assumed")
 LINEUP_FIELDS = (
     "display_name",
     "aliases",

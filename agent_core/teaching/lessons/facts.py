@@ -3,7 +3,9 @@ of the code, so a price, a window or a limit a lesson states is pinned to the da
 
 A path is `models.<model id>.<field>` (a list item by index: `models.claude-sonnet-5-5.tool_prompt_tokens.0`), or
 `code.<module>.<NAME>` (a constant, e.g. `code.agent_core.tools.calculator.MAX_DIGITS`), or two of them divided
-by ` / ` (the cache read as a multiple of the input price) or taken one from the other with ` - `.
+by ` / ` (the cache read as a multiple of the input price) or taken one from the other with ` - `. A figure a model's
+row marks as `assumed` (carried over from another model: the docs give none for this one) cannot be read by this
+model's path; cite the model it comes from.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def _model_value(rest: str, path: str) -> Any:
     if model is None:
         raise FactError(f"{path!r}: no such model in models.json")
     value: Any = models[model]
+    field = rest[len(model) + 1 :].split(".")[0]
+    if borrowed := (value.get("assumed") or {}).get(field):
+        # The docs give no such figure for this model; the table carries another model's so the offline model has
+        # one. A lesson states the model it comes from, and that the docs give none for this one.
+        raise FactError(f"{path!r}: the docs give no {field} for {model}; models.json carries {borrowed}'s: cite that")
     for part in rest[len(model) + 1 :].split("."):
         if isinstance(value, dict) and part in value:
             value = value[part]
