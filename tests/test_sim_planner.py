@@ -814,3 +814,61 @@ def test_a_json_result_is_told_in_russian_with_the_city_inflected():
     assert calls == [("get_weather", {"city": "Moscow"})]
     assert "в москве" in answer.lower() and "-3" in answer and "облачно" in answer and "Moscow" not in answer
     plain(answer)
+
+
+# ---- several places in one clause, forecasts, and which one is warmer (MCP quickstart weather, docs examples) ---
+
+FORECASTS = {
+    (39.74, -104.99): [("Today", 52, "Sunny, with a high near 52."), ("Tonight", 25, "Clear, with a low around 25.")],
+    (25.76, -80.19): [("Today", 79, "Partly cloudy, with a high near 79."), ("Tonight", 70, "Mostly clear.")],
+}
+
+
+def forecast(name: str, args: dict) -> tuple[str, bool]:
+    if name == "get_alerts":
+        event = {"CA": "Red Flag Warning", "WA": "Coastal Flood Advisory"}.get(args["state"], "none")
+        return json.dumps([{"event": event, "area": args["state"]}]), False
+    periods = FORECASTS[(round(args["latitude"], 2), round(args["longitude"], 2))]
+    return json.dumps(
+        {
+            "periods": [
+                {"name": n, "temperature": t, "temperature_unit": "F", "detailed_forecast": f} for n, t, f in periods
+            ]
+        }
+    ), False
+
+
+def test_each_place_of_a_clause_gets_its_own_call():
+    calls, answer, _ = loop("Какая погода будет сегодня в Денвере и в Майами?", MCP_WEATHER, forecast)
+    assert sorted((n, a["latitude"], a["longitude"]) for n, a in calls) == [
+        ("get_forecast", 25.76, -80.19),
+        ("get_forecast", 39.74, -104.99),
+    ]
+    calls, _, _ = loop(
+        "Are there weather alerts in California or in Washington state right now?", MCP_WEATHER, forecast
+    )
+    assert sorted(a["state"] for _, a in calls) == ["CA", "WA"]
+
+
+def test_a_forecast_is_told_period_by_period_in_the_users_language():
+    _, answer, _ = loop("Какая погода будет сегодня в Денвере и в Майами?", MCP_WEATHER, forecast)
+    assert "Прогноз в Денвере: сегодня 52°F, солнечно." in answer and "в Майами: сегодня 79°F" in answer, answer
+    assert "Sunny" not in answer and "Today" not in answer, answer
+
+
+def test_which_is_warmer_is_the_difference_worked_out_without_a_clock_tool():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "get_weather":
+            return {"Glasgow": "8°C, light rain", "London": "10°C, drizzle"}[args["location"]], False
+        return '{"timezone": "Europe/London", "datetime": "2026-12-01T10:00:00+00:00"}', False
+
+    clock = tool("get_time", "Get the current time in a given time zone", {"timezone": string("IANA time zone")})
+    weather = tool("get_weather", "Get the current weather in a given location", {"location": string("The city")})
+    calls, answer, _ = loop(
+        "Which is warmer right now, Glasgow or London, and by how many degrees?", [weather, clock], run
+    )
+    assert [n for n, _ in calls] == ["get_weather", "get_weather"]
+    assert "10-8 = 2" in answer, answer
+
+
+# ---- github/github-mcp-server's issue_read: an enum nothing names, a 404 ---------------------------------------

@@ -122,7 +122,11 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             fill(
                 view, need, results=False
             )  # what the question itself gives, so the chain is planned the same each turn
+    pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}
     needs[:] = _with_feeders(view, kept)
+    for need in needs:  # the feeders put before the weather needs moved them: the difference follows its needs
+        if id(need) in pairs:
+            need.derived = (needs.index(pairs[id(need)][0]), needs.index(pairs[id(need)][1]))
     _mark_twins([n for n in needs if n.derived is None])
     leftovers = view.episode
     for layer in _layers([n for n in needs if n.derived is None and n.twin is None]):
@@ -264,8 +268,14 @@ def _derive(view: View, need: Need, needs: list[Need]) -> None:
     a, b = (lx.temperature(n.result.output) if n.result else None for n in (first, second))
     if a is None or b is None:
         return
+    words, comparison = lx.words(view.question), lx.lexicon()["comparison"]
+    if not lx.hits(words, comparison["forward"] + comparison["reverse"]) and float(b) > float(a):
+        a, b = b, a  # 'Which is warmer, Glasgow or London?': by how much the one is above the other
     need.value = f"{a}-({b})" if b.startswith("-") else f"{a}-{b}"
     need.clause = need.value
+    if need.tool is not None:
+        need.tool = None  # chosen for the whole question ('right now' found get_time); the sum picks its own tool
+        choose(view, need)
     if need.tool is not None:
         fill(view, need)
 

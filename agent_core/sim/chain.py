@@ -45,7 +45,7 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
         name = str(tool.get("name", ""))
         if name in seen or not any(_promises(view, need, tool, p) for p in missing):
             continue
-        trial = Need("tool", need.clause, None, tool=tool, feeds=need)
+        trial = Need("tool", need.clause, None, tool=tool, feeds=need, focus=need.focus)
         fill(view, trial)
         if not lacking(trial):
             view.notes.append(
@@ -76,7 +76,7 @@ def promising(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
         name = str(tool.get("name", ""))
         if depth >= MAX_DEPTH or name in seen or not any(_promises(view, need, tool, p) for p in missing):
             continue
-        trial = Need("tool", need.clause, None, tool=tool, feeds=need)
+        trial = Need("tool", need.clause, None, tool=tool, feeds=need, focus=need.focus)
         fill(view, trial, guess=False)
         if lacking(trial):
             out += promising(view, trial, depth + 1, seen) or [trial]

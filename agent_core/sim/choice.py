@@ -202,6 +202,17 @@ def _best_filled(view: View, need: Need, ranked: list[Any], best: Any) -> Any:
     return other if gain >= 2 or (gain >= 1 and best[0] - other[0] <= 1) else best
 
 
+@lru_cache(maxsize=1024)
+def _computes(key: str) -> bool:
+    """A tool that can work out a sum takes numbers or an expression (add(a, b), calculate(expression))."""
+    props = (json.loads(key).get("input_schema") or {}).get("properties") or {}
+    return any(
+        isinstance(p, dict)
+        and (p.get("type") in ("number", "integer") or kinds.kind_of(name, p, key) in ("expression", "number"))
+        for name, p in props.items()
+    )
+
+
 def choose(view: View, need: Need, forced: bool = False) -> None:
     """Pick the best-scoring tool for a need (any score when the choice is forced)."""
     kind = view.choice_type
@@ -214,6 +225,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     ]
     if kind == "tool":
         ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
+    elif need.intent == "arithmetic" and need.value and not forced:
+        ranked = [r for r in ranked if _computes(r[4])]  # get_time(timezone) shares 'time' with 'times' only
     if not ranked:
         return
     best = max(ranked, key=lambda r: (r[0], r[1]))

@@ -108,6 +108,9 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
         if clock:
             return clock
     records = facts.records(need.outcome.output)
+    forecast = forecast_line(view, need, records) if records else None
+    if forecast:
+        return forecast
     if isinstance(data, list) and not data:
         return say("compose.empty", lang, thing=subject(view, need) or say("compose.nothing", lang))
     if len(records) == 1 and (isinstance(data, list) or records[0] != data):
@@ -143,6 +146,56 @@ def weather_line(view: View, need: Need, record: dict[str, Any]) -> str | None:
     where = place(view, need, record)
     line = say("compose.weather", view.lang, where=where, temp=shown, sky=(", " + sky) if sky else "")
     return capitalised(re.sub(r"\s+", " ", line).replace(" ,", ",").strip())
+
+
+def _temperature(record: dict[str, Any]) -> str | None:
+    """'52°F' of a period or a report: its temperature with the unit it states (°C unless it says F)."""
+    keys = {norm(k): k for k in record}
+    temp_key = next((keys[k] for k in _TEMP_KEYS if k in keys), None)
+    temp = record[temp_key] if temp_key else None
+    if not isinstance(temp, (int, float)) or isinstance(temp, bool):
+        return None if temp is None else str(temp)
+    unit = next((str(record[keys[k]]) for k in ("temperature_unit", "unit", "units") if k in keys), "")
+    fahrenheit = unit.lower() in ("f", "fahrenheit", "imperial") or norm(str(temp_key)).endswith("_f")
+    return f"{value(temp, 'en')}{'°F' if fahrenheit else '°C'}"
+
+
+def _period_sky(record: dict[str, Any], lang: str) -> str:
+    """A period's sky in a word or two: its short forecast, or the detailed one up to its first comma ('Sunny')."""
+    keys = {norm(k): k for k in record}
+    text = next(
+        (
+            str(record[keys[k]])
+            for k in ("short_forecast", *_SKY_KEYS, "detailed_forecast")
+            if k in keys and record[keys[k]]
+        ),
+        "",
+    )
+    short = re.split(r"[,.;]", text)[0].strip()
+    if not short or lang == "en":
+        return short.lower() if short[:1].isupper() and not short.isupper() else short
+    said = translate(short, lang)
+    kept = [w for w in re.findall(r"[A-Za-z]{3,}", short) if re.search(rf"\b{w}\b", said)]
+    return said if said != short and not kept else lx.quote(short, lang)  # never half English ('ливни likely')
+
+
+def forecast_line(view: View, need: Need, records: list[dict[str, Any]]) -> str | None:
+    """'Forecast in Denver: today 52°F, sunny; tonight 39°F, clear.': the periods the question names (today,
+    tonight, a weekday), else the first two, each with its temperature and sky, in the user's language."""
+    named = [r for r in records if isinstance(r.get("name"), str) and _temperature(r) is not None]
+    if len(named) < 2 or len(named) != len(records):
+        return None
+    asked = [
+        r for r in named if any(_said(f, view.question) for f in {str(r["name"]), translate(str(r["name"]), view.lang)})
+    ]
+    parts = []
+    for record in asked or named[:2]:
+        period = translate(str(record["name"]), view.lang)
+        period = period.lower() if view.lang == "en" or period != record["name"] else lx.quote(period, view.lang)
+        sky = _period_sky(record, view.lang)
+        parts.append(f"{period} {_temperature(record)}" + (f", {sky}" if sky else ""))
+    where = place(view, need)
+    return capitalised(say("compose.forecast", view.lang, where=where, periods="; ".join(parts)).replace("  ", " "))
 
 
 def time_line(view: View, record: dict[str, Any]) -> str | None:

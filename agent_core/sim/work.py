@@ -30,10 +30,12 @@ class Fill:
         the first text, and a long run's results are read only when they are needed."""
         need, view = self.need, self.view
         if self.only_clause:
-            yield need.clause
+            yield from (need.focus, need.clause) if need.focus else (need.clause,)
             return
         if view.reply and not wording:
             yield view.reply  # the user's answer to the model's question says what the request left open
+        if need.focus and not wording:
+            yield need.focus  # 'Denver' of "в Денвере и в Майами": this call's own value before the clause's first
         yield from (view.question, need.clause) if wording else (need.clause, view.question)
         yield view.system
         yield from view.earlier

@@ -79,6 +79,11 @@ def find_cities(text: str) -> list[City]:
     return list(dict.fromkeys(city for _, city in _known(text)))
 
 
+def mentions(text: str) -> list[tuple[int, str]]:
+    """(where, English name) of each known city mentioned in text, in order."""
+    return [(start, city.name) for start, city in _known(text)]
+
+
 def places(text: str) -> list[str]:
     """Every place in text, in order: known cities by their English name, unknown (or misspelt) ones as written."""
     return list(_places(text))

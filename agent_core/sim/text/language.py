@@ -326,9 +326,11 @@ def extract_ticker(text: str) -> str | None:
 
 
 def temperature(text: str) -> str | None:
-    """The first temperature in a weather report ('4°C' -> '4')."""
-    match = re.search(r"(-?\d+(?:\.\d+)?)\s*°", text) or re.search(
-        r"(-?\d+(?:\.\d+)?)\s*(?:degrees|градус|stopn)", text
+    """The first temperature in a weather report ('4°C' -> '4'), or its JSON field ('"temperature": 52')."""
+    match = (
+        re.search(r"(-?\d+(?:\.\d+)?)\s*°", text)
+        or re.search(r"(-?\d+(?:\.\d+)?)\s*(?:degrees|градус|stopn)", text)
+        or re.search(r"[\"']?\b(?:temperature|temp)(?:_[cf])?[\"']?\s*:\s*(-?\d+(?:\.\d+)?)", text)
     )
     return match.group(1) if match else None
 

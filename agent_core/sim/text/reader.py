@@ -47,6 +47,8 @@ class Need:
     after: Need | None = None  # the need whose result gave this call its argument (a follow-up call)
     context: str = ""  # the system prompt's sentences that name the chosen tool for this need
     final: str = ""  # the value of an expression worked out with operation tools (sim/sums.py)
+    # One of several values a clause gives ("в Денвере и в Майами"): its arguments are looked for in it first.
+    focus: str = ""
 
     @property
     def tool_def(self) -> dict[str, Any]:
@@ -188,6 +190,19 @@ def _values(intent: str, clause: str) -> list[str | None]:
     return [None]
 
 
+def _segments(clause: str, found: list[str | None]) -> dict[str, str]:
+    """Each value's own part of a clause that gives several: "alerts in California or in Washington state" ->
+    'California or in ', 'Washington state'; the words after a value belong to it (a state, not the city)."""
+    starts = {name: start for start, name in reversed(gazetteer.mentions(clause))}
+    folded = lx.fold(clause)
+    at = {v: starts.get(v, folded.find(lx.fold(v))) for v in found if v}
+    order = sorted((s, v) for v, s in at.items() if s >= 0)
+    ends = [s for s, _ in order[1:]] + [len(clause)]
+    return {v: clause[s:e].strip() or v for (s, v), e in zip(order, ends, strict=True)} | {
+        v: v for v, s in at.items() if s < 0
+    }
+
+
 def _query(clause: str, intent: str) -> str | None:
     tokens = lx.words(clause)
     for entry in lx.lexicon()["memory_queries"] if intent == "memory" else []:
@@ -233,9 +248,12 @@ def understand(view: View) -> list[Need]:
         intent = _clause_intent(view, clause, previous) if room > 0 else None
         if intent is None:
             continue
-        for value in _values(intent, clause)[:room]:
+        found = _values(intent, clause)[:room]
+        # places only: two paths of one clause are usually one call's two roles (move_file's source and destination)
+        focus = _segments(clause, found) if len(found) > 1 and intent == "weather" else {}
+        for value in found:
             if not any(n.intent == intent and n.value == value for n in needs):
-                needs.append(Need(intent, clause, value))
+                needs.append(Need(intent, clause, value, focus=focus.get(value, "") if value else ""))
         if intent == "weather" and "memory" in intent_hits(clause):
             has_place = (
                 bool(gazetteer.places(view.question) or gazetteer.places(view.system))
@@ -361,7 +379,7 @@ def _add_comparison(view: View, needs: list[Need]) -> None:
     weather = [i for i, n in enumerate(needs) if n.intent == "weather" and n.value]
     words = lx.words(view.question)
     comparison = lx.lexicon()["comparison"]
-    if len(weather) < 2 or not (lx.hits(words, comparison["forward"]) or lx.hits(words, comparison["reverse"])):
+    if len(weather) < 2 or not any(lx.hits(words, comparison[k]) for k in ("forward", "reverse", "which")):
         return
     first, second = weather[0], weather[1]
     if lx.hits(words, comparison["reverse"]):
