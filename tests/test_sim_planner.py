@@ -872,3 +872,39 @@ def test_which_is_warmer_is_the_difference_worked_out_without_a_clock_tool():
 
 
 # ---- github/github-mcp-server's issue_read: an enum nothing names, a 404 ---------------------------------------
+
+ISSUE_READ = tool(
+    "issue_read",
+    "Gets information about one issue in a GitHub repository.",
+    {
+        "method": string("What to read: 'get' the issue, 'get_comments' its comments.", enum=["get", "get_comments"]),
+        "owner": string("Repository owner"),
+        "repo": string("Repository name"),
+        "issue_number": {"type": "number", "description": "The number of the issue"},
+    },
+    ["method", "owner", "repo", "issue_number"],
+)
+
+
+def test_an_option_nothing_names_is_the_plain_one_the_others_extend():
+    calls, answer, _ = loop(
+        "What's issue 42 in octo-org/webshop about?",
+        [ISSUE_READ],
+        lambda n, a: (json.dumps({"number": 42, "title": "Checkout button does nothing on Safari"}), False),
+    )
+    assert calls == [("issue_read", {"method": "get", "owner": "octo-org", "repo": "webshop", "issue_number": 42})]
+    assert "Issue 42" in answer and "Checkout button does nothing on Safari" in answer, answer
+
+
+def test_a_not_found_error_is_not_repeated_and_is_told_plainly():
+    calls, answer, drafts = loop(
+        "О чём issue номер 4200 в octo-org/webshop?",
+        [ISSUE_READ],
+        lambda n, a: (
+            "failed to get issue: GET https://api.github.com/repos/octo-org/webshop/issues/4200: 404 Not Found",
+            True,
+        ),
+    )
+    assert len(calls) == 1 and calls[0][1]["issue_number"] == 4200
+    assert "404 Not Found" in answer and "ответил" not in answer and "issue_read ответил" not in answer, answer
+    assert "повтор того же вызова ничего не изменит" in answer, answer

@@ -54,6 +54,8 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = value if value is not None else _selected(work, selector, pname)
         if value is None and kind != "selected":
             value = _value(work, pname, prop, kind, pname in required)
+        if value is None and pname in required and isinstance(prop.get("enum"), list):
+            value = _base_option(prop["enum"])
         if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
             value = value.replace("^", "**")
         if value is None and pname in required:
@@ -74,6 +76,14 @@ def _beside(args: dict[str, Any], paths: list[str]) -> None:
         value = args.get(p)
         if folders and isinstance(value, str) and value and "/" not in value:
             args[p] = f"{folders[0]}/{value}"
+
+
+def _base_option(options: list[Any]) -> str | None:
+    """The plain option the others extend, when the text picks none: issue_read's method 'get' of 'get',
+    'get_comments', 'get_labels' (reading an issue is getting it)."""
+    names = [o for o in options if isinstance(o, str) and o]
+    base = [o for o in names if sum(other.startswith(f"{o}_") for other in names) >= 1]
+    return min(base, key=len) if len(base) == 1 else None
 
 
 def _best_effort(prop: dict[str, Any], kind: str | None, need: Need) -> Any:

@@ -349,6 +349,9 @@ def _retry(view: View, need: Need) -> dict[str, Any] | None:
     if len(need.attempts) >= 2 and need.attempts[-2].input == last.input:
         view.notes.append(f"{name} failed twice the same way and the error says nothing I can fix; I give up.")
         return None
+    if any(w in last.output.lower() for w in lx.lexicon()["final_errors"]):
+        view.notes.append(f"{name} says {short(last.output)!r}: the same call cannot pass, so I do not repeat it.")
+        return None
     need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(short(last.output), view.lang))
     view.notes.append(f"{name} failed with {short(last.output)!r}: nothing to correct, so I repeat the call once.")
     return last.input

@@ -59,14 +59,15 @@ def subject(view: View, need: Need) -> str:
     words = [w for w in lx.words(_CAMEL.sub(" ", name).replace("_", " ")) if w not in _VERBS]
     thing = next((noun(w, view.lang) for w in reversed(words) if noun(w, view.lang)), None)
     sent = need.outcome.input if need.result else need.args
-    ident = next(
-        (
-            str(v)
-            for k, v in sent.items()
-            if isinstance(v, (str, int)) and ("id" in norm(k).split("_") or len(str(v)) < 20)
-        ),
-        "",
-    )
+    props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
+    # issue_read(method='get', issue_number=42) is about issue 42: an id or number first, never an enum's option
+    plain = [
+        (k, v)
+        for k, v in sent.items()
+        if isinstance(v, (str, int)) and not isinstance(v, bool) and not (props.get(k) or {}).get("enum")
+    ]
+    numbered = [str(v) for k, v in plain if {"id", "number", "num"} & set(norm(k).split("_"))]
+    ident = next(iter(numbered), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
     if thing and ident:
         return f"{capitalised(thing)} {ident}"
     return capitalised(thing) if thing else ident

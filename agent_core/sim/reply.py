@@ -171,7 +171,7 @@ def _need_line(view: View, need: Need) -> str | None:
     if need.state == "gave_up":
         last = need.attempts[-1]
         return say(
-            "give_up",
+            "give_up" if len(need.attempts) > 1 else "give_up_final",
             view.lang,
             task=task_phrase(view, need),
             tool=last.name,
