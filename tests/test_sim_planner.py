@@ -908,3 +908,34 @@ def test_a_not_found_error_is_not_repeated_and_is_told_plainly():
     assert len(calls) == 1 and calls[0][1]["issue_number"] == 4200
     assert "404 Not Found" in answer and "ответил" not in answer and "issue_read ответил" not in answer, answer
     assert "повтор того же вызова ничего не изменит" in answer, answer
+
+
+# ---- vercel/ai getting started: weather in fahrenheit, then convertFahrenheitToCelsius ------------------------
+
+VERCEL_TOOLS = [
+    tool(
+        "weather",
+        "Get the weather in a location (fahrenheit)",
+        {"location": string("The location to get the weather for")},
+        ["location"],
+    ),
+    tool(
+        "convertFahrenheitToCelsius",
+        "Convert a temperature in fahrenheit to celsius",
+        {"temperature": {"type": "number", "description": "The temperature in fahrenheit to convert"}},
+        ["temperature"],
+    ),
+]
+
+
+def test_a_temperature_asked_in_celsius_is_converted_with_the_tool_that_converts_it():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "weather":
+            return json.dumps(
+                {"location": args["location"], "temperature": {"Warsaw": 41, "Moscow": 23}[args["location"]]}
+            ), False
+        return json.dumps({"celsius": round((args["temperature"] - 32) * 5 / 9)}), False
+
+    calls, answer, _ = loop("What's the weather in Warsaw and Moscow in celsius?", VERCEL_TOOLS, run)
+    assert sorted(a["temperature"] for n, a in calls if n == "convertFahrenheitToCelsius") == [23, 41]
+    assert "41°F = 5°C." in answer and "23°F = -5°C." in answer and "41°C" not in answer, answer

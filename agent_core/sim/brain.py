@@ -10,7 +10,7 @@ from agent_core.model import SimSettings
 from agent_core.sim import chain, knowledge, output, reply, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
-from agent_core.sim.choice import choose, feeder, follow, follow_up, tool_action
+from agent_core.sim.choice import choose, conversion, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
 from agent_core.sim.special import after_pause, harm, refuse, should_pause
 from agent_core.sim.text import language as lx
@@ -133,7 +133,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         _refill_fed(view, layer, needs)  # a call's input from the results of the calls made for it, then match
         leftovers = _attach(layer, leftovers)
     for need in list(needs):
-        extra = follow_up(view, need)
+        extra = follow_up(view, need) or conversion(view, need)
         if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
             needs.insert(needs.index(need) + 1, extra)
             leftovers = _attach([extra], leftovers)

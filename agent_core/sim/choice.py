@@ -10,6 +10,7 @@ from typing import Any
 
 from agent_core.sim import kinds, shell
 from agent_core.sim.args import fill
+from agent_core.sim.compose import CELSIUS, FAHRENHEIT, result_unit
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
@@ -351,6 +352,38 @@ def follow_up(view: View, need: Need) -> Need | None:
             f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
         ),
     )
+
+
+def conversion(view: View, need: Need) -> Need | None:
+    """'What's the weather in San Francisco in celsius?' answered in fahrenheit (the Vercel AI SDK's weather tool)
+    with a tool that converts fahrenheit to celsius: that tool is called next with the temperature."""
+    if need.result is None or need.tool is None or need.intent != "weather" or need.after is not None:
+        return None
+    words = lx.words(view.question)
+    asked = "C" if lx.hits(words, CELSIUS) else "F" if lx.hits(words, FAHRENHEIT) else None
+    got = result_unit(need.tool, need.result.output)
+    if asked is None or got is None or asked == got:
+        return None
+    source, target = (FAHRENHEIT, CELSIUS) if got == "F" else (CELSIUS, FAHRENHEIT)
+
+    def converts(tool: dict[str, Any]) -> bool:
+        text = lx.words(f"{tool.get('name', '')} {tool.get('description', '')}".replace("_", " "))
+        named = lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))))
+        return bool(
+            (lx.hits(text, source) or lx.hits(named, source)) and (lx.hits(text, target) or lx.hits(named, target))
+        )
+
+    temperature = lx.temperature(need.result.output)
+    for tool in (t for t in view.tools if t.get("name") != need.tool_def.get("name") and converts(t)):
+        props = (tool.get("input_schema") or {}).get("properties") or {}
+        numeric = [p for p, v in props.items() if isinstance(v, dict) and v.get("type") in ("number", "integer")]
+        if temperature is None or len(numeric) != 1:
+            continue
+        number = float(temperature)
+        value = int(number) if number.is_integer() else number
+        view.notes.append(f"{need.tool_def.get('name')} answered in °{got}; {tool.get('name')} converts {value}.")
+        return Need("tool", need.clause, None, tool=tool, after=need, args={numeric[0]: value}, state="call")
+    return None
 
 
 def _first_callable(

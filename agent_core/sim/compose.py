@@ -130,6 +130,20 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
     return None
 
 
+CELSIUS = ["celsius", "цельси", "celsjusz"]
+FAHRENHEIT = ["fahrenheit", "фаренгейт"]
+
+
+def result_unit(tool: dict[str, Any], output: str) -> str | None:
+    """'F' or 'C': the unit a weather result states, else the one its tool's description says it gives."""
+    stated = re.search(r"°\s*([CF])\b|\"(?:temperature_)?units?\"\s*:\s*\"(celsius|fahrenheit|[CF])\"", output, re.I)
+    if stated:
+        return (stated.group(1) or stated.group(2))[0].upper()
+    words = lx.words(str(tool.get("description", "")))
+    said = {u for u, forms in (("F", FAHRENHEIT), ("C", CELSIUS)) if lx.hits(words, forms)}
+    return next(iter(said)) if len(said) == 1 else None
+
+
 def weather_line(view: View, need: Need, record: dict[str, Any]) -> str | None:
     keys = {norm(k): k for k in record}
     temp_key = next((keys[k] for k in _TEMP_KEYS if k in keys), None)
@@ -140,7 +154,9 @@ def weather_line(view: View, need: Need, record: dict[str, Any]) -> str | None:
     unit = str(record.get(keys.get("unit", ""), "") or record.get(keys.get("units", ""), "") or "")
     if isinstance(temp, (int, float)) and not isinstance(temp, bool):
         symbol = {"fahrenheit": "°F", "f": "°F", "celsius": "°C", "c": "°C", "imperial": "°F", "metric": "°C"}
-        shown = f"{value(temp, 'en')}{symbol.get(unit.lower(), '°F' if norm(temp_key).endswith('_f') else '°C')}"
+        # no unit in the record: the one its tool says it gives ('Get the weather in a location (fahrenheit)')
+        default = "°F" if norm(temp_key).endswith("_f") or result_unit(need.tool_def, "") == "F" else "°C"
+        shown = f"{value(temp, 'en')}{symbol.get(unit.lower(), default)}"
     else:
         shown = str(temp)
     sky = value(record[sky_key], view.lang) if sky_key else ""

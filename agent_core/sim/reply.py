@@ -166,6 +166,9 @@ def _need_line(view: View, need: Need) -> str | None:
         return say("result.arithmetic", view.lang, expr=need.value, out=need.final)
     if need.state == "steps" or (need.value is None and need.intent == "arithmetic" and need.state == "done"):
         return None  # a step of an expression told by the expression's own line
+    converted = _converted(need) if need.state == "done" else None
+    if converted:
+        return converted
     if need.state == "done":
         return _result_line(view, need, view.injection)
     if need.state == "gave_up":
@@ -181,6 +184,20 @@ def _need_line(view: View, need: Need) -> str | None:
     if need.state == "no_tool" or (need.state in ("call", "wait") and view.choice_type == "none"):
         return _without_tool(view, need)
     return None
+
+
+def _converted(need: Need) -> str | None:
+    """'68°F = 20°C.': a temperature converted after a weather result in the other unit (choice.conversion)."""
+    before = need.after
+    if before is None or before.intent != "weather" or before.result is None or need.result is None:
+        return None
+    got = compose.result_unit(before.tool_def, before.result.output)
+    number = re.search(r"-?\d+(?:\.\d+)?", need.result.output)
+    sent = next(iter(need.outcome.input.values()), None)
+    if got is None or number is None or sent is None:
+        return None
+    other = "C" if got == "F" else "F"
+    return f"{words.value(sent, 'en')}°{got} = {number.group()}°{other}."
 
 
 _PERSONAL = frozenset({"name", "full_name", "email", "phone", "username", "address", "city", "country"})
