@@ -939,3 +939,37 @@ def test_a_temperature_asked_in_celsius_is_converted_with_the_tool_that_converts
     calls, answer, _ = loop("What's the weather in Warsaw and Moscow in celsius?", VERCEL_TOOLS, run)
     assert sorted(a["temperature"] for n, a in calls if n == "convertFahrenheitToCelsius") == [23, 41]
     assert "41°F = 5°C." in answer and "23°F = -5°C." in answer and "41°C" not in answer, answer
+
+
+# ---- numbers in words (Anthropic cookbook's tool_choice calculator, the courses' calculator with an operation) --
+
+ADDS = tool(
+    "calculator",
+    "Adds two numbers",
+    {
+        "num1": {"type": "number", "description": "first number to add"},
+        "num2": {"type": "number", "description": "second number to add"},
+    },
+    ["num1", "num2"],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "numbers"),
+    [
+        ("What's seventeen plus twenty-five?", {"num1": 17, "num2": 25}),
+        ("Сложи, пожалуйста, три тысячи двести и восемьсот пятнадцать.", {"num1": 3200, "num2": 815}),
+        ("Dodaj dwieście czterdzieści siedem do osiemdziesięciu trzech.", {"num1": 247, "num2": 83}),
+    ],
+)
+def test_numbers_in_words_reach_a_calculator_of_two_numbers(question, numbers):
+    calls, answer, _ = loop(question, [ADDS], lambda n, a: (str(a["num1"] + a["num2"]), False))
+    assert calls == [("calculator", numbers)]
+    assert str(numbers["num1"] + numbers["num2"]) in answer, answer
+
+
+def test_subtracting_from_a_number_in_the_genitive_keeps_the_order():
+    from agent_core.sim.text.arithmetic import extract_expression
+
+    assert extract_expression("Отними от тысячи двухсот пятидесяти триста семьдесят пять.") == "1250-375"
+    assert extract_expression("one hundred and five plus two") == "105+2"

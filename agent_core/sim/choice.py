@@ -109,8 +109,9 @@ def tool_action(key: str) -> str:
     """What a tool's name does: the action of its first verb (create_branch: create; issue_write: write; get_...:
     read), or '' when its name has no verb."""
     profile = meaning.profile(key)
-    if profile.described & ARITHMETIC or (profile.name & ARITHMETIC and len(profile.name_text.split()) == 1):
-        return ""  # add(a, b) adds numbers, it creates nothing (add_issue_comment does)
+    arithmetic = profile.described & ARITHMETIC or (profile.name & ARITHMETIC and len(profile.name_text.split()) == 1)
+    if arithmetic and _computes(key):
+        return ""  # add(a, b) adds numbers, it creates nothing (add_issue_comment, 'Adds observations' do)
     actions = {k: v for k, v in lx.lexicon()["actions"].items() if not k.startswith("_")}
     for word in profile.name_text.lower().split():
         for action, entry in actions.items():

@@ -151,11 +151,73 @@ def _not_sums(text: str) -> str:
     return text
 
 
+# 'Сложи, пожалуйста, 3200 и 815': the verb's pattern reads its numbers right after it
+_POLITE = re.compile(r",?\s*\b(?:please|пожалуйста|proszę)\b\s*,?", re.I)
+_WORD_RUN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*(?:\s+[^\W\d_]+(?:-[^\W\d_]+)*)*")
+
+
+def words_to_digits(text: str) -> str:
+    """Numbers written in words as digits, so the verbs' patterns see them: 'seventeen plus twenty-five' -> '17 plus
+    25', 'от тысячи двухсот пятидесяти' -> 'от 1250', 'do osiemdziesięciu trzech' -> 'do 83'."""
+    values, scales = number_words()
+
+    def run(match: re.Match[str]) -> str:
+        out: list[str] = []
+        number: tuple[int, int] | None = None
+        last: int | None = None  # the last value word of the group being read
+        words = match.group().split()
+        for index, word in enumerate(words):
+            parts = [fold(p) for p in word.split("-")]
+            following = fold(words[index + 1]) if index + 1 < len(words) else ""
+            if fold(word) == "and" and number is not None and last is not None and last >= 100:
+                if values.get(following, 100) < 100:
+                    continue  # 'one hundred and five'
+            if not all(p in values or p in scales for p in parts):
+                if number is not None:
+                    out.append(str(sum(number)))
+                number, last = None, None
+                out.append(word)
+                continue
+            if number is not None and parts[0] in values and not _continues(last, values[parts[0]]):
+                out.append(str(sum(number)))  # 'пятидесяти триста': a second number starts
+                number, last = None, None
+            for part in parts:
+                number = _add_word(number, part, values, scales)
+                last = values[part] if part in values else (None if scales[part] > 100 else 100)
+        if number is not None:
+            out.append(str(sum(number)))
+        return " ".join(out)
+
+    return _WORD_RUN.sub(run, text)
+
+
+def _continues(last: int | None, value: int) -> bool:
+    """Whether a value word goes on the number being read: hundreds, then tens or teens, then units."""
+    if last is None:
+        return True
+    if last >= 100:
+        return value < 100
+    return 20 <= last <= 90 and last % 10 == 0 and value < 10
+
+
+def _add_word(
+    number: tuple[int, int] | None, word: str, values: dict[str, int], scales: dict[str, int]
+) -> tuple[int, int]:
+    """(total so far, the group being read) after one more number word."""
+    total, current = number or (0, 0)
+    if word in values:
+        return total, current + values[word]
+    if scales[word] == 100:
+        return total, (current or 1) * 100
+    return total + (current or 1) * scales[word], 0
+
+
 @text_cache
 def extract_expression(text: str) -> str | None:
     """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
     text = _DATES.sub(" ", _not_sums(text))
-    text = _rewrite_verbs(normalise_numbers(text, detect_language(text)))
+    text = _POLITE.sub(" ", words_to_digits(normalise_numbers(text, detect_language(text))))
+    text = _rewrite_verbs(text)
     items = _symbols(_merge_number_words(_ARITH.findall(fold(text))))
     best = None
     for run in _runs(items):
