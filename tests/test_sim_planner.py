@@ -973,3 +973,34 @@ def test_subtracting_from_a_number_in_the_genitive_keeps_the_order():
 
     assert extract_expression("Отними от тысячи двухсот пятидесяти триста семьдесят пять.") == "1250-375"
     assert extract_expression("one hundred and five plus two") == "105+2"
+
+
+# ---- one clause, several values for one parameter: one call each -------------------------------------------------
+
+
+def test_two_order_numbers_in_one_clause_are_two_calls_in_one_reply():
+    draft = think(
+        {
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 500,
+            "tools": TECHNOVA,
+            "messages": [{"role": "user", "content": "What's the status of orders 24601 and 86420?"}],
+        },
+        SimSettings(),
+    )
+    calls = [(b["name"], b["input"]) for b in draft.content if b["type"] == "tool_use"]
+    assert calls == [("get_order_by_id", {"order_id": "24601"}), ("get_order_by_id", {"order_id": "86420"})]
+
+
+def test_the_time_in_two_cities_is_two_calls():
+    draft = think(
+        {
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 500,
+            "tools": MCP_TIME,
+            "messages": [{"role": "user", "content": "What time is it in Tokyo and in Sydney right now?"}],
+        },
+        SimSettings(),
+    )
+    zones = [b["input"].get("timezone") for b in draft.content if b["type"] == "tool_use"]
+    assert zones == ["Asia/Tokyo", "Australia/Sydney"]

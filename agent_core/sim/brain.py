@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, knowledge, output, reply, state, structured, sums
+from agent_core.sim import chain, knowledge, output, reply, spread, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, conversion, feeder, follow, follow_up, tool_action
@@ -122,6 +122,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             fill(
                 view, need, results=False
             )  # what the question itself gives, so the chain is planned the same each turn
+            kept += spread.siblings(view, need)
     pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}
     needs[:] = _with_feeders(view, kept)
     for need in needs:  # the feeders put before the weather needs moved them: the difference follows its needs

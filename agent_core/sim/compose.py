@@ -277,7 +277,8 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
     # What the tool is about anyway ('forecast' of get_forecast) is no particular field the user asks for; the
     # fields its description lists are ('size' of get_file_info's "metadata: size, ... times").
     asked = meaning.concepts(view.question) - meaning.concepts(str(tool.get("name", "")).replace("_", " "))
-    question = {lx.stem(w) for w in lx.words(view.question)} - {lx.stem(w) for w in lx.words(own)}
+    # content words only: 'Are there alerts' asks for no 'area'
+    question = {lx.stem(lx.fold(w)) for w in lx.content_words(view.question)} - {lx.stem(w) for w in lx.words(own)}
     out = []
     for key in record:
         words = lx.words(norm(key).replace("_", " "))

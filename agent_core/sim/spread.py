@@ -1,0 +1,56 @@
+"""One clause, several values for one parameter: 'the status of orders 24601 and 86420', 'the time in Tokyo and in
+Sydney' are one call per value, made together, each filled from its own part of the clause."""
+
+from __future__ import annotations
+
+import re
+
+from agent_core.sim.args import fill
+from agent_core.sim.text import entities, gazetteer
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.reader import Need, View
+
+MAX_SPREAD = 4  # a clause listing more values than this is a list for one call, not calls
+_JOINS = re.compile(r"^\s*(?:,|and|or|&|и|или|а также|i|lub|oraz|albo)\s+(?:(?:in|at|for|в|во|на|w|we|dla)\s+)?", re.I)
+
+
+def siblings(view: View, need: Need) -> list[Need]:
+    """The further calls of a need whose clause gives several values of the kind one of its parameters took."""
+    if need.tool is None or need.missing or need.focus or need.intent in ("weather", "arithmetic"):
+        return []
+    anchors = _anchors(need)
+    if not 2 <= len(anchors) <= MAX_SPREAD:
+        return []
+    ends = [start for start, _ in anchors[1:]] + [len(need.clause)]
+    segments = [need.clause[start:end] for (start, _), end in zip(anchors, ends, strict=True)]
+    between = [need.clause[end : anchors[i + 1][0]] for i, (_, end) in enumerate(anchors[:-1])]
+    if not all(_JOINS.match(gap + " ") or not gap.strip() for gap in between):
+        return []  # 'order 24601 costs 80' is one call: the values must be listed ('24601 and 86420')
+    out: list[Need] = []
+    for segment in segments[1:]:
+        sibling = Need(need.intent, need.clause, need.value, tool=need.tool, focus=segment.strip())
+        fill(view, sibling, results=False)
+        if not sibling.missing and sibling.args != need.args and all(s.args != sibling.args for s in out):
+            out.append(sibling)
+    if out:
+        need.focus = segments[0].strip()
+        fill(view, need, results=False)
+        view.notes.append(f"The clause names {len(out) + 1} values for {need.tool.get('name')}: one call each.")
+    return out
+
+
+def _anchors(need: Need) -> list[tuple[int, int]]:
+    """(start, end) of the values in the clause of the kind a parameter of the call took: numbers, ids, cities."""
+    clause = need.clause
+    sent = [str(v) for v in need.args.values() if isinstance(v, (str, int)) and not isinstance(v, bool)]
+    found = entities.find(clause)
+    for kind in ("number", "id", "email", "phone", "repo", "file", "state"):
+        spans = [(e.start, e.end) for e in found if e.kind == kind]
+        values = [str(e.value) for e in found if e.kind == kind]
+        if len(spans) >= 2 and any(v in sent for v in values) and len(set(values)) == len(values):
+            return spans
+    zones = lx.load("entities")["zones"]
+    cities = [(start, name) for start, name in gazetteer.mentions(clause) if name in zones]
+    if len(cities) >= 2 and any(zones[name] in sent or name in sent for _, name in cities):
+        return [(start, start + len(name)) for start, name in cities]
+    return []
