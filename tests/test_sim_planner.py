@@ -1004,3 +1004,39 @@ def test_the_time_in_two_cities_is_two_calls():
     )
     zones = [b["input"].get("timezone") for b in draft.content if b["type"] == "tool_use"]
     assert zones == ["Asia/Tokyo", "Australia/Sydney"]
+
+
+def test_and_in_celsius_converts_the_temperature_told_the_turn_before():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "weather":
+            return json.dumps({"location": args["location"], "temperature": 68}), False
+        return json.dumps({"celsius": 20}), False
+
+    first_calls, first, drafts = loop("What's the weather in San Francisco?", VERCEL_TOOLS, run)
+    history = drafts[0].content
+    messages = [
+        {"role": "user", "content": "What's the weather in San Francisco?"},
+        {"role": "assistant", "content": [dict(b, id="toolu_w") if b["type"] == "tool_use" else b for b in history]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_w", "content": run("weather", first_calls[0][1])[0]}
+            ],
+        },
+        {"role": "assistant", "content": [{"type": "text", "text": first}]},
+        {"role": "user", "content": "And in celsius?"},
+    ]
+    calls, answer, _ = loop(messages, VERCEL_TOOLS, run)
+    assert calls == [("convertFahrenheitToCelsius", {"temperature": 68})]
+    assert "68°F = 20°C." in answer, answer
+
+
+def test_a_confirmation_is_told_in_the_users_words_with_the_tools_beside_them():
+    history = [
+        {"role": "user", "content": "Отмени заказ 19283."},
+        {"role": "assistant", "content": "Отменить заказ 19283? Подтвердите, пожалуйста."},
+        {"role": "user", "content": "Да, отменяйте"},
+    ]
+    calls, answer, _ = loop(history, TECHNOVA, lambda n, a: ("Cancelled the order", False))
+    assert calls == [("cancel_order", {"order_id": "19283"})]
+    assert answer == "Заказ 19283: отменено («Cancelled the order»).", answer

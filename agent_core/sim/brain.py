@@ -134,7 +134,8 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         _refill_fed(view, layer, needs)  # a call's input from the results of the calls made for it, then match
         leftovers = _attach(layer, leftovers)
     for need in list(needs):
-        extra = follow_up(view, need) or conversion(view, need)
+        earlier = view.history.get(_key(need)) if need.tool is not None and need.result is None else None
+        extra = follow_up(view, need) or conversion(view, need, earlier)
         if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
             needs.insert(needs.index(need) + 1, extra)
             leftovers = _attach([extra], leftovers)

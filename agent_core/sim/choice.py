@@ -14,7 +14,7 @@ from agent_core.sim.compose import CELSIUS, FAHRENHEIT, result_unit
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
-from agent_core.sim.text.results import short
+from agent_core.sim.text.results import Attempt, short
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better
@@ -355,14 +355,16 @@ def follow_up(view: View, need: Need) -> Need | None:
     )
 
 
-def conversion(view: View, need: Need) -> Need | None:
+def conversion(view: View, need: Need, earlier: Attempt | None = None) -> Need | None:
     """'What's the weather in San Francisco in celsius?' answered in fahrenheit (the Vercel AI SDK's weather tool)
-    with a tool that converts fahrenheit to celsius: that tool is called next with the temperature."""
-    if need.result is None or need.tool is None or need.intent != "weather" or need.after is not None:
+    with a tool that converts fahrenheit to celsius: that tool is called next with the temperature. earlier: the
+    same call answered in an earlier turn ('And in celsius?' after the weather was told)."""
+    result = need.result or earlier
+    if result is None or need.tool is None or need.intent != "weather" or need.after is not None:
         return None
     words = lx.words(view.question)
     asked = "C" if lx.hits(words, CELSIUS) else "F" if lx.hits(words, FAHRENHEIT) else None
-    got = result_unit(need.tool, need.result.output)
+    got = result_unit(need.tool, result.output)
     if asked is None or got is None or asked == got:
         return None
     source, target = (FAHRENHEIT, CELSIUS) if got == "F" else (CELSIUS, FAHRENHEIT)
@@ -374,7 +376,7 @@ def conversion(view: View, need: Need) -> Need | None:
             (lx.hits(text, source) or lx.hits(named, source)) and (lx.hits(text, target) or lx.hits(named, target))
         )
 
-    temperature = lx.temperature(need.result.output)
+    temperature = lx.temperature(result.output)
     for tool in (t for t in view.tools if t.get("name") != need.tool_def.get("name") and converts(t)):
         props = (tool.get("input_schema") or {}).get("properties") or {}
         numeric = [p for p, v in props.items() if isinstance(v, dict) and v.get("type") in ("number", "integer")]

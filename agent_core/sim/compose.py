@@ -67,7 +67,8 @@ def subject(view: View, need: Need) -> str:
         if isinstance(v, (str, int)) and not isinstance(v, bool) and not (props.get(k) or {}).get("enum")
     ]
     numbered = [str(v) for k, v in plain if {"id", "number", "num"} & set(norm(k).split("_"))]
-    ident = next(iter(numbered), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
+    paths = [str(v) for _, v in plain if re.fullmatch(r"[\w.~-]*/[\w./~-]+", str(v))]  # write_file's path
+    ident = next(iter(numbered + paths), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
     if thing and ident:
         return f"{capitalised(thing)} {ident}"
     return capitalised(thing) if thing else ident
@@ -406,11 +407,26 @@ def scalar_line(view: View, need: Need, data: Any) -> str:
     lang = view.lang
     verb = _verb(need)
     thing = subject(view, need) or ""
+    if isinstance(data, str) and verb and confirms(verb, data):
+        data = True  # 'True' or 'OK' written as text
     if isinstance(data, bool) or data is None:
         if data and verb:
             return capitalised(say(f"compose.done_{'verb'}", lang, said=_done(verb, thing, lang)))
         return say("compose.failed" if data is False else "compose.empty", lang, thing=thing or "")
     return f"{thing}: {value(data, lang)}." if thing else f"{value(data, lang)}."
+
+
+_SUCCESS = ("true", "ok", "success", "done", "succeeded")
+_NEGATIVE = re.compile(r"\b(?:not|no|can't|cannot|couldn't|unable|fail\w*|error|denied|invalid)\b", re.I)
+
+
+def confirms(verb: str, out: str) -> bool:
+    """A short result that says the action happened: 'True', 'Cancelled the order', 'Successfully wrote to ...'."""
+    text = out.strip()
+    if len(text) > 160 or _NEGATIVE.search(text):
+        return False
+    folded = lx.fold(text).strip(" .!")
+    return folded in _SUCCESS or folded.startswith(("successfully", verb[:5])) or f" {verb[:5]}" in f" {folded}"
 
 
 def _done(verb: str, thing: str, lang: str) -> str:
@@ -428,6 +444,13 @@ def from_text(view: View, need: Need, out: str) -> str | None:
     errors = log_errors(view, out, need)
     if errors:
         return errors
+    verb = _verb(need)
+    # 'Cancelled the order' in a Russian or Polish answer is said in the user's words; in English it is quoted
+    if verb and confirms(verb, out) and (view.lang != "en" or lx.fold(out).strip(" .!") in _SUCCESS):
+        done = capitalised(say("compose.done_verb", view.lang, said=_done(verb, subject(view, need), view.lang)))
+        plain = lx.fold(out).strip(" .!") in _SUCCESS
+        # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire
+        return done if plain else f"{done.rstrip('.')} ({lx.quote(out.strip(), view.lang)})."
     where = _where_sent(view, need)
     if gist.listing(out):
         return gist.tell(view.question, view.lang, out, where)
