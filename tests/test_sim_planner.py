@@ -1040,3 +1040,45 @@ def test_a_confirmation_is_told_in_the_users_words_with_the_tools_beside_them():
     calls, answer, _ = loop(history, TECHNOVA, lambda n, a: ("Cancelled the order", False))
     assert calls == [("cancel_order", {"order_id": "19283"})]
     assert answer == "Заказ 19283: отменено («Cancelled the order»).", answer
+
+
+# ---- openai-agents-python's airline example: a booking code and a seat; Russian time questions -----------------
+
+UPDATE_SEAT = tool(
+    "update_seat",
+    "Update the seat for a given confirmation number.",
+    {
+        "confirmation_number": string("The confirmation number for the flight."),
+        "new_seat": string("The new seat to update to."),
+    },
+    ["confirmation_number", "new_seat"],
+)
+
+
+def test_a_booking_code_and_a_seat_go_to_their_own_parameters():
+    calls, answer, _ = loop(
+        "Please move me to seat 7A, confirmation number HG52KD.",
+        [UPDATE_SEAT],
+        lambda n, a: (f"Updated seat to {a['new_seat']} for confirmation number {a['confirmation_number']}", False),
+    )
+    assert calls == [("update_seat", {"confirmation_number": "HG52KD", "new_seat": "7A"})]
+    assert "don't have a tool" not in answer, answer
+
+
+def test_changing_a_seat_without_the_booking_asks_for_its_number_in_russian():
+    calls, answer, _ = loop("Хочу поменять место в самолёте.", [UPDATE_SEAT], lambda n, a: ("", False))
+    assert calls == [] and "номер подтверждения" in answer, answer
+
+
+def test_kotoryj_seichas_chas_in_two_cities_is_two_calls():
+    draft = think(
+        {
+            "model": "claude-sonnet-4-6",
+            "max_tokens": 500,
+            "tools": MCP_TIME,
+            "messages": [{"role": "user", "content": "Который сейчас час в Лондоне и в Нью-Йорке?"}],
+        },
+        SimSettings(),
+    )
+    zones = [b["input"].get("timezone") for b in draft.content if b["type"] == "tool_use"]
+    assert zones == ["Europe/London", "America/New_York"]

@@ -273,7 +273,10 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
     if kind == "enum":
         return slots.enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)), pname)
     if kind in ("id", "id_number"):
-        found = values.identifier(text, pname, integer=kind == "id_number", skip=slots.typed_spans(text))
+        # an ID another parameter of this call took is not this one's too (confirmation_number and new_seat)
+        given = [str(v) for v in need.args.values() if isinstance(v, (str, int)) and not isinstance(v, bool)]
+        taken = tuple((m.start(), m.end()) for v in given if v for m in re.finditer(re.escape(v), text))
+        found = values.identifier(text, pname, integer=kind == "id_number", skip=slots.typed_spans(text) + taken)
         return int(found) if found and kind == "id_number" else found
     if kind == "subject":
         found = values.subject(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from agent_core.sim.args import fill
-from agent_core.sim.text import entities, gazetteer
+from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View
 
@@ -50,7 +50,7 @@ def _anchors(need: Need) -> list[tuple[int, int]]:
         if len(spans) >= 2 and any(v in sent for v in values) and len(set(values)) == len(values):
             return spans
     zones = lx.load("entities")["zones"]
-    cities = [(start, name) for start, name in gazetteer.mentions(clause) if name in zones]
-    if len(cities) >= 2 and any(zones[name] in sent or name in sent for _, name in cities):
-        return [(start, start + len(name)) for start, name in cities]
+    cities = [e for e in found if e.kind == "city" and e.value in zones]  # 'в Лондоне': the inflected word's span
+    if len(cities) >= 2 and any(zones[e.value] in sent or e.value in sent for e in cities):
+        return [(e.start, e.end) for e in cities]
     return []

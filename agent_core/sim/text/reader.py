@@ -308,6 +308,8 @@ def only_values(clause: str) -> bool:
         return False
     if re.search(r"\b(1[5-9]\d\d|20\d\d)\b", clause) and len(words) <= 3 and not intent_hits(clause):
         return True
+    if len(words) <= 3 and re.search(r"\b[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b", clause) and not intent_hits(clause):
+        return True  # '..., confirmation number HG52KD': a code with its label gives the sentence a value
     rest = _ONLY_VALUES.sub("", clause)
     known = gazetteer.places(rest) or lx.hits(lx.words(rest), list(_UNIT_WORDS))
     return bool(known) and len(lx.content_words(rest)) <= 2

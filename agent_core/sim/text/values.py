@@ -15,6 +15,8 @@ _QUOTE = re.compile(
 # An identifier: letters then digits (C1, O2, ORD-1234, INV2024-7), or a number after '#'.
 _ID = re.compile(r"(?<![\w@.#/-])(?:#\s?(\d{1,12})|([A-Za-z]{1,5}-?\d{1,12}(?:-\d+)?)(?![\w.]\w))")
 _BARE = re.compile(r"(?<![\w.,#-])(\d{3,12})(?![\w.,]\d)")
+# Booking codes and seats: 'HG52KD', 'QX7P2M' (capitals and digits mixed), '12C' (a row and a seat letter)
+_CODE = re.compile(r"(?<![\w@.#/-])((?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}|\d{1,2}[A-K])(?![\w-])")
 # Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5.
 _GROUPED = {
     "en": re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])"),
@@ -50,11 +52,17 @@ def _ids(text: str) -> list[tuple[int, str]]:
     found = [(m.start(), m.group(1) or m.group(2)) for m in _ID.finditer(text) if not _EMAIL.match(text, m.start())]
     taken = {pos for pos, _ in found}
     found += [(m.start(), m.group(1)) for m in _BARE.finditer(text) if m.start() not in taken]
+    spans = [(m.start(), m.end()) for m in (*_ID.finditer(text), *_BARE.finditer(text))]
+    found += [
+        (m.start(), m.group(1))
+        for m in _CODE.finditer(text)
+        if not any(s < m.end() and m.start() < e for s, e in spans)
+    ]
     return sorted((p, v) for p, v in found if not re.fullmatch(r"[A-Za-z]+", v))
 
 
 _MARKERS = {"no", "nr", "number", "num", "id", "номер", "numer", "n"}
-_ENTITIES = frozenset({"order", "customer", "product", "booking", "user", "note", "file", "email"})
+_ENTITIES = frozenset({"order", "customer", "product", "booking", "user", "note", "file", "email", "seat"})
 
 
 def _word_before(text: str, pos: int) -> str | None:
