@@ -7,6 +7,7 @@ import copy
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -1082,3 +1083,41 @@ def test_kotoryj_seichas_chas_in_two_cities_is_two_calls():
     )
     zones = [b["input"].get("timezone") for b in draft.content if b["type"] == "tool_use"]
     assert zones == ["Europe/London", "America/New_York"]
+
+
+# ---- modelcontextprotocol/servers: filesystem's allowed folder, fetch's start_index -----------------------------
+
+
+def _server_tools(stem: str) -> list[dict]:
+    server = json.loads((Path(__file__).parent / f"fidelity/loops/cases/{stem}.json").read_text())
+    return [spec["definition"] for spec in server["tools"].values()]
+
+
+def test_a_relative_path_is_put_inside_the_folder_the_error_names():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if not args["path"].startswith("/home/ann/projects/"):
+            return "Each path must be inside /home/ann/projects", True
+        return "- buy milk\n- call the bank", False
+
+    calls, answer, _ = loop("What's in my notes.txt?", _server_tools("mcp_server_filesystem"), run)
+    assert calls == [
+        ("read_text_file", {"path": "notes.txt"}),
+        ("read_text_file", {"path": "/home/ann/projects/notes.txt"}),
+    ]
+    assert "milk" in answer, answer
+
+
+def test_a_cut_result_is_read_on_from_the_index_it_names():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if args.get("start_index") == 5000:
+            return "## 7. Stopping the loop\nAlways cap the number of turns.", False
+        return (
+            "# Agent guide\n...\n<error>Content truncated. Call the fetch tool with a start_index of 5000 to get more content.</error>",
+            False,
+        )
+
+    url = "https://docs.example.org/agents/guide"
+    calls, _, _ = loop(
+        f"What does the last part of {url} say about stopping the loop?", _server_tools("mcp_server_fetch"), run
+    )
+    assert calls == [("fetch", {"url": url}), ("fetch", {"url": url, "start_index": 5000})]

@@ -10,7 +10,7 @@ from agent_core.model import SimSettings
 from agent_core.sim import chain, knowledge, output, reply, spread, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
-from agent_core.sim.choice import choose, conversion, feeder, follow, follow_up, tool_action
+from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
 from agent_core.sim.special import after_pause, harm, refuse, should_pause
 from agent_core.sim.text import language as lx
@@ -135,7 +135,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         leftovers = _attach(layer, leftovers)
     for need in list(needs):
         earlier = view.history.get(_key(need)) if need.tool is not None and need.result is None else None
-        extra = follow_up(view, need) or conversion(view, need, earlier)
+        extra = follow_up(view, need) or conversion(view, need, earlier) or continuation(view, need)
         if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
             needs.insert(needs.index(need) + 1, extra)
             leftovers = _attach([extra], leftovers)

@@ -195,13 +195,25 @@ def _best_filled(view: View, need: Need, ranked: list[Any], best: Any) -> Any:
     def filled(row: Any) -> int:
         trial = Need(need.intent, need.clause, need.value, tool=row[2])
         fill(view, trial, results=False)
-        return len(trial.args) - 2 * len(trial.missing)
+        # distinct values: search_files(path='todo.md', pattern='todo.md') is given one thing, not two
+        given = {json.dumps(v, sort_keys=True, ensure_ascii=False) for v in trial.args.values()}
+        return len(given) - 2 * len(trial.missing)
 
     mine = filled(best)
     other = max(close, key=lambda r: (filled(r), r[0], r[1]))
     gain = filled(other) - mine
     # A near tie goes to the tool given more; a clear lead yields only to one given much more of the clause.
     return other if gain >= 2 or (gain >= 1 and best[0] - other[0] <= 1) else best
+
+
+MANY_PENALTY = 3
+_MANY = frozenset({"multiple", "many", "several", "batch", "bulk"})
+
+
+@lru_cache(maxsize=1024)
+def _for_many(key: str) -> bool:
+    """A tool named for several things at once (read_multiple_files, batch_get_items)."""
+    return bool(_MANY & set(lx.words(str(json.loads(key).get("name", "")).replace("_", " "))))
 
 
 @lru_cache(maxsize=1024)
@@ -225,6 +237,9 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
         (points, -i, tool, boost, key)
         for i, ((points, boost), tool, key) in enumerate(zip(scores, view.tools, keys, strict=False))
     ]
+    if len(lx.extract_paths(need.clause)) <= 1:
+        # read_multiple_files is for several files: one named file goes to the tool that reads one
+        ranked = [(r[0] - MANY_PENALTY * _for_many(r[4]), *r[1:]) for r in ranked]
     if kind == "tool":
         ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
     elif need.intent == "arithmetic" and need.value and not forced:
@@ -353,6 +368,28 @@ def follow_up(view: View, need: Need) -> Need | None:
             f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
         ),
     )
+
+
+_MORE = re.compile(r"truncated|more content|more results|next page|обрезан|продолжени|obcięt|więcej", re.I)
+
+
+def continuation(view: View, need: Need) -> Need | None:
+    """A result that says it was cut and how to get the rest ('Content truncated. Call the fetch tool with a
+    start_index of 5000'): the same call again with that parameter, once."""
+    if need.result is None or need.tool is None or need.after is not None or not _MORE.search(need.result.output):
+        return None
+    props = (need.tool.get("input_schema") or {}).get("properties") or {}
+    for pname, prop in props.items():
+        if not isinstance(prop, dict) or prop.get("type") not in ("integer", "number"):
+            continue
+        said = re.search(rf"\b{re.escape(pname)}\b\W{{0,3}}(?:of|=|:|is|to)?\s*(\d+)", need.result.output)
+        if said and need.result.input.get(pname) != int(said.group(1)):
+            view.notes.append(
+                f"{need.tool.get('name')} cut its answer; I ask for the rest from {pname}={said.group(1)}."
+            )
+            args = {**need.result.input, pname: int(said.group(1))}
+            return Need(need.intent, need.clause, need.value, tool=need.tool, after=need, args=args, state="call")
+    return None
 
 
 def conversion(view: View, need: Need, earlier: Attempt | None = None) -> Need | None:

@@ -224,10 +224,34 @@ def _candidates(value: str, error: str) -> list[str]:
     return [c for c in found if c and lx.fold(c) != lx.fold(value)]
 
 
+_INSIDE = re.compile(
+    r"(?:must be (?:inside|within|under)|allowed director(?:y|ies)(?: are| is)?:?|внутри|только в|wewnątrz|tylko w)"
+    r"\s+['\"“«„]?(/[\w./~-]+)",
+    re.I,
+)
+
+
+def _inside(value: Any, error: str) -> Any:
+    """'Each path must be inside /home/ann/projects': a relative path (or a list of them) put inside that folder."""
+    found = _INSIDE.search(error)
+    if not found:
+        return None
+    folder = found.group(1).rstrip("/.")
+    if isinstance(value, str) and value and not value.startswith(("/", "~", "http")):
+        return f"{folder}/{value.lstrip('./')}"
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        moved = [_inside(v, error) or v for v in value]
+        return moved if moved != value else None
+    return None
+
+
 def fix(tool_input: dict[str, Any], error: str, tried: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A corrected input the error message points to, never one already tried."""
     error = lx.attend(error)
     for key, value in tool_input.items():
+        moved = _inside(value, error)
+        if moved is not None and {**tool_input, key: moved} not in tried:
+            return {**tool_input, key: moved}
         if not isinstance(value, str):
             continue
         for candidate in _candidates(value, error):
