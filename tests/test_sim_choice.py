@@ -8,21 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from test_sim_planner import string, tool
+from test_sim_planner import first_calls, string, tool
 
 from agent_core.model import SimSettings
 from agent_core.sim.brain import think
-
-
-def first_calls(question: str, tools: list[dict]) -> list[tuple[str, dict]]:
-    body = {
-        "model": "claude-sonnet-4-6",
-        "max_tokens": 500,
-        "tools": tools,
-        "messages": [{"role": "user", "content": question}],
-    }
-    draft = think(body, SimSettings())
-    return [(b["name"], b["input"]) for b in draft.content if b["type"] == "tool_use"]
 
 
 def owner_repo(description: str, **more: dict) -> dict:

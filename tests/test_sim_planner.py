@@ -979,31 +979,20 @@ def test_subtracting_from_a_number_in_the_genitive_keeps_the_order():
 # ---- one clause, several values for one parameter: one call each -------------------------------------------------
 
 
+def first_calls(question: str, tools: list[dict]) -> list[tuple[str, dict]]:
+    """The tool calls of the model's first reply to a question."""
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 500, "tools": tools}
+    draft = think({**body, "messages": [{"role": "user", "content": question}]}, SimSettings())
+    return [(b["name"], b["input"]) for b in draft.content if b["type"] == "tool_use"]
+
+
 def test_two_order_numbers_in_one_clause_are_two_calls_in_one_reply():
-    draft = think(
-        {
-            "model": "claude-sonnet-4-6",
-            "max_tokens": 500,
-            "tools": TECHNOVA,
-            "messages": [{"role": "user", "content": "What's the status of orders 24601 and 86420?"}],
-        },
-        SimSettings(),
-    )
-    calls = [(b["name"], b["input"]) for b in draft.content if b["type"] == "tool_use"]
+    calls = first_calls("What's the status of orders 24601 and 86420?", TECHNOVA)
     assert calls == [("get_order_by_id", {"order_id": "24601"}), ("get_order_by_id", {"order_id": "86420"})]
 
 
 def test_the_time_in_two_cities_is_two_calls():
-    draft = think(
-        {
-            "model": "claude-sonnet-4-6",
-            "max_tokens": 500,
-            "tools": MCP_TIME,
-            "messages": [{"role": "user", "content": "What time is it in Tokyo and in Sydney right now?"}],
-        },
-        SimSettings(),
-    )
-    zones = [b["input"].get("timezone") for b in draft.content if b["type"] == "tool_use"]
+    zones = [a.get("timezone") for _, a in first_calls("What time is it in Tokyo and in Sydney right now?", MCP_TIME)]
     assert zones == ["Asia/Tokyo", "Australia/Sydney"]
 
 
@@ -1072,16 +1061,7 @@ def test_changing_a_seat_without_the_booking_asks_for_its_number_in_russian():
 
 
 def test_kotoryj_seichas_chas_in_two_cities_is_two_calls():
-    draft = think(
-        {
-            "model": "claude-sonnet-4-6",
-            "max_tokens": 500,
-            "tools": MCP_TIME,
-            "messages": [{"role": "user", "content": "Который сейчас час в Лондоне и в Нью-Йорке?"}],
-        },
-        SimSettings(),
-    )
-    zones = [b["input"].get("timezone") for b in draft.content if b["type"] == "tool_use"]
+    zones = [a.get("timezone") for _, a in first_calls("Который сейчас час в Лондоне и в Нью-Йорке?", MCP_TIME)]
     assert zones == ["Europe/London", "America/New_York"]
 
 
