@@ -54,9 +54,15 @@ def _waiting(cpu_log: Path) -> str:
     """The tests' CPU summed, and the tests that waited most (wall minus CPU)."""
     if not cpu_log.exists():
         return "  no per-test CPU logged"
-    tests = [json.loads(line) for line in cpu_log.read_text().splitlines()]
+    logged = [json.loads(line) for line in cpu_log.read_text().splitlines()]
+    # A process that ended in the test without a parent below the test process to collect its CPU (a browser
+    # launched and closed by the test) takes its past CPU with it: such a test's figure is unknown, not negative.
+    tests = [t for t in logged if t["cpu"] >= 0]
     wall, cpu = sum(t["wall"] for t in tests), sum(t["cpu"] for t in tests)
-    lines = [f"  per test: {wall:.0f} s of wall and {cpu:.0f} s of CPU summed over {len(tests)} tests; waited most:"]
+    lines = [
+        f"  per test: {wall:.0f} s of wall and {cpu:.0f} s of CPU summed over {len(tests)} tests"
+        f" ({len(logged) - len(tests)} not measured); waited most:"
+    ]
     for t in sorted(tests, key=lambda t: t["cpu"] - t["wall"])[:10]:
         lines.append(f"    {t['wall'] - t['cpu']:7.1f}  ({t['wall']:.1f} s wall, {t['cpu']:.1f} s CPU)  {t['test']}")
     return "\n".join(lines)
