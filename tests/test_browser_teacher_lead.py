@@ -25,6 +25,8 @@ def test_the_projected_join_screen_has_no_key_and_the_board_fits(app, pages):
     # The page takes the key out of the address by a rerun of its own, which rebuilds the page and its styles.
     page.wait_for_function("() => !location.search.includes('teacher=')", timeout=60_000)
     wait_idle(page)
+    # Streamlit loads an element's code (st.html's styles, a select box) on first use, a skeleton until then.
+    page.wait_for_function("() => !document.querySelector(\"[data-testid='stSkeleton']\")", timeout=60_000)
     code = page.locator(".lab-join-code")
     assert code.inner_text().strip() == made.code
     size = code.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")

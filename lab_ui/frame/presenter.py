@@ -75,7 +75,7 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 /* Tab names, widget labels and button words are 0.875rem in Streamlit: on a projector they read as the text does. */
 [role="tab"], [data-testid="stTab"] p, [data-testid="stWidgetLabel"] p, [data-testid="stExpander"] summary p,
 [data-testid="stButton"] p, [data-testid="stFormSubmitButton"] p, [data-testid="stPopoverButton"] p,
-[data-testid="stButtonGroup"] p {{ font-size: 1rem !important; }}
+[data-testid="stButtonGroup"] p, [data-testid="stSelectbox"] input {{ font-size: 1rem !important; }}
 [data-testid="stCaptionContainer"] {{ font-size: .9rem !important; }}
 /* A control that takes focus scrolls into view below the sticky step bar, never under it (WCAG 2.4.11). */
 html, [data-testid="stMain"], [data-testid="stAppViewContainer"] {{ scroll-padding-top: 11rem; }}
