@@ -1101,3 +1101,21 @@ def test_a_cut_result_is_read_on_from_the_index_it_names():
         f"What does the last part of {url} say about stopping the loop?", _server_tools("mcp_server_fetch"), run
     )
     assert calls == [("fetch", {"url": url}), ("fetch", {"url": url, "start_index": 5000})]
+
+
+def test_a_list_of_nested_records_is_told_by_their_inner_fields_with_labels_in_the_users_language():
+    commits = [
+        {"sha": "5e6f7a8", "commit": {"message": "Fix duplicate search results", "author": {"name": "Marek W."}}},
+        {"sha": "4d5e6f7", "commit": {"message": "Add product filters", "author": {"name": "Ola Z."}}},
+    ]
+    list_commits = tool(
+        "list_commits",
+        "Lists the commits of a GitHub repository.",
+        {"owner": string("Repository owner"), "repo": string("Repository name")},
+        ["owner", "repo"],
+    )
+    _, answer, _ = loop(
+        "Jakie są ostatnie commity w octo-org/webshop?", [list_commits], lambda n, a: (json.dumps(commits), False)
+    )
+    assert "commit 5e6f7a8" in answer and "Fix duplicate search results" in answer and "Ola Z." in answer, answer
+    assert "„sha”" not in answer and "„message”" not in answer, answer

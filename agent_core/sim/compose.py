@@ -335,7 +335,22 @@ def list_line(view: View, need: Need, records: list[dict[str, Any]]) -> str:
     return f"{head}\n" + "\n".join(f"- {i}" for i in items) + (f"\n{total}" if total else "")
 
 
+def _flat(record: dict[str, Any], depth: int = 2) -> dict[str, Any]:
+    """A record's plain fields, with those of the records inside it ({"sha", "commit": {"message", "author":
+    {"name"}}} -> sha, message, author): a person or thing inside is told by its name."""
+    out: dict[str, Any] = {}
+    for key, raw in record.items():
+        if isinstance(raw, dict) and depth > 0:
+            named = raw.get("name") if isinstance(raw.get("name"), str) else None
+            inner = {key: named} if named else _flat(raw, depth - 1)
+            out.update({k: v for k, v in inner.items() if k not in out})
+        elif key not in out:
+            out[key] = raw
+    return out
+
+
 def _brief(record: dict[str, Any], lang: str) -> str:
+    record = _flat(record)
     keys = [k for k, v in record.items() if not isinstance(v, (dict, list)) and v not in (None, "")]
     ident = next((k for k in keys if norm(k) in ("id", "number", "name", "title")), None)
     rest = [k for k in keys if k != ident and not norm(k).endswith("_id")][:MAX_FIELDS]
