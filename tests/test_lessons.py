@@ -64,6 +64,17 @@ def _run(folder: Path, lang: str, patch_json: str = "{}") -> Run:
     return run_task(_lesson(folder).scenario_config(lang, json.loads(patch_json)))
 
 
+@functools.cache
+def _reset_run(folder: Path, lang: str) -> Run:
+    """Reset + Run to end, as the page does it: a fresh run of the lesson's own scenario, stepped to the end. One per
+    (lesson, language): every exercise of a lesson resets to the same scenario (lesson 7's runaway loop has eight)."""
+    from agent_core.loop.stepper import Stepper
+
+    run = Run(config=_lesson(folder).scenario_config(lang))
+    Stepper(run).run_to_end()
+    return run
+
+
 def _explain(result: GoalResult, run: Run) -> str:
     turns = [(t.index, t.stop_reason, [c["name"] for c in t.tool_calls]) for t in run.turns]
     return f"{result.reasons}; stop={run.stop}; turns={turns[:12]}; final={run.final_text[:200]!r}"
@@ -135,14 +146,9 @@ def test_exercise_goal_needs_the_change(folder: Path, exercise_id: str, lang: st
 
 @pytest.mark.parametrize(("folder", "exercise_id", "lang"), _exercise_params())
 def test_reset_and_run_to_end_and_the_tempting_wrong_changes_fail(folder: Path, exercise_id: str, lang: str):
-    from agent_core.loop.stepper import Stepper
-
     lesson = _lesson(folder)
     exercise = lesson.exercise(exercise_id)
-    # Reset + Run to end, as the page does it: a fresh run of the lesson's own scenario, stepped to the end.
-    run = Run(config=lesson.scenario_config(lang))
-    Stepper(run).run_to_end()
-    assert not lesson.check(exercise.goal, run).passed, "Reset + Run to end passes the exercise"
+    assert not lesson.check(exercise.goal, _reset_run(folder, lang)).passed, "Reset + Run to end passes the exercise"
     assert len(exercise.tempting) >= 2, "name the two most tempting wrong changes in 'tempting'"
     for wrong in exercise.tempting:
         assert wrong != exercise.change
