@@ -33,7 +33,9 @@ def _fill(at: AppTest, code: str, arrangement: list[tuple[str, int]]) -> None:
         at.selectbox(key=f"{KEY}:{code}:indent:{n}").set_value(indent)
     at.button(key=f"{KEY}:{code}:check").click().run()
     ok(at)
-    at.session_state[f"{KEY}:open"] = True  # a browser keeps the expander open; AppTest draws it anew
+    # AppTest keeps the expander open through the check's reruns whatever the page does; whether a browser does is
+    # tests/test_browser_lesson_puzzle.py's to see (it drew it closed until the page reopened it).
+    at.session_state[f"{KEY}:open"] = True
     at.run()
     ok(at)
 

@@ -41,6 +41,10 @@ def lesson_puzzles(lesson: Lesson, lab: LabSession, lang: str, done: set[str], s
     for puzzle in lesson.puzzles:
         solved = f"puzzle:{puzzle.id}" in done
         key = f"parsons:{lesson.id}:{puzzle.id}"
+        if st.session_state.pop(f"{key}:reopen", False):
+            # A check just ran the program: the expander (its icon now a tick) must stay open on the verdict, which a
+            # browser would otherwise draw closed, as a new expander.
+            st.session_state[f"{key}:open"] = True
         box = st.expander(
             puzzle.title[lang],
             icon=":material/check_circle:" if solved else ":material/extension:",  # emoji need an emoji font
@@ -74,7 +78,7 @@ def _puzzle(lesson: Lesson, puzzle: Puzzle, lab: LabSession, lang: str, key: str
     with st.form(key=f"{key}:{code}:form", border=False):
         arrangement = []
         for n in range(slots):
-            left, right = st.columns([6, 1])
+            left, right = st.columns([5, 2])  # room for the indent the learner picked
             line = left.selectbox(
                 t("Line {n}", n=n + 1),
                 [EMPTY, *labels],
@@ -88,6 +92,7 @@ def _puzzle(lesson: Lesson, puzzle: Puzzle, lab: LabSession, lang: str, key: str
     if checked:
         new = Attempt(code, arrangement, judge(puzzle, code, arrangement))
         st.session_state[key] = new
+        st.session_state[f"{key}:reopen"] = True
         if new.verdict.kind == "correct":
             store.mark(learner, lesson.id, f"puzzle:{puzzle.id}")
         _run_on_stage(lesson, puzzle, lab, lang, new.verdict)
