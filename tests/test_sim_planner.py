@@ -1119,3 +1119,12 @@ def test_a_list_of_nested_records_is_told_by_their_inner_fields_with_labels_in_t
     )
     assert "commit 5e6f7a8" in answer and "Fix duplicate search results" in answer and "Ola Z." in answer, answer
     assert "„sha”" not in answer and "„message”" not in answer, answer
+
+
+def test_a_folder_listing_of_the_filesystem_server_is_told_as_its_entries():
+    _, answer, _ = loop(
+        "Co jest w katalogu /home/ann/projects/app?",
+        _server_tools("mcp_server_filesystem"),
+        lambda n, a: ("[FILE] app.log\n[FILE] main.py\n[DIR] tests", False),
+    )
+    assert "app.log, main.py" in answer and "tests/" in answer and "[FILE]" not in answer, answer

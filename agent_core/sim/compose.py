@@ -459,9 +459,8 @@ def from_text(view: View, need: Need, out: str) -> str | None:
     errors = log_errors(view, out, need)
     if errors:
         return errors
-    verb = _verb(need)
-    # 'Cancelled the order' in a Russian or Polish answer is said in the user's words; in English it is quoted
-    if verb and confirms(verb, out) and (view.lang != "en" or lx.fold(out).strip(" .!") in _SUCCESS):
+    if told_done(view, need, out):
+        verb = str(_verb(need))
         done = capitalised(say("compose.done_verb", view.lang, said=_done(verb, subject(view, need), view.lang)))
         plain = lx.fold(out).strip(" .!") in _SUCCESS
         # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire
@@ -476,6 +475,14 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         weather = weather_line(view, need, record)
         return weather or record_line(view, need, record)
     return gist.tell(view.question, view.lang, out, where)
+
+
+def told_done(view: View, need: Need, out: str) -> bool:
+    """Whether a result is a confirmation the answer tells as the action done (from_text): in Russian and Polish
+    'Cancelled the order' is said in the user's words; in English the tool's sentence is quoted, but a bare
+    'True' or 'OK' is not."""
+    verb = _verb(need)
+    return bool(verb) and confirms(str(verb), out) and (view.lang != "en" or lx.fold(out).strip(" .!") in _SUCCESS)
 
 
 def _where_sent(view: View, need: Need) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import args, asking, compose, knowledge, shell, words
+from agent_core.sim import args, asking, compose, gist, knowledge, shell, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -91,6 +91,13 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     composed = compose.from_data(view, need, data) if data is not None else None
     if composed is None and intent not in ("arithmetic", "derived", "list"):
         composed = compose.from_text(view, need, out)
+    elif (
+        composed is None
+        and intent == "list"
+        and not shelled
+        and (gist.listing(out) or compose.told_done(view, need, out))
+    ):
+        composed = compose.from_text(view, need, out)  # '[FILE] app.log ...' told as entries, not pasted
     if composed is not None:
         line = composed
     elif intent in ("tool", "stock", "time", "delete") or intent not in lx.load("phrases")["result"]:
