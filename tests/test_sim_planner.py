@@ -1128,3 +1128,18 @@ def test_a_folder_listing_of_the_filesystem_server_is_told_as_its_entries():
         lambda n, a: ("[FILE] app.log\n[FILE] main.py\n[DIR] tests", False),
     )
     assert "app.log, main.py" in answer and "tests/" in answer and "[FILE]" not in answer, answer
+
+
+def test_a_long_result_is_told_by_its_heading_and_cut_where_a_clause_ends():
+    """A document is told by its heading (report.md's 'Q3 sales report'), not its first table row; a sentence cut
+    short ends where a clause ends, never inside a parenthesis ('(dane demonstracyjne, nie…')."""
+    from agent_core.sim import gist
+
+    report = (
+        "# Q3 sales report (draft)\n\n| Region | July |\n|---|---:|\n| Poland | 48,200 |\n\n" + "Returns were low. " * 8
+    )
+    told = gist.tell("Read report.md", "en", report, " (report.md)")
+    assert told is not None and "Q3 sales report (draft)" in told and "| Region" not in told
+    weather = "6°C, zachmurzenie całkowite, wilgotność 76%, wiatr 4 m/s (dane demonstracyjne, nie prawdziwa prognoza)"
+    cut = gist._piece(weather)
+    assert cut.count("(") == cut.count(")") and not cut.endswith("nie…") and cut.startswith("6°C")

@@ -65,6 +65,12 @@ def _piece(text: str) -> str:
     if len(text) <= PIECE:
         return text
     cut = text[:PIECE].rsplit(" ", 1)[0]
+    # Cut where a clause ends, as a reader retelling would ('…, wiatr 4 m/s'), not inside a parenthesis or
+    # mid-clause ('(dane demonstracyjne, nie…'); only a cut inside a clause is marked as one.
+    if cut.count("(") > cut.count(")"):
+        return cut[: cut.rfind("(")].rstrip(" ,;:")
+    if ", " in cut[PIECE // 2 :]:
+        return cut[: cut.rfind(", ")]
     return cut + "…"
 
 

@@ -68,15 +68,15 @@ def qr_png(text: str) -> bytes:
 
 def join_screen(opened: SchoolClass) -> None:
     """What the projector shows while learners join: the code, the address and its QR code; never the key."""
-    st.html(JOIN_CSS)
     base = st.session_state.get(_ADDRESS) or detected_base()
     link = join_link(base, opened.code)
     words, qr = st.container(key="join-screen").columns([3, 2], vertical_alignment="center")
     with words:
         st.markdown(t("Join code"))
-        st.markdown(f'<div class="lab-join-code">{_escape(opened.code)}</div>', unsafe_allow_html=True)
+        # The code comes with its own styles in one element: a separate style element may be drawn later than it.
+        st.html(f'{JOIN_CSS}<div class="lab-join-code">{_escape(opened.code)}</div>')
         st.markdown(t("Open this address, then **Lessons** → **Join a class**, or scan the code:"))
-        st.markdown(f'<div class="lab-join-url">{_escape(link)}</div>', unsafe_allow_html=True)
+        st.html(f'{JOIN_CSS}<div class="lab-join-url">{_escape(link)}</div>')
     words_for_it = _escape(t("QR code of {link}", link=link))  # the alt text: a screen reader says what it holds
     picture = base64.b64encode(qr_png(link)).decode()
     qr.markdown(
