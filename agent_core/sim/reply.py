@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import args, asking, compose, gist, knowledge, shell, words
+from agent_core.sim import args, asking, compose, gist, knowledge, shell, told, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -90,18 +90,15 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     data = facts.parse(out) if intent not in ("arithmetic", "derived") else None
     composed = compose.from_data(view, need, data) if data is not None else None
     if composed is None and intent not in ("arithmetic", "derived", "list"):
-        composed = compose.from_text(view, need, out)
+        composed = told.from_text(view, need, out)
     elif (
-        composed is None
-        and intent == "list"
-        and not shelled
-        and (gist.listing(out) or compose.told_done(view, need, out))
+        composed is None and intent == "list" and not shelled and (gist.listing(out) or told.told_done(view, need, out))
     ):
-        composed = compose.from_text(view, need, out)  # '[FILE] app.log ...' told as entries, not pasted
+        composed = told.from_text(view, need, out)  # '[FILE] app.log ...' told as entries, not pasted
     if composed is not None:
         line = composed
     elif intent in ("tool", "stock", "time", "delete") or intent not in lx.load("phrases")["result"]:
-        line = compose.short_text(view, need, out)
+        line = told.short_text(view, need, out)
     else:
         if intent == "weather":
             out = _without_city_prefix(out, value)

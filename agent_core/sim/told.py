@@ -1,0 +1,101 @@
+"""Answers told from results written as text, in the user's language: the errors of a log when those are asked,
+key: value lines as a record, a short confirmation as the action done, a short text as it came."""
+
+from __future__ import annotations
+
+import re
+
+from agent_core.sim import gist
+from agent_core.sim.compose import (
+    _CLOCK,
+    _SUCCESS,
+    MAX_RECORDS,
+    QUOTE_LIMIT,
+    _done,
+    _verb,
+    confirms,
+    record_line,
+    subject,
+    weather_line,
+)
+from agent_core.sim.text import facts, meaning
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+from agent_core.sim.text.reader import Need, View
+from agent_core.sim.words import capitalised, translate
+
+_LOG_LINE = re.compile(r"^.*\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION|Exception|Traceback)\b.*$", re.M)
+
+
+def from_text(view: View, need: Need, out: str) -> str | None:
+    """A sentence for a plain-text result: the errors of a log when those are asked, key: value lines as a
+    record, a short confirmation as the action done; None for the caller's own wording."""
+    errors = log_errors(view, out, need)
+    if errors:
+        return errors
+    if told_done(view, need, out):
+        verb = str(_verb(need))
+        done = capitalised(say("compose.done_verb", view.lang, said=_done(verb, subject(view, need), view.lang)))
+        plain = lx.fold(out).strip(" .!") in _SUCCESS
+        # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire
+        return done if plain else f"{done.rstrip('.')} ({lx.quote(out.strip(), view.lang)})."
+    where = _where_sent(view, need)
+    if gist.listing(out):
+        return gist.tell(view.question, view.lang, out, where)
+    lines = facts.read(out)
+    rows = [line for line in out.splitlines() if line.strip()]
+    if len(lines) >= 2 and len(lines) >= 0.6 * len(rows) and len(out) < 2000:
+        record = {f.key: f.value for f in lines}
+        weather = weather_line(view, need, record)
+        return weather or record_line(view, need, record)
+    return gist.tell(view.question, view.lang, out, where)
+
+
+def told_done(view: View, need: Need, out: str) -> bool:
+    """Whether a result is a confirmation the answer tells as the action done (from_text): in Russian and Polish
+    'Cancelled the order' is said in the user's words; in English the tool's sentence is quoted, but a bare
+    'True' or 'OK' is not."""
+    verb = _verb(need)
+    return bool(verb) and confirms(str(verb), out) and (view.lang != "en" or lx.fold(out).strip(" .!") in _SUCCESS)
+
+
+def _where_sent(view: View, need: Need) -> str:
+    """' in /home/ann/app' for a result about a path, a URL or a file the call named."""
+    sent = need.outcome.input if need.result else need.args
+    place = next((str(v) for v in sent.values() if isinstance(v, str) and re.search(r"[/\\.]", v)), "")
+    if not place:
+        return ""
+    return {"ru": f" ({place})", "pl": f" ({place})"}.get(view.lang, f" in {place}")
+
+
+def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
+    """'The log has 2 errors: 12:01:17 Database connection refused; ...' for a question about errors."""
+    asked = meaning.concepts(view.question)
+    if "logs" not in asked and not lx.hits(lx.words(view.question), ["error", "ошибк", "błęd", "błąd", "fail", "сбо"]):
+        return None
+    found = [m.group().strip() for m in _LOG_LINE.finditer(out)]
+    if not found:
+        return None
+    items = []
+    for line in found[:MAX_RECORDS]:
+        clock = _CLOCK.search(line)
+        message = re.sub(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION)\b[:\s-]*", "", line).strip() or line
+        items.append(f"{clock.group(1)} {message}" if clock else message)
+    sent = (need.outcome.input if need and need.result else {}) if need else {}
+    path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
+    head = say("compose.log_errors", view.lang, n=len(found), path=f" {path}" if path else "")
+    return head + "\n" + "\n".join(f"- {i}" for i in items)
+
+
+def short_text(view: View, need: Need, out: str) -> str:
+    """A short result told as it came, in the user's language where its words are known."""
+    text = " ".join(out.split())
+    if len(text) > QUOTE_LIMIT:
+        text = text[: QUOTE_LIMIT - 1] + "…"
+    shown = translate(text, view.lang)
+    if view.lang != "en" and shown == text and re.search(r"[A-Za-z]{3,}(?:\s+[A-Za-z]{3,}){1,}", shown):
+        shown = lx.quote(shown, view.lang)
+    elif view.lang != "en" and shown != text:
+        shown = f"{shown} ({lx.quote(text, view.lang)})"
+    head = subject(view, need)
+    return f"{head}: {shown}" if head else shown
