@@ -298,3 +298,13 @@ def test_a_dangerous_tool_call_waits_for_allow_or_deny(allow, app_env, scripted_
         assert tool.approval == "denied" and result["is_error"] is True
         assert "denied permission" in result["content"], "the denial goes back in words the model can act on"
     assert run.stop.kind == "end_turn"
+
+
+def test_a_models_line_breaks_stay_line_breaks_and_its_markup_stays_text():
+    """The answer box shows 'Weather in Oslo: …' and '2^16 = 65536' on two lines, as the model wrote them (Markdown
+    alone would join them), while a link or an image in the words is still shown as text."""
+    from lab_ui.frame.untrusted import model_words_md
+
+    shown = model_words_md("Weather in Oslo: 4°C\n2^16 = 65536\n\n![x](http://evil.invalid/a.png)")
+    assert "4°C  \n2^16 = 65536" in shown
+    assert "!\\[x]" in shown  # the bracket escaped: no image or link syntax left for Markdown to load

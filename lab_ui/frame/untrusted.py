@@ -16,6 +16,9 @@ _IMAGE = re.compile(r"!(?=\[)")
 _MAX_CELL = 200
 
 
+_LINE_BREAK = re.compile(r"(?<=[^\n])\n(?=[^\n])")
+
+
 def md(text: Any) -> str:
     """Untrusted text for Markdown: no image, no raw HTML, nothing that loads; links only as text to read."""
     value = str(text if text is not None else "")
@@ -45,4 +48,6 @@ def code_span(text: Any) -> str:
 def model_words_md(text: Any) -> str:
     """A model's own words as safe Markdown, marked as data in the page (tests/english.py leaves them out of the
     language walk: a model answers in the language of its task and of the files it read, not the UI's)."""
-    return f"<div data-model-words>\n\n{md(text)}\n\n</div>"
+    # A line break the model wrote stays one (Markdown would join the lines: 'forecast) 2^16 = 65536').
+    kept = _LINE_BREAK.sub("  \n", md(text))
+    return f"<div data-model-words>\n\n{kept}\n\n</div>"
