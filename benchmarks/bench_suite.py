@@ -70,7 +70,7 @@ def _waiting(cpu_log: Path) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", default="2", help="pytest-xdist processes, as `make test` (default 2)")
+    parser.add_argument("--workers", default="3", help="pytest-xdist processes, as `make test` (default 3)")
     parser.add_argument("--dist", default="worksteal", help="pytest-xdist's scheduling, as `make test`")
     options, pytest_args = parser.parse_known_args()
     ARTIFACTS.mkdir(exist_ok=True)
