@@ -133,3 +133,50 @@ def test_entities_with_a_company_suffix_are_organisations():
     draft = think(body, SimSettings())
     found = {e["name"]: e["type"] for e in draft.content[-1]["input"]["entities"]}
     assert found.get("Acme Inc") == "ORGANIZATION" and found.get("Sarah") == "PERSON", found
+
+
+def test_an_output_tools_temperature_is_read_from_a_result_in_degrees():
+    """pydantic-ai's output_type=Weather(city, temperature) after get_weather -> 'Weather in Oslo: 4°C, light rain'
+    (compat's structured case): the output tool gets 4, not a default 0, with no 'temperature:' label to copy."""
+    import anthropic
+    import httpx2
+
+    from agent_core.model import SimSettings
+    from agent_core.sim import SimTransport
+
+    client = anthropic.Anthropic(
+        api_key="k", base_url="http://sim.invalid", http_client=httpx2.Client(transport=SimTransport(SimSettings()))
+    )
+    city = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    weather = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "temperature": {"type": "number"}},
+        "required": ["city", "temperature"],
+        "title": "Weather",
+    }
+    tools = [
+        {"name": "get_weather", "description": "Current weather in a city.", "input_schema": city},
+        {
+            "name": "final_result",
+            "description": "The final response which ends this conversation",
+            "input_schema": weather,
+        },
+    ]
+    messages: list = [{"role": "user", "content": "What's the weather in Oslo?"}]
+    first = client.messages.create(
+        model="claude-sonnet-4-6", max_tokens=500, messages=messages, tools=tools, tool_choice={"type": "any"}
+    )
+    call = next(b for b in first.content if b.type == "tool_use")
+    assert call.name == "get_weather"
+    messages += [
+        {"role": "assistant", "content": first.content},
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": call.id, "content": "Weather in Oslo: 4°C, light rain"}],
+        },
+    ]
+    second = client.messages.create(
+        model="claude-sonnet-4-6", max_tokens=500, messages=messages, tools=tools, tool_choice={"type": "any"}
+    )
+    final = next(b for b in second.content if b.type == "tool_use")
+    assert (final.name, final.input) == ("final_result", {"city": "Oslo", "temperature": 4.0})

@@ -286,7 +286,7 @@ def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: 
             return sentiment(view.question, pname)
         if "risk" in words:
             return risk(view.question)
-        keyed = _keyed(view, pname)
+        keyed = _keyed(view, pname) or _measured(view, words)
         number = re.search(r"-?\d+(?:[.,]\d+)?", keyed or "")
         if number:
             raw = float(number.group().replace(",", "."))
@@ -390,6 +390,21 @@ def _keyed(view: View, pname: str) -> str | None:
         match = pattern.search(text)
         if match:
             return match.group(1).strip()
+    return None
+
+
+_DEGREES = re.compile(r"-?\d+(?:[.,]\d+)?(?=\s*°)")
+
+
+def _measured(view: View, words: list[str]) -> str | None:
+    """A temperature field's number from a result that gives it in degrees ('Weather in Oslo: 4°C, light rain'),
+    the latest result first, as a model reads it without a 'temperature:' label."""
+    if not any(w.startswith("temp") for w in words):
+        return None
+    for attempt in reversed(view.episode):
+        found = _DEGREES.search(attempt.output) if attempt.status == "ok" else None
+        if found:
+            return found.group()
     return None
 
 
