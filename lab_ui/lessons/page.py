@@ -43,7 +43,7 @@ def _pick(lessons: tuple[Lesson, ...], lang: str, done: dict[str, int]) -> Lesso
         lesson = lessons[i]
         total = len(lesson.exercises) + len(lesson.puzzles) + len(lesson.code) + len(lesson.questions)
         mark = " ✓" if total and done.get(lesson.id, 0) >= total else ""
-        return f"{lesson.order}. {lesson.title[lang]}{mark}"
+        return f"{lesson.heading(lang)}{mark}"
 
     # keyed container, keyless selectbox: a lesson named by the URL must still move it
     chosen = st.container(key="lesson-picker").selectbox(

@@ -112,7 +112,7 @@ def send_panel(opened: SchoolClass, lessons: list[Lesson]) -> None:
             index = st.selectbox(
                 t("Lesson"),
                 range(len(lessons)),
-                format_func=lambda i: f"{lessons[i].order}. {lessons[i].title[lang]}",
+                format_func=lambda i: lessons[i].heading(lang),
                 key="send:lesson",
             )
             lesson = lessons[index]
@@ -126,7 +126,7 @@ def send_panel(opened: SchoolClass, lessons: list[Lesson]) -> None:
 
 def sent_words(focus: Place, lessons: list[Lesson]) -> str:
     lesson = next((x for x in lessons if x.id == focus.lesson), None)
-    name = f"{lesson.order}. {lesson.title[current_language()]}" if lesson else focus.lesson
+    name = lesson.heading(current_language()) if lesson else focus.lesson
     return t("The class was sent to lesson {lesson}, step {step}.", lesson=name, step=focus.step)
 
 
@@ -144,7 +144,7 @@ def _plan(opened: SchoolClass, found: Plan, by_id: dict[str, Lesson], lang: str)
         with st.container(horizontal=True, vertical_alignment="center"):
             clock = f"{start // 60}:{start % 60:02d}–{(start + block.minutes) // 60}:{(start + block.minutes) % 60:02d}"
             lesson = by_id.get(block.lesson or "")
-            head = f"**{clock}**" + (f" · {lesson.order}. {lesson.title[lang]}" if lesson else "")
+            head = f"**{clock}**" + (f" · {lesson.heading(lang)}" if lesson else "")
             st.markdown(f"{head}  \n{block.what[lang]}", width="stretch")
             if lesson is not None and st.button(t("Send the class here"), key=f"plan:{found.id}:{n}"):
                 ClassLead().send(opened.code, lesson.id, block.step)

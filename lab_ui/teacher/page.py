@@ -167,7 +167,7 @@ def live_progress(code: str) -> None:
     index = st.selectbox(
         t("Lesson"),
         range(len(lessons)),
-        format_func=lambda i: f"{lessons[i].order}. {lessons[i].title[lang]}",
+        format_func=lambda i: lessons[i].heading(lang),
         key="teacher:lesson",
     )
     lesson = lessons[index]
@@ -260,10 +260,7 @@ def _lesson_column(lesson: Lesson, lang: str) -> str:
 
 def lesson_columns(lessons: list[Lesson], lang: str) -> dict:
     """Narrow lesson columns whose header says the whole title on hover (and to a screen reader)."""
-    return {
-        _lesson_column(x, lang): st.column_config.TextColumn(help=f"{x.order}. {x.title[lang]}", width="small")
-        for x in lessons
-    }
+    return {_lesson_column(x, lang): st.column_config.TextColumn(help=x.heading(lang), width="small") for x in lessons}
 
 
 def _now_at(place: Place | None, lessons: list[Lesson]) -> str:

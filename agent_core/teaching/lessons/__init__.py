@@ -133,6 +133,10 @@ class Lesson:
     predictions: list[Prediction] = field(default_factory=list)  # predict, then reveal (predictions.py)
     code: list[CodeExercise] = field(default_factory=list)  # write real code, checked in a child process (code.py)
 
+    def heading(self, lang: str) -> str:
+        """'7. Break the loop': the lesson as pickers, the board and the plan name it."""
+        return f"{self.order}. {self.title[lang]}"
+
     def text(self, lang: str) -> list[Step]:
         """The narrative steps in one language."""
         return self.steps[_language(lang)]
