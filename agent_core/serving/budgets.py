@@ -8,14 +8,10 @@ made, so a reload, a second tab or another provider changes nothing: the next ca
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from agent_core.serving.mode import ServerConfig, server_config
-from agent_core.storage import db
-from agent_core.teaching.progress import progress_db_path
+from agent_core.teaching.progress import ProgressTables
 
 LEARNER, CLASS, SERVER = "learner", "class", "server"  # the scopes a day's spend is kept for
 SCHEMA = (
@@ -44,17 +40,10 @@ class Allowance:
         return self.left_usd <= 0
 
 
-class SpendLedger:
+class SpendLedger(ProgressTables):
     """The day's spend per scope, in the progress database (beside the classes it is counted for)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = db.prepare(path or progress_db_path())
-        with self._connect() as conn:
-            for statement in SCHEMA:
-                conn.execute(statement)
-
-    def _connect(self) -> AbstractContextManager[Any]:
-        return db.transaction(self.path)
+    SCHEMA = SCHEMA
 
     def record(self, learner: str, class_code: str | None, usd: float) -> None:
         """One billed call's cost, added to the learner's, their class's and the server's day in one transaction."""

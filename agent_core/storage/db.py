@@ -6,7 +6,7 @@ import os
 import re
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -119,6 +119,22 @@ def transaction(target: str | Path) -> Iterator[Any]:
             yield conn
     finally:
         conn.close()
+
+
+class Tables:
+    """A store in one database: its SCHEMA's tables made when it opens, then one connection per call, committed
+    (or rolled back) and closed, so none is left open between calls."""
+
+    SCHEMA: tuple[str, ...] = ()
+
+    def __init__(self, target: str | Path) -> None:
+        self.path = prepare(target)
+        with self._connect() as conn:
+            for statement in self.SCHEMA:
+                conn.execute(statement)
+
+    def _connect(self) -> AbstractContextManager[Any]:
+        return transaction(self.path)
 
 
 def user_version(conn: Any) -> int:

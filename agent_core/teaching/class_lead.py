@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from agent_core.storage import db
 from agent_core.teaching.classes import normalize_code
-from agent_core.teaching.progress import progress_db_path
+from agent_core.teaching.progress import ProgressTables
 
 SCHEMA = (
     # The place the teacher last sent the class to (one row per class).
@@ -33,17 +30,10 @@ class Place:
     at: float
 
 
-class ClassLead:
+class ClassLead(ProgressTables):
     """The teacher's "send the class there" and the learners' places, in SQLite or PostgreSQL."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = db.prepare(path or progress_db_path())
-        with self._connect() as conn:
-            for statement in SCHEMA:
-                conn.execute(statement)
-
-    def _connect(self) -> Any:
-        return db.connect(self.path)
+    SCHEMA = SCHEMA
 
     def send(self, code: str, lesson: str, step: int) -> Place:
         """The teacher sends the class to `lesson`, step `step` (1-based); learners who follow go there."""

@@ -10,11 +10,8 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-from agent_core.storage import db
-from agent_core.teaching.progress import progress_db_path
+from agent_core.teaching.progress import ProgressTables
 
 # No 0/O, 1/I/L: a code read off a projector must not be misread.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -82,17 +79,10 @@ def clean_name(text: str) -> str:
     return name
 
 
-class ClassStore:
-    """Classes and their members in SQLite; each call opens its own connection (safe across sessions)."""
+class ClassStore(ProgressTables):
+    """Classes and their members in SQLite or PostgreSQL; each call opens its own connection (safe across sessions)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = db.prepare(path or progress_db_path())
-        with self._connect() as conn:
-            for statement in SCHEMA:
-                conn.execute(statement)
-
-    def _connect(self) -> Any:
-        return db.connect(self.path)
+    SCHEMA = SCHEMA
 
     def create(self, name: str) -> SchoolClass:
         """A new class with a fresh code that no other class has."""

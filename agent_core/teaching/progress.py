@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from agent_core.storage import db
 from agent_core.storage.store import default_db_path
@@ -27,6 +25,13 @@ def progress_db_path() -> str | Path:
         return url
     runs_db = default_db_path()
     return runs_db.with_name(runs_db.stem + "-progress.db")
+
+
+class ProgressTables(db.Tables):
+    """A store in the progress database: lesson progress, classes, the class's lead, the spend ledger."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        super().__init__(path or progress_db_path())
 
 
 @dataclass(frozen=True)
@@ -51,18 +56,10 @@ class QuizAnswer:
     answered_at: float
 
 
-class ProgressStore:
+class ProgressStore(ProgressTables):
     """Which exercises and questions a learner has completed; a reload or a new tab keeps them."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = db.prepare(path or progress_db_path())
-        with self._connect() as conn:
-            conn.execute(SCHEMA)
-            conn.execute(ANSWERS_SCHEMA)
-
-    def _connect(self) -> AbstractContextManager[Any]:
-        """One connection per call, committed (or rolled back) and then closed, so none is left open."""
-        return db.transaction(self.path)
+    SCHEMA = (SCHEMA, ANSWERS_SCHEMA)
 
     def close(self) -> None:
         """Nothing stays open between calls; here so every store closes the same way."""
