@@ -48,10 +48,16 @@ def answer(question: str, lang: str) -> str | None:
         for entry in table["colours"]:
             if _forms_in(folded, entry["forms"]):
                 return str(entry["answer"][lang])
-    for entry in table["facts"]:
+    return fact(question, lang) or conversion(question, lang) or coordinates(question, lang)
+
+
+def fact(question: str, lang: str) -> str | None:
+    """The answer of one of the table's facts whose words the question holds all of ('boils' + 'water'), or None."""
+    folded, tokens = lx.fold(question), lx.words(question)
+    for entry in _table()["facts"]:
         if any(_has(tokens, folded, entry[key]) for key in ("en", "ru", "pl")):
             return str(entry["answer"][lang])
-    return conversion(question, lang) or coordinates(question, lang)
+    return None
 
 
 @cache

@@ -155,6 +155,9 @@ def _without_tool(view: View, need: Need) -> str:
         return say("result.derived", view.lang, expr=need.value, out=value)  # a small difference needs no tool
     if value is not None:
         return say("mental_off" if off else "mental", view.lang, expr=need.value, value=value)
+    fact = None if need.value else knowledge.fact(need.clause, view.lang)
+    if fact:
+        return fact  # 'At what temperature does water boil?' is no weather question
     if (need.intent == "search" or (need.intent == "tool" and need.tool is None)) and _asks_a_question(need.clause):
         # A question of fact: the small knowledge table, else plainly that the offline model does not know.
         known = knowledge.answer(need.clause, view.lang) or knowledge.answer(view.question, view.lang)
