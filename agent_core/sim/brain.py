@@ -187,7 +187,7 @@ def _with_feeders(view: View, needs: list[Need]) -> list[Need]:
     for need in needs:
         # Weather's own chain (memory -> city) is planned when the question is read.
         if need.tool is not None and need.missing and not (memory and need.intent == "weather"):
-            found = chain.producers(view, need)
+            found = chain.listed_instead(view, need, chain.producers(view, need))
             out.extend(found or ([f] if (f := feeder(view, need)) is not None else []))
         out.append(need)
     return out

@@ -65,6 +65,49 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     return deeper
 
 
+def listed_instead(view: View, need: Need, found: list[Need]) -> list[Need]:
+    """A reading whose tool wants one thing's ID the question never gives ('Покажи мои заказы', 'Które z moich
+    zamówień ...'), reached through a tool that lists those things: that list is the answer, and fetching one of
+    its items would pick one at random. The need takes the listing tool; the calls before it feed the need."""
+    from agent_core.sim.choice import tool_action  # choice imports chain's callers; late import keeps them apart
+
+    if not found or tool_action(_tool_key(need.tool_def)) not in ("read", ""):
+        return found
+    last = found[-1]
+    wanted = [p for p in lacking(need) if kinds.kind_of(p, _prop(need, p), _tool_key(need.tool_def)) == "id"]
+    asked = meaning.concepts(need.clause)
+    if (
+        last.feeds is not need
+        or not wanted
+        or tool_action(_tool_key(last.tool_def)) not in ("read", "")
+        or not _lists(last.tool_def)
+        or not all(slots.about_entity(p, last.tool_def) for p in wanted)
+        or not all(meaning.concepts(" ".join(slots.entity_words(p))) & asked for p in wanted)
+    ):
+        return found  # the question asks about the thing the list holds ('my orders'), not about its owner
+    if lx.hits(lx.words(need.clause), lx.lexicon()["one_of_many"]):
+        return found  # 'the status of the latest order': one of them, fetched once the list is in
+    view.notes.append(
+        f"{need.tool_def.get('name')} would fetch one of them, but the question asks about all of them; "
+        f"{last.tool_def.get('name')} lists them, so I use it instead."
+    )
+    need.tool, need.args, need.missing = last.tool, last.args, last.missing
+    for before in found[:-1]:
+        if before.feeds is last:
+            before.feeds = need
+    return found[:-1]
+
+
+def _lists(tool: dict[str, Any]) -> bool:
+    profile = meaning.profile(_tool_key(tool))
+    return "list" in profile.name | profile.described
+
+
+def _prop(need: Need, pname: str) -> dict[str, Any]:
+    props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
+    return props[pname] if isinstance(props.get(pname), dict) else {}
+
+
 def promising(view: View, need: Need, depth: int = 0, seen: frozenset[str] = frozenset()) -> list[Need]:
     """Calls that could find what need lacks but lack something themselves, as deep as the chain goes: what the
     model asks the user for ('your e-mail, phone or username' for get_user, to find the order to cancel)."""

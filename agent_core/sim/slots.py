@@ -214,7 +214,8 @@ def repo_part(text: str, kind: str) -> str | None:
 def _label_words(word: str) -> list[str]:
     """The word for a parameter in Russian and Polish ('username' -> 'логин', 'login'; data/answers.json labels)."""
     entry = lx.load("answers")["labels"].get(word.lower()) or {}
-    return sorted({str(v) for lang, v in entry.items() if lang != "en"}, key=len, reverse=True)
+    others = lx.lexicon()["named_labels"].get(word.lower(), [])
+    return sorted({*(str(v) for lang, v in entry.items() if lang != "en"), *others}, key=len, reverse=True)
 
 
 def named_value(text: str, word: str) -> str | None:
@@ -225,7 +226,7 @@ def named_value(text: str, word: str) -> str | None:
     match = re.search(rf"(?:{label})\s*(?:is|:|=|-|—|это)?\s*['\"“«„]?([\w.@+-]{{2,}})", text, re.I)
     if not match:
         return None
-    value = match.group(1)
+    value = match.group(1).rstrip(".")  # 'My username is johndoe.': the sentence's full stop is no part of it
     return None if lx.fold(value) in lx.word_set("stopwords") else value
 
 
