@@ -122,6 +122,8 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
     if found is not None:
         return found
     for text in work.texts(kind in _WORDING):
+        if kind == "directory" and not required and text == work.view.question != work.need.clause:
+            break  # an optional path filters: only a path of its own clause ('README and the last commits')
         value = extract(kind, text, work, pname, prop)
         if value is not None:
             return value
@@ -295,7 +297,9 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
     if kind == "timezone":
         return slots.time_zone(work, text, pname)
     if kind == "directory":
-        return values.directory(text)
+        text = slots.without_repos(work, text)  # octo-org/webshop is the owner and repo, no folder in it
+        found = _entity(work, text, ("file",), pname) if slots.names_files(prop) else None
+        return found or (values.known_file(text) if slots.names_files(prop) else None) or values.directory(text)
     if kind == "sql":
         return sql.build(text, slots.schema_text(work))
     if kind == "boolean":
@@ -346,7 +350,7 @@ def _file_kind(need: Need, prop: dict[str, Any], properties: dict[str, Any], key
         return None
     about_file = need.intent in ("file", "delete") or bool(lx.extract_paths(need.context))
     others = (kinds.kind_of(p, v if isinstance(v, dict) else {}, key) for p, v in properties.items())
-    return "path" if about_file and "path" not in others else None
+    return "path" if about_file and not {"path", "directory"} & set(others) else None
 
 
 @lru_cache(maxsize=512)

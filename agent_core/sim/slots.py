@@ -211,6 +211,23 @@ def repo_part(text: str, kind: str) -> str | None:
     return owner if kind == "owner" else repo
 
 
+def without_repos(work: Fill, text: str) -> str:
+    """The text with its 'owner/repo' slugs blanked, when the tool takes the owner and the repository apart."""
+    props = (work.need.tool_def.get("input_schema") or {}).get("properties") or {}
+    found = {kind_of(p, v if isinstance(v, dict) else {}, work.key) for p, v in props.items()}
+    if not {"owner", "repo"} <= found:
+        return text
+    for e in entities.of_kind(text, "repo"):
+        text = text[: e.start] + " " * (e.end - e.start) + text[e.end :]
+    return text
+
+
+def names_files(prop: dict[str, Any]) -> bool:
+    """A path parameter that takes files too ('Path of the file or directory')."""
+    files = [w for w in lx.lexicon()["slots"]["path"] if w not in ("path", "путь", "ścieżk")]
+    return bool(lx.hits(lx.words(str(prop.get("description") or "")), files))
+
+
 def _label_words(word: str) -> list[str]:
     """The word for a parameter in Russian and Polish ('username' -> 'логин', 'login'; data/answers.json labels)."""
     entry = lx.load("answers")["labels"].get(word.lower()) or {}

@@ -324,7 +324,7 @@ def _joined(clauses: list[str]) -> list[str]:
     for index, clause in enumerate(clauses):
         clause = f"{carry} {clause}".strip() if carry else clause
         bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
-        lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause)
+        lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not _names_file(clause)
         if index + 1 < len(clauses) and (lone or _SUBORDINATE.match(clause)):
             carry = clause
             continue
@@ -334,6 +334,12 @@ def _joined(clauses: list[str]) -> list[str]:
             continue
         out.append(clause)
     return out + ([carry] if carry else [])
+
+
+def _names_file(clause: str) -> bool:
+    """'Покажи README': a well-known file named by a bare word is the clause's own object."""
+    table = lx.load("entities")["known_files"]
+    return any(w in table for w in lx.words(clause))
 
 
 _STATEMENT = re.compile(

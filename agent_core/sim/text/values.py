@@ -279,6 +279,12 @@ _PLURAL_FOLDERS = re.compile(
 )
 
 
+def known_file(text: str) -> str | None:
+    """'Show me the README': the file a bare well-known name stands for (README.md)."""
+    table = lx.load("entities")["known_files"]
+    return next((str(table[w]) for w in lx.words(text) if w in table and not w.startswith("_")), None)
+
+
 def directory(text: str) -> str | None:
     """A folder the text names: a path ('/var/log', 'src/'), 'the docs folder', 'папка docs'; '.' for the current one."""
     path = _PATHLIKE.search(text)
