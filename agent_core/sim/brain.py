@@ -115,7 +115,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
                 f"I know this without {need.tool.get('name')} (the small built-in table), so I answer it."
             )
             need.tool = None
-        if kept and follow(view, kept[-1], need) == "drop":
+        if kept and (spread.gives_values(view, kept[-1], need) or follow(view, kept[-1], need) == "drop"):
             continue
         kept.append(need)
         if need.tool is not None and need.derived is None:

@@ -62,18 +62,29 @@ def _items(work: Fill, text: str, pname: str, items: dict[str, Any], item_kind: 
 
 
 def _written_list(text: str, pname: str) -> list[str]:
-    """The list after the parameter's name: 'with labels bug and frontend', 'tags: a, b', 'метки bug и ui'."""
-    words = _words(pname)
-    if not words:
+    """The list after the parameter's name, in any of the three languages: 'with labels bug and frontend', 'tags: a,
+    b', 'assign it to marek-w', 'метки bug и ui', 'z etykietami i18n oraz bug'."""
+    stems = [re.escape(w[: max(4, len(w) - 3)]) for w in param_words(pname)]
+    if not stems:
         return []
-    stem = re.escape(words[-1][: max(3, len(words[-1]) - 2)])
-    match = re.search(rf"\b{stem}\w*\s*(?:[:=]|(?:of|called|named)\s)?\s*(.+?)(?:[.!?;\n]|$)", lx.fold(text))
+    match = re.search(
+        rf"\b(?:{'|'.join(stems)})\w*\s*(?:[:=]|(?:of|called|named)\s)?\s*(?:(?:it|them|this)\s+)?(?:to\s+)?(.+?)"
+        r"(?:[.!?;\n]|,\s*(?:and|и|i|oraz|a)\s|$)",
+        lx.fold(text),
+    )
     if not match:
         return []
     raw = text[match.start(1) : match.end(1)]
     raw = re.split(r"\s+(?:to|for|in|with|on|at|and then|then|в|для|na|dla|w)\s+", raw, maxsplit=1)[0]
     parts = [p.strip(" '\"“”„«»`") for p in _SPLIT.split(raw)]
     return [p for p in parts if p and len(p) <= 40 and lx.fold(p) not in lx.word_set("stopwords")][:MAX_ITEMS]
+
+
+def param_words(pname: str) -> list[str]:
+    """A parameter's own words and its Russian and Polish names ('labels': метки, etykiety; data/answers.json)."""
+    words = _words(pname)
+    entry = lx.load("answers")["labels"].get(pname.lower()) or {}
+    return [*words[-1:], *(str(v) for lang, v in entry.items() if lang != "en")] if words else []
 
 
 def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,14 +1,16 @@
 """One clause, several values for one parameter: 'the status of orders 24601 and 86420', 'the time in Tokyo and in
-Sydney' are one call per value, made together, each filled from its own part of the clause."""
+Sydney' are one call per value, made together, each filled from its own part of the clause; and a clause that only
+gives the call before its values ('..., labelled bug and frontend') is part of that call."""
 
 from __future__ import annotations
 
 import re
 
+from agent_core.sim import listing
 from agent_core.sim.args import fill
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
-from agent_core.sim.text.reader import Need, View
+from agent_core.sim.text.reader import Need, View, intent_hits
 
 MAX_SPREAD = 4  # a clause listing more values than this is a list for one call, not calls
 _JOINS = re.compile(r"^\s*(?:,|and|or|&|и|или|а также|i|lub|oraz|albo)\s+(?:(?:in|at|for|в|во|на|w|we|dla)\s+)?", re.I)
@@ -54,3 +56,23 @@ def _anchors(need: Need) -> list[tuple[int, int]]:
     if len(cities) >= 2 and any(zones[e.value] in sent or e.value in sent for e in cities):
         return [(e.start, e.end) for e in cities]
     return []
+
+
+def gives_values(view: View, previous: Need, need: Need) -> bool:
+    """'..., labelled bug and frontend, and assign it to marek-w': a clause with no request of its own whose words
+    are all values the call before took from it, or that call's parameters' names, gives that call values."""
+    if previous.tool is None or need.derived is not None or intent_hits(need.clause) or not previous.args:
+        return False
+    own = set(lx.words(previous.clause))
+    taken = {w for v in previous.args.values() for item in (v if isinstance(v, list) else [v]) for w in _words(item)}
+    taken -= own
+    props = (previous.tool.get("input_schema") or {}).get("properties") or {}
+    names = [w[: max(4, len(w) - 3)] for p in props for w in listing.param_words(p)]
+    words = lx.content_words(need.clause)
+    values = [w for w in words if w in taken]
+    named = [w for w in words if w not in taken and any(lx.fold(w).startswith(lx.fold(n)) for n in names)]
+    return bool(values) and len(values) + len(named) == len(words)
+
+
+def _words(value: object) -> list[str]:
+    return lx.words(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else []

@@ -71,15 +71,23 @@ _OPEN_STATE = re.compile(
 )
 
 
+# 'Open an issue', 'open a new pull request': a request to create one, not to open a file to read it.
+_OPEN_NEW = re.compile(
+    r"\bopen\s+(?=(?:a|an|new)\s+(?!(?:file|document|folder|directory|tab|window|link|url|page|log)s?\b))", re.I
+)
+
+
 # Russian and Polish say the state with an adjective ('открытые баги', 'otwarte zgłoszenia'), the request with a verb.
 _OPEN_ADJECTIVE = re.compile(r"\b(?:открыт(?:ые|ых|ая|ой|ое|ую|ым|ыми)|otwart(?:e|ych|a|ą|ym|ymi|y))\b", re.I)
 
 
 def as_state(text: str) -> str:
-    """'are open' as the state it is ('are opened'), so it reads as no request to open a file."""
+    """'are open' as the state it is ('are opened'), so it reads as no request to open a file; 'open an issue' as
+    the request to create one it is."""
     folded = text.lower()
     if "open" in folded:
         text = _OPEN_STATE.sub(lambda m: m.group().lower().replace("open", "unresolved"), text)
+        text = _OPEN_NEW.sub("create ", text)
     if "открыт" in folded or "otwart" in folded:
         text = _OPEN_ADJECTIVE.sub("unresolved", text)
     return text
