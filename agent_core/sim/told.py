@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import gist
+from agent_core.sim import gist, prose
 from agent_core.sim.compose import (
     _CLOCK,
     _SUCCESS,
@@ -48,7 +48,24 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         record = {f.key: f.value for f in lines}
         weather = weather_line(view, need, record)
         return weather or record_line(view, need, record)
+    if need.intent not in _NOT_FACTS:
+        answered = prose.answer(question_of(view, need), view.lang, out)
+        if answered:
+            return answered
     return gist.tell(view.question, view.lang, out, where)
+
+
+_NOT_FACTS = ("weather", "file", "list", "time", "delete", "arithmetic", "derived", "stock")
+
+
+def question_of(view: View, need: Need) -> str:
+    """The question a result answers: the sentence of the user's question that holds the need's clause, or the
+    clause alone when that sentence asks two things ('Who stars in it, and who wrote its score?')."""
+    clause = need.clause.strip()
+    sentences = [s for s in re.split(r"(?<=[?!.])\s+", view.question) if s.strip()]
+    sentence = next((s for s in sentences if clause and clause[:20] in s), view.question)
+    others = [c for c in lx.split_clauses(sentence) if c.strip() != clause and prose.kind(c)]
+    return clause if others and prose.kind(clause) else sentence
 
 
 def told_done(view: View, need: Need, out: str) -> bool:

@@ -1,0 +1,201 @@
+"""The answer to a question of fact from a result written as prose (an article, an FAQ entry, a search snippet):
+the sentence that answers it, and in Russian or Polish the values that sentence holds (names, numbers, ids) told in
+the user's words, since an English sentence quoted whole is no answer in another language."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+
+LONG_QUOTE = 110  # an English sentence is cut to its clauses below this: a reader notices a copied paragraph
+_ABBREVIATIONS = frozenset("jr sr dr mr mrs ms st vs etc no mt prof inc ltd co fig approx".split())
+_BREAK = re.compile(r"(?<=[.!?])\s+(?=[\"“«(]?[A-Z0-9])|\n+")
+_NAME = r"(?:[A-Z][\w'’-]*\.?|[A-Z]\.)"
+_NAMES = re.compile(rf"{_NAME}(?:\s+(?:{_NAME}|de|van|von|da|di|bin|al))*")
+_JOINED = re.compile(r"\s*(?:,|\band\b|&)\s*")
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d(?![\w])|(?<![\w.])\d(?![\w.])")
+_IDENT = re.compile(r"(?<![\w@])[A-Za-z][\w.]*(?:[/-][\w.]+)+(?![\w@])")
+_QUOTED = re.compile(r"'([^']{2,60})'|\"([^\"]{2,60})\"|“([^”]{2,60})”")
+_NOTHING = re.compile(
+    r"\bno\b[\w\s-]{0,40}\bfound\b|\bnot found\b|\bno results?\b|\bnothing (?:found|relevant)\b|\bno matching\b"
+    r"|\b(?:don't|do not) know the answer\b|\bno (?:data|information|records?)\b",
+    re.I,
+)
+_FUNCTION = re.compile(r"\b(?:the|a|an|is|are|was|were|has|have|by|of|with|for|to|in|on|at|and|we|you|it)\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|never|none|without|isn't|aren't|doesn't|don't|cannot|can't)\b", re.I)
+
+
+@cache
+def _table() -> dict[str, list[list[str]]]:
+    return lx.load("answers")["prose"]  # type: ignore[no-any-return]
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a text; 'Carlos Sainz Jr. won' and 'Dr. Nikola Tesla' stay whole."""
+    out: list[str] = []
+    start = 0
+    for match in _BREAK.finditer(text):
+        before = text[start : match.start()]
+        last = re.findall(r"(\w+)\.$", before)
+        if match.group().strip(" ") and last and (last[0].lower() in _ABBREVIATIONS or len(last[0]) == 1):
+            continue
+        out.append(before)
+        start = match.end()
+    out.append(text[start:])
+    return [" ".join(s.split()) for s in out if len(s.strip()) > 3]
+
+
+def kind(question: str) -> str:
+    """What the question asks for: who, count, when, where, yesno, which, or '' (no question of fact)."""
+    tokens = lx.words(question)
+    head = tokens[:4]
+    for name, forms in _table()["kinds"]:
+        if lx.hits(head if name != "yesno" else tokens[:2], forms.split("|")):
+            return name
+    return ""
+
+
+def _words_of(text: str) -> set[str]:
+    return {lx.stem(w) for w in lx.words(text) if len(w) > 2} - {lx.stem(w) for w in lx.word_set("stopwords")}
+
+
+def _asked(question: str) -> list[tuple[int, frozenset[str]]]:
+    """The question's content words, each with its English forms ('музыку' -> music, score) and a weight: the
+    word right after the question word is what is asked ('Who **won** ...', 'Кто **написал** ...'), the topic's names
+    and numbers (in every sentence of an article about it) tell least."""
+    out = []
+    first = True
+    for word in lx.content_words(question):
+        folded = lx.fold(word)
+        if len(folded) < 3 or lx.hits([folded], _kind_words()):
+            continue
+        forms = {lx.stem(folded)}
+        for said, english in _table()["glossary"]:
+            if lx.hits([folded], said.split("|")):
+                forms |= {lx.stem(w) for w in english.split("|") if len(w) > 2}
+        topic = word[:1].isupper() or word[:1].isdigit()
+        out.append((5 if first and not topic else 1 if topic else 2, frozenset(forms)))
+        first = False
+    return out
+
+
+@cache
+def _kind_words() -> tuple[str, ...]:
+    return tuple(form for _, forms in _table()["kinds"] for form in forms.split("|"))
+
+
+def _score(sentence: str, asked: list[tuple[int, frozenset[str]]]) -> int:
+    mine = _words_of(sentence)
+    return sum(weight for weight, forms in asked if any(lx.stems_match(w, f) for w in mine for f in forms))
+
+
+def best(question: str, text: str) -> str | None:
+    """The sentence of a text that answers the question best: the words it shares with the question (in any
+    language, weighted), then one holding the kind of value asked for (a name for 'who'), then the first."""
+    asked = _asked(question)
+    asks = kind(question)
+    items = sentences(text)[:200]
+    if not items:
+        return None
+
+    def score(item: tuple[int, str]) -> tuple[int, int, int]:
+        index, sentence = item
+        return (_score(sentence, asked), int(bool(_values(sentence, asks, question))), -index)
+
+    chosen = max(enumerate(items), key=score)
+    return chosen[1] if score(chosen)[0] else None
+
+
+def _names(sentence: str, question: str) -> list[str]:
+    """Names in the sentence the question does not already name, in groups: 'Trent Reznor and Atticus Ross'."""
+    known = {lx.fold(w) for w in lx.words(question)}
+    groups: list[list[str]] = [[]]
+    position = 0
+    for match in _NAMES.finditer(sentence):
+        name = match.group().rstrip(".") if not match.group().endswith(("Jr.", "Sr.")) else match.group()
+        glue = sentence[position : match.start()]
+        if groups[-1] and not _JOINED.fullmatch(glue):
+            groups.append([])
+        position = match.end()
+        first = match.start() == 0 or sentence[: match.start()].rstrip().endswith((".", ":"))
+        if (first and len(name.split()) == 1) or all(lx.fold(w) in known for w in lx.words(name)):
+            continue  # 'The', 'It' open a sentence; the question's own names are no answer
+        groups[-1].append(name)
+    return next((g for g in groups if g), [])
+
+
+def _values(sentence: str, asks: str, question: str) -> list[str]:
+    if asks == "who":
+        return _names(sentence, question)
+    if asks == "count":
+        return _numbers(sentence, question)
+    found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence)]
+    found += [m.group() for m in _IDENT.finditer(sentence) if not re.fullmatch(r"[\d,./-]+", m.group())]
+    found += [n for n in _names(sentence, question) if not any(n in f for f in found)]
+    found += [n for n in _NUMBER.findall(sentence) if not any(n in f for f in found)]
+    return list(dict.fromkeys(found))[:4]
+
+
+def _numbers(sentence: str, question: str) -> list[str]:
+    """The number next to the words the question asks about ('22 business class seats' for 'мест бизнес-класса')."""
+    asked = {f for _, forms in _asked(question) for f in forms}
+    tokens = list(re.finditer(r"[\w.,-]+", sentence))
+    best_hit, chosen = -1, ""
+    for i, token in enumerate(tokens):
+        if not _NUMBER.fullmatch(token.group().rstrip(".,")):
+            continue
+        near = tokens[i + 1 : i + 4]
+        hit = sum(2 if any(lx.stems_match(lx.stem(lx.fold(t.group())), a) for a in asked) else 0 for t in near)
+        hit += sum(1 for t in tokens[max(0, i - 2) : i] if lx.stem(lx.fold(t.group())) in asked)
+        if hit > best_hit:
+            best_hit, chosen = hit, token.group().rstrip(".,")
+    return [chosen] if chosen else []
+
+
+def clipped(sentence: str) -> str:
+    """A sentence cut at a clause so that no long stretch of the result is copied."""
+    if len(sentence) <= LONG_QUOTE:
+        return sentence
+    parts = re.split(r"(?<=[;,])\s+", sentence)
+    out = parts[0]
+    for part in parts[1:]:
+        if len(out) + len(part) + 1 > LONG_QUOTE:
+            break
+        out += " " + part
+    out = out.rstrip(",;")
+    return out if len(out) <= LONG_QUOTE else out[: LONG_QUOTE - 1].rsplit(" ", 1)[0] + "…"
+
+
+def nothing(out: str) -> bool:
+    """A short result that says nothing was found ('No Wikipedia article found.', "I don't know the answer")."""
+    return len(out) < 200 and bool(_NOTHING.search(out))
+
+
+def _topic(clause: str) -> str:
+    text = re.sub(r"[«»„”“\"?]", "", clause).strip(" .!")
+    text = text[:1].lower() + text[1:]
+    return text if len(text) <= 80 else text[:79].rsplit(" ", 1)[0] + "…"
+
+
+def answer(question: str, lang: str, out: str) -> str | None:
+    """The answer to a question of fact from a prose result, or None when it is no such question or text."""
+    if nothing(out):
+        return None if lang == "en" else say("prose.nothing", lang, q=_topic(question))
+    asks = kind(question)
+    if not asks or not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", out):
+        return None
+    sentence = best(question, out)
+    if sentence is None or not _FUNCTION.search(sentence):
+        return None  # 'Order 12345: Desk lamp x1, status: Delivered' is a record, told as one elsewhere
+    if lang == "en":
+        return clipped(sentence) if len(" ".join(out.split())) > LONG_QUOTE or len(sentences(out)) > 1 else None
+    found = _values(sentence, asks, question)
+    if not found:
+        return None
+    yes = ""
+    if asks == "yesno":
+        yes = say("prose.no" if _NEGATION.search(sentence) else "prose.yes", lang) + " "
+    return yes + say("prose.answer", lang, q=_topic(question), values=lx.join_list(found, lang))
