@@ -78,6 +78,8 @@ def question(view: View, need: Need) -> str | None:
     for producer in chain.promising(view, need):
         for pname in chain.lacking(producer):
             others += [w for w in _what(view, producer.tool_def, pname) if w not in first]
+    if others and _said_unknown(view, lacking):
+        first = []  # "... but I don't know the order ID": ask only for what can find it
     if not first and not others:
         return None
     if not others and need.missing and need.missing[0] in lx.load("phrases")["ask"]:
@@ -85,6 +87,18 @@ def question(view: View, need: Need) -> str | None:
     if first and others:
         return say("ask.or_lookup", view.lang, first=lx.join_list(first, view.lang), others=_or(others, view.lang))
     return say("ask.known_any", view.lang, what=_or(first or others, view.lang))
+
+
+def _said_unknown(view: View, params: list[str]) -> bool:
+    """The user said they do not know the thing a parameter identifies ('не знаю его номер', 'I don't know the
+    order ID'): a word for a number, or for the thing, in the clause that says so."""
+    from agent_core.sim.text.reader import _not_known  # the reader drops that clause as no task of its own
+
+    wanted = {"id", "number", "номер", "numer", "код", "kod", *(w for p in params for w in slots.entity_words(p))}
+    for clause in lx.split_clauses(view.question):
+        if _not_known(clause) and lx.hits(lx.words(clause), sorted(wanted)):
+            return True
+    return False
 
 
 def _or(items: list[str], lang: str) -> str:

@@ -3,6 +3,7 @@ conversation, earlier results) and which values are already given out."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,8 @@ class Fill:
             return
         if view.reply and not wording:
             yield view.reply  # the user's answer to the model's question says what the request left open
+            # "Yes, please cancel it": 'it' is what the model's own question named ("cancel order 47652?")
+            yield from (s for s in re.split(r"(?<=[.?!])\s+|\n", view.asked) if s.rstrip().endswith("?"))
         if need.focus and not wording:
             yield need.focus  # 'Denver' of "в Денвере и в Майами": this call's own value before the clause's first
         yield from (view.question, need.clause) if wording else (need.clause, view.question)

@@ -368,8 +368,17 @@ def _states_a_value(clause: str) -> bool:
     return bool(found) or bool(_HANDLE.search(clause))  # 'мой логин ivan_petrov': a handle is a value too
 
 
+def _not_known(clause: str) -> bool:
+    """'... but I don't know the order ID', 'ale nie pamiętam jego numeru': what the user cannot give, no task."""
+    return "?" not in clause and bool(lx.hits(lx.words(clause), lx.lexicon()["not_known"]))
+
+
 def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
-    if _states_a_value(clause) or (view.reply and clause.strip() == view.reply.strip() and _yes_no_only(clause)):
+    if (
+        _states_a_value(clause)
+        or _not_known(clause)
+        or (view.reply and clause.strip() == view.reply.strip() and _yes_no_only(clause))
+    ):
         return None
     found = intent_hits(clause)
     order = list(lx.lexicon()["intents"])
