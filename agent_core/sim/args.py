@@ -121,6 +121,11 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
     found = _whole_answer(work, prop, kind)
     if found is not None:
         return found
+    for text in work.texts() if kind in ("id", "id_number") and work.view.reply else ():
+        # 'My confirmation number is LL0EZ6' given before beats an unlabelled code in the reply ('12C, please.')
+        value = extract(kind, text, work, pname, prop, labelled=True)
+        if value is not None:
+            return value
     for text in work.texts(kind in _WORDING):
         if kind == "directory" and not required and text == work.view.question != work.need.clause:
             break  # an optional path filters: only a path of its own clause ('README and the last commits')
@@ -254,7 +259,7 @@ def _as_number(raw: str, prop: dict[str, Any]) -> int | float:
     return int(number) if prop.get("type") == "integer" or number.is_integer() else number
 
 
-def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str, Any]) -> Any:
+def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str, Any], labelled: bool = False) -> Any:
     """A value of a kind in one text, or None (entities already given to another parameter are skipped)."""
     need = work.need
     if kind is None:
@@ -278,7 +283,9 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         # an ID another parameter of this call took is not this one's too (confirmation_number and new_seat)
         given = [str(v) for v in need.args.values() if isinstance(v, (str, int)) and not isinstance(v, bool)]
         taken = tuple((m.start(), m.end()) for v in given if v for m in re.finditer(re.escape(v), text))
-        found = values.identifier(text, pname, integer=kind == "id_number", skip=slots.typed_spans(text) + taken)
+        found = values.identifier(
+            text, pname, integer=kind == "id_number", skip=slots.typed_spans(text) + taken, labelled=labelled
+        )
         return int(found) if found and kind == "id_number" else found
     if kind == "subject":
         found = values.subject(text)

@@ -35,7 +35,7 @@ _NUMBER_OF = {
     "invoice": {"en": "the invoice number", "ru": "номер счёта", "pl": "numer faktury"},
     "ticket": {"en": "the ticket number", "ru": "номер заявки", "pl": "numer zgłoszenia"},
     "account": {"en": "the account number", "ru": "номер счёта", "pl": "numer konta"},
-    "seat": {"en": "the seat you would like", "ru": "какое место вы хотите", "pl": "jakie miejsce wybierasz"},
+    "seat": {"en": "the seat you would like", "ru": "какое место вы хотите", "pl": "numer wybranego miejsca"},
 }
 _OPTION = {
     "email": _KNOWN["email"],

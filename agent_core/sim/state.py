@@ -64,7 +64,7 @@ def resolve(view: View) -> None:
     view.reply = view.question
     view.asked = asked
     picked = _picked(view.question, asked)
-    lang = view.lang if len(lx.content_words(view.question)) >= 3 else language.detect_language(request)
+    lang = language.detect_language(f"{request}\n{view.question}")  # "Numer potwierdzenia to ZK4W9T" is Polish there
     view.question = f"{_replaced(request, view.question)}\n{picked or view.question}"
     view.lang = lang
     view.notes.append(f"“{view.reply}” answers my question (“{asked[:80]}”), so I read it with “{request[:80]}”.")
@@ -96,13 +96,33 @@ def _assistant_text(view: View) -> str:
     return text_of(message.get("content")).strip() if message.get("role") == "assistant" else ""
 
 
+MAX_CHAIN = 3  # replies read back to the request they all answer
+
+
 def _request_before(view: View) -> str:
+    """The request the reply answers, with the replies already given to it: after "I'd like to change my seat." /
+    "My confirmation number is LL0EZ6.", "12C, please." still changes the seat, with that confirmation number."""
+    found: list[str] = []
     for message in reversed(view.messages[: view.q_index - 1]):
-        if message.get("role") == "user":
-            text = text_of(message.get("content")).strip()
-            if text:
-                return lx.attend(text)
-    return ""
+        if message.get("role") != "user":
+            continue
+        text = text_of(message.get("content")).strip()
+        if not text:
+            continue
+        found.append(lx.attend(text))
+        if len(found) >= MAX_CHAIN or not _gives_values(text):
+            break
+    return "\n".join(reversed(found))
+
+
+def _gives_values(text: str) -> bool:
+    """A message that only gives values ('My confirmation number is LL0EZ6.', 'Номер брони — QX7P2M'), no task."""
+    from agent_core.sim.text.reader import _states_a_value, intent_hits  # reader reads clauses the same way
+
+    words = lx.content_words(text)
+    if len(words) > MAX_REPLY_WORDS or "?" in text:
+        return False
+    return _states_a_value(text) or _only_values(text) or bool(entities.of_kind(text, "id")) and not intent_hits(text)
 
 
 def _picked(reply: str, asked: str) -> str:

@@ -61,7 +61,7 @@ def _ids(text: str) -> list[tuple[int, str]]:
     return sorted((p, v) for p, v in found if not re.fullmatch(r"[A-Za-z]+", v))
 
 
-_MARKERS = {"no", "nr", "number", "num", "id", "номер", "numer", "n"}
+_MARKERS = {"no", "nr", "number", "num", "id", "номер", "numer", "n", "is", "это", "jest", "to"}
 _ENTITIES = frozenset({"order", "customer", "product", "booking", "user", "note", "file", "email", "seat"})
 
 
@@ -73,9 +73,11 @@ def _word_before(text: str, pos: int) -> str | None:
     return None
 
 
-def identifier(text: str, param: str, integer: bool = False, skip: tuple[tuple[int, int], ...] = ()) -> str | None:
-    """The ID a parameter like order_id wants: after a word for 'order', else starting with O, else a free one.
-    Nothing inside skip (an e-mail, a phone number, a date) is an ID."""
+def identifier(
+    text: str, param: str, integer: bool = False, skip: tuple[tuple[int, int], ...] = (), labelled: bool = False
+) -> str | None:
+    """The ID a parameter like order_id wants: after a word for 'order', else starting with O, else a free one
+    (labelled: only one after a word for its thing). Nothing inside skip (an e-mail, a phone number, a date) is an ID."""
     entity = [w for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param)) if w not in ("id", "ids", "number")]
     found = [(p, v) for p, v in _ids(text) if (not integer or v.isdigit()) and not any(s <= p < e for s, e in skip)]
     if not found:
@@ -89,8 +91,12 @@ def identifier(text: str, param: str, integer: bool = False, skip: tuple[tuple[i
             continue
         if any(lx.stems_match(lx.stem(before), lx.stem(e)) for e in entity) or topic & _concepts(before):
             return value
+        if labelled:
+            continue
         if not (_concepts(before) & _ENTITIES):
             free.append(value)  # "cancel O1": nothing says it belongs to something else
+    if labelled:
+        return None
     initials = {e[0] for e in entity}
     by_letter = [v for _, v in found if v[0].isalpha() and lx.fold(v[0]) in initials]
     return by_letter[0] if by_letter else free[0] if free else None
