@@ -110,7 +110,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     kept: list[Need] = []
     for need in needs:
         choose(view, need)
-        if need.tool is not None and _known(view, need):
+        if need.tool is not None and knowledge.known(need.intent, need.value, need.clause, view.lang):
             view.notes.append(
                 f"I know this without {need.tool.get('name')} (the small built-in table), so I answer it."
             )
@@ -153,14 +153,6 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             need.state, need.result = "twin", need.twin.result
     _with_operations(view, needs)
     return extras
-
-
-def _known(view: View, need: Need) -> bool:
-    """The small table answers the clause: a search it needs no tool for, or a fact that only shares a word with
-    the tool's kind ('At what temperature does water boil?' is no weather question: it names no place)."""
-    if need.intent == "search":
-        return knowledge.answer(need.clause, view.lang) is not None
-    return not need.value and knowledge.fact(need.clause, view.lang) is not None
 
 
 def _with_operations(view: View, needs: list[Need]) -> None:

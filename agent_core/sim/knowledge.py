@@ -125,3 +125,11 @@ def coordinates(question: str, lang: str) -> str | None:
 def offline(lang: str) -> str:
     """The honest reply outside the table: the offline model has no world knowledge."""
     return say("know.offline", lang)
+
+
+def known(intent: str, value: str | None, clause: str, lang: str) -> bool:
+    """The small table answers the clause: a search it needs no tool for, or a fact that only shares a word with
+    the tool's kind ('At what temperature does water boil?' is no weather question: it names no place)."""
+    if intent == "search":
+        return answer(clause, lang) is not None
+    return not value and fact(clause, lang) is not None
