@@ -119,9 +119,8 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             continue
         kept.append(need)
         if need.tool is not None and need.derived is None:
-            fill(
-                view, need, results=False
-            )  # what the question itself gives, so the chain is planned the same each turn
+            # what the question itself gives, so the chain is planned the same each turn
+            fill(view, need, results=False)
             kept += spread.siblings(view, need)
     pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}
     needs[:] = _with_feeders(view, kept)
