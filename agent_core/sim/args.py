@@ -56,6 +56,8 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = _value(work, pname, prop, kind, pname in required)
         if value is None and pname in required and isinstance(prop.get("enum"), list):
             value = _base_option(prop["enum"])
+        if value is None and pname in required:
+            value = stated_default(prop)
         if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
             value = value.replace("^", "**")
         if value is None and pname in required:
@@ -76,6 +78,30 @@ def _beside(args: dict[str, Any], paths: list[str]) -> None:
         value = args.get(p)
         if folders and isinstance(value, str) and value and "/" not in value:
             args[p] = f"{folders[0]}/{value}"
+
+
+_DEFAULT_SAID = re.compile(
+    r"\bdefaults?\s*(?:to|is|:|=)\s*['\"`“]?([\w/.:+-]*\w)"
+    r"|\buse\s+['\"`“]([^'\"`”\n]{1,60})['\"`”]\s+(?:as\s+(?:the\s+)?[\w ]{1,30}?\s+)?(?:when|if|unless|by default)\b",
+    re.I,
+)
+
+
+def stated_default(prop: dict[str, Any]) -> Any:
+    """The value a required parameter's schema gives for when the user names none: its `default`, or one its
+    description states ("Use 'Europe/Warsaw' as the local timezone when the user names none", "defaults to 10")."""
+    if "default" in prop:
+        return prop["default"]
+    found = _DEFAULT_SAID.search(str(prop.get("description", "")))
+    if found is None:
+        return None
+    said = found.group(1) or found.group(2)
+    if prop.get("type") in ("integer", "number"):
+        try:
+            return int(said) if prop.get("type") == "integer" else float(said)
+        except ValueError:
+            return None
+    return said
 
 
 def _base_option(options: list[Any]) -> str | None:

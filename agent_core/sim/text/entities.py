@@ -86,6 +86,7 @@ def find(text: str) -> tuple[Entity, ...]:
     for m in _DOTTED_DATE.finditer(text):
         add("date", f"{m[3]}-{int(m[2]):02d}-{int(m[1]):02d}", m.start(), m.end())
     _month_dates(text, add)
+    _said_times(text, add)
     for m in _TIME.finditer(text):
         add("time", _clock(m), m.start(), m.end())
     _phones(text, add)
@@ -131,6 +132,58 @@ def _clock(m: re.Match[str]) -> str:
         hour = (hour % 12) + (12 if pm else 0)
         return f"{hour:02d}:{minute:02d}"
     return f"{int(m.group(4)):02d}:{m.group(5)}"
+
+
+@cache
+def _clock_words() -> tuple[re.Pattern[str], dict[str, Any]]:
+    """The pattern of a time said in words, and the folded word tables it reads."""
+    data = _data()["clock"]
+    table = {key: {lx.fold(k): v for k, v in data[key].items()} for key in ("hours", "before", "after", "named")}
+    parts = {lx.fold(w): key for key in ("am", "pm", "night", "pm_after_filler") for w in data[key]}
+
+    def alt(items: Any) -> str:
+        return "|".join(re.escape(lx.fold(w)) for w in sorted(items, key=len, reverse=True))
+
+    hours = rf"\d{{1,2}}|{alt(table['hours'])}"
+    pattern = re.compile(
+        rf"(?<![\w:.])(?:(?P<named>{alt(table['named'])})"
+        rf"|(?:(?P<before>{alt(table['before'])})|(?P<after>{alt(table['after'])}))\s+(?P<hour>{hours})"
+        rf"|(?P<bare>{hours})(?::(?P<minute>[0-5]\d))?)"
+        rf"(?:\s+(?:(?P<oclock>{alt(data['oclock'])})|(?P<filler>{alt(data['filler'])})))?"
+        rf"(?:\s+(?P<part>{alt(parts)}))?(?![\w])"
+    )
+    return pattern, {**table, "parts": parts}
+
+
+def _said_times(text: str, add: Any) -> None:
+    """'9 утра' (09:00), 'wpół do ósmej wieczorem' (19:30), 'half past seven', 'noon': a time of day in words."""
+    folded = lx.fold(text)
+    if len(folded) != len(text):
+        return
+    pattern, table = _clock_words()
+    for m in pattern.finditer(folded):
+        if m["named"]:
+            add("time", table["named"][m["named"]], m.start(), m.end())
+            continue
+        written = m["hour"] or m["bare"]
+        hour = int(written) if written.isdigit() else table["hours"][written]
+        if not 0 <= hour <= 23:
+            continue
+        minutes = int(m["minute"] or 0)
+        if m["before"]:
+            hour, minutes = (hour - 1) % 12 or 12, table["before"][m["before"]]
+        elif m["after"]:
+            minutes = table["after"][m["after"]]
+        part = table["parts"].get(m["part"] or "")
+        if part == "pm_after_filler":
+            part = "pm" if m["filler"] else None
+        if not (m["hour"] or part or m["oclock"]):
+            continue
+        if hour < 12 and (part == "pm" or (part == "night" and hour >= 7)):
+            hour += 12
+        elif hour == 12 and part in ("am", "night"):
+            hour = 0
+        add("time", f"{hour:02d}:{minutes:02d}", m.start(), m.end())
 
 
 @cache

@@ -325,7 +325,9 @@ def _joined(clauses: list[str]) -> list[str]:
         clause = f"{carry} {clause}".strip() if carry else clause
         bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
         lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not _names_file(clause)
-        if index + 1 < len(clauses) and (lone or _SUBORDINATE.match(clause)):
+        if index + 1 < len(clauses) and (
+            lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1])
+        ):
             carry = clause
             continue
         carry = ""
@@ -340,6 +342,14 @@ def _names_file(clause: str) -> bool:
     """'Покажи README': a well-known file named by a bare word is the clause's own object."""
     table = lx.load("entities")["known_files"]
     return any(w in table for w in lx.words(clause))
+
+
+def _sets_a_time(clause: str, following: str) -> bool:
+    """'Jest wpół do ósmej wieczorem w Tokio. Która to godzina w Warszawie?': a time stated for a place is the
+    premise of the question after it, as an 'if' clause is."""
+    from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
+
+    return not intent_hits(clause) and bool(intent_hits(following)) and bool(entities.of_kind(clause, "time"))
 
 
 _STATEMENT = re.compile(
