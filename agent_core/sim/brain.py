@@ -266,7 +266,8 @@ def _derive(view: View, need: Need, needs: list[Need]) -> None:
     if need.derived is None:
         return
     first, second = (needs[i] for i in need.derived)
-    a, b = (lx.temperature(n.result.output) if n.result else None for n in (first, second))
+    read = lx.utc_hours if first.intent == "time" else lx.temperature  # hours between two clocks, or degrees
+    a, b = (read(n.result.output) if n.result else None for n in (first, second))
     if a is None or b is None:
         return
     words, comparison = lx.words(view.question), lx.lexicon()["comparison"]

@@ -228,12 +228,18 @@ def time_line(view: View, record: dict[str, Any]) -> str | None:
                 where1=_zone_place(source, view.lang),
                 t2=b[0],
                 where2=_zone_place(target, view.lang),
-                day=b[1],
+                day=translate(b[1], view.lang),
             )
     if "datetime" in keys or ("time" in keys and "timezone" in keys):
         clock = _clock_of(record)
         if clock:
-            return say("compose.time_now", view.lang, where=_zone_place(record, view.lang), time=clock[0], day=clock[1])
+            return say(
+                "compose.time_now",
+                view.lang,
+                where=_zone_place(record, view.lang),
+                time=clock[0],
+                day=translate(clock[1], view.lang),
+            )
     return None
 
 
@@ -260,7 +266,7 @@ def _weekday(raw: str, record: dict[str, Any]) -> str:
             import datetime
 
             day = datetime.date(int(match[1]), int(match[2]), int(match[3])).strftime("%A")
-    return day.lower()
+    return day.capitalize()  # 'Tuesday', told in the user's language by the caller
 
 
 def _zone_place(record: dict[str, Any], lang: str) -> str:

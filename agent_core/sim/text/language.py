@@ -335,6 +335,18 @@ def temperature(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+def utc_hours(text: str) -> str | None:
+    """The UTC offset of the first time in a result, in hours ('2026-12-01T19:00:00+09:00' -> '9', '-05:00' -> '-5')."""
+    match = re.search(r"T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?([+-])(\d{2}):?(\d{2})|T\d{2}:\d{2}(?::\d{2})?Z", text)
+    if match is None:
+        return None
+    if match.group(1) is None:
+        return "0"
+    hours = int(match.group(2)) + int(match.group(3)) / 60
+    value = -hours if match.group(1) == "-" else hours
+    return str(int(value)) if value == int(value) else str(value)
+
+
 def closest(value: str, options: list[str]) -> str | None:
     """The option most like value (for 'Available files: ...' lists), if any is reasonably close."""
     scored = [(difflib.SequenceMatcher(None, fold(value), fold(o)).ratio(), o) for o in options if o]

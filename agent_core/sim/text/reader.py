@@ -267,6 +267,7 @@ def understand(view: View) -> list[Need]:
     valued = {n.intent for n in needs if n.value}
     # "Oblicz, ile to jest 9^9^9": a clause that only names what another clause asks with a value adds nothing.
     needs = [n for n in needs if n.value or n.intent not in valued]
+    _add_time_gap(needs)
     _add_comparison(view, needs)
     view.notes.append(
         f"The user writes in {LANG_NAMES[view.lang]}; needs: "
@@ -400,6 +401,26 @@ def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
         if len(words) >= 2 or (words and ("?" in view.question or len(lx.words(clause)) >= 3)):
             intent = "search"
     return intent
+
+
+def _add_time_gap(needs: list[Need]) -> None:
+    """'На сколько часов Москва опережает Лондон?': the time in each place (each call from its own place), then the
+    hours between them."""
+    from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
+
+    for index, need in enumerate(needs):
+        if need.intent != "time" or not lx.hits(lx.words(need.clause), lx.lexicon()["comparison"]["time_gap"]):
+            continue
+        zones = lx.load("entities")["zones"]
+        places = [e for e in entities.of_kind(need.clause, "city") if e.value in zones][:2]
+        if len(places) == 2 and places[0].value != places[1].value:
+            split = places[1].start
+            needs[index : index + 1] = [
+                Need("time", need.clause, None, focus=need.clause[:split]),
+                Need("time", need.clause, None, focus=need.clause[split:]),
+            ]
+            needs.append(Need("arithmetic", need.clause, None, derived=(index, index + 1)))
+            return
 
 
 def _add_comparison(view: View, needs: list[Need]) -> None:
