@@ -219,7 +219,7 @@ def time_line(view: View, record: dict[str, Any]) -> str | None:
     keys = {norm(k): k for k in record}
     if "source" in keys and "target" in keys and isinstance(record[keys["target"]], dict):
         source, target = record[keys["source"]], record[keys["target"]]
-        a, b = _clock_of(source), _clock_of(target)
+        a, b = _clock_of(source, view.lang), _clock_of(target, view.lang)
         if a and b:
             return say(
                 "compose.time_convert",
@@ -228,22 +228,16 @@ def time_line(view: View, record: dict[str, Any]) -> str | None:
                 where1=_zone_place(source, view.lang),
                 t2=b[0],
                 where2=_zone_place(target, view.lang),
-                day=translate(b[1], view.lang),
+                day=b[1],
             )
     if "datetime" in keys or ("time" in keys and "timezone" in keys):
-        clock = _clock_of(record)
+        clock = _clock_of(record, view.lang)
         if clock:
-            return say(
-                "compose.time_now",
-                view.lang,
-                where=_zone_place(record, view.lang),
-                time=clock[0],
-                day=translate(clock[1], view.lang),
-            )
+            return say("compose.time_now", view.lang, where=_zone_place(record, view.lang), time=clock[0], day=clock[1])
     return None
 
 
-def _clock_of(record: Any) -> tuple[str, str] | None:
+def _clock_of(record: Any, lang: str = "en") -> tuple[str, str] | None:
     if not isinstance(record, dict):
         return None
     for key in ("datetime", "time", "date_time", "local_time"):
@@ -251,14 +245,14 @@ def _clock_of(record: Any) -> tuple[str, str] | None:
         if raw:
             match = _ISO_TIME.search(raw)
             if match:
-                return f"{match[4]}:{match[5]}", _weekday(raw, record)
+                return f"{match[4]}:{match[5]}", _weekday(raw, record, lang)
             clock = _CLOCK.search(raw)
             if clock:
-                return clock.group(1)[:5], _weekday(raw, record)
+                return clock.group(1)[:5], _weekday(raw, record, lang)
     return None
 
 
-def _weekday(raw: str, record: dict[str, Any]) -> str:
+def _weekday(raw: str, record: dict[str, Any], lang: str = "en") -> str:
     day = next((str(v) for k, v in record.items() if norm(k) in ("day_of_week", "weekday", "day")), "")
     if not day:
         match = _ISO_TIME.search(raw)
@@ -266,7 +260,7 @@ def _weekday(raw: str, record: dict[str, Any]) -> str:
             import datetime
 
             day = datetime.date(int(match[1]), int(match[2]), int(match[3])).strftime("%A")
-    return day.capitalize()  # 'Tuesday', told in the user's language by the caller
+    return translate(day.capitalize(), lang)  # Tuesday, wtorek, вторник
 
 
 def _zone_place(record: dict[str, Any], lang: str) -> str:
