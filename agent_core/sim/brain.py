@@ -266,8 +266,7 @@ def _derive(view: View, need: Need, needs: list[Need]) -> None:
     if need.derived is None:
         return
     first, second = (needs[i] for i in need.derived)
-    read = lx.utc_hours if first.intent == "time" else lx.temperature  # hours between two clocks, or degrees
-    a, b = (read(n.result.output) if n.result else None for n in (first, second))
+    a, b = (lx.compared(first.intent, n.result.output) if n.result else None for n in (first, second))
     if a is None or b is None:
         return
     words, comparison = lx.words(view.question), lx.lexicon()["comparison"]

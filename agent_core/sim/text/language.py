@@ -335,6 +335,11 @@ def temperature(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+def compared(intent: str, text: str) -> str | None:
+    """The figure two results of a comparison are compared by: the hours of two clocks, else the degrees."""
+    return utc_hours(text) if intent == "time" else temperature(text)
+
+
 def utc_hours(text: str) -> str | None:
     """The UTC offset of the first time in a result, in hours ('2026-12-01T19:00:00+09:00' -> '9', '-05:00' -> '-5')."""
     match = re.search(r"T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?([+-])(\d{2}):?(\d{2})|T\d{2}:\d{2}(?::\d{2})?Z", text)
