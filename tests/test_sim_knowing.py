@@ -44,3 +44,62 @@ def test_a_tool_the_system_prompt_keeps_for_what_the_model_does_not_know_is_not_
     ):
         calls, answer, _ = loop(question, [article], lambda n, a: ("No article.", False), system=system)
         assert calls == [] and fragment in answer, (question, calls, answer)
+
+
+# ---- numbers as people say them, and as a reader writes them ---------------------------------------------------------
+
+# LlamaIndex's starter example: multiply(a: float, b: float) answers 5635678.0.
+MULTIPLY = tool("multiply", "Useful for multiplying two numbers.", {"a": {"type": "number"}, "b": {"type": "number"}})
+ADD = tool(
+    "add", "Add two integers and returns the result integer", {"a": {"type": "integer"}, "b": {"type": "integer"}}
+)
+
+
+def _arith(name: str, args: dict) -> tuple[str, bool]:
+    value = float(args["a"]) * float(args["b"]) if name == "multiply" else float(args["a"]) + float(args["b"])
+    return str(value), False
+
+
+def test_a_float_tools_whole_number_is_said_without_its_point_zero():
+    calls, answer, _ = loop("What is 1234 * 4567?", [MULTIPLY], _arith)
+    assert calls == [("multiply", {"a": 1234, "b": 4567})]
+    assert "5635678" in answer and "5635678.0" not in answer
+
+
+def test_step_by_step_is_how_to_work_not_a_search():
+    for question in ("Ile to jest (6+4)*(3+2)? Licz krok po kroku.", "Сколько будет (6+4)*(3+2)? Считай по шагам."):
+        calls, answer, _ = loop(question, [ADD, MULTIPLY], _arith)
+        assert ("multiply", {"a": 10, "b": 5}) in calls and "50" in answer, (question, answer)
+        assert "narzędzia" not in answer and "инструмента" not in answer, answer
+
+
+def test_powers_said_with_an_ordinal_and_decimals_said_in_words():
+    from agent_core.sim.text.arithmetic import extract_expression
+    from agent_core.sim.text.entities import of_kind
+
+    assert extract_expression("Что больше: два в десятой степени или тысяча?") == "2^10"
+    assert extract_expression("Co jest większe: dwa do potęgi dziesiątej czy tysiąc?") == "2^10"
+    assert extract_expression("What is three to the fourth power?") == "3^4"
+    for text in (
+        "Переведи девяносто восемь и шесть десятых градуса по Фаренгейту в Цельсий.",
+        "What is ninety-eight point six degrees Fahrenheit in Celsius?",
+        "Przelicz dziewięćdziesiąt osiem i sześć dziesiątych stopnia Fahrenheita na Celsjusza.",
+    ):
+        assert [e.value for e in of_kind(text, "number")] == [98.6], text
+    assert [e.value for e in of_kind("Сложи два и три", "number")] == [2, 3]
+
+
+def test_a_conversion_tool_answer_names_both_units_in_the_users_language():
+    # The Vercel AI SDK's Node.js getting-started: convertFahrenheitToCelsius(temperature).
+    convert = tool(
+        "convertFahrenheitToCelsius",
+        "Convert a temperature in fahrenheit to celsius",
+        {"temperature": {"type": "number", "description": "The temperature in fahrenheit to convert"}},
+    )
+    celsius = lambda n, a: (f'{{"celsius": {round((a["temperature"] - 32) * 5 / 9)}}}', False)  # noqa: E731
+    calls, answer, _ = loop(
+        "Переведи девяносто восемь и шесть десятых градуса по Фаренгейту в Цельсий.", [convert], celsius
+    )
+    assert calls == [("convertFahrenheitToCelsius", {"temperature": 98.6})] and answer == "98,6 °F — это 37 °C."
+    _, answer, _ = loop("What is ninety-five degrees Fahrenheit in Celsius?", [convert], celsius)
+    assert answer == "95°F = 35°C."

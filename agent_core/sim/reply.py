@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
+from typing import Any
 
 from agent_core.sim import args, asking, compose, gist, knowledge, shell, told, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
@@ -83,6 +85,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     if injection and injection.source is need.result:
         out = out.replace(injection.text, "", 1)
     intent = "derived" if need.derived else need.intent
+    if intent in ("arithmetic", "derived"):
+        out = _as_said(out)
     value = _result_value(need)
     shelled = intent == "list" and shell.command_param(need.tool_def or {}) is not None
     if shelled:
@@ -133,6 +137,13 @@ def _without_city_prefix(out: str, value: str) -> str:
     return rest if same else out
 
 
+def _as_said(out: str) -> str:
+    """A bare number as a reader writes it: a float tool's '5635678.0' is 5635678."""
+    if re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", out):
+        return arithmetic.format_number(Fraction(out.strip()))
+    return out
+
+
 def _result_value(need: Need) -> str:
     """What a result line names: the value actually sent (a corrected city), else the need's own value."""
     sent = need.outcome.input.get(need.main_param) if need.main_param else None
@@ -173,7 +184,7 @@ def _need_line(view: View, need: Need) -> str | None:
         return say("result.arithmetic", view.lang, expr=need.value, out=need.final)
     if need.state == "steps" or (need.value is None and need.intent == "arithmetic" and need.state == "done"):
         return None  # a step of an expression told by the expression's own line
-    converted = _converted(need) if need.state == "done" else None
+    converted = _converted(view, need) if need.state == "done" else None
     if converted:
         return converted
     if need.state == "done":
@@ -193,18 +204,42 @@ def _need_line(view: View, need: Need) -> str | None:
     return None
 
 
-def _converted(need: Need) -> str | None:
-    """'68°F = 20°C.': a temperature converted after a weather result in the other unit (choice.conversion)."""
+def _converts_from(tool: dict[str, Any]) -> str | None:
+    """'F' for a tool that converts fahrenheit to celsius (convertFahrenheitToCelsius), 'C' for the other way: the
+    unit its name, else its description, names first of the two; None unless it names both."""
+    for text in (re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))), str(tool.get("description", ""))):
+        tokens = lx.words(text.replace("_", " "))
+        at = {
+            unit: next((i for i, t in enumerate(tokens) if lx.hits([t], names)), None)
+            for unit, names in (("C", compose.CELSIUS), ("F", compose.FAHRENHEIT))
+        }
+        if at["C"] is not None and at["F"] is not None:
+            return "F" if at["F"] < at["C"] else "C"
+    return None
+
+
+def _converted(view: View, need: Need) -> str | None:
+    """'68°F = 20°C.': a temperature converted after a weather result in the other unit (choice.conversion), or by a
+    tool that converts one unit to the other ('convertFahrenheitToCelsius(temperature=98.6)' -> '98.6°F = 37°C.')."""
     before = need.after
-    if before is None or before.intent != "weather" or before.result is None or need.result is None:
+    if need.result is None:
         return None
-    got = compose.result_unit(before.tool_def, before.result.output)
+    if before is not None and before.intent == "weather" and before.result is not None:
+        got = compose.result_unit(before.tool_def, before.result.output)
+    else:
+        got = _converts_from(need.tool) if need.tool is not None and len(need.outcome.input) == 1 else None
     number = re.search(r"-?\d+(?:\.\d+)?", need.result.output)
     sent = next(iter(need.outcome.input.values()), None)
-    if got is None or number is None or sent is None:
+    if got is None or number is None or not isinstance(sent, (int, float)):
         return None
     other = "C" if got == "F" else "F"
-    return f"{words.value(sent, 'en')}°{got} = {number.group()}°{other}."
+    a, b = (_in_lang(text, view.lang) for text in (words.value(sent, "en"), _as_said(number.group())))
+    return say("converted", view.lang, a=a, u1=got, b=b, u2=other)
+
+
+def _in_lang(number: str, lang: str) -> str:
+    """98.6 as a Russian or Polish reader writes it: 98,6."""
+    return number if lang == "en" else number.replace(".", ",")
 
 
 _PERSONAL = frozenset({"name", "full_name", "email", "phone", "username", "address", "city", "country"})

@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import cache
 
 from agent_core.sim.text.language import detect_language, fold, load, number_words, text_cache
-from agent_core.sim.text.values import normalise_numbers
+from agent_core.sim.text.values import decimal, normalise_numbers
 
 MAX_EXPONENT = 1000  # mental arithmetic refuses bigger powers, like any sane calculator
 _ARITH = re.compile(r"\d+(?:[.,]\d+)?|\*\*|[-+*/^()×÷%]|[^\W\d_]+")
@@ -188,7 +188,45 @@ def words_to_digits(text: str) -> str:
             out.append(str(sum(number)))
         return " ".join(out)
 
-    return _WORD_RUN.sub(run, text)
+    return _SPOKEN_DECIMAL.sub(_decimal_digits, _WORD_RUN.sub(run, text))
+
+
+_SPOKEN_DECIMAL = re.compile(r"(?<![\d.,])(\d+)\s+([^\W\d_]+)\s+(\d+)(?:\s+([^\W\d_]+))?")
+
+
+def _decimal_digits(match: re.Match[str]) -> str:
+    found = decimal(int(match[1]), match[2], int(match[3]), match[4] or "")
+    if found is None:
+        return match.group()
+    value, whole_match = found
+    tail = "" if whole_match or match[4] is None else " " + match[4]
+    return format_number(value) + tail
+
+
+@cache
+def _ordinal_powers() -> tuple[tuple[re.Pattern[str], ...], tuple[tuple[str, int], ...]]:
+    data = load("numbers")["ordinal_powers"]
+    stems = {form: v for k, v in data["ordinals"].items() for form in (k, fold(k))}
+    ordered = tuple(sorted(stems.items(), key=lambda item: len(item[0]), reverse=True))
+    ordinal = "(" + "|".join(re.escape(k) for k, _ in ordered) + r")\w*"
+    patterns = tuple(
+        re.compile(r"(?<!\w)" + p.replace("N", r"(\d+(?:[.,]\d+)?)").replace("ORD", ordinal), re.I)
+        for p in data["patterns"]
+    )
+    return patterns, ordered
+
+
+def _ordinal_power(match: re.Match[str]) -> str:
+    said = match[2].lower()
+    exponent = next(v for stem, v in _ordinal_powers()[1] if said.startswith(stem) or fold(said).startswith(stem))
+    return f"{match[1]}^{exponent}"
+
+
+def ordinal_powers(text: str) -> str:
+    """'2 to the tenth power', '2 в десятой степени', '2 do potęgi dziesiątej' -> '2^10' (numbers already digits)."""
+    for pattern in _ordinal_powers()[0]:
+        text = pattern.sub(_ordinal_power, text)
+    return text
 
 
 def _continues(last: int | None, value: int) -> bool:
@@ -217,7 +255,7 @@ def extract_expression(text: str) -> str | None:
     """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
     text = _DATES.sub(" ", _not_sums(text))
     text = _POLITE.sub(" ", words_to_digits(normalise_numbers(text, detect_language(text))))
-    text = _rewrite_verbs(text)
+    text = _rewrite_verbs(ordinal_powers(text))
     items = _symbols(_merge_number_words(_ARITH.findall(fold(text))))
     best = None
     for run in _runs(items):

@@ -12,7 +12,7 @@ from typing import Any
 
 from agent_core.sim.text import gazetteer
 from agent_core.sim.text import language as lx
-from agent_core.sim.text.values import normalise_numbers
+from agent_core.sim.text.values import decimal, normalise_numbers
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s<>\"'`»”)\]]+|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>\"'`»”)\]]*)?", re.I)
@@ -302,10 +302,10 @@ def _as_number(raw: str) -> int | float:
 _WORDISH = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 
 
-def _spoken(text: str) -> list[tuple[int, int, int]]:
+def _spoken(text: str) -> list[tuple[int, int, Any]]:
     """Numbers written in words in English, Russian or Polish: 'eighteen', 'twenty-one', 'двести пять', 'dwa tysiące'."""
     values, scales = lx.number_words()
-    out: list[tuple[int, int, int]] = []
+    out: list[tuple[int, int, Any]] = []
     run: list[tuple[int, int, str]] = []
 
     def close() -> None:
@@ -339,7 +339,31 @@ def _spoken(text: str) -> list[tuple[int, int, int]]:
                 run.extend((m.start(), m.end(), p) for p in parts)
         previous_end = m.end()
     close()
-    return [(s, e, v) for s, e, v in out if lx.fold(text[s:e]) not in ("one", "a", "i")]
+    return _with_decimals(text, [(s, e, v) for s, e, v in out if lx.fold(text[s:e]) not in ("one", "a", "i")])
+
+
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _with_decimals(text: str, spans: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
+    """Two spoken numbers that make one decimal are one: 'ninety-eight point six', 'девяносто восемь и шесть
+    десятых' (98.6)."""
+    out: list[tuple[int, int, Any]] = []
+    i = 0
+    while i < len(spans):
+        start, end, whole = spans[i]
+        if i + 1 < len(spans) and isinstance(whole, int):
+            after, stop, part = spans[i + 1]
+            denominator = _NEXT_WORD.match(text, stop)
+            found = decimal(whole, text[end:after].strip(), part, denominator[1] if denominator else "")
+            if found is not None and re.fullmatch(r"\s*[^\W\d_]+\s*", text[end:after]):
+                value, longer = found
+                out.append((start, denominator.end() if longer and denominator else stop, float(value)))
+                i += 2
+                continue
+        out.append(spans[i])
+        i += 1
+    return out
 
 
 def _places(text: str, add: Any) -> None:

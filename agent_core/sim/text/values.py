@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import cache
 
 from agent_core.sim.text import gazetteer
@@ -309,4 +310,23 @@ def directory(text: str) -> str | None:
             name = match.group(1).strip(".")
             if name and lx.fold(name) not in _NOT_FOLDERS and lx.fold(name) not in lx.word_set("stopwords"):
                 return name
+    return None
+
+
+@cache
+def _fractions() -> tuple[frozenset[str], frozenset[str], dict[str, int]]:
+    data = lx.load("numbers")["fractions"]
+    points, ands = (frozenset(lx.fold(w) for w in data[key]) for key in ("point", "and"))
+    return points, ands, {lx.fold(k): v for k, v in data["denominators"].items()}
+
+
+def decimal(whole: int, gap: str, part: int, after: str) -> tuple[Fraction, bool] | None:
+    """A decimal said in words, once its numbers are digits: 98 'point' 6, or 98 'и' 6 'десятых' (the bool: the
+    word after the part, its denominator, belongs to the number); None when the words say no decimal."""
+    points, ands, denominators = _fractions()
+    if lx.fold(gap) in points:
+        return Fraction(whole) + Fraction(part, 10 ** len(str(part))), False
+    places = denominators.get(lx.fold(after))
+    if lx.fold(gap) in ands and places and part < 10**places:
+        return Fraction(whole) + Fraction(part, 10**places), True
     return None
