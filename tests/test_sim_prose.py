@@ -47,3 +47,48 @@ def test_a_record_is_no_prose() -> None:
     assert (
         prose.answer("Где мой заказ номер 12345?", "ru", "Order 12345: Desk lamp x1, $35.00, status: Delivered") is None
     )
+
+
+GUESTS = {
+    "name": "guest_info_retriever",
+    "description": "Retrieves detailed information about gala guests by their name or relation.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "The name or relation of the guest."}},
+        "required": ["query"],
+    },
+}
+TESLA = (
+    "Name: Dr. Nikola Tesla\nRelation: old friend from university days\nDescription: Dr. Nikola Tesla, an old friend "
+    "from university, has just patented a new wireless energy transmission system and loves discussing pigeons.\n"
+    "Email: nikola.tesla@gmail.com"
+)
+
+
+def _answer(question: str, result: str) -> str:
+    """The final answer after one call of the guest tool that returned result (the HF agents course's Alfred)."""
+    from agent_core.model import SimSettings
+    from agent_core.sim.brain import think
+
+    messages: list[dict] = [{"role": "user", "content": question}]
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 512, "messages": messages, "tools": [GUESTS]}
+    first = think(body, SimSettings())
+    use = next(b for b in first.content if b["type"] == "tool_use")
+    messages.append({"role": "assistant", "content": [dict(use, id="toolu_1")]})
+    messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": result}]})
+    return " ".join(b["text"] for b in think(body, SimSettings()).content if b["type"] == "text")
+
+
+def test_one_field_of_a_record_is_a_sentence_about_its_owner_in_polish() -> None:
+    said = _answer("Jaki adres e-mail ma dr Nikola Tesla z listy gości?", TESLA)
+    assert said == "Dr. Nikola Tesla ma adres e-mail: nikola.tesla@gmail.com."
+
+
+def test_a_paragraph_in_a_field_is_cut_at_a_clause_not_pasted() -> None:
+    ada = (
+        "Name: Ada Lovelace\nRelation: best friend\nDescription: Lady Ada Lovelace is my best friend, a celebrated "
+        "mathematician known for her notes on the Analytical Engine, often called the first computer programme.\n"
+        "Email: ada.lovelace@example.com"
+    )
+    said = _answer("Tell me about our guest named 'Lady Ada Lovelace'.", ada)
+    assert "Analytical Engine" in said and "first computer programme" not in said

@@ -6,44 +6,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent_core.sim.prose import clipped
 from agent_core.sim.text import facts, gazetteer, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
-from agent_core.sim.words import answers_table, capitalised, label, norm, noun, translate, value
+from agent_core.sim.words import answers_table, capitalised, label, norm, noun, sky_words, translate, value
 
 MAX_RECORDS = 12
 MAX_FIELDS = 6
 QUOTE_LIMIT = 600
+LONG_FIELD = 110
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_TEMP_KEYS = ("temperature", "temp", "temp_c", "temp_f", "temperature_c", "temperature_f", "current_temp")
+_TEMP_KEYS = tuple(
+    "temperature temp temp_c temp_f temperature_c temperature_f current_temp temperature_range temp_range".split()
+)
+_RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(-?\d+(?:\.\d+)?)\s*°?\s*([CF])?\s*$", re.I)
 _SKY_KEYS = ("conditions", "condition", "description", "sky", "weather", "summary", "forecast", "short_forecast")
-_VERBS = {
-    "get",
-    "fetch",
-    "find",
-    "lookup",
-    "look",
-    "up",
-    "retrieve",
-    "list",
-    "show",
-    "read",
-    "by",
-    "id",
-    "search",
-    "info",
-    "details",
-    "detail",
-    "all",
-    "my",
-    "for",
-    "of",
-    "the",
-    "query",
-    "check",
-    "current",
-}
 _CLOCK = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?)\b")
 _ISO_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})")
 
@@ -54,7 +33,7 @@ _ISO_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})")
 def subject(view: View, need: Need) -> str:
     """What a result is about, from the tool's name and the value sent: 'Order O2', 'Заказ O2', 'Klient C1'."""
     name = str((need.tool or {}).get("name", ""))
-    words = [w for w in lx.words(_CAMEL.sub(" ", name).replace("_", " ")) if w not in _VERBS]
+    words = [w for w in lx.words(_CAMEL.sub(" ", name).replace("_", " ")) if w not in lx.word_set("subject_skip")]
     thing = next((noun(w, view.lang) for w in reversed(words) if noun(w, view.lang)), None)
     sent = need.outcome.input if need.result else need.args
     props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
@@ -157,8 +136,9 @@ def weather_line(view: View, need: Need, record: dict[str, Any]) -> str | None:
         default = "°F" if norm(temp_key).endswith("_f") or result_unit(need.tool_def, "") == "F" else "°C"
         shown = f"{value(temp, 'en')}{symbol.get(unit.lower(), default)}"
     else:
-        shown = str(temp)
-    sky = value(record[sky_key], view.lang) if sky_key else ""
+        span = _RANGE.match(str(temp))  # the Agents SDK's "14-20C": a range, said with its unit
+        shown = f"{span[1]}–{span[2]}°{(span[3] or 'C').upper()}" if span else str(temp)
+    sky = sky_words(str(record[sky_key]), view.lang) if sky_key else ""
     where = place(view, need, record)
     line = say("compose.weather", view.lang, where=where, temp=shown, sky=(", " + sky) if sky else "")
     return capitalised(re.sub(r"\s+", " ", line).replace(" ,", ",").strip())
@@ -306,6 +286,8 @@ def _scalars(raw: Any) -> bool:
 
 
 def _field(raw: Any, lang: str) -> str:
+    if isinstance(raw, str) and len(raw) > LONG_FIELD:
+        raw = clipped(raw)  # a paragraph in a field is told by its first clauses, never pasted whole
     return "; ".join(value(v, lang) for v in raw) if _scalars(raw) else value(raw, lang)
 
 
@@ -317,9 +299,21 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     parts = [f"{label(k, lang)} {_field(record[k], lang)}" for k in keys]
     head = subject(view, need)
     if len(parts) == 1 and not head:
-        return f"{capitalised(label(keys[0], lang))}: {_field(record[keys[0]], lang)}." + (f" {total}" if total else "")
+        owner = _owner(record, keys[0]) if lang != "en" else ""
+        told = (
+            say("compose.owned", lang, name=owner, label=label(keys[0], lang), value=_field(record[keys[0]], lang))
+            if owner
+            else f"{capitalised(label(keys[0], lang))}: {_field(record[keys[0]], lang)}."
+        )
+        return told + (f" {total}" if total else "")
     line = f"{head}: {', '.join(parts)}." if head else capitalised(", ".join(parts)) + "."
     return f"{line} {total}" if total else line
+
+
+def _owner(record: dict[str, Any], key: str) -> str:
+    """Whose field it is: the record's name ('Dr. Nikola Tesla'), so one field is a sentence about someone."""
+    name = next((v for k, v in record.items() if norm(k) in ("name", "full_name", "title") and k != key), None)
+    return name if isinstance(name, str) and 0 < len(name) <= 60 else ""
 
 
 def list_line(view: View, need: Need, records: list[dict[str, Any]]) -> str:
@@ -377,26 +371,9 @@ def _said(form: str, question: str) -> bool:
     return bool(stems) and all(any(lx.stems_match(s, w) for w in words) for s in stems)
 
 
-_TOTAL_WORDS = [
-    "total",
-    "in total",
-    "altogether",
-    "sum",
-    "how much have i spent",
-    "всего",
-    "в сумме",
-    "итого",
-    "сумма",
-    "łącznie",
-    "razem",
-    "suma",
-    "w sumie",
-]
-
-
 def _total(view: View, records: list[dict[str, Any]]) -> str:
     """Price x quantity added up, when the question asks for a total."""
-    if not lx.hits(lx.words(view.question), _TOTAL_WORDS):
+    if not lx.hits(lx.words(view.question), lx.lexicon()["total_words"]):
         return ""
     sum_ = 0.0
     found = False

@@ -107,3 +107,17 @@ def noun(word: str, lang: str) -> str | None:
 
 def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def sky_words(text: str, lang: str) -> str:
+    """A weather condition in the user's words: 'Sunny with wind.' -> 'солнечно, ветрено' when each part is known,
+    else as value() tells it; no full stop of its own inside the answer's sentence."""
+    text = text.strip().rstrip(".")
+    if lang == "en":
+        return text[:1].lower() + text[1:] if text[:1].isupper() and not text[1:2].isupper() else text
+    parts = [p for p in re.split(r"\s*(?:,|\bwith\b|\band\b)\s*", text) if p]
+    table = answers_table()["values"]
+    forms = [p.lower() if p.lower() in table else f"{p.lower()}y" for p in parts]  # wind -> windy
+    if len(parts) > 1 and all(f in table for f in forms):
+        return ", ".join(table[f][lang] for f in forms) + f" ({lx.quote(text, lang)})"
+    return value(text, lang)
