@@ -114,7 +114,7 @@ def sky_words(text: str, lang: str) -> str:
     else as value() tells it; no full stop of its own inside the answer's sentence."""
     text = text.strip().rstrip(".")
     if lang == "en":
-        return text[:1].lower() + text[1:] if text[:1].isupper() and not text[1:2].isupper() else text
+        return text
     parts = [p for p in re.split(r"\s*(?:,|\bwith\b|\band\b)\s*", text) if p]
     table = answers_table()["values"]
     forms = [p.lower() if p.lower() in table else f"{p.lower()}y" for p in parts]  # wind -> windy
