@@ -161,3 +161,151 @@ def test_the_weekday_is_told_in_the_users_language():
     calls, answer = loop("Jaki dzień tygodnia jest teraz w Auckland?", MCP_TIME, time_server)
     assert calls == [("get_current_time", {"timezone": "Pacific/Auckland"})]
     assert "wtorek" in answer
+
+
+def _tool(name: str, description: str, props: dict, required: list[str]) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "input_schema": {"type": "object", "properties": props, "required": required},
+    }
+
+
+WITHIN = " Works only inside the allowed directories."
+MCP_FS = [
+    _tool(
+        "read_text_file",
+        "Reads a whole file as text. 'head' reads only the first N lines and 'tail' only the last N." + WITHIN,
+        {
+            "path": {"type": "string"},
+            "tail": {"type": "number", "description": "If given, returns only the last N lines of the file"},
+            "head": {"type": "number", "description": "If given, returns only the first N lines of the file"},
+        },
+        ["path"],
+    ),
+    _tool(
+        "write_file",
+        "Creates a file or overwrites one with new content." + WITHIN,
+        {"path": {"type": "string"}, "content": {"type": "string"}},
+        ["path", "content"],
+    ),
+    _tool(
+        "create_directory",
+        "Creates a directory, including any missing parents." + WITHIN,
+        {"path": {"type": "string"}},
+        ["path"],
+    ),
+    _tool(
+        "search_files",
+        "Recursively finds files whose paths match a glob pattern relative to the given path ('*.ext' here, "
+        "'**/*.ext' in every subdirectory). Returns full paths." + WITHIN,
+        {"path": {"type": "string"}, "pattern": {"type": "string"}},
+        ["path", "pattern"],
+    ),
+]
+LOG = "\n".join(f"2026-12-01 09:{m:02d}:00 INFO request handled" for m in range(1, 21))
+
+
+def filesystem(made: set[str]) -> Runner:
+    """The filesystem server over /home/ann/projects, holding data.csv and app/app.log; folders in made exist."""
+
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "search_files":
+            return ("/home/ann/projects/data.csv" if args["pattern"].endswith(".csv") else "No matches found"), False
+        if name == "create_directory":
+            made.add(args["path"].rstrip("/"))
+            return f"Successfully created directory {args['path']}", False
+        if name == "write_file":
+            if args["path"].rsplit("/", 1)[0] not in made:
+                return f"Parent directory does not exist: {args['path']}", True
+            return f"Successfully wrote to {args['path']}", False
+        if args["path"].endswith(".csv"):
+            return "date,city,sales\n2026-11-01,Warsaw,120\n2026-11-03,Gdańsk,143", False
+        lines = LOG.splitlines()
+        return "\n".join(lines[: args["head"]] if "head" in args else lines[-args.get("tail", 0) :]), False
+
+    return run
+
+
+@pytest.mark.parametrize(
+    ("question", "count"),
+    [
+        ("Pokaż pierwsze pięć linii pliku /home/ann/projects/app/app.log", {"head": 5}),
+        ("Покажи последние десять строк файла /home/ann/projects/app/app.log", {"tail": 10}),
+        ("Show me the first 3 lines of /home/ann/projects/app/app.log", {"head": 3}),
+    ],
+)
+def test_first_or_last_n_lines_fill_the_count_the_description_names(question, count):
+    calls, _ = loop(question, MCP_FS, filesystem({"/home/ann/projects"}))
+    assert calls == [("read_text_file", {"path": "/home/ann/projects/app/app.log", **count})]
+
+
+def test_a_whole_file_is_read_without_a_count():
+    calls, _ = loop("What is in /home/ann/projects/app/app.log?", MCP_FS, filesystem({"/home/ann/projects"}))
+    assert calls == [("read_text_file", {"path": "/home/ann/projects/app/app.log"})]
+
+
+MCP_FETCH = _tool(
+    "fetch",
+    "Fetches a URL from the internet and can extract its contents as markdown.",
+    {
+        "url": {"type": "string", "format": "uri", "description": "URL to fetch"},
+        "max_length": {"type": "integer", "default": 5000, "description": "Maximum number of characters to return."},
+        "raw": {
+            "type": "boolean",
+            "default": False,
+            "description": "Get the page's actual HTML content, without simplification.",
+        },
+    },
+    ["url"],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "extra"),
+    [
+        ("Fetch just the first two hundred characters of https://example.com/blog/agents.", {"max_length": 200}),
+        ("Скачай https://example.com/blog/agents как сырой HTML, без упрощения.", {"raw": True}),
+        ("Summarise https://example.com/blog/agents in one sentence.", {}),
+    ],
+)
+def test_fetch_sets_the_options_the_question_asks_for_and_only_those(question, extra):
+    calls, _ = loop(question, [MCP_FETCH], lambda n, a: ("# Agents are loops\nAn agent is a model in a loop.", False))
+    assert calls == [("fetch", {"url": "https://example.com/blog/agents", **extra})]
+
+
+def test_a_search_for_files_takes_the_folder_and_a_glob_then_reads_the_file_the_question_is_about():
+    calls, answer = loop(
+        "Find the CSV file in /home/ann/projects and tell me which city sold the most.",
+        MCP_FS,
+        filesystem({"/home/ann/projects"}),
+    )
+    assert calls == [
+        ("search_files", {"path": "/home/ann/projects", "pattern": "**/*.csv"}),
+        ("read_text_file", {"path": "/home/ann/projects/data.csv"}),
+    ]
+    assert "Gdańsk" in answer
+
+
+def test_a_search_alone_is_answered_with_what_it_found():
+    calls, _ = loop("Znajdź wszystkie pliki CSV w /home/ann/projects", MCP_FS, filesystem({"/home/ann/projects"}))
+    assert calls == [("search_files", {"path": "/home/ann/projects", "pattern": "**/*.csv"})]
+
+
+@pytest.mark.parametrize(
+    ("question", "folder"),
+    [
+        ("Save the line 'Q4 sales up 12%' to /home/ann/projects/reports/q4.txt", "/home/ann/projects/reports"),
+        (
+            "Zapisz tekst 'Sprzedaż wzrosła o 12%' do pliku /home/ann/projects/raporty/q4.txt",
+            "/home/ann/projects/raporty",
+        ),
+    ],
+)
+def test_a_write_into_a_missing_folder_makes_the_folder_then_writes_again(question, folder):
+    calls, answer = loop(question, MCP_FS, filesystem({"/home/ann/projects"}))
+    write = next(c for c in calls if c[0] == "write_file")
+    assert [c[0] for c in calls] == ["write_file", "create_directory", "write_file"]
+    assert calls[1] == ("create_directory", {"path": folder})
+    assert calls[2] == write and "12%" in write[1]["content"]
+    assert "q4.txt" in answer

@@ -294,6 +294,8 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return _entity(work, text, kinds.TYPED[kind], pname)
     if kind == "city":
         return slots.place(work, text, pname, prop)
+    if kind == "glob":
+        return slots.glob(text, str(need.tool_def.get("description", "")) + str(prop.get("description", "")))
     if kind == "expression":
         return arithmetic.extract_expression(text)
     if kind == "path":

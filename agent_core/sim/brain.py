@@ -12,6 +12,7 @@ from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
+from agent_core.sim.files import file_step, folder_made
 from agent_core.sim.special import after_pause, harm, refuse, should_pause
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -134,7 +135,12 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         leftovers = _attach(layer, leftovers)
     for need in list(needs):
         earlier = view.history.get(_key(need)) if need.tool is not None and need.result is None else None
-        extra = follow_up(view, need) or conversion(view, need, earlier) or continuation(view, need)
+        extra = (
+            follow_up(view, need)
+            or conversion(view, need, earlier)
+            or continuation(view, need)
+            or file_step(view, need)
+        )
         if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
             needs.insert(needs.index(need) + 1, extra)
             leftovers = _attach([extra], leftovers)
@@ -331,6 +337,8 @@ def _retry(view: View, need: Need) -> dict[str, Any] | None:
     if view.persona == "stubborn":
         need.say_before = say("retry_stubborn", view.lang)
         view.notes.append(f"{name} failed again; I keep trying the same call.")
+        return last.input
+    if folder_made(view, need):  # the folder the failed write lacked is made now: the same call again
         return last.input
     if len(need.attempts) >= MAX_ATTEMPTS:
         view.notes.append(f"{name} failed {len(need.attempts)} times; I give up on it.")

@@ -82,6 +82,8 @@ def _kind_of(pname: str, prop_json: str, tool_json: str) -> str | None:
     if fmt in ("date", "date-time", "time"):
         return {"date": "date", "date-time": "datetime", "time": "time"}[fmt]
     name_words = _words(pname)
+    if kind_type in (None, "string") and _glob(name_words, str(prop.get("description", "")) + tool_json):
+        return "glob"  # search_files(pattern): '*.py' for 'Python files', not the sentence
     described = lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))
     for words in (name_words, described):
         found = _special(words, pname, prop, kind_type, words is name_words)
@@ -173,6 +175,13 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
     return None
 
 
+def _glob(name_words: list[str], described: str) -> bool:
+    """A parameter named pattern/glob/mask of a tool that speaks of glob patterns or shows one ('*.ext')."""
+    return bool(lx.hits(name_words, ["=pattern", "=glob", "=mask", "=wildcard"])) and bool(
+        re.search(r"\bglob\b|\bwildcard|['\"`]\*\*?/?\*?\.\w+", described, re.I)
+    )
+
+
 _PEOPLE = {"customer", "user", "person", "recipient", "sender", "client", "employee", "contact", "guest", "passenger"}
 
 
@@ -192,7 +201,10 @@ def _slot(pname: str, prop: dict[str, Any], tool_json: str, name_words: list[str
     if found in ("query", None) and "sql" in name_words + lx.words(str(prop.get("description", ""))):
         return "sql"
     about_folder = lx.hits(lx.words(str(prop.get("description", ""))), lx.lexicon()["slots"]["directory"])
-    if found == "path" and ("list" in tool.name or about_folder) and not lx.extract_paths(str(prop)):
+    props = (json.loads(tool_json).get("input_schema") or {}).get("properties") or {}
+    # the root a glob pattern is matched under (search_files(path, pattern)) is a folder
+    under = any(_glob(_words(p), str(v) + tool_json) for p, v in props.items() if p != pname)
+    if found == "path" and ("list" in tool.name or about_folder or under) and not lx.extract_paths(str(prop)):
         return "directory"
     return found
 

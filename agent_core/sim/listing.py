@@ -165,6 +165,9 @@ def number_for(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> int |
         chosen = next((e for e in free if isinstance(e.value, int) and 1500 <= e.value <= 2100), None)
         if chosen is not None and lx.hits(_words(pname), ["birth", "born", "рожден", "urodz"]):
             chosen = chosen if _beside(text, chosen, ["born", "birth", "родил", "urodz"]) else None
+    if chosen is None:
+        said = _counted(str(prop.get("description", "")))  # 'returns only the first N lines': 'first five lines'
+        chosen = next((e for e in free if said and all(_beside(text, e, g) for g in said)), None)
     required = pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
     if chosen is None and not required and words:
         return None  # an optional number is sent only when the text points at it ('5 guests', 'limit 10')
@@ -178,6 +181,19 @@ def number_for(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> int |
     work.used.add((chosen.start, marker))
     value = chosen.value
     return value if isinstance(value, (int, float)) else None
+
+
+_COUNTED = re.compile(r"(\w+)\s+N\s+(\w+)|\bnumber of (\w+)")
+
+
+def _counted(description: str) -> list[list[str]]:
+    """The word groups (lexicon count_words) around a description's count: 'the first N lines' -> first, line."""
+    match = _COUNTED.search(description)
+    if match is None:
+        return []
+    said = [lx.fold(w) for w in match.groups() if w]
+    groups = [list(g) for g in lx.lexicon()["count_words"]]
+    return [g for g in groups if any(lx.fold(x) in said for x in g)]
 
 
 def _own_words(pname: str) -> list[str]:

@@ -90,6 +90,25 @@ def time_zone(work: Fill, text: str, pname: str) -> str | None:
     return str(zones[by_role(cities, pname, text).value])
 
 
+_GLOB = re.compile(r"(?<![\w*/])(?:\*\*/)?\*[\w*]*\.[\w*]+")
+_EXTENSION = re.compile(r"(?<![\w/.])\.([A-Za-z][A-Za-z0-9]{0,5})\b")
+
+
+def glob(text: str, described: str) -> str | None:
+    """A glob pattern: written out ('*.py'), else from an extension ('.csv') or a kind of file ('pliki Pythona');
+    in every subdirectory ('**/*.py') when the tool's description shows that form."""
+    written = _GLOB.search(text)
+    if written:
+        return written.group()
+    ext = _EXTENSION.search(re.sub(r"\S*[/@]\S*", " ", text))  # not the dot of a path, a URL or an e-mail
+    tokens = lx.words(text)
+    types = {k: v for k, v in lx.load("entities")["file_types"].items() if not k.startswith("_")}
+    found = ext.group(1).lower() if ext else next((k for k, words in types.items() if lx.hits(tokens, words)), None)
+    if found is None:
+        return None
+    return f"**/*.{found}" if "**/" in described else f"*.{found}"
+
+
 # ---- enums, booleans, people, repositories ------------------------------------------------------------------
 
 
@@ -168,7 +187,8 @@ def boolean(text: str, pname: str, prop: dict[str, Any]) -> bool | None:
     if not words:
         return None
     tokens = lx.words(text)
-    if not lx.hits(tokens, words):
+    said = _option_words().get(words[0], ())  # the flag said another way: 'raw' is 'сырой', 'surowy'
+    if not lx.hits(tokens, words) and not (said and lx.hits(tokens, list(said))):
         return None
     negated = re.search(
         r"\b(?:no|not|without|don't|без|не|bez|nie)\s+(?:\w+\s+){0,2}" + re.escape(words[0]), text, re.I

@@ -162,12 +162,19 @@ def intent_hits(text: str) -> dict[str, int]:
     return dict(_intent_hits(text))
 
 
+_QUOTES = re.compile(
+    r"(?<!\w)'[^'\n]{2,300}'(?!\w)|\"[^\"\n]{2,300}\"|“[^”\n]{2,300}”|„[^”\n]{2,300}[”\"]|«[^»\n]{2,300}»"
+)
+
+
 @lx.text_cache
 def _intent_hits(text: str) -> dict[str, int]:
     # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
     tokens = lx.words(meaning.as_state(text))
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
-    found["arithmetic"] += 2 if arithmetic.extract_expression(text) else 0
+    # A sum inside quotes is text to keep ('Save the line "Q4 sales up 12%"'), unless it is all there is
+    unquoted = _QUOTES.sub(" ", text)
+    found["arithmetic"] += 2 if arithmetic.extract_expression(unquoted if unquoted.strip() else text) else 0
     if lx.extract_paths(text):  # a file name backs the verb next to it: "delete notes.txt" stays a delete
         found["delete" if found["delete"] else "file"] += 1
     return {name: n for name, n in found.items() if n}
