@@ -103,3 +103,22 @@ def test_a_conversion_tool_answer_names_both_units_in_the_users_language():
     assert calls == [("convertFahrenheitToCelsius", {"temperature": 98.6})] and answer == "98,6 °F — это 37 °C."
     _, answer, _ = loop("What is ninety-five degrees Fahrenheit in Celsius?", [convert], celsius)
     assert answer == "95°F = 35°C."
+
+
+def test_a_things_name_is_taken_as_written_and_a_limit_clause_is_part_of_the_call():
+    # Anthropic's tool-use course: inventory_lookup(product_name, max_results), both required.
+    lookup = tool(
+        "inventory_lookup",
+        "Looks up a product in the inventory and returns up to max_results matching items with their stock.",
+        {
+            "product_name": string("The name of the product to look up."),
+            "max_results": {"type": "integer", "description": "The most results to return."},
+        },
+    )
+    stock = lambda n, a: ('[{"sku": "X-1", "name": "Item", "in_stock": 37}]', False)  # noqa: E731
+    calls, answer, _ = loop("Look up AA batteries in the inventory, four results at most.", [lookup], stock)
+    assert calls == [("inventory_lookup", {"product_name": "AA batteries", "max_results": 4})] and "37" in answer
+    calls, _, _ = loop(
+        "Sprawdź w magazynie świeczki urodzinowe (birthday candle), maksymalnie dziesięć wyników.", [lookup], stock
+    )
+    assert calls == [("inventory_lookup", {"product_name": "birthday candle", "max_results": 10})]

@@ -344,7 +344,10 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
     if kind in ("owner", "repo"):
         return slots.repo_part(text, kind)
     if kind == "named":
-        return slots.named_value(text, pname)
+        found = slots.named_value(text, pname)
+        if found is None and text in (need.clause, need.focus, work.view.question):
+            found = slots.thing_name(text, pname, need.tool_def, work.view.lang)
+        return found
     if kind == "unit":
         return slots.unit(text)
     if kind == "tables":

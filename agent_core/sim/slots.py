@@ -267,6 +267,40 @@ def named_value(text: str, word: str) -> str | None:
     return None if lx.fold(value) in lx.word_set("stopwords") else value
 
 
+_GLOSS = re.compile(r"\(\s*([A-Za-z][A-Za-z' -]*[A-Za-z])\s*\)")
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+_THING_USERS = frozenset({"user", "login", "nick", "display", "screen", "account", "full", "first", "last"})
+
+
+def thing_name(text: str, pname: str, tool: dict[str, Any], lang: str) -> str | None:
+    """The name of a thing a tool looks up, as the user wrote it (inventory_lookup's product_name): 'AA batteries' of
+    'Look up AA batteries in the inventory', the longest run of words that are no request, no place ('in the
+    inventory', 'w magazynie') and none of the tool's own words; in Russian or Polish, the English name the user
+    glossed in parentheses for an English tool ('świeczki urodzinowe (birthday candle)'). None for a person's name."""
+    words = _words(pname)
+    if len(words) != 2 or words[-1] != "name" or words[0] in _THING_USERS:
+        return None
+    gloss = _GLOSS.search(text)
+    if gloss and lang != "en":
+        return gloss.group(1)
+    own = {lx.stem(w) for w in lx.words(" ".join([pname, str(tool.get("name", "")), str(tool.get("description", ""))]))}
+    skip = lx.word_set("stopwords") | lx.word_set("query_drop") | lx.word_set("limit_words")
+    places = lx.word_set("place_prepositions")
+    numerals = set().union(*lx.number_words())
+    runs: list[list[re.Match[str]]] = [[]]
+    after_place = False
+    for m in _TOKEN.finditer(_GLOSS.sub(" ( ) ", text)):
+        folded = lx.fold(m.group())
+        dropped = after_place or folded in skip or lx.stem(folded) in own or folded.isdigit() or folded in numerals
+        after_place = folded in places or (after_place and folded in ("the", "a", "an", "our", "my"))
+        if dropped or after_place:
+            runs.append([])
+        else:
+            runs[-1].append(m)
+    best = max(runs, key=len)
+    return text[best[0].start() : best[-1].end()] if best else None
+
+
 _LENGTH_UNITS = {
     "cm": "cm",
     "mm": "mm",
