@@ -22,7 +22,7 @@ from agent_core.sim.text import facts, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
-from agent_core.sim.words import capitalised, translate
+from agent_core.sim.words import capitalised, label, translate
 
 _LOG_LINE = re.compile(r"^.*\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION|Exception|Traceback)\b.*$", re.M)
 
@@ -37,8 +37,16 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         verb = str(_verb(need))
         done = capitalised(say("compose.done_verb", view.lang, said=_done(verb, subject(view, need), view.lang)))
         plain = lx.fold(out).strip(" .!") in _SUCCESS
+        if plain:
+            return done
+        if len(out.strip()) > _QUOTED_DONE:
+            # 'Updated seat to 3A for confirmation number QX7P2M' quoted whole would be an English sentence in a
+            # Russian answer: what it confirms is told by the values it repeats ('QX7P2M: обновлено (место 3A).')
+            sent = need.outcome.input
+            repeated = [f"{label(k, view.lang)} {v}" for k, v in sent.items() if _repeats(v, out, done)]
+            return f"{done.rstrip('.')} ({', '.join(repeated)})." if repeated else done
         # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire
-        return done if plain else f"{done.rstrip('.')} ({lx.quote(out.strip(), view.lang)})."
+        return f"{done.rstrip('.')} ({lx.quote(out.strip(), view.lang)})."
     where = _where_sent(view, need)
     if gist.listing(out):
         return gist.tell(view.question, view.lang, out, where)
@@ -66,6 +74,14 @@ def question_of(view: View, need: Need) -> str:
     sentence = next((s for s in sentences if clause and clause[:20] in s), view.question)
     others = [c for c in lx.split_clauses(sentence) if c.strip() != clause and prose.kind(c)]
     return clause if others and prose.kind(clause) else sentence
+
+
+_QUOTED_DONE = 40  # a confirmation this long is told by its values, not quoted
+
+
+def _repeats(value: object, out: str, done: str) -> bool:
+    text = str(value)
+    return isinstance(value, (str, int, float)) and 0 < len(text) <= 40 and text in out and text not in done
 
 
 def told_done(view: View, need: Need, out: str) -> bool:
