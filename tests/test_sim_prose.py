@@ -92,3 +92,11 @@ def test_a_paragraph_in_a_field_is_cut_at_a_clause_not_pasted() -> None:
     )
     said = _answer("Tell me about our guest named 'Lady Ada Lovelace'.", ada)
     assert "Analytical Engine" in said and "first computer programme" not in said
+
+
+def test_a_weather_sentence_is_told_by_its_conditions_in_russian() -> None:
+    from agent_core.sim import words
+
+    assert words.weather_said("It's always sunny in Florida!", "ru") == "солнечно"
+    assert words.weather_said("Weather in Oslo: 4°C, light rain", "ru") is None  # a report, translated word by word
+    assert words.weather_said("It's always sunny in Florida!", "en") is None

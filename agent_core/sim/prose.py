@@ -169,6 +169,11 @@ def clipped(sentence: str) -> str:
     return out if len(out) <= LONG_QUOTE else out[: LONG_QUOTE - 1].rsplit(" ", 1)[0] + "…"
 
 
+def is_prose(text: str) -> bool:
+    """Words in sentences, not a record's values: 'A cyberpunk-style party inspired by ...'."""
+    return bool(_FUNCTION.search(text)) and len(re.findall(r"[A-Za-z]{2,}", text)) >= 4
+
+
 def nothing(out: str) -> bool:
     """A short result that says nothing was found ('No Wikipedia article found.', "I don't know the answer")."""
     return len(out) < 200 and bool(_NOTHING.search(out))

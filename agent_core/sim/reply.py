@@ -114,7 +114,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
             path=value,
             q=lx.quote(value, view.lang),
             tool=need.outcome.name,
-            out=words.translate(clip(out), view.lang, keep=True) if intent == "weather" else clip(out),
+            out=_weather_out(out, view.lang) if intent == "weather" else clip(out),
         )
     if intent == "list" and shell.asks_count(view.question):
         total, files, folders = shell.count(out)
@@ -127,13 +127,20 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     return line
 
 
+def _weather_out(out: str, lang: str) -> str:
+    """A weather result in the user's words: a sentence by the conditions it names, a report word by word."""
+    return words.weather_said(out, lang) or words.translate(clip(out), lang, keep=True)
+
+
 def _without_city_prefix(out: str, value: str) -> str:
     """'Warsaw: 6°C' or 'Погода в Варшаве: 6°C' after 'Погода в Варшаве:' would name the city twice."""
     head, colon, rest = out.partition(":")
     if not colon or len(head) > 60:
         return out
     city = gazetteer.lookup(value)
-    same = lx.fold(head.strip()) == lx.fold(value) or (city is not None and city in gazetteer.find_cities(head))
+    # 'Weather in Готэме: Clear, 25°C' names the place the answer's own 'Погода в Готэме:' names
+    named = bool(value) and re.search(rf"(?<!\w){re.escape(lx.fold(value))}$", lx.fold(head.strip())) is not None
+    same = named or (city is not None and city in gazetteer.find_cities(head))
     return rest if same else out
 
 

@@ -24,6 +24,7 @@ from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
 from agent_core.sim.words import capitalised, label, translate
 
+_TITLED = re.compile(r"^((?:[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*)(?:\s+[A-Z][\w'’-]*){1,5}):\s+(.{20,})$")
 _LOG_LINE = re.compile(r"^.*\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION|Exception|Traceback)\b.*$", re.M)
 
 
@@ -126,6 +127,11 @@ def short_text(view: View, need: Need, out: str) -> str:
     if len(text) > QUOTE_LIMIT:
         text = text[: QUOTE_LIMIT - 1] + "…"
     shown = translate(text, view.lang)
+    titled = _TITLED.match(text) if view.lang != "en" and shown == text else None
+    if titled and prose.is_prose(titled.group(2)):
+        # 'Neo-Gotham Night: A cyberpunk-style party ...': the name it gives is the answer; its English description
+        # quoted whole would make the Polish answer an English one
+        return say("result.titled", view.lang, title=titled.group(1))
     if view.lang != "en" and shown == text and re.search(r"[A-Za-z]{3,}(?:\s+[A-Za-z]{3,}){1,}", shown):
         shown = lx.quote(shown, view.lang)
     elif view.lang != "en" and shown != text:

@@ -121,3 +121,23 @@ def sky_words(text: str, lang: str) -> str:
     if len(parts) > 1 and all(f in table for f in forms):
         return ", ".join(table[f][lang] for f in forms) + f" ({lx.quote(text, lang)})"
     return value(text, lang)
+
+
+_PROSE = re.compile(r"\b(?:it|it's|is|are|was|will|be|the|always|with|and|today|expect)\b", re.I)
+
+
+def weather_said(text: str, lang: str) -> str | None:
+    """The conditions an English weather sentence names, in the user's words ("It's always sunny in Florida!" ->
+    'солнечно'), with its temperature; None in English or for a report that is no sentence ('4°C, light rain')."""
+    if lang == "en" or not _PROSE.search(text):
+        return None
+    rest = text.lower()
+    found = []
+    for english, words in _value_table():  # longest first: 'light rain' before 'rain'
+        pattern = rf"(?<![a-z]){re.escape(english)}(?![a-z])"
+        if re.search(pattern, rest):
+            found.append(words[lang])
+            rest = re.sub(pattern, " ", rest)
+    temp = re.search(r"-?\d+(?:[.,]\d+)?\s*°\s*[CF]?", text)
+    parts = ([temp.group()] if temp else []) + found
+    return ", ".join(parts) if parts else None
