@@ -309,3 +309,62 @@ def test_a_write_into_a_missing_folder_makes_the_folder_then_writes_again(questi
     assert calls[1] == ("create_directory", {"path": folder})
     assert calls[2] == write and "12%" in write[1]["content"]
     assert "q4.txt" in answer
+
+
+def test_a_read_of_a_missing_file_makes_no_folder():
+    calls, _ = loop(
+        "What is in /home/ann/projects/missing.txt?",
+        MCP_FS,
+        lambda n, a: (f"ENOENT: no such file or directory, open '{a.get('path')}'", True),
+    )
+    assert calls and all(c[0] == "read_text_file" for c in calls)
+    assert len(calls) <= 2
+
+
+def test_bare_file_names_are_in_the_folder_the_question_names():
+    calls, _ = loop(
+        "Show me config.json and todo.md from /home/ann/projects.",
+        MCP_FS,
+        lambda n, a: ("ok", False),
+    )
+    assert sorted(c[1]["path"] for c in calls) == ["/home/ann/projects/config.json", "/home/ann/projects/todo.md"]
+    assert {c[0] for c in calls} == {"read_text_file"}
+
+
+EDIT_FILE = _tool(
+    "edit_file",
+    "Makes line-based edits to a text file: each edit replaces an exact sequence of lines. Returns a git-style diff.",
+    {
+        "path": {"type": "string"},
+        "edits": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "oldText": {"type": "string", "description": "The text to find; it must match exactly"},
+                    "newText": {"type": "string", "description": "The text to put in its place"},
+                },
+                "required": ["oldText", "newText"],
+            },
+        },
+    },
+    ["path", "edits"],
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "In /home/ann/projects/README.md, change 'Version 1.0' to 'Version 1.1'.",
+        "Замени «Version 1.0» на «Version 1.1» в файле /home/ann/projects/README.md",
+        "W pliku /home/ann/projects/README.md zamień 'Version 1.0' na 'Version 1.1'",
+    ],
+)
+def test_change_a_to_b_is_an_edit_not_an_overwrite(question):
+    calls, _ = loop(question, [*MCP_FS, EDIT_FILE], lambda n, a: ("-Version 1.0\n+Version 1.1", False))
+    assert calls == [
+        (
+            "edit_file",
+            {"path": "/home/ann/projects/README.md", "edits": [{"oldText": "Version 1.0", "newText": "Version 1.1"}]},
+        )
+    ]

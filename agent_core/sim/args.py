@@ -58,6 +58,8 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = _base_option(prop["enum"])
         if value is None and pname in required:
             value = stated_default(prop)
+        if kind == "path" and isinstance(value, str) and "/" not in value:
+            value = slots.in_named_folder(value, need.clause, view.question)
         if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
             value = value.replace("^", "**")
         if value is None and pname in required:

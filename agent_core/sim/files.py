@@ -50,10 +50,17 @@ def read_found(view: View, need: Need) -> Need | None:
     return Need("file", need.clause, found[0], tool=tool, after=need, args={param: found[0]}, state="call")
 
 
+_WRITES = ("=write", "=save", "=create", "=put", "=append", "=copy", "=move", "=edit", "=upload")
+
+
+def _name_words(tool: dict[str, Any]) -> list[str]:
+    return lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))).replace("_", " "))
+
+
 def _folder_maker(view: View) -> tuple[dict[str, Any], str] | None:
     """The tool that makes a folder (create_directory, mkdir): its one required parameter takes the path."""
     for tool in view.tools:
-        words = lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))).replace("_", " "))
+        words = _name_words(tool)
         required = (tool.get("input_schema") or {}).get("required") or []
         made = lx.hits(words, ["=mkdir", "=makedirs"]) or (
             lx.hits(words, ["=create", "=make", "=new"]) and lx.hits(words, ["=directory", "=dir", "=folder"])
@@ -65,8 +72,8 @@ def _folder_maker(view: View) -> tuple[dict[str, Any], str] | None:
 
 def _missing_folder(view: View, need: Need) -> str | None:
     """The folder a failed write of this need lacked ('Parent directory does not exist: /a/b/q4.txt' -> /a/b)."""
-    if need.tool is None or not need.attempts:
-        return None
+    if need.tool is None or not need.attempts or not lx.hits(_name_words(need.tool), list(_WRITES)):
+        return None  # reading a file that is not there is no missing folder
     failed = next(
         (a for a in need.attempts if a.status != "ok" and lx.hits(lx.words(a.output), lx.lexicon()["missing_folder"])),
         None,
@@ -91,9 +98,13 @@ def folder_made(view: View, need: Need) -> bool:
     """The folder a failed write lacked has been made since: the write is worth making again."""
     folder = _missing_folder(view, need)
     maker = _folder_maker(view) if folder else None
-    return maker is not None and any(
+    if maker is None:
+        return False
+    episode = view.episode
+    last = next((i for i, a in enumerate(episode) if a is need.attempts[-1]), len(episode))
+    return any(  # made after the last try: once, never again and again
         a.name == maker[0].get("name") and a.status == "ok" and str(a.input.get(maker[1], "")).rstrip("/") == folder
-        for a in view.episode
+        for a in episode[last + 1 :]
     )
 
 

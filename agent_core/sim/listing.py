@@ -91,6 +91,9 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
     """Objects of an array: one per entity of the text ('John' a person, 'Google' an organization, 'Paris' a place)
     when the item has a name and a type, as entity extractors ask (print_entities)."""
     props = items.get("properties") or {}
+    pair = _replacement(work, props)
+    if pair is not None:
+        return [pair]
     keys = {lx.fold(k): k for k in props}
     name_key = keys.get("name") or keys.get("entity") or keys.get("text") or keys.get("value")
     type_key = keys.get("type") or keys.get("label") or keys.get("category") or keys.get("kind")
@@ -109,6 +112,39 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
                 item[key] = _sentence(body, start)
         out.append(item)
     return out
+
+
+_OLD, _NEW = ("old", "from", "find", "search", "before", "original"), ("new", "to", "replace", "replacement", "after")
+_CHANGE = re.compile(
+    r"\b(?:change|replace|rename|swap|замени|заменить|измени|изменить|поменяй|исправь|zamień|zmień|popraw)\s+(.+?)\s+"
+    r"(?:to|with|into|for|на|na)\s+(.+?)\s*[.!?]?\s*$",
+    re.I,
+)
+
+
+def _replacement(work: Fill, props: dict[str, Any]) -> dict[str, str] | None:
+    """An edit's old and new text (edit_file's edits: [{oldText, newText}]) from 'change A to B', 'замени A на B',
+    'zamień A na B'; quoted text is taken as written."""
+    roles: dict[str | None, str] = {}
+    for key, prop in props.items():
+        words = kinds._words(key)
+        if isinstance(prop, dict) and prop.get("type", "string") == "string":
+            role = "old" if set(words) & set(_OLD) else "new" if set(words) & set(_NEW) else None
+            roles.setdefault(role, key)
+    if "old" not in roles or "new" not in roles:
+        return None
+    for text in work.texts():
+        match = _CHANGE.search(text)
+        if match:
+            old, new = (_unquote(match.group(i)) for i in (1, 2))
+            return {roles["old"]: old, roles["new"]: new}
+    return None
+
+
+def _unquote(text: str) -> str:
+    """'"Version 1.1" in README.md' -> 'Version 1.1': a quoted value at the start is the value, as written."""
+    found = entities.of_kind(text, "quoted")
+    return str(found[0].value) if found and found[0].start == len(text) - len(text.lstrip()) else text.strip()
 
 
 def _passage(text: str) -> str:

@@ -90,6 +90,25 @@ def time_zone(work: Fill, text: str, pname: str) -> str | None:
     return str(zones[by_role(cities, pname, text).value])
 
 
+_IN_FOLDER = re.compile(
+    r"(?:\b(?:from|in|inside|under|within|at)|(?<!\w)(?:w|we|z|ze|в|во|из|изнутри))\s+(?:(?:the\s+)?(?:folder|directory|"
+    r"папк[еиу]|каталог[еа]?|katalogu|folderze|folderu)\s+)?$",
+    re.I,
+)
+
+
+def in_named_folder(name: str, clause: str, question: str) -> str:
+    """'Show me config.json and todo.md from /home/ann/projects': a bare file name is in the one folder the
+    question names with 'from/in/w/в' before it."""
+    for text in (clause, question):
+        folders = {e.value for e in entities.of_kind(text, "directory") if _IN_FOLDER.search(text[: e.start])}
+        if len(folders) == 1:
+            return f"{next(iter(folders)).rstrip('/')}/{name}"
+        if folders:
+            return name
+    return name
+
+
 _GLOB = re.compile(r"(?<![\w*/])(?:\*\*/)?\*[\w*]*\.[\w*]+")
 _EXTENSION = re.compile(r"(?<![\w/.])\.([A-Za-z][A-Za-z0-9]{0,5})\b")
 
@@ -100,8 +119,9 @@ def glob(text: str, described: str) -> str | None:
     written = _GLOB.search(text)
     if written:
         return written.group()
-    ext = _EXTENSION.search(re.sub(r"\S*[/@]\S*", " ", text))  # not the dot of a path, a URL or an e-mail
-    tokens = lx.words(text)
+    bare = re.sub(r"\S*[/@]\S*|\b\w[\w-]*\.\w+", " ", text)  # not a path, a URL, an e-mail or a named file
+    ext = _EXTENSION.search(bare)
+    tokens = lx.words(bare)
     types = {k: v for k, v in lx.load("entities")["file_types"].items() if not k.startswith("_")}
     found = ext.group(1).lower() if ext else next((k for k, words in types.items() if lx.hits(tokens, words)), None)
     if found is None:

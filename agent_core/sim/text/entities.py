@@ -94,8 +94,9 @@ def find(text: str) -> tuple[Entity, ...]:
         if not re.fullmatch(r"[\d.]+", m.group(1)) and not _is_domain(m.group(1)):
             add("file", m.group(1), m.start(1), m.end(1))
     for m in _DIRECTORY.finditer(text):
-        if len(m.group(1)) > 1:
-            add("directory", m.group(1), m.start(1), m.end(1))
+        folder = m.group(1).rstrip(".")  # '... from /home/ann/projects.': the full stop ends the sentence
+        if len(folder) > 1:
+            add("directory", folder, m.start(1), m.start(1) + len(folder))
     for m in _ID.finditer(text):
         value = m.group(1) or m.group(2)
         if not re.fullmatch(r"[A-Za-z]+", value) and not _is_unit_number(value):

@@ -192,9 +192,13 @@ def fit(clause: str, tool_json: str) -> Fit:
     return _fit(clause, tool_json)
 
 
+_EXTENSION = re.compile(r"(?<=\w)\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+
+
 @lx.text_cache
 def _fit(clause: str, tool_json: str) -> Fit:
     tool, asked = profile(tool_json), concepts(clause)
+    clause = _EXTENSION.sub(" ", clause)  # a file's type is no word of the request: 'config.json' asks for no JSON
     named = asked & tool.name
     described = asked & tool.described
     against = asked & (tool.against - tool.described)  # "weather, but not forecasts" still claims the weather

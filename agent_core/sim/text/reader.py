@@ -303,6 +303,8 @@ def _clauses(question: str) -> list[str]:
     return clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
 
 
+# 'In /home/ann/projects/README.md, change ...': a clause that only says where belongs to what follows
+_PLACE_ONLY = re.compile(r"^\s*(?:in|inside|w|we|в|во)\s+[`'\"]?(?:~|\.{0,2})?/[\w./-]+[`'\"]?\s*$", re.I)
 _SUBORDINATE = re.compile(r"^\s*(?:if|when|once|whenever|если|когда|jeśli|jezeli|jeżeli|gdy|kiedy)\b", re.I)
 _ONLY_VALUES = re.compile(r"^\s*(?:in|at|for|в|во|на|w|we|po|na)?\s*", re.I)
 _UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "celsjusz", "fahrenheit", "metric", "imperial")
@@ -334,7 +336,7 @@ def _joined(clauses: list[str]) -> list[str]:
         bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
         lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not _names_file(clause)
         if index + 1 < len(clauses) and (
-            lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1])
+            lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1]) or _PLACE_ONLY.match(clause)
         ):
             carry = clause
             continue

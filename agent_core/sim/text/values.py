@@ -141,6 +141,14 @@ def continues_message(clause: str) -> bool:
     return bool(_BODY.search(clause)) or bool(quoted(clause))
 
 
+def request_part(clause: str) -> str:
+    """The clause without the message it dictates ('Save a note that says: Meeting moved to Friday' -> 'Save a
+    note'): what the user asks for, not the words to write."""
+    match = _BODY.search(clause)
+    head = clause[: match.start()] if match else clause
+    return head if match and lx.content_words(head) else clause
+
+
 def subject(text: str) -> str | None:
     """A message's subject: the quoted text after 'subject' / 'тема' / 'temat', else the words after it."""
     match = _SUBJECT.search(text)
