@@ -62,6 +62,11 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = slots.in_named_folder(value, need.clause, view.question)
         if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
             value = value.replace("^", "**")
+        if value is None and pname in required and _nullable(prop):
+            need.args[pname] = None  # strict mode's optional field: required, and null when nothing calls for it
+            continue
+        if value is None and pname in required and kind == "subject" and guess:
+            continue  # a message's subject the writer makes up from its body (below), as anyone writing it would
         if value is None and pname in required:
             if not guess or (not forced and (kind is not None or prop.get("type") in ("object", "array"))):
                 need.missing.append(kind if kind and kind in lx.load("phrases")["ask"] else pname)
@@ -71,6 +76,28 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             need.args[pname] = value
     if shared_main and main == "path":
         _beside(need.args, [p for p, k in found_kinds.items() if k == "path"])
+    _made_up_subject(need, [p for p, k in found_kinds.items() if k == "subject" and p in required], found_kinds)
+
+
+def _made_up_subject(need: Need, subjects: list[str], found_kinds: dict[str, str | None]) -> None:
+    """A required subject nobody gave: the first words of the message ('Hi', 'Weather in Paris'), else asked."""
+    body = next((str(v) for p, v in need.args.items() if found_kinds.get(p) == "body" and v), "")
+    for pname in (p for p in subjects if p not in need.args):
+        made = values.subject_from(body)
+        if made:
+            need.args[pname] = made
+        else:
+            need.missing.append("subject" if "subject" in lx.load("phrases")["ask"] else pname)
+    order = list(found_kinds)
+    need.args = dict(sorted(need.args.items(), key=lambda item: order.index(item[0]) if item[0] in order else 99))
+
+
+def _nullable(prop: dict[str, Any]) -> bool:
+    """The schema lets the value be null (OpenAI's strict mode writes an optional field as ["string", "null"])."""
+    kind_type = prop.get("type")
+    return (
+        (isinstance(kind_type, list) and "null" in kind_type) or kind_type == "null" or None in (prop.get("enum") or [])
+    )
 
 
 def _beside(args: dict[str, Any], paths: list[str]) -> None:
@@ -133,6 +160,8 @@ def _best_effort(prop: dict[str, Any], kind: str | None, need: Need) -> Any:
 def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, required: bool, depth: int = 0) -> Any:
     """The value of one parameter (or a nested property) of its kind, from the first source that has one."""
     kind_type = prop.get("type")
+    if isinstance(kind_type, list):  # ["string", "null"]: strict mode's optional string
+        kind_type = next((t for t in kind_type if t != "null"), None)
     listed = _listed_options(prop) if kind_type in (None, "string") and not prop.get("enum") else ()
     for text in work.texts() if listed else ():
         said = slots.enum_value(text, listed, pname)
@@ -143,7 +172,7 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
     if kind == "array":
         return listing.array(work, pname, prop, depth)
     if kind in ("number", "lat", "lng"):
-        return _number(work, pname, prop)
+        return _number(work, pname, prop, required)
     for text in work.results() if kind == "result" else ():
         return text
     found = _whole_answer(work, prop, kind)
@@ -215,9 +244,11 @@ def _object(work: Fill, prop: dict[str, Any], required: bool, depth: int) -> dic
         value = _value(work, name, sub, kind, name in needed, depth + 1)
         if value is not None:
             out[name] = value
+        elif name in needed and _nullable(sub):
+            out[name] = None
         elif name in needed:
             return None
-    return out or None
+    return out if any(v is not None for v in out.values()) else None
 
 
 def _selected(work: Fill, selector: dict[str, str], pname: str) -> Any:
@@ -265,7 +296,7 @@ def _typed(value: Any, prop: dict[str, Any]) -> Any:
     return value
 
 
-def _number(work: Fill, pname: str, prop: dict[str, Any]) -> int | float | None:
+def _number(work: Fill, pname: str, prop: dict[str, Any], required: bool = False) -> int | float | None:
     """A number for a numeric parameter: one named for it (a unit, a word next to it), else the next in order."""
     need = work.need
     if need.intent == "arithmetic" and need.value:
@@ -273,7 +304,7 @@ def _number(work: Fill, pname: str, prop: dict[str, Any]) -> int | float | None:
         work.counted += 1
         return _as_number(found[work.counted - 1], prop) if work.counted <= len(found) else None
     for text in work.texts():
-        picked = listing.number_for(work, text, pname, prop)
+        picked = listing.number_for(work, text, pname, prop, required)
         if picked is not None:
             return _as_number(str(picked), prop)
     found = _from_results_by_key(work, pname, prop, "number")

@@ -123,8 +123,10 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             # what the question itself gives, so the chain is planned the same each turn
             fill(view, need, results=False)
             kept += spread.siblings(view, need)
+    kept = chain.without_options(view, kept)
     pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}
     needs[:] = _with_feeders(view, kept)
+    chain.passes_on(view, needs)
     for need in needs:  # the feeders put before the weather needs moved them: the difference follows its needs
         if id(need) in pairs:
             need.derived = (needs.index(pairs[id(need)][0]), needs.index(pairs[id(need)][1]))
@@ -153,6 +155,8 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     for need in needs:
         if need.twin is None:
             _decide(view, need, needs, answered)
+    for need in chain.told_onwards(view, needs):  # 'Check the weather in Paris and email it': the body is in now
+        _decide(view, need, needs, answered)
     for need in needs:
         if need.twin is not None:
             need.state, need.result = "twin", need.twin.result

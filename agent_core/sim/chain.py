@@ -4,13 +4,14 @@ sql_db_list_tables the tables whose schema sql_db_schema shows), several steps d
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from agent_core.sim import kinds, slots
 from agent_core.sim.args import fill
+from agent_core.sim.text import entities, meaning, values
 from agent_core.sim.text import language as lx
-from agent_core.sim.text import meaning
 from agent_core.sim.text.reader import Need, View, _tool_key
 
 MAX_DEPTH = 3  # list tables -> schema -> query is the longest chain tutorials show
@@ -148,3 +149,123 @@ def _promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
         return False
     wanted_words = slots.entity_words(pname)
     return bool(wanted_words) and bool(meaning.concepts(" ".join(wanted_words)) & meaning.concepts(text))
+
+
+def options_only(view: View, need: Need) -> bool:
+    """A clause that only sets how the call of the clause beside it runs ('and give me the 3 newest results',
+    'w dziedzinie finance', 'najtrafniejsze najpierw') or names its tool ('Poszukaj w bazie wiedzy'): it gives
+    that call options, not a request of its own. What is left of its words, once the numbers, the options it
+    picks and the tool's own words are taken out, is at most one word when it picked an option, none otherwise."""
+    if need.tool is None or need.intent not in ("search", "tool") or not need.value:
+        return False
+    key = _tool_key(need.tool_def)
+    profile = meaning.profile(key)
+    theirs = profile.name | profile.described | profile.params
+    words = [w for w in lx.content_words(need.value) if not w.isdigit()]
+    numbers = {e.text.lower() for e in entities.of_kind(need.clause, "number")}
+    listed = {lx.fold(o) for o in _listed(key)}
+    said = {lx.fold(w) for w in words if lx.fold(w) in listed or _an_option(w, key)}
+    picked = bool(numbers) or bool(said)
+    rest: list[str] = []
+    for i, word in enumerate(words):
+        pair = " ".join(words[i : i + 2]), " ".join(words[max(0, i - 1) : i + 1])
+        if word.lower() in numbers or lx.fold(word) in said or meaning.concepts(word) & theirs:
+            continue
+        if any(meaning.concepts(p) & theirs for p in pair if " " in p):
+            continue  # 'bazie wiedzy' is the knowledge base the tool queries
+        stem = lx.stem(word)
+        if any(lx.stems_match(stem, t) for t in profile.words | profile.param_words):
+            continue
+        rest.append(word)
+    return len(rest) <= (1 if picked else 0)
+
+
+def _an_option(word: str, key: str) -> bool:
+    """The word names one of the tool's enum options, directly or said another way ('newest' for 'date')."""
+    from agent_core.sim.slots import enum_value
+
+    options: list[str] = []
+    for prop in _props(json.loads(key)):
+        options += [o for o in prop.get("enum") or [] if isinstance(o, str)]
+    return bool(options) and enum_value(word, tuple(options)) is not None
+
+
+def _listed(key: str) -> list[str]:
+    """Values the tool's string parameters list in quotes ('finance', 'medical')."""
+    from agent_core.sim.args import _listed_options
+
+    return [o for prop in _props(json.loads(key)) for o in _listed_options(prop)]
+
+
+def _props(schema_owner: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every property of a tool's input schema, nested objects' too."""
+    out: list[dict[str, Any]] = []
+    stack = [schema_owner.get("input_schema") or {}]
+    while stack:
+        for prop in (stack.pop().get("properties") or {}).values():
+            if isinstance(prop, dict):
+                out.append(prop)
+                stack.append(prop)
+    return out
+
+
+def without_options(view: View, needs: list[Need]) -> list[Need]:
+    """'Search the knowledge base for our refund policy and give me the 3 newest results' is one call: a clause
+    that only gives options to another clause's call of the same tool is read with it (options_only)."""
+    tools = [n.tool.get("name") for n in needs if n.tool is not None and not options_only(view, n)]
+    out = [n for n in needs if n.tool is None or n.tool.get("name") not in tools or not options_only(view, n)]
+    if len(out) < len(needs):
+        view.notes.append("Some clauses only say how to run the call another clause asks for; I make it once.")
+    return out
+
+
+def passes_on(view: View, needs: list[Need]) -> None:
+    """'Check the weather in Paris and email it to bob@example.com': a message whose text is what another clause
+    finds ('it', 'ją', 'её') waits for that call; its text is then that answer (told_onwards)."""
+    for i, need in enumerate(needs):
+        body = _body_param(need)
+        if body is None or body in need.args or not lx.hits(lx.words(need.clause), lx.lexicon()["back_reference"]):
+            continue
+        source = next((n for n in reversed(needs[:i]) if n.tool is not None and n.feeds is None), None)
+        if source is not None and source.tool is not need.tool:
+            source.feeds = need
+            view.notes.append(
+                f"{need.tool_def.get('name')} sends what {source.tool_def.get('name')} finds, so it waits for it."
+            )
+
+
+def told_onwards(view: View, needs: list[Need]) -> list[Need]:
+    """The messages whose text another call found, filled with its answer now that it is in: decide them again."""
+    from agent_core.sim import reply  # reply tells results; it imports nothing of the chain
+
+    out = []
+    for need in needs:
+        body = _body_param(need)
+        sources = [n for n in needs if n.feeds is need and n.result is not None]
+        if body is None or body in need.args or not sources or need.state not in ("wait", "ask"):
+            continue
+        text = "\n".join(line for n in sources if (line := reply.need_line(view, n)))
+        if not text:
+            continue
+        need.args[body] = text
+        need.missing = [m for m in need.missing if m not in (body, "body", "subject")]
+        for pname in _subject_params(need):
+            need.args.setdefault(pname, values.subject_from(text) or text)
+        need.missing = [m for m in need.missing if m not in _subject_params(need)]
+        out.append(need)
+    return out
+
+
+def _body_param(need: Need) -> str | None:
+    if need.tool is None:
+        return None
+    key = _tool_key(need.tool_def)
+    props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
+    required = (need.tool_def.get("input_schema") or {}).get("required") or []
+    return next((p for p in required if kinds.kind_of(p, _prop(need, p), key) == "body" and p in props), None)
+
+
+def _subject_params(need: Need) -> list[str]:
+    key = _tool_key(need.tool_def)
+    required = (need.tool_def.get("input_schema") or {}).get("required") or []
+    return [p for p in required if kinds.kind_of(p, _prop(need, p), key) == "subject"]

@@ -183,7 +183,9 @@ def pick(work: Fill, found: list[Any], prop: dict[str, Any]) -> Any:
     return scalars[0]
 
 
-def number_for(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> int | float | None:
+def number_for(
+    work: Fill, text: str, pname: str, prop: dict[str, Any], nested_required: bool = False
+) -> int | float | None:
     """The number a numeric parameter means in text: one with its unit or word beside it, a year for a year,
     else the next number nobody took, in the order the text says them."""
     marker = str(id(text))
@@ -204,7 +206,7 @@ def number_for(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> int |
     if chosen is None:
         said = _counted(str(prop.get("description", "")))  # 'returns only the first N lines': 'first five lines'
         chosen = next((e for e in free if said and all(_beside(text, e, g) for g in said)), None)
-    required = pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
+    required = nested_required or pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
     if chosen is None and not required and words:
         return None  # an optional number is sent only when the text points at it ('5 guests', 'limit 10')
     if chosen is None:

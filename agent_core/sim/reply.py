@@ -186,6 +186,11 @@ def _without_tool(view: View, need: Need) -> str:
     return say("tools_off" if off else "no_tool", view.lang, task=task_phrase(view, need))
 
 
+def need_line(view: View, need: Need) -> str | None:
+    """The answer's line for one need (a message that passes a result on quotes it)."""
+    return _need_line(view, need)
+
+
 def _need_line(view: View, need: Need) -> str | None:
     if need.state == "worked_out":
         return say("result.arithmetic", view.lang, expr=need.value, out=need.final)

@@ -275,6 +275,10 @@ def split_clauses(text: str) -> list[str]:
     return list(_split_clauses(text))
 
 
+_EMAIL_END = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*,?\s*$")
+_EMAIL_START = re.compile(r"\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
 @text_cache
 def _split_clauses(text: str) -> tuple[str, ...]:
     pattern = _conjunctions()
@@ -287,6 +291,8 @@ def _split_clauses(text: str) -> tuple[str, ...]:
             right = _WORD.findall(sentence[match.end() : match.end() + _NEIGHBOUR])
             if left and right and _is_number_word(fold(left[-1])) and _is_number_word(fold(right[0])):
                 continue
+            if _EMAIL_END.search(sentence[: match.start()]) and _EMAIL_START.match(sentence[match.end() :]):
+                continue  # 'an email to ilan@example.com and katia@example.com saying hi': one request, two recipients
             clauses.append(sentence[start : match.start()])
             start = match.end()
         clauses.append(sentence[start:])

@@ -149,6 +149,19 @@ def request_part(clause: str) -> str:
     return head if match and lx.content_words(head) else clause
 
 
+MAX_SUBJECT_WORDS = 6
+
+
+def subject_from(body: str) -> str | None:
+    """A subject a writer makes up for a message: its first phrase, a few words ('hi' -> 'Hi',
+    'Weather in Paris: 14°C, light rain' -> 'Weather in Paris')."""
+    first = re.split(r"[:.!?\n,;]", body.strip(), maxsplit=1)[0].split()
+    if not first:
+        return None
+    text = " ".join(first[:MAX_SUBJECT_WORDS])
+    return text[0].upper() + text[1:]
+
+
 def subject(text: str) -> str | None:
     """A message's subject: the quoted text after 'subject' / 'тема' / 'temat', else the words after it."""
     match = _SUBJECT.search(text)
