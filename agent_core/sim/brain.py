@@ -155,7 +155,9 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     for need in needs:
         if need.twin is None:
             _decide(view, need, needs, answered)
-    for need in chain.told_onwards(view, needs):  # 'Check the weather in Paris and email it': the body is in now
+    for need in chain.told_onwards(
+        view, needs, reply.need_line
+    ):  # 'Check the weather in Paris and email it': the body is in now
         _decide(view, need, needs, answered)
     for need in needs:
         if need.twin is not None:

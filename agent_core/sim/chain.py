@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from agent_core.sim import kinds, slots
@@ -234,17 +235,16 @@ def passes_on(view: View, needs: list[Need]) -> None:
             )
 
 
-def told_onwards(view: View, needs: list[Need]) -> list[Need]:
-    """The messages whose text another call found, filled with its answer now that it is in: decide them again."""
-    from agent_core.sim import reply  # reply tells results; it imports nothing of the chain
-
+def told_onwards(view: View, needs: list[Need], line: Callable[[View, Need], str | None]) -> list[Need]:
+    """The messages whose text another call found, filled with its answer line (line: reply.need_line) now that
+    it is in: these are decided again."""
     out = []
     for need in needs:
         body = _body_param(need)
         sources = [n for n in needs if n.feeds is need and n.result is not None]
         if body is None or body in need.args or not sources or need.state not in ("wait", "ask"):
             continue
-        text = "\n".join(line for n in sources if (line := reply.need_line(view, n)))
+        text = "\n".join(said for n in sources if (said := line(view, n)))
         if not text:
             continue
         need.args[body] = text
