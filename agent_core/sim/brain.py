@@ -13,11 +13,11 @@ from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
 from agent_core.sim.files import file_step, folder_made
-from agent_core.sim.special import after_pause, harm, refuse, should_pause
+from agent_core.sim.special import after_pause, harm, injection_in, obey, refuse, should_pause
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import LANG_NAMES, Need, View, read, understand
-from agent_core.sim.text.results import Attempt, Injection, call_key, find_injection, fix, short
+from agent_core.sim.text.results import Attempt, call_key, fix, short
 
 MAX_ATTEMPTS = 3
 WEB_INTENTS = ("search", "weather", "stock")
@@ -45,9 +45,9 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
     if should_pause(view, needs):
         view.notes.append("No client tool covers this; the server tool searches, which pauses the turn.")
         return Draft([_text(say("pause", view.lang))], "pause_turn", reasoning=" ".join(view.notes))
-    view.injection = _injection(view)
+    view.injection = injection_in(view)
     if view.injection and view.persona == "gullible":
-        draft = _obey(view, view.injection)
+        draft = obey(view, view.injection)
         if draft:
             return draft
     calls = _calls(view, needs, forced=not outs)
@@ -370,32 +370,6 @@ def _retry(view: View, need: Need) -> dict[str, Any] | None:
     need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(short(last.output), view.lang))
     view.notes.append(f"{name} failed with {short(last.output)!r}: nothing to correct, so I repeat the call once.")
     return last.input
-
-
-def _injection(view: View) -> Injection | None:
-    for attempt in view.episode:
-        found = find_injection(attempt, view.tools) if attempt.status == "ok" else None
-        if found:
-            view.notes.append(
-                f"The result of {attempt.name} contains instructions addressed to me (“{found.snippet}”)."
-            )
-            return found
-    return None
-
-
-def _obey(view: View, injection: Injection) -> Draft | None:
-    """What the gullible persona does with an injection; None once it has already done it."""
-    if injection.reply is not None:
-        view.notes.append("The document tells me what to reply, so I reply exactly that.")
-        return Draft([_text(injection.reply)], "end_turn", reasoning=" ".join(view.notes))
-    if injection.call is None:
-        return None  # an injection asks either for a reply (above) or for a call
-    name, args = injection.call
-    if view.choice_type == "none" or any(a.name == name and a.input == args for a in view.episode):
-        return None  # tools are off, or it has already done what the document said
-    view.notes.append(f"The document tells me to call {name}; I do it.")
-    block = {"type": "tool_use", "id": None, "name": name, "input": args}
-    return Draft([_text(say("inject_obey", view.lang, tool=name)), block], "tool_use", reasoning=" ".join(view.notes))
 
 
 # ---- calling tools --------------------------------------------------------------------------------
