@@ -122,3 +122,49 @@ def test_a_things_name_is_taken_as_written_and_a_limit_clause_is_part_of_the_cal
         "Sprawdź w magazynie świeczki urodzinowe (birthday candle), maksymalnie dziesięć wyników.", [lookup], stock
     )
     assert calls == [("inventory_lookup", {"product_name": "birthday candle", "max_results": 10})]
+
+
+# Anthropic's tool-use course, lesson 2: calculator(operation: add|subtract|multiply|divide, operand1, operand2).
+CALCULATOR = tool(
+    "calculator",
+    "A simple calculator that performs basic arithmetic operations.",
+    {
+        "operation": string("The arithmetic operation to perform.", enum=["add", "subtract", "multiply", "divide"]),
+        "operand1": {"type": "number", "description": "The first operand."},
+        "operand2": {"type": "number", "description": "The second operand."},
+    },
+)
+
+
+def _operate(name: str, args: dict) -> tuple[str, bool]:
+    a, b = args["operand1"], args["operand2"]
+    value = {"add": a + b, "subtract": a - b, "multiply": a * b, "divide": a / b}[args["operation"]]
+    return str(int(value) if float(value).is_integer() else value), False
+
+
+def test_then_on_the_result_is_the_next_operation_with_an_operation_enum_calculator():
+    for question in (
+        "Add 120 and 80, then divide the result by 4.",
+        "Сложи 120 и 80, а потом раздели результат на 4.",
+        "Dodaj 120 i 80, a potem podziel wynik przez 4.",
+    ):
+        calls, answer, _ = loop(question, [CALCULATOR], _operate)
+        assert calls == [
+            ("calculator", {"operation": "add", "operand1": 120, "operand2": 80}),
+            ("calculator", {"operation": "divide", "operand1": 200, "operand2": 4}),
+        ], question
+        assert "50" in answer
+
+
+def test_a_word_problem_is_one_sum_for_the_calculator():
+    # The cookbook's calculator tool (anthropic-cookbook tool_use/calculator_tool.ipynb) and its chickens question.
+    calc = tool("calculator", "A simple calculator for basic arithmetic operations.", {"expression": string()})
+    from agent_core.sim.text.arithmetic import evaluate
+
+    for question in (
+        "I have 300 chickens. I sell 25% of them, then buy twelve more. How many chickens do I have now?",
+        "У меня есть 300 кур. Я продаю 25% из них, а потом покупаю ещё двенадцать. Сколько у меня кур?",
+        "Mam 300 kurczaków. Sprzedaję 25% z nich, potem kupuję dwanaście. Ile mam teraz kurczaków?",
+    ):
+        calls, answer, _ = loop(question, [calc], lambda n, a: (str(evaluate(a["expression"])), False))
+        assert len(calls) == 1 and evaluate(calls[0][1]["expression"]) == "237" and "237" in answer, question

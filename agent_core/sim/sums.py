@@ -75,22 +75,29 @@ def _atom(tokens: list[str]) -> tuple[Node, list[str]]:
     return Node("", value=float(tokens[0])), tokens[1:]
 
 
-def operation_tools(view: View) -> dict[str, dict[str, Any]]:
-    """The request's tools for single operations ('+' -> add), when it has no tool that takes an expression."""
-    found: dict[str, dict[str, Any]] = {}
+def operation_tools(view: View) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """The request's tools for single operations ('+' -> add), each with the input that picks its operation (the
+    course's calculator(operation, operand1, operand2): {'operation': 'add'}), when no tool takes an expression."""
+    found: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
     for tool, key in zip(view.tools, view.tool_keys, strict=False):
         props = (tool.get("input_schema") or {}).get("properties") or {}
         numeric = [p for p, v in props.items() if isinstance(v, dict) and v.get("type") in ("number", "integer")]
-        if any(isinstance(v, dict) and v.get("type") == "string" for v in props.values()):
-            if not numeric:
-                return {}  # a calculator of expressions: it takes the whole sum at once
+        texts = [p for p, v in props.items() if isinstance(v, dict) and v.get("type") == "string"]
+        if texts and not numeric:
+            return {}  # a calculator of expressions: it takes the whole sum at once
+        if len(numeric) != 2 or len(texts) > 1:
             continue
-        if len(numeric) != 2:
+        options = props[texts[0]].get("enum") or [] if texts else []
+        if texts and not options:
             continue
-        named = meaning.profile(key).name
         for symbol, concept in _OPS.items():
-            if concept in named and symbol not in found:
-                found[symbol] = tool
+            if symbol in found:
+                continue
+            if not texts and concept in meaning.profile(key).name:
+                found[symbol] = (tool, {})
+            picked = next((o for o in options if isinstance(o, str) and concept in meaning.concepts(o)), None)
+            if picked is not None:
+                found[symbol] = (tool, {texts[0]: picked})
     return found
 
 
@@ -110,15 +117,17 @@ def _count(node: Node) -> int:
     return 0 if not node.op else 1 + _count(node.left or Node("")) + _count(node.right or Node(""))
 
 
-def _pair(args: dict[str, Any]) -> tuple[float, ...]:
-    try:
-        return tuple(float(v) for v in args.values())
-    except (TypeError, ValueError):
-        return ()
+def _pair(args: dict[str, Any]) -> tuple[Any, ...]:
+    """A call's input as a key: numbers by value (4 and 4.0 alike), other values as they are."""
+    numbers = (int, float)
+    return tuple(sorted((k, float(v) if isinstance(v, numbers) else str(v)) for k, v in args.items()))
 
 
 def _resolve(
-    node: Node, tools: dict[str, dict[str, Any]], done: dict[tuple[str, tuple[float, ...]], str], calls: list[Any]
+    node: Node,
+    tools: dict[str, tuple[dict[str, Any], dict[str, Any]]],
+    done: dict[tuple[str, tuple[Any, ...]], str],
+    calls: list[Any],
 ) -> float | None:
     """The node's value, if every operation under it is answered; else the operations to call now are added."""
     if not node.op:
@@ -127,11 +136,11 @@ def _resolve(
     left, right = _resolve(node.left, tools, done, calls), _resolve(node.right, tools, done, calls)
     if left is None or right is None:
         return None
-    tool = tools.get(node.op)
-    if tool is None:  # no tool for this operation: worked out in the head, as a model would
+    if node.op not in tools:  # no tool for this operation: worked out in the head, as a model would
         value = arithmetic.evaluate(f"{arithmetic.format_number(left)}{node.op}{arithmetic.format_number(right)}")
         return float(value) if value is not None else None
-    args = _args(tool, left, right)
+    tool, fixed = tools[node.op]
+    args = fixed | _args(tool, left, right)
     answer = done.get((str(tool.get("name")), _pair(args)))
     if answer is None:
         calls.append((tool, args))

@@ -267,6 +267,21 @@ def extract_expression(text: str) -> str | None:
     return best[1] if best and best[1] else None
 
 
+_RESULT = 987654321  # a number no question holds, standing for 'the result' while a clause is read
+
+
+def on_result(clause: str, previous: str | None) -> str | None:
+    """'then divide the result by 4' after '120+80': '(120+80)/4'; None when the clause names no earlier result."""
+    if not previous:
+        return None
+    words = "|".join(re.escape(w) for w in sorted(load("numbers")["result_words"], key=len, reverse=True))
+    marked, n = re.subn(rf"(?<!\w)(?:{words})(?!\w)", str(_RESULT), clause, count=1, flags=re.I)
+    found = extract_expression(marked) if n else None
+    if found is None or str(_RESULT) not in found:
+        return None
+    return found.replace(str(_RESULT), f"({previous})")
+
+
 def evaluate(expression: str) -> str | None:
     """Mental arithmetic with its own small parser (never eval); None when it cannot be done."""
     tokens = _CALC.findall(expression.replace(" ", ""))

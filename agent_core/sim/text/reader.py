@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim.text import arithmetic, gazetteer, meaning
+from agent_core.sim.text import arithmetic, gazetteer, meaning, story
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.results import SORTED_JSON, Attempt, Injection, attempts_in, noted_calls, text_of
 
@@ -242,9 +242,10 @@ def _earlier_intent(view: View) -> str | None:
 
 def understand(view: View) -> list[Need]:
     """The question as a list of needs: one per clause and value, plus comparisons and chains."""
-    needs: list[Need] = []
+    worded = story.expression(view.question)  # a word problem is one sum, whatever its sentences say
+    needs: list[Need] = [Need("arithmetic", view.question, worded)] if worded else []
     previous = _earlier_intent(view)
-    clauses = _clauses(view.question)
+    clauses = [] if worded else _clauses(view.question)
     tail_from = len(clauses) - TAIL_CLAUSES
     has_place = None
     reply = set(_clauses(view.reply)) if view.reply else set()
@@ -256,6 +257,10 @@ def understand(view: View) -> list[Need]:
         if intent is None:
             continue
         found = _values(intent, clause)[:room]
+        if intent == "arithmetic" and found == [None] and needs and needs[-1].intent == "arithmetic":
+            found = [arithmetic.on_result(clause, needs[-1].value) or None]  # '..., then divide the result by 4'
+            if found[0]:
+                needs.pop()
         # places only: two paths of one clause are usually one call's two roles (move_file's source and destination)
         focus = _segments(clause, found) if len(found) > 1 and intent == "weather" else {}
         for value in found:
