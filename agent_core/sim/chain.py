@@ -215,9 +215,20 @@ def without_options(view: View, needs: list[Need]) -> list[Need]:
     that only gives options to another clause's call of the same tool is read with it (options_only)."""
     tools = [n.tool.get("name") for n in needs if n.tool is not None and not options_only(view, n)]
     out = [n for n in needs if n.tool is None or n.tool.get("name") not in tools or not options_only(view, n)]
+    out = [n for i, n in enumerate(out) if not _same_again(n, out[:i])]
     if len(out) < len(needs):
         view.notes.append("Some clauses only say how to run the call another clause asks for; I make it once.")
     return out
+
+
+def _same_again(need: Need, before: list[Need]) -> bool:
+    """'Who is our best customer by total spent, and how much did they spend?': a clause that only points back
+    ('they', 'it', 'его') at what an earlier clause's call of the same tool finds is answered by that call."""
+    if need.tool is None or not lx.hits(lx.words(need.clause), lx.lexicon()["back_reference"]):
+        return False
+    if entities.of_kind(need.clause, "city", "number", "id", "email", "file", "url", "phone", "quoted"):
+        return False  # 'and what is it in Paris?' asks the same of another value
+    return any(n.tool is need.tool for n in before)
 
 
 def passes_on(view: View, needs: list[Need]) -> None:

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from agent_core.sim.prose import clipped
-from agent_core.sim.text import facts, gazetteer, meaning
+from agent_core.sim.text import facts, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -100,9 +100,8 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
         return record_line(view, need, data)
     if isinstance(data, (bool, int, float, str)) or data is None:
         return scalar_line(view, need, data)
-    if isinstance(data, (list, tuple)) and data and all(isinstance(r, (list, tuple)) for r in data):
-        rows = ["; ".join(value(v, lang) for v in row) for row in data[:MAX_RECORDS]]  # SQL rows: ('Rock', 42)
-        return "\n".join(f"- {r}" for r in rows) if len(rows) > 1 else f"{rows[0]}."
+    if isinstance(data, (list, tuple)) and data and all(isinstance(r, (list, tuple)) for r in data):  # SQL rows
+        return sql.rows_line(need.outcome.input, [[value(v, lang) for v in r] for r in data[:MAX_RECORDS]], lang)
     if isinstance(data, list) and all(not isinstance(v, (dict, list)) for v in data):
         return f"{subject(view, need) or ''}: {', '.join(value(v, lang) for v in data[:MAX_RECORDS])}".lstrip(": ")
     return None

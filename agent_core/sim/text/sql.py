@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from agent_core.sim.text import language as lx
 
@@ -139,9 +140,10 @@ def schema(description: str) -> list[Table]:
 
 def _mentions(text: str, name: str) -> int | None:
     """Where a table or column name (a word with its stem, or a word for it) appears in text."""
-    parts = lx.words(name.replace("_", " "))
+    parts = lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " "))
     tokens = lx.words(text)
-    extra = next((words for col, words in _COLUMN_WORDS.items() if parts and lx.stems_match(parts[-1], col)), [])
+    words = {**_COLUMN_WORDS, **{k: v for k, v in lx.lexicon()["table_words"].items() if not k.startswith("_")}}
+    extra = next((w for col, w in words.items() if parts and lx.stems_match(lx.stem(parts[-1]), col)), [])
     for i, token in enumerate(tokens):
         if parts and lx.stems_match(lx.stem(token), lx.stem(parts[-1])) and len(parts[-1]) > 2:
             return i
@@ -175,7 +177,10 @@ def _values(text: str, skip: set[str]) -> list[str]:
 
 _LENGTH = ("millisecond", "duration", "length", "seconds", "minutes", "runtime", "time")
 _LONG_WORDS = ["longest", "shortest", "long", "duration", "длинн", "коротк", "najdłuż", "najkrót", "długoś"]
-_GROUP_WORDS = ["which", "what", "какой", "какая", "какие", "który", "która", "które", "jaki", "jaka"]
+_GROUP_WORDS = [
+    *("which", "what", "who", "какой", "какая", "какие", "какого", "какой", "каких", "кто", "у кого"),
+    *("który", "która", "które", "którego", "której", "jaki", "jaka", "jakiego", "kto"),
+]
 
 
 def _joined(question: str, tables: list[Table]) -> str | None:
@@ -190,7 +195,9 @@ def _joined(question: str, tables: list[Table]) -> str | None:
     key = next((c for c in measured.columns if c in group.columns and c.lower().endswith("id")), None)
     if key is None:
         return None
-    label = next((c for c in group.columns if c.lower() in ("name", "title")), group.columns[1])
+    names = [c for c in group.columns if c.lower() in ("firstname", "first_name", "lastname", "last_name")]
+    label = next((c for c in group.columns if c.lower() in ("name", "title")), None)
+    label = label or (", ".join(f"{group.name[0].lower()}.{c}" for c in names)[2:] if names else group.columns[1])
     measure = None
     if lx.hits(tokens, _LONG_WORDS):
         measure = next((c for c in measured.columns if any(w in c.lower() for w in _LENGTH)), None)
@@ -256,3 +263,45 @@ def build(question: str, description: str) -> str | None:
 
 def _where(conditions: list[str]) -> str:
     return " WHERE " + " AND ".join(conditions) if conditions else ""
+
+
+_SELECT = re.compile(r"^\s*select\s+(.*?)\s+from\s", re.I | re.S)
+_AGGREGATE = re.compile(r"^(AVG|SUM|COUNT|MAX|MIN)\s*\(\s*(?:\w+\.)?(\*|\w+)\s*\)", re.I)
+
+
+def rows_line(inputs: dict[str, Any], rows: list[list[str]], lang: str) -> str:
+    """Rows a query returned, told: one row by what each selected column is ('From the database: “Sci Fi &
+    Fantasy”, average Milliseconds: 2768891.5.'), several as lines. rows: each value already as the user reads it."""
+    query = next((str(v) for v in inputs.values() if isinstance(v, str) and _SELECT.match(v)), "")
+    columns = _selected(query)
+    if len(rows) != 1 or len(columns) != len(rows[0]):
+        lines = ["; ".join(row) for row in rows]
+        return "\n".join(f"- {r}" for r in lines) if len(lines) > 1 else f"{lines[0]}."
+    items: list[str] = []
+    names: list[str] = []
+    for column, cell in zip(columns, rows[0], strict=True):
+        found = _AGGREGATE.match(column.split(" AS ")[0].split(" as ")[0].strip())
+        if found is None:
+            names.append(cell)  # a name of the thing itself: 'Leonie', 'Köhler' are one name
+            continue
+        kind, measured = found.group(1).upper(), found.group(2)
+        plain = measured.lower() in ("*", "total", "sum", "amount", "count")  # 'total Total' says it once
+        items.append(f"{lx.say(f'sql_rows.{kind}', lang, column='' if plain else measured).strip()}: {cell}")
+    named = [lx.quote(" ".join(n.strip('«»„”“"') for n in names), lang)] if names else []
+    return lx.say("sql_rows.frame", lang, items=", ".join(named + items))
+
+
+def _selected(query: str) -> list[str]:
+    """The expressions of a SELECT list, split at its top-level commas."""
+    match = _SELECT.match(query)
+    if not match:
+        return []
+    out, depth, part = [], 0, ""
+    for char in match.group(1):
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            out.append(part.strip())
+            part = ""
+        else:
+            part += char
+    return [*out, part.strip()] if part.strip() else out
