@@ -140,10 +140,10 @@ def schema(description: str) -> list[Table]:
 
 def _mentions(text: str, name: str) -> int | None:
     """Where a table or column name (a word with its stem, or a word for it) appears in text."""
-    parts = lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " "))
+    parts = lx.words(name.replace("_", " "))
     tokens = lx.words(text)
     words = {**_COLUMN_WORDS, **{k: v for k, v in lx.lexicon()["table_words"].items() if not k.startswith("_")}}
-    extra = next((w for col, w in words.items() if parts and lx.stems_match(lx.stem(parts[-1]), col)), [])
+    extra: list[str] = next((w for col, w in words.items() if parts and lx.stems_match(lx.stem(parts[-1]), col)), [])
     for i, token in enumerate(tokens):
         if parts and lx.stems_match(lx.stem(token), lx.stem(parts[-1])) and len(parts[-1]) > 2:
             return i
