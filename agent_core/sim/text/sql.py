@@ -13,7 +13,7 @@ _CONSTRAINTS = {"primary", "foreign", "constraint", "unique", "key", "check", "r
 _COLUMNS = re.compile(r"(?:table\s+)?`?(\w+)`?\s+(?:table\s+)?(?:with\s+)?columns?\s*:?\s*([\w`, ]+)", re.I)
 _TYPES = {"int", "integer", "text", "real", "varchar", "date", "float", "numeric", "decimal", "bool", "boolean"}
 _AGGREGATES = {
-    "COUNT": ["how many", "number of", "count", "сколько", "количество", "число", "ile", "ilu", "liczba", "liczbę"],
+    "COUNT": ["how many", "number of", "=count", "сколько", "количество", "число", "ile", "ilu", "liczba", "liczbę"],
     "AVG": ["average", "mean", "avg", "средн", "średni", "przeciętn"],
     "SUM": ["total", "sum", "altogether", "сумм", "всего", "итого", "łączn", "suma", "sumę", "razem"],
     "MAX": [
@@ -153,11 +153,18 @@ def _mentions(text: str, name: str) -> int | None:
 
 
 def _numeric(column: str) -> bool:
-    return any(word in column.lower() for word in _NUMERIC)
+    parts = lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", column).replace("_", " "))
+    return any(p in _NUMERIC or p.rstrip("s") in _NUMERIC for p in parts)  # 'Country' holds no count
+
+
+_BARE_HOW = ["how much", "сколько", "ile"]
 
 
 def _kind(tokens: list[str]) -> str | None:
-    return next((agg for agg, words in _AGGREGATES.items() if lx.hits(tokens, words)), None)
+    found = [agg for agg, words in _AGGREGATES.items() if lx.hits(tokens, words)]
+    if found[:1] == ["COUNT"] and "SUM" in found and lx.hits(tokens, _BARE_HOW):
+        return "SUM"  # 'Ile łącznie wyniosła sprzedaż', 'сколько в сумме': how much in all, not how many
+    return found[0] if found else None
 
 
 def _values(text: str, skip: set[str]) -> list[str]:
@@ -249,7 +256,13 @@ def build(question: str, description: str) -> str | None:
         numeric = next((c for _, c in mentioned if _numeric(c)), None)
         if match and numeric:
             where.append(f"{numeric} {op} {re.sub(r'[,. ]', '', match.group(1))}")
+    where += _measured(question, table) + _in_year(question, table)
     target = next((c for _, c in mentioned if _numeric(c)), None) or next((c for _, c in mentioned), None)
+    if kind in ("SUM", "AVG") and (target is None or not _numeric(target)):
+        target = next((c for c in table.columns if _numeric(c) and not c.lower().endswith("id")), target)
+    grouped = _grouped(tokens, kind, table, [c for _, c in mentioned], where)
+    if grouped:
+        return grouped
     sql = f"SELECT * FROM {table.name}"
     if kind == "COUNT":
         sql = f"SELECT COUNT(*) FROM {table.name}"
@@ -259,6 +272,52 @@ def build(question: str, description: str) -> str | None:
     elif kind and target:
         sql = f"SELECT {kind}({target}) FROM {table.name}"
     return sql + _where(where)
+
+
+_LONGER = re.compile(
+    r"(longer|shorter|longer than|shorter than|длиннее|короче|dłuższ\w*|krótsz\w*)(?:\s+(?:than|niż|чем))?\s+(.{1,40})",
+    re.I,
+)
+_UNITS = {"hour": 3_600_000, "час": 3_600_000, "godzin": 3_600_000, "minut": 60_000, "минут": 60_000}
+_UNITS |= {"second": 1000, "секунд": 1000, "sekund": 1000}
+
+
+def _measured(question: str, table: Table) -> list[str]:
+    """'Сколько треков длиннее семи минут?' over Track(Milliseconds): Milliseconds > 420000 (the unit converted)."""
+    from agent_core.sim.text import entities  # entities reads numbers in words; it imports nothing of sql
+
+    match = _LONGER.search(question)
+    column = next((c for c in table.columns if any(w in c.lower() for w in _LENGTH)), None)
+    if not match or column is None:
+        return []
+    numbers = entities.of_kind(match.group(2), "number")
+    if not numbers or not isinstance(numbers[0].value, (int, float)):
+        return []
+    amount, rest = numbers[0].value, lx.fold(match.group(2)[numbers[0].start :])  # "семи минут": its unit too
+    factor = next((f for unit, f in _UNITS.items() if unit in rest), 1)
+    if "milli" not in column.lower():
+        factor = max(1, factor // 1000) if "second" in column.lower() else 1
+    op = "<" if re.match(r"short|коро|krót", match.group(1), re.I) else ">"
+    return [f"{column} {op} {int(amount * factor)}"]
+
+
+def _in_year(question: str, table: Table) -> list[str]:
+    """'w 2025 roku' over a table with a date column: that year's rows."""
+    year = re.search(r"\b(19\d\d|20\d\d)\b", question)
+    column = next((c for c in table.columns if "date" in c.lower()), None)
+    return [f"strftime('%Y', {column}) = '{year.group(1)}'"] if year and column else []
+
+
+def _grouped(tokens: list[str], kind: str | None, table: Table, mentioned: list[str], where: list[str]) -> str | None:
+    """'Which country do most of our customers come from?': the rows counted by the category the question names."""
+    category = next((c for c in mentioned if not _numeric(c) and not c.lower().endswith(("id", "name"))), None)
+    if kind not in ("MAX", "COUNT") or category is None or not lx.hits(tokens, _GROUP_WORDS):
+        return None
+    if any(_numeric(c) for c in mentioned):
+        return None  # 'which employee earns the most' orders by the salary instead
+    return (
+        f"SELECT {category}, COUNT(*) AS n FROM {table.name}{_where(where)} GROUP BY {category} ORDER BY n DESC LIMIT 1"
+    )
 
 
 def _where(conditions: list[str]) -> str:
