@@ -60,6 +60,8 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = stated_default(prop)
         if kind == "path" and isinstance(value, str) and "/" not in value:
             value = slots.in_named_folder(value, need.clause, view.question)
+        if value is None and pname in required and not prop.get("enum") and _closed_list(prop):
+            value = _listed_options(prop)[0]  # 'local', 'remote' or 'all': one of them, never the sentence
         if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
             value = value.replace("^", "**")
         if value is None and pname in required and _nullable(prop):
@@ -220,6 +222,14 @@ def _listed_options(prop: dict[str, Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else ()
 
 
+_EXAMPLES = re.compile(r"\be\.\s?g\b|\bfor example\b|\bsuch as\b|\blike\b|например|\bnp\.|\bnp\b|\bprzykład", re.I)
+
+
+def _closed_list(prop: dict[str, Any]) -> bool:
+    """The quoted values are all there is ('local', 'remote' or 'all'), not examples ("e.g. 'Oslo', 'Paris'")."""
+    return bool(_listed_options(prop)) and not _EXAMPLES.search(str(prop.get("description") or ""))
+
+
 def _whole_answer(work: Fill, prop: dict[str, Any], kind: str | None) -> str | None:
     """A short plain answer of a call made to find this value is the value itself: get_location's 'San Francisco,
     CA' for a location."""
@@ -374,6 +384,8 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return slots.boolean(text, pname, prop)
     if kind == "person":
         return slots.person(work, text, pname)
+    if kind == "branch":
+        return slots.branch(work, text, pname, prop)
     if kind in ("owner", "repo"):
         return slots.repo_part(text, kind)
     if kind == "named":

@@ -118,6 +118,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             need.tool = None
         if kept and (spread.gives_values(view, kept[-1], need) or follow(view, kept[-1], need) == "drop"):
             continue
+        need.waits_for = kept[-1] if kept and kept[-1].tool is not None and spread.after_then(need.clause) else None
         kept.append(need)
         if need.tool is not None and need.derived is None:
             # what the question itself gives, so the chain is planned the same each turn
@@ -320,6 +321,8 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
             if n is not need
         )
         need.state = "wait" if feeding else "ask"
+    elif need.waits_for is not None and need.waits_for.result is None and need.waits_for.state in ("call", "wait"):
+        need.state = "wait"  # '..., then ...': this call goes once the one before it has answered
     else:
         reused = answered.get(_key(need))
         need.state, need.result, need.call = ("done", reused, None) if reused else ("call", None, need.args)

@@ -192,16 +192,22 @@ def _best_filled(view: View, need: Need, ranked: list[Any], best: Any) -> Any:
     if not close:
         return best
 
-    def filled(row: Any) -> int:
-        trial = Need(need.intent, need.clause, need.value, tool=row[2])
-        fill(view, trial, results=False)
+    def filled(row: Any, only_clause: bool = True) -> int:
+        whole, trial = (Need(need.intent, need.clause, need.value, tool=row[2]) for _ in "ab")
+        fill(view, whole, results=False)
+        if only_clause:  # what the clause gives, not the other clauses (each asks its own tool)
+            fill(view, trial, only_clause=True, results=False)
         # distinct values: search_files(path='todo.md', pattern='todo.md') is given one thing, not two
-        given = {json.dumps(v, sort_keys=True, ensure_ascii=False) for v in trial.args.values()}
-        return len(given) - 2 * len(trial.missing)
+        given = {
+            json.dumps(v, sort_keys=True, ensure_ascii=False) for v in (trial if only_clause else whole).args.values()
+        }
+        return len(given) - 2 * len(whole.missing)
 
     mine = filled(best)
     other = max(close, key=lambda r: (filled(r), r[0], r[1]))
     gain = filled(other) - mine
+    if gain == 0 and best[0] - other[0] <= 1:  # the clause gives both as much: the whole question may tell
+        gain = filled(other, False) - filled(best, False)
     # A near tie goes to the tool given more; a clear lead yields only to one given much more of the clause.
     return other if gain >= 2 or (gain >= 1 and best[0] - other[0] <= 1) else best
 
@@ -362,6 +368,8 @@ def follow_up(view: View, need: Need) -> Need | None:
 
     def covers(tool: dict[str, Any]) -> bool:
         other = meaning.profile(_tool_key(tool))
+        if _action_points(need.clause, _tool_key(tool)) == CHANGE_PENALTY:
+            return False  # never a change nobody asked for
         return tool.get("name") != need.tool_def.get("name") and bool(open_ & (other.name | other.described))
 
     return _first_callable(

@@ -163,6 +163,8 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
         return "owner"
     if own and words in (["repo"], ["repository"], ["repo", "name"]):
         return "repo"
+    if own and kind_type in (None, "string") and _names_branch(words, prop):
+        return "branch"  # branch_name, from_branch, a pull request's head and base: a branch's name
     if own and words and words[-1] == "name" and len(words) > 1 and words[0] in _PEOPLE:
         return "person"
     if (
@@ -180,6 +182,12 @@ def _glob(name_words: list[str], described: str) -> bool:
     return bool(lx.hits(name_words, ["=pattern", "=glob", "=mask", "=wildcard"])) and bool(
         re.search(r"\bglob\b|\bwildcard|['\"`]\*\*?/?\*?\.\w+", described, re.I)
     )
+
+
+def _names_branch(words: list[str], prop: dict[str, Any]) -> bool:
+    if words and (words[-1] == "branch" or words == ["branch", "name"]):
+        return True
+    return words in (["head"], ["base"]) and "branch" in lx.words(str(prop.get("description") or ""))
 
 
 _PEOPLE = {"customer", "user", "person", "recipient", "sender", "client", "employee", "contact", "guest", "passenger"}

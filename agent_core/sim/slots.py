@@ -251,6 +251,41 @@ def repo_part(text: str, kind: str) -> str | None:
     return owner if kind == "owner" else repo
 
 
+_BRANCH_WORD = r"(?:branch(?:es)?|ветк[аиуеой]*|бранч\w*|gałąź|gałęzi\w*)"
+_BRANCH = r"(?<![\w/.-])([A-Za-z0-9][\w./-]*[\w])"
+_INTO = re.compile(rf"\b(?:into|onto|в|во|do)\s+(?:the\s+)?(?:{_BRANCH_WORD}\s+)?{_BRANCH}", re.I)
+_FROM = re.compile(
+    rf"\b(?:from|off|based on|on top of|na bazie|na podstawie|od|z|от|из|на основе)\s+(?:the\s+)?"
+    rf"(?:{_BRANCH_WORD}\s+)?{_BRANCH}",
+    re.I,
+)
+_AFTER_WORD = re.compile(rf"\b{_BRANCH_WORD}\s+['\"“«„]?{_BRANCH}", re.I)
+_BEFORE_WORD = re.compile(rf"{_BRANCH}\s+{_BRANCH_WORD}\b", re.I)
+
+
+def branch(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> str | None:
+    """A branch's name by its role: the one merged into ('into main') for a pull request's base, the one started
+    from ('from main', 'na bazie main') for a base or from_branch, else the one named ('branch fix/x', 'the develop
+    branch', 'на ветку release')."""
+    described = lx.words(str(prop.get("description") or ""))
+    words = _words(pname)
+    patterns: tuple[re.Pattern[str], ...] = (_AFTER_WORD, _BEFORE_WORD)
+    if "into" in described:
+        patterns = (_INTO,)
+    elif lx.hits(words, ["from", "base", "source", "start"]) or lx.hits(described, ["start from", "base"]):
+        patterns = (_FROM,)
+    taken = {v for v in work.need.args.values() if isinstance(v, str)}
+    args = work.need.args
+    slug = f"{args.get('owner')}/{args.get('repo')}"  # the repository the call names is no branch of it
+    skip = lx.word_set("stopwords") | {lx.fold(slug)}
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            name = match.group(1)
+            if lx.fold(name) not in skip and name not in taken and not name.isdigit():
+                return name
+    return None
+
+
 def without_repos(work: Fill, text: str) -> str:
     """The text with its 'owner/repo' slugs blanked, when the tool takes the owner and the repository apart."""
     props = (work.need.tool_def.get("input_schema") or {}).get("properties") or {}

@@ -58,6 +58,16 @@ def _anchors(need: Need) -> list[tuple[int, int]]:
     return []
 
 
+_THEN = re.compile(
+    r"^\s*(?:and\s+|и\s+|а\s+|i\s+|a\s+)?(?:then|after that|затем|потом|после этого|potem|następnie)\b", re.I
+)
+
+
+def after_then(clause: str) -> bool:
+    """'then open a draft pull request from it', 'потом закоммить': a step that comes after the one before."""
+    return bool(_THEN.match(clause))
+
+
 def gives_values(view: View, previous: Need, need: Need) -> bool:
     """'..., labelled bug and frontend, and assign it to marek-w': a clause with no request of its own whose words
     are all values the call before took from it, or that call's parameters' names, gives that call values."""

@@ -45,6 +45,7 @@ class Need:
     main_param: str = ""  # the tool's parameter that carries the need's value (a city, a path), if it has one
     feeds: Need | None = None  # the need whose missing argument this call is made to find (customer -> order id)
     after: Need | None = None  # the need whose result gave this call its argument (a follow-up call)
+    waits_for: Need | None = None  # '..., then open a pull request from it': the need whose call comes first
     context: str = ""  # the system prompt's sentences that name the chosen tool for this need
     final: str = ""  # the value of an expression worked out with operation tools (sim/sums.py)
     # One of several values a clause gives ("в Денвере и в Майами"): its arguments are looked for in it first.
@@ -330,6 +331,12 @@ def only_values(clause: str) -> bool:
     return bool(known) and len(lx.content_words(rest)) <= 2
 
 
+def _only_place(clause: str) -> bool:
+    """'In octo-org/webshop', 'W /home/ann/projects/app': a repository or a folder and nothing else."""
+    rest = re.sub(r"[\w.-]+/[\w./-]+|/[\w./-]+", " ", _ONLY_VALUES.sub("", clause, count=1))
+    return rest != clause and not lx.content_words(rest)
+
+
 def _joined(clauses: list[str]) -> list[str]:
     """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
     so does an 'if/when' clause ("If it's 4 PM in New York, what time is it in London?"); and a clause that only
@@ -346,6 +353,9 @@ def _joined(clauses: list[str]) -> list[str]:
             carry = clause
             continue
         carry = ""
+        if not out and index + 1 < len(clauses) and _only_place(clause):
+            carry = clause  # 'In octo-org/webshop, create a branch ...': where the request acts, said first
+            continue
         if out and only_values(clause):
             out[-1] = f"{out[-1]}, {clause}"
             continue
