@@ -112,17 +112,14 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     for need in needs:
         choose(view, need)
         if need.tool is not None and knowledge.known(need.intent, need.value, need.clause, view.lang):
-            view.notes.append(
-                f"I know this without {need.tool.get('name')} (the small built-in table), so I answer it."
-            )
+            view.notes.append(f"I know this without {need.tool.get('name')} (the built-in table), so I answer it.")
             need.tool = None
         if kept and (spread.gives_values(view, kept[-1], need) or follow(view, kept[-1], need) == "drop"):
             continue
         need.waits_for = kept[-1] if kept and kept[-1].tool is not None and spread.after_then(need.clause) else None
         kept.append(need)
         if need.tool is not None and need.derived is None:
-            # what the question itself gives, so the chain is planned the same each turn
-            fill(view, need, results=False)
+            fill(view, need, results=False)  # what the question itself gives: the chain is planned the same each turn
             kept += spread.siblings(view, need)
     kept = chain.without_options(view, kept)
     pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import kinds, shell
+from agent_core.sim import kinds, shell, spread
 from agent_core.sim.args import fill
 from agent_core.sim.compose import CELSIUS, FAHRENHEIT, result_unit
 from agent_core.sim.text import guidance, meaning, values
@@ -181,37 +181,6 @@ def _named_as_written(clause: str, key: str) -> bool:
     return any(w in name for w in lx.words(clause) if len(w) > 2 and w not in stop)
 
 
-def _best_filled(view: View, need: Need, ranked: list[Any], best: Any) -> Any:
-    """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
-    New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
-    if need.intent == "arithmetic":
-        # A computation's operands come from results still to arrive, so a tool the clause fills now (get_weather's
-        # city in 'How much warmer is Warsaw than Oslo?') is no better at it.
-        return best
-    close = [r for r in ranked if r[0] >= THRESHOLD and best[0] - r[0] <= FILL_WINDOW and r is not best]
-    if not close:
-        return best
-
-    def filled(row: Any, only_clause: bool = True) -> int:
-        whole, trial = (Need(need.intent, need.clause, need.value, tool=row[2]) for _ in "ab")
-        fill(view, whole, results=False)
-        if only_clause:  # what the clause gives, not the other clauses (each asks its own tool)
-            fill(view, trial, only_clause=True, results=False)
-        # distinct values: search_files(path='todo.md', pattern='todo.md') is given one thing, not two
-        given = {
-            json.dumps(v, sort_keys=True, ensure_ascii=False) for v in (trial if only_clause else whole).args.values()
-        }
-        return len(given) - 2 * len(whole.missing)
-
-    mine = filled(best)
-    other = max(close, key=lambda r: (filled(r), r[0], r[1]))
-    gain = filled(other) - mine
-    if gain == 0 and best[0] - other[0] <= 1:  # the clause gives both as much: the whole question may tell
-        gain = filled(other, False) - filled(best, False)
-    # A near tie goes to the tool given more; a clear lead yields only to one given much more of the clause.
-    return other if gain >= 2 or (gain >= 1 and best[0] - other[0] <= 1) else best
-
-
 MANY_PENALTY = 3
 _MANY = frozenset({"multiple", "many", "several", "batch", "bulk"})
 
@@ -253,7 +222,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     if not ranked:
         return
     best = max(ranked, key=lambda r: (r[0], r[1]))
-    best = _best_filled(view, need, ranked, best)
+    best = spread.best_filled(view, need, ranked, best, THRESHOLD, FILL_WINDOW)
     listing = ", ".join(f"{r[2].get('name')}={r[0]}" for r in ranked)
     shell_at = shell.listing_tool(view.tools) if need.intent == "list" and kind != "tool" else None
     if shell_at is not None:  # no list tool, a shell: a model lists the folder with ls (sim/shell.py)

@@ -4,7 +4,9 @@ gives the call before its values ('..., labelled bug and frontend') is part of t
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from agent_core.sim import listing
 from agent_core.sim.args import fill
@@ -86,3 +88,34 @@ def gives_values(view: View, previous: Need, need: Need) -> bool:
 
 def _words(value: object) -> list[str]:
     return lx.words(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else []
+
+
+def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, window: int) -> Any:
+    """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
+    New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
+    if need.intent == "arithmetic":
+        # A computation's operands come from results still to arrive, so a tool the clause fills now (get_weather's
+        # city in 'How much warmer is Warsaw than Oslo?') is no better at it.
+        return best
+    close = [r for r in ranked if r[0] >= bar and best[0] - r[0] <= window and r is not best]
+    if not close:
+        return best
+
+    def filled(row: Any, only_clause: bool = True) -> int:
+        whole, trial = (Need(need.intent, need.clause, need.value, tool=row[2]) for _ in "ab")
+        fill(view, whole, results=False)
+        if only_clause:  # what the clause gives, not the other clauses (each asks its own tool)
+            fill(view, trial, only_clause=True, results=False)
+        # distinct values: search_files(path='todo.md', pattern='todo.md') is given one thing, not two
+        given = {
+            json.dumps(v, sort_keys=True, ensure_ascii=False) for v in (trial if only_clause else whole).args.values()
+        }
+        return len(given) - 2 * len(whole.missing)
+
+    mine = filled(best)
+    other = max(close, key=lambda r: (filled(r), r[0], r[1]))
+    gain = filled(other) - mine
+    if gain == 0 and best[0] - other[0] <= 1:  # the clause gives both as much: the whole question may tell
+        gain = filled(other, False) - filled(best, False)
+    # A near tie goes to the tool given more; a clear lead yields only to one given much more of the clause.
+    return other if gain >= 2 or (gain >= 1 and best[0] - other[0] <= 1) else best

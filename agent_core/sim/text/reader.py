@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim.text import arithmetic, gazetteer, meaning, story
+from agent_core.sim.text import arithmetic, gazetteer, meaning, story, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.results import SORTED_JSON, Attempt, Injection, attempts_in, noted_calls, text_of
 
@@ -331,12 +331,6 @@ def only_values(clause: str) -> bool:
     return bool(known) and len(lx.content_words(rest)) <= 2
 
 
-def _only_place(clause: str) -> bool:
-    """'In octo-org/webshop', 'W /home/ann/projects/app': a repository or a folder and nothing else."""
-    rest = re.sub(r"[\w.-]+/[\w./-]+|/[\w./-]+", " ", _ONLY_VALUES.sub("", clause, count=1))
-    return rest != clause and not lx.content_words(rest)
-
-
 def _joined(clauses: list[str]) -> list[str]:
     """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
     so does an 'if/when' clause ("If it's 4 PM in New York, what time is it in London?"); and a clause that only
@@ -346,14 +340,14 @@ def _joined(clauses: list[str]) -> list[str]:
     for index, clause in enumerate(clauses):
         clause = f"{carry} {clause}".strip() if carry else clause
         bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
-        lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not _names_file(clause)
+        lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not values.names_file(clause)
         if index + 1 < len(clauses) and (
             lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1]) or _PLACE_ONLY.match(clause)
         ):
             carry = clause
             continue
         carry = ""
-        if not out and index + 1 < len(clauses) and _only_place(clause):
+        if not out and index + 1 < len(clauses) and values.only_place(clause):
             carry = clause  # 'In octo-org/webshop, create a branch ...': where the request acts, said first
             continue
         if out and only_values(clause):
@@ -361,12 +355,6 @@ def _joined(clauses: list[str]) -> list[str]:
             continue
         out.append(clause)
     return out + ([carry] if carry else [])
-
-
-def _names_file(clause: str) -> bool:
-    """'Покажи README': a well-known file named by a bare word is the clause's own object."""
-    table = lx.load("entities")["known_files"]
-    return any(w in table for w in lx.words(clause))
 
 
 def _sets_a_time(clause: str, following: str) -> bool:

@@ -351,3 +351,19 @@ def decimal(whole: int, gap: str, part: int, after: str) -> tuple[Fraction, bool
     if lx.fold(gap) in ands and places and part < 10**places:
         return Fraction(whole) + Fraction(part, 10**places), True
     return None
+
+
+def only_place(clause: str) -> bool:
+    """'In octo-org/webshop', 'W /home/ann/projects/app': a repository or a folder and nothing else."""
+    rest = re.sub(
+        r"[\w.-]+/[\w./-]+|/[\w./-]+",
+        " ",
+        re.sub(r"^\s*(?:in|at|for|в|во|на|w|we|po)?\s*", "", clause, count=1, flags=re.I),
+    )
+    return rest != clause and not lx.content_words(rest)
+
+
+def names_file(clause: str) -> bool:
+    """'Покажи README': a well-known file named by a bare word is the clause's own object."""
+    table = lx.load("entities")["known_files"]
+    return any(w in table for w in lx.words(clause))
