@@ -97,11 +97,18 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
     keys = {lx.fold(k): k for k in props}
     name_key = keys.get("name") or keys.get("entity") or keys.get("text") or keys.get("value")
     type_key = keys.get("type") or keys.get("label") or keys.get("category") or keys.get("kind")
+    type_key = type_key or next((k for f, k in keys.items() if f.endswith("type") and f != "relationtype"), None)
     if not name_key:
         return []
-    text = next(iter(work.texts()))
+    text = work.view.question if work.view.question and not work.only_clause else next(iter(work.texts()))
     body = _passage(text)
     found = names.known_entities(body)
+    notes_key = next((k for f, k in keys.items() if f in _NOTES and props[k].get("type") == "array"), None)
+    if notes_key and found:
+        # 'my friend Tomasz Nowak is a dentist and lives in Gdańsk': one entity, what is said of it its notes
+        start, value, kind = next((e for e in sorted(found) if e[2] == "person"), sorted(found)[0])
+        item = {name_key: value, notes_key: _statements(body, value)}
+        return [{**item, type_key: _type_option(props.get(type_key) or {}, kind)} if type_key else item]
     out = []
     for start, value, kind in sorted(found)[:MAX_ITEMS]:
         item: dict[str, Any] = {name_key: value}
@@ -145,6 +152,16 @@ def _unquote(text: str) -> str:
     """'"Version 1.1" in README.md' -> 'Version 1.1': a quoted value at the start is the value, as written."""
     found = entities.of_kind(text, "quoted")
     return str(found[0].value) if found and found[0].start == len(text) - len(text.lstrip()) else text.strip()
+
+
+_NOTES = ("observations", "facts", "notes", "contents", "details", "statements")
+
+
+def _statements(body: str, name: str) -> list[str]:
+    """What a sentence says of someone, one statement per clause, without the name itself."""
+    rest = re.sub(r"\s+", " ", body.replace(name, " ")).strip(" .!")
+    parts = re.split(r",\s*|\s+(?:and|и|а также|i|oraz)\s+", rest)
+    return [p.strip(" .") for p in parts if len(lx.content_words(p)) >= 1][:MAX_ITEMS]
 
 
 def _passage(text: str) -> str:

@@ -76,7 +76,7 @@ def gives_values(view: View, previous: Need, need: Need) -> bool:
     if previous.tool is None or need.derived is not None or intent_hits(need.clause) or not previous.args:
         return False
     own = set(lx.words(previous.clause))
-    taken = {w for v in previous.args.values() for item in (v if isinstance(v, list) else [v]) for w in _words(item)}
+    taken = set(_words(list(previous.args.values())))
     taken -= own
     props = (previous.tool.get("input_schema") or {}).get("properties") or {}
     names = [w[: max(4, len(w) - 3)] for p in props for w in listing.param_words(p)]
@@ -87,6 +87,11 @@ def gives_values(view: View, previous: Need, need: Need) -> bool:
 
 
 def _words(value: object) -> list[str]:
+    """The words of a value, of the items of a list and the values of an object too."""
+    if isinstance(value, dict):
+        return _words(list(value.values()))
+    if isinstance(value, list):
+        return [w for item in value for w in _words(item)]
     return lx.words(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else []
 
 
