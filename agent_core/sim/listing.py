@@ -106,9 +106,9 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
     notes_key = next((k for f, k in keys.items() if f in _NOTES and props[k].get("type") == "array"), None)
     if notes_key and found:
         # 'my friend Tomasz Nowak is a dentist and lives in Gdańsk': one entity, what is said of it its notes
-        start, value, kind = next((e for e in sorted(found) if e[2] == "person"), sorted(found)[0])
-        item = {name_key: value, notes_key: _statements(body, value)}
-        return [{**item, type_key: _type_option(props.get(type_key) or {}, kind)} if type_key else item]
+        _, who, what = next((e for e in sorted(found) if e[2] == "person"), sorted(found)[0])
+        about: dict[str, Any] = {name_key: who, notes_key: _statements(body, who)}
+        return [{**about, type_key: _type_option(props.get(type_key) or {}, what)} if type_key else about]
     out = []
     for start, value, kind in sorted(found)[:MAX_ITEMS]:
         item: dict[str, Any] = {name_key: value}
