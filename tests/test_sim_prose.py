@@ -100,3 +100,17 @@ def test_a_weather_sentence_is_told_by_its_conditions_in_russian() -> None:
     assert words.weather_said("It's always sunny in Florida!", "ru") == "солнечно"
     assert words.weather_said("Weather in Oslo: 4°C, light rain", "ru") is None  # a report, translated word by word
     assert words.weather_said("It's always sunny in Florida!", "en") is None
+
+
+def test_a_question_of_two_parts_is_answered_part_by_part_from_one_text() -> None:
+    said = prose.answer("Who stars in the movie Challengers, and who wrote its score?", "en", FILM)
+    assert said is not None and "Zendaya" in said and "Reznor" in said
+
+
+def test_a_clause_about_the_same_thing_is_no_call_of_its_own() -> None:
+    from agent_core.sim.text import reader
+
+    assert reader.refers_back("and who wrote its score?")
+    assert reader.refers_back("Подходит ли она для фейерверка?")
+    assert not reader.refers_back("но не знаю его номер")
+    assert not reader.refers_back("and what is its price in Paris?")

@@ -186,17 +186,29 @@ def _topic(clause: str) -> str:
 
 
 def answer(question: str, lang: str, out: str) -> str | None:
-    """The answer to a question of fact from a prose result, or None when it is no such question or text."""
+    """The answer to a question of fact from a prose result, or None when it is no such question or text; a
+    question of two parts ('Who stars in it, and who wrote its score?') gets each part's answer."""
     if nothing(out):
         return None if lang == "en" else say("prose.nothing", lang, q=_topic(question))
+    if not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", out):
+        return None
+    parts = [p for p in lx.split_clauses(question) if kind(p)]
+    told = [_part(p, lang, out) for p in (parts if len(parts) > 1 else [question])]
+    lines = list(dict.fromkeys(t for t in told if t))
+    if lang == "en" and len(lines) == 1 and len(" ".join(out.split())) <= LONG_QUOTE and len(sentences(out)) == 1:
+        return None  # a one-sentence result is quoted as it came
+    return "\n".join(lines) if lines and len(lines) == len(told) else None
+
+
+def _part(question: str, lang: str, out: str) -> str | None:
     asks = kind(question)
-    if not asks or not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", out):
+    if not asks:
         return None
     sentence = best(question, out)
     if sentence is None or not _FUNCTION.search(sentence):
         return None  # 'Order 12345: Desk lamp x1, status: Delivered' is a record, told as one elsewhere
     if lang == "en":
-        return clipped(sentence) if len(" ".join(out.split())) > LONG_QUOTE or len(sentences(out)) > 1 else None
+        return clipped(sentence)
     found = _values(sentence, asks, question)
     if not found:
         return None

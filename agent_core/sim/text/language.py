@@ -326,6 +326,11 @@ def extract_paths(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def names_own_value(clause: str) -> bool:
+    """A number, a name (a capital past the first word) or a file of the clause's own ('... its price in Paris')."""
+    return bool(re.search(r"\d|(?<!^)(?<![.?!]\s)\b[A-ZА-ЯЁŁŚŻ][\w-]+", clause.strip()) or extract_paths(clause))
+
+
 def extract_ticker(text: str) -> str | None:
     """A stock ticker: a word of 2-5 capital letters that is not a common abbreviation."""
     return next((t for t in _TICKER.findall(text) if t not in _NOT_TICKERS), None)
