@@ -114,3 +114,5 @@ def test_a_clause_about_the_same_thing_is_no_call_of_its_own() -> None:
     assert reader.refers_back("Подходит ли она для фейерверка?")
     assert not reader.refers_back("но не знаю его номер")
     assert not reader.refers_back("and what is its price in Paris?")
+    assert not reader.refers_back("and email it to bob@example.com")
+    assert not reader.refers_back("and save it")

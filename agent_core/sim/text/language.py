@@ -327,8 +327,12 @@ def extract_paths(text: str) -> list[str]:
 
 
 def names_own_value(clause: str) -> bool:
-    """A number, a name (a capital past the first word) or a file of the clause's own ('... its price in Paris')."""
-    return bool(re.search(r"\d|(?<!^)(?<![.?!]\s)\b[A-ZА-ЯЁŁŚŻ][\w-]+", clause.strip()) or extract_paths(clause))
+    """A number, a name (a capital past the first word), a file, an address or an action of the clause's own ('...
+    its price in Paris', '... and email it to bob@example.com', '... and save it')."""
+    if re.search(r"\d|(?<!^)(?<![.?!]\s)\b[A-ZА-ЯЁŁŚŻ][\w-]+", clause.strip()) or extract_paths(clause):
+        return True
+    actions = [w for k, v in lexicon()["actions"].items() if isinstance(v, dict) for w in v.get("words", [])]
+    return bool(_WEB.search(clause)) or bool(hits(words(clause), actions))
 
 
 def extract_ticker(text: str) -> str | None:
