@@ -326,6 +326,13 @@ def extract_paths(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def refers_back(clause: str) -> bool:
+    """A question about what the clause before is about, by a pronoun and with nothing of its own: '..., and who wrote
+    its score?', 'Подходит ли она для фейерверка?' (not '..., но не знаю его номер': what the user cannot give)."""
+    unknown = "?" not in clause and hits(words(clause), lexicon()["not_known"])
+    return bool(hits(words(clause), lexicon()["back_pronouns"])) and not unknown and not names_own_value(clause)
+
+
 def names_own_value(clause: str) -> bool:
     """A number, a name (a capital past the first word), a file, an address or an action of the clause's own ('...
     its price in Paris', '... and email it to bob@example.com', '... and save it')."""

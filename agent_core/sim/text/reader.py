@@ -331,12 +331,6 @@ def only_values(clause: str) -> bool:
     return bool(known) and len(lx.content_words(rest)) <= 2
 
 
-def refers_back(clause: str) -> bool:
-    """A question about what the clause before is about, by a pronoun: '..., and who wrote its score?' (BEHAVIOUR.md)."""
-    pronoun = lx.hits(lx.words(clause), lx.lexicon()["back_pronouns"]) and not lx.names_own_value(clause)
-    return bool(pronoun) and not (intent_hits(clause) or _not_known(clause) or _states_a_value(clause))
-
-
 def _joined(clauses: list[str]) -> list[str]:
     """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
     so does an 'if/when' clause ("If it's 4 PM in New York, what time is it in London?"); and a clause that only
@@ -356,7 +350,7 @@ def _joined(clauses: list[str]) -> list[str]:
         if not out and index + 1 < len(clauses) and values.only_place(clause):
             carry = clause  # 'In octo-org/webshop, create a branch ...': where the request acts, said first
             continue
-        if out and (only_values(clause) or refers_back(clause)):
+        if out and (only_values(clause) or lx.refers_back(clause) and not intent_hits(clause)):
             out[-1] = f"{out[-1]}, {clause}"
             continue
         out.append(clause)
