@@ -168,3 +168,34 @@ def test_a_word_problem_is_one_sum_for_the_calculator():
     ):
         calls, answer, _ = loop(question, [calc], lambda n, a: (str(evaluate(a["expression"])), False))
         assert len(calls) == 1 and evaluate(calls[0][1]["expression"]) == "237" and "237" in answer, question
+
+
+# pydantic-ai's tools docs: the dice game, two tools without parameters and the docs' own instructions.
+DICE_SYSTEM = (
+    "You're a dice game, you should roll the die and see if the number you get back matches the user's guess. "
+    "If so, tell them they're a winner. Use the player's name in the response."
+)
+ROLL = tool("roll_dice", "Roll a six-sided die and return the result.", {})
+PLAYER = tool("get_player_name", "Get the player's name.", {})
+
+
+def _dice(name: str, args: dict) -> tuple[str, bool]:
+    return ("4", False) if name == "roll_dice" else ("Anne", False)
+
+
+def test_the_system_prompts_standing_task_runs_on_a_turn_that_asks_nothing_of_its_own():
+    for question, fragments in (
+        ("My guess is 4", ("Anne", "winner")),
+        ("Думаю, выпадет шесть", ("Anne", "6", "не угадали")),
+        ("Obstawiam czwórkę", ("Anne", "wygrana")),
+    ):
+        calls, answer, drafts = loop(question, [ROLL, PLAYER], _dice, system=DICE_SYSTEM)
+        assert sorted(calls) == [("get_player_name", {}), ("roll_dice", {})] and len(drafts) == 2, question
+        assert all(f in answer for f in fragments), (question, answer)
+    calls, answer, _ = loop("Hello!", [ROLL, PLAYER], _dice, system=DICE_SYSTEM)
+    assert calls == []
+
+
+def test_a_question_a_tools_own_description_answers_needs_no_call():
+    calls, answer, _ = loop("How many sides does the die you roll have?", [ROLL, PLAYER], _dice, system=DICE_SYSTEM)
+    assert calls == [] and answer.startswith("6") and "six-sided" in answer

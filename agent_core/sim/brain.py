@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, knowledge, output, reply, spread, state, structured, sums
+from agent_core.sim import chain, knowledge, output, reply, routine, spread, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
@@ -38,7 +38,7 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
         _keep_tools(view, [t for t in view.tools if t not in outs])  # the goals are served by the real tools
         view.choice = {"type": "auto", **{k: v for k, v in view.choice.items() if k == "disable_parallel_tool_use"}}
         output.lower_bar(view, forced_choice)
-    needs = [] if named else understand(view)
+    needs = [] if named else routine.needs(view, understand(view), bool(outs))
     if view.continuing and view.server_tools:
         return after_pause(view, needs)
     extras = plan(view, needs)

@@ -6,7 +6,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from agent_core.sim import args, asking, compose, gist, knowledge, shell, told, words
+from agent_core.sim import args, asking, compose, gist, knowledge, routine, shell, told, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -296,7 +296,7 @@ def _chat(view: View) -> str:
                     say("chat.help", view.lang, tools=", ".join(names)) if names else say("chat.help_none", view.lang)
                 )
             return say(f"chat.{kind}", view.lang)
-    known = knowledge.answer(view.question, view.lang)
+    known = knowledge.answer(view.question, view.lang) or routine.described(view)
     if known:
         return known
     if len(lx.content_words(view.question)) >= 2:
@@ -306,6 +306,9 @@ def _chat(view: View) -> str:
 
 
 def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
+    game = routine.told(view, needs)
+    if game:
+        return game  # a guessing game's answer: the number drawn against the guess
     quoted: set[int] = set()
     need_lines = []
     for need in needs:
