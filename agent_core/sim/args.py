@@ -76,6 +76,7 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = _best_effort(prop, kind, need)
         if value is not None:
             need.args[pname] = value
+    slots.title_from_body(need.args, found_kinds)
     if shared_main and main == "path":
         _beside(need.args, [p for p, k in found_kinds.items() if k == "path"])
     _made_up_subject(need, [p for p, k in found_kinds.items() if k == "subject" and p in required], found_kinds)

@@ -38,7 +38,7 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     if depth >= MAX_DEPTH or view.choice_type in ("any", "tool"):
         return []
     missing = lacking(need)
-    if not missing:
+    if not missing or kinds.only_user_knows(need.tool_def, missing, _tool_key(need.tool_def)):
         return []
     own = str(need.tool_def.get("name", ""))
     seen = seen | {own}

@@ -305,6 +305,8 @@ def feeder(view: View, need: Need) -> Need | None:
     """Another tool that can be called now and whose description promises what need lacks (an order ID)."""
     schema = need.tool_def.get("input_schema") or {}
     lacking = [p for p in schema.get("required") or [] if p not in need.args]
+    if kinds.only_user_knows(need.tool_def, lacking, _tool_key(need.tool_def)):
+        return None
     wanted = {lx.stem(w) for p in lacking for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p))} - {"id"}
     if not wanted or view.choice_type in ("any", "tool"):
         return None

@@ -266,3 +266,9 @@ def selector_options(tool_json: str) -> tuple[tuple[str, str], ...]:
     pairs = [(o, k) for o in prop.get("enum") or [] if isinstance(o, str) for k in [_option_kind(o)] if k]
     order = {"email": 0, "phone": 1, "url": 2, "id": 3, "named": 4, "person": 5, "city": 6}
     return tuple(sorted(pairs, key=lambda p: order.get(p[1], 9)))
+
+
+def only_user_knows(tool: dict[str, Any], params: list[str], tool_json: str) -> bool:
+    """Which repository is the user's only the user can say: an owner and repo missing are asked, never searched."""
+    props = (tool.get("input_schema") or {}).get("properties") or {}
+    return bool(params) and all(kind_of(p, props.get(p) or {}, tool_json) in ("owner", "repo") for p in params)

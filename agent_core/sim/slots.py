@@ -247,7 +247,7 @@ def repo_part(text: str, kind: str) -> str | None:
     found = entities.of_kind(text, "repo")
     if not found:
         return None
-    owner, _, repo = str(found[0].value).partition("/")
+    owner, _, repo = str(found[0].value).rstrip(".").partition("/")  # "It's octo-org/webshop.": the full stop ends it
     return owner if kind == "owner" else repo
 
 
@@ -421,3 +421,13 @@ def schema_text(work: Fill) -> str:
         if re.search(r"create\s+table", text, re.I):
             return text
     return own
+
+
+def title_from_body(args: dict[str, Any], found: dict[str, str | None]) -> None:
+    """'Create an issue saying the search box is broken on mobile': a thing with a title gets one, the first
+    sentence of what it says, when the text names no title of its own."""
+    title = next((p for p, k in found.items() if k == "subject" and "title" in p.lower() and p not in args), None)
+    body = next((str(args[p]) for p, k in found.items() if k == "body" and isinstance(args.get(p), str)), "")
+    first = re.split(r"(?<=[.!?])\s|\n", body.strip(), maxsplit=1)[0].strip(" .!")
+    if title and first:
+        args[title] = first[:1].upper() + first[1:80]
