@@ -368,3 +368,49 @@ def test_change_a_to_b_is_an_edit_not_an_overwrite(question):
             {"path": "/home/ann/projects/README.md", "edits": [{"oldText": "Version 1.0", "newText": "Version 1.1"}]},
         )
     ]
+
+
+# The MCP quickstart's weather server (modelcontextprotocol/quickstart-resources: weather-server-python).
+MCP_WEATHER = [
+    _tool(
+        "get_alerts",
+        "Get weather alerts for a US state.",
+        {"state": {"type": "string", "description": "Two-letter US state code (e.g. CA, NY)"}},
+        ["state"],
+    ),
+    _tool(
+        "get_forecast",
+        "Get weather forecast for a location.",
+        {
+            "latitude": {"type": "number", "description": "Latitude of the location"},
+            "longitude": {"type": "number", "description": "Longitude of the location"},
+        },
+        ["latitude", "longitude"],
+    ),
+]
+
+
+def weather_server(name: str, args: dict) -> tuple[str, bool]:
+    if name == "get_alerts":
+        return json.dumps([{"event": "Winter Storm Warning", "area": "Erie County"}]), False
+    if args["longitude"] > 0:
+        return "Unable to fetch forecast data for this location.", True
+    periods = [{"name": "Today", "temperature": 61}, {"name": "Tonight", "temperature": 39}]
+    return json.dumps({"periods": periods}), False
+
+
+def test_alerts_in_a_state_named_in_polish_go_to_the_alerts_tool():
+    calls, _ = loop("Jakie ostrzeżenia pogodowe obowiązują teraz w stanie Nowy Jork?", MCP_WEATHER, weather_server)
+    assert calls == [("get_alerts", {"state": "NY"})]
+
+
+def test_a_place_outside_the_service_is_not_asked_twice_and_the_country_is_no_task():
+    calls, answer = loop("What's the forecast for Paris, France?", MCP_WEATHER, weather_server)
+    assert [c[0] for c in calls] == ["get_forecast"]
+    assert "Paris" in answer and "don't have a tool" not in answer
+
+
+def test_how_much_colder_tonight_is_the_difference_of_two_periods_of_one_forecast():
+    calls, answer = loop("How much colder than today will it get tonight in Sacramento?", MCP_WEATHER, weather_server)
+    assert [c[0] for c in calls] == ["get_forecast"]
+    assert "= 22" in answer

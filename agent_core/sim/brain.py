@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, knowledge, output, reply, routine, spread, state, structured, sums
+from agent_core.sim import chain, compare, knowledge, output, reply, routine, spread, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
@@ -276,7 +276,7 @@ def _derive(view: View, need: Need, needs: list[Need]) -> None:
     if need.derived is None:
         return
     first, second = (needs[i] for i in need.derived)
-    a, b = (lx.compared(first.intent, n.result.output) if n.result else None for n in (first, second))
+    a, b = compare.figures(view, first, second)
     if a is None or b is None:
         return
     words, comparison = lx.words(view.question), lx.lexicon()["comparison"]

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from agent_core.sim import listing
+from agent_core.sim import kinds, listing
 from agent_core.sim.args import fill
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
@@ -115,7 +115,9 @@ def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, 
         given = {
             json.dumps(v, sort_keys=True, ensure_ascii=False) for v in (trial if only_clause else whole).args.values()
         }
-        return len(given) - 2 * len(whole.missing)
+        props = (row[2].get("input_schema") or {}).get("properties") or {}
+        found = {kinds.kind_of(p, props.get(p) or {}, row[4]) for p in (trial if only_clause else whole).args}
+        return len(given) - ({"lat", "lng"} <= found) - 2 * len(whole.missing)  # coordinates are one place
 
     mine = filled(best)
     other = max(close, key=lambda r: (filled(r), r[0], r[1]))

@@ -280,7 +280,6 @@ def understand(view: View) -> list[Need]:
     valued = {n.intent for n in needs if n.value}
     # "Oblicz, ile to jest 9^9^9": a clause that only names what another clause asks with a value adds nothing.
     needs = [n for n in needs if n.value or n.intent not in valued]
-    _add_time_gap(needs)
     _add_comparison(view, needs)
     view.notes.append(
         f"The user writes in {LANG_NAMES[view.lang]}; needs: "
@@ -309,8 +308,7 @@ def _clauses(question: str) -> list[str]:
     return clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
 
 
-# 'In /home/ann/projects/README.md, change ...': a clause that only says where belongs to what follows
-_PLACE_ONLY = re.compile(r"^\s*(?:in|inside|w|we|в|во)\s+[`'\"]?(?:~|\.{0,2})?/[\w./-]+[`'\"]?\s*$", re.I)
+_REGION = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+)?\s*[?.!]?\s*$")
 _SUBORDINATE = re.compile(r"^\s*(?:if|when|once|whenever|если|когда|jeśli|jezeli|jeżeli|gdy|kiedy)\b", re.I)
 _ONLY_VALUES = re.compile(r"^\s*(?:in|at|for|в|во|на|w|we|po|na)?\s*", re.I)
 _UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "celsjusz", "fahrenheit", "metric", "imperial")
@@ -333,8 +331,8 @@ def only_values(clause: str) -> bool:
 
 def _joined(clauses: list[str]) -> list[str]:
     """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
-    so does an 'if/when' clause ("If it's 4 PM in New York, what time is it in London?"); and a clause that only
-    gives a value ("Paris, France", "..., in Fahrenheit") belongs to the one before it."""
+    so do an 'if/when' clause ("If it's 4 PM in New York, ...") and one that only says where ("In /a/README.md, ...");
+    a clause that only gives a value ("..., in Fahrenheit") or a place's region ("Paris, France") joins the one before."""
     out: list[str] = []
     carry = ""
     for index, clause in enumerate(clauses):
@@ -342,7 +340,7 @@ def _joined(clauses: list[str]) -> list[str]:
         bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
         lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not values.names_file(clause)
         if index + 1 < len(clauses) and (
-            lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1]) or _PLACE_ONLY.match(clause)
+            lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1])
         ):
             carry = clause
             continue
@@ -350,7 +348,12 @@ def _joined(clauses: list[str]) -> list[str]:
         if not out and index + 1 < len(clauses) and values.only_place(clause):
             carry = clause  # 'In octo-org/webshop, create a branch ...': where the request acts, said first
             continue
-        if out and (only_values(clause) or lx.refers_back(clause) and not intent_hits(clause)):
+        if out and (
+            only_values(clause)
+            or lx.refers_back(clause)
+            and not intent_hits(clause)
+            or (_REGION.match(clause) and not gazetteer.places(clause) and gazetteer.places(out[-1]))
+        ):
             out[-1] = f"{out[-1]}, {clause}"
             continue
         out.append(clause)
@@ -415,31 +418,27 @@ def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
     return intent
 
 
-def _add_time_gap(needs: list[Need]) -> None:
-    """'На сколько часов Москва опережает Лондон?': the time in each place (each call from its own place), then the
-    hours between them."""
+def _add_comparison(view: View, needs: list[Need]) -> None:
+    """Differences: of the hours of two places' clocks, of two places' weather, of two periods of one forecast."""
     from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
 
-    for index, need in enumerate(needs):
-        if need.intent != "time" or not lx.hits(lx.words(need.clause), lx.lexicon()["comparison"]["time_gap"]):
-            continue
-        zones = lx.load("entities")["zones"]
-        places = [e for e in entities.of_kind(need.clause, "city") if e.value in zones][:2]
-        if len(places) == 2 and places[0].value != places[1].value:
-            split = places[1].start
+    words, comparison, zones = lx.words(view.question), lx.lexicon()["comparison"], lx.load("entities")["zones"]
+    for index, need in enumerate(needs):  # 'На сколько часов Москва опережает Лондон?': the time in each place
+        places = [e for e in entities.of_kind(need.clause, "city") if e.value in zones] if need.intent == "time" else []
+        if len(places) >= 2 and places[0].value != places[1].value and lx.hits(words, comparison["time_gap"]):
+            cut = places[1].start  # each call from its own place, then the hours between them
             needs[index : index + 1] = [
-                Need("time", need.clause, None, focus=need.clause[:split]),
-                Need("time", need.clause, None, focus=need.clause[split:]),
+                Need("time", need.clause, None, focus=f) for f in (need.clause[:cut], need.clause[cut:])
             ]
             needs.append(Need("arithmetic", need.clause, None, derived=(index, index + 1)))
             return
-
-
-def _add_comparison(view: View, needs: list[Need]) -> None:
     weather = [i for i, n in enumerate(needs) if n.intent == "weather" and n.value]
-    words = lx.words(view.question)
-    comparison = lx.lexicon()["comparison"]
-    if len(weather) < 2 or not any(lx.hits(words, comparison[k]) for k in ("forward", "reverse", "which")):
+    if not weather or not any(lx.hits(words, comparison[k]) for k in ("forward", "reverse", "which")):
+        return
+    if len(weather) == 1 and lx.hits(words, comparison["forward"] + comparison["reverse"]):
+        # 'How much colder than today will it get tonight?': two periods of the one forecast (sim/compare.py)
+        needs.append(Need("arithmetic", view.question, None, derived=(weather[0], weather[0])))
+    if len(weather) < 2:
         return
     first, second = weather[0], weather[1]
     if lx.hits(words, comparison["reverse"]):
