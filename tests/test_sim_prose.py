@@ -116,3 +116,11 @@ def test_a_clause_about_the_same_thing_is_no_call_of_its_own() -> None:
     assert not reader.refers_back("and what is its price in Paris?")
     assert not reader.refers_back("and email it to bob@example.com")
     assert not reader.refers_back("and save it")
+
+
+def test_a_confirmation_in_another_tense_is_the_action_done() -> None:
+    from agent_core.sim import compose
+
+    assert compose.confirms("send", "Email sent to ivan@example.com.")
+    assert compose.confirms("cancel", "Cancelled the order")
+    assert not compose.confirms("send", "Could not send the email")

@@ -415,7 +415,12 @@ def confirms(verb: str, out: str) -> bool:
     if len(text) > 160 or _NEGATIVE.search(text):
         return False
     folded = lx.fold(text).strip(" .!")
-    return folded in _SUCCESS or folded.startswith(("successfully", verb[:5])) or f" {verb[:5]}" in f" {folded}"
+    said = (verb[:5], *str(answers_table()["done_past"].get(verb, "")).split("|"))  # 'Email sent to ...'
+    return (
+        folded in _SUCCESS
+        or folded.startswith(("successfully", *said))
+        or any(f" {w}" in f" {folded}" for w in said if w)
+    )
 
 
 def _done(verb: str, thing: str, lang: str) -> str:

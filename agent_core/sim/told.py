@@ -40,14 +40,14 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         plain = lx.fold(out).strip(" .!") in _SUCCESS
         if plain:
             return done
+        sent = need.outcome.input
         if len(out.strip()) > _QUOTED_DONE:
             # 'Updated seat to 3A for confirmation number QX7P2M' quoted whole would be an English sentence in a
             # Russian answer: what it confirms is told by the values it repeats ('QX7P2M: обновлено (место 3A).')
-            sent = need.outcome.input
             repeated = [f"{label(k, view.lang)} {v}" for k, v in sent.items() if _repeats(v, out, done)]
             return f"{done.rstrip('.')} ({', '.join(repeated)})." if repeated else done
         # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire
-        return f"{done.rstrip('.')} ({lx.quote(out.strip(), view.lang)})."
+        return say("compose.confirmed", view.lang, done=done, out=lx.quote(out.strip(), view.lang))
     where = _where_sent(view, need)
     if gist.listing(out):
         return gist.tell(view.question, view.lang, out, where)
