@@ -199,3 +199,14 @@ def test_the_system_prompts_standing_task_runs_on_a_turn_that_asks_nothing_of_it
 def test_a_question_a_tools_own_description_answers_needs_no_call():
     calls, answer, _ = loop("How many sides does the die you roll have?", [ROLL, PLAYER], _dice, system=DICE_SYSTEM)
     assert calls == [] and answer.startswith("6") and "six-sided" in answer
+
+
+def test_which_is_bigger_sets_the_worked_out_sum_against_the_other_number():
+    # LlamaIndex's ReAct agent tools (add, multiply): no tool raises to a power, so the sum is worked out in the head.
+    for question, expected in (
+        ("Which is bigger, 2 to the power of 10 or 1000?", "2^10 = 1024, which is more than 1000."),
+        ("Что больше: два в десятой степени или тысяча?", "2^10 = 1024, это больше, чем 1000."),
+        ("Co jest większe: dwa do potęgi dziesiątej czy tysiąc?", "2^10 = 1024, czyli więcej niż 1000."),
+    ):
+        calls, answer, _ = loop(question, [ADD, MULTIPLY], _arith)
+        assert calls == [] and answer == expected, (question, answer)

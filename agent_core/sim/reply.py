@@ -171,8 +171,14 @@ def _without_tool(view: View, need: Need) -> str:
     value = arithmetic.evaluate(need.value) if need.intent == "arithmetic" and need.value else None
     if value is not None and need.derived:
         return say("result.derived", view.lang, expr=need.value, out=value)  # a small difference needs no tool
+    compared = _compared(view, need, value) if value is not None else None
+    if compared:
+        return compared  # 'Что больше: два в десятой степени или тысяча?': the value set against the other number
     if value is not None:
         return say("mental_off" if off else "mental", view.lang, expr=need.value, value=value)
+    words = lx.content_words(need.clause)
+    if need.intent == "search" and words and all(lx.hits(lx.words(w), lx.lexicon()["which_more"]) for w in words):
+        return ""  # 'Which is bigger, 2^10 or 1000?': the sum's line answers it
     fact = None if need.value else knowledge.fact(need.clause, view.lang)
     if fact:
         return fact  # 'At what temperature does water boil?' is no weather question
@@ -189,6 +195,21 @@ def _without_tool(view: View, need: Need) -> str:
 def need_line(view: View, need: Need) -> str | None:
     """The answer's line for one need (a message that passes a result on quotes it)."""
     return _need_line(view, need)
+
+
+def _compared(view: View, need: Need, value: str) -> str | None:
+    """'2^10 = 1024, which is more than 1000.': a sum worked out when the question asks which of it and another
+    number is bigger (more/less words, data/lexicon.json 'which_more'); None otherwise."""
+    if not lx.hits(lx.words(view.question), lx.lexicon()["which_more"]):
+        return None
+    used = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", need.value or "")}
+    said = re.findall(r"\d+(?:\.\d+)?", arithmetic.words_to_digits(view.question))
+    others = [n for n in dict.fromkeys(said) if float(n) not in used]
+    if len(others) != 1:
+        return None
+    worked, other = Fraction(value), Fraction(str(others[0]))
+    key = "more" if worked > other else "less" if worked < other else "equal"
+    return say(f"compare_numbers.{key}", view.lang, expr=need.value, value=value, other=others[0])
 
 
 def _need_line(view: View, need: Need) -> str | None:
