@@ -37,6 +37,15 @@ _NUMBER_OF = {
     "account": {"en": "the account number", "ru": "номер счёта", "pl": "numer konta"},
     "seat": {"en": "the seat you would like", "ru": "какое место вы хотите", "pl": "numer wybranego miejsca"},
 }
+# How many of a thing a count parameter wants (num_days, number_of_results), asked as the user says it.
+_HOW_MANY = {
+    "day": {"en": "the number of days", "ru": "на сколько дней", "pl": "liczbę dni"},
+    "result": {"en": "how many results you want", "ru": "сколько результатов нужно", "pl": "liczbę wyników"},
+    "guest": {"en": "the number of guests", "ru": "количество гостей", "pl": "liczbę gości"},
+    "people": {"en": "the number of people", "ru": "количество человек", "pl": "liczbę osób"},
+    "night": {"en": "the number of nights", "ru": "количество ночей", "pl": "liczbę nocy"},
+    "item": {"en": "how many items", "ru": "сколько штук", "pl": "liczbę sztuk"},
+}
 _OPTION = {
     "email": _KNOWN["email"],
     "phone": _KNOWN["phone"],
@@ -64,6 +73,11 @@ def _what(view: View, tool: dict[str, Any], pname: str) -> list[str]:
                 return [found[view.lang]]
     if kind in _KNOWN:
         return [_KNOWN[kind][view.lang]]
+    if kind == "number" or (prop or {}).get("type") in ("integer", "number"):
+        for word in slots.entity_words(pname):
+            found = _HOW_MANY.get(lx.stem(word)) or _HOW_MANY.get(word)
+            if found:
+                return [found[view.lang]]
     return []
 
 

@@ -181,6 +181,14 @@ def _named_as_written(clause: str, key: str) -> bool:
     return any(w in name for w in lx.words(clause) if len(w) > 2 and w not in stop)
 
 
+def _serves_more(clause: str, key: str, other: str) -> bool:
+    """'The weather over the next few days' asks for a forecast: a reading tool that serves what the clause asks
+    is not passed over for one that only fills more (the current weather). Not a converter, whose input is the
+    other tool's result, nor a change whose content the clause does not give."""
+    extra = set(meaning.fit(clause, key).shared) - set(meaning.fit(clause, other).shared) - GENERIC_MEANING
+    return bool(extra) and "convert" not in meaning.profile(key).name and tool_action(key) == "read"
+
+
 MANY_PENALTY = 3
 _MANY = frozenset({"multiple", "many", "several", "batch", "bulk"})
 
@@ -222,7 +230,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     if not ranked:
         return
     best = max(ranked, key=lambda r: (r[0], r[1]))
-    best = spread.best_filled(view, need, ranked, best, THRESHOLD, FILL_WINDOW)
+    filled = spread.best_filled(view, need, ranked, best, THRESHOLD, FILL_WINDOW)
+    best = best if filled is not best and _serves_more(need.clause, best[4], filled[4]) else filled
     listing = ", ".join(f"{r[2].get('name')}={r[0]}" for r in ranked)
     shell_at = shell.listing_tool(view.tools) if need.intent == "list" and kind != "tool" else None
     if shell_at is not None:  # no list tool, a shell: a model lists the folder with ls (sim/shell.py)

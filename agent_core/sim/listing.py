@@ -206,6 +206,9 @@ def number_for(
     """The number a numeric parameter means in text: one with its unit or word beside it, a year for a year,
     else the next number nobody took, in the order the text says them."""
     marker = str(id(text))
+    days = _days(text) if "day" in _words(pname) or "days" in _words(pname) else None
+    if days is not None:
+        return days  # 'на неделю' is 7 days, 'dwa tygodnie' 14, 'a fortnight' 14
     free = [
         e for e in entities.of_kind(text, "number") if (e.start, marker) not in work.used and not _inside_other(text, e)
     ]
@@ -249,6 +252,22 @@ def _counted(description: str) -> list[list[str]]:
     said = [lx.fold(w) for w in match.groups() if w]
     groups = [list(g) for g in lx.lexicon()["count_words"]]
     return [g for g in groups if any(lx.fold(x) in said for x in g)]
+
+
+_WEEK = re.compile(r"\b(?:weeks?|недел[юиья]\w*|tydzień|tygodni\w*|tygodnie)\b", re.I)
+_FORTNIGHT = re.compile(r"\bfortnight\b", re.I)
+
+
+def _days(text: str) -> int | None:
+    """A span of days said in weeks: 'a week' 7, 'two weeks' / 'dwa tygodnie' 14, 'a fortnight' 14."""
+    if _FORTNIGHT.search(text):
+        return 14
+    week = _WEEK.search(text)
+    if week is None:
+        return None
+    before = [e for e in entities.of_kind(text[: week.start()], "number") if e.end >= week.start() - 2]
+    count = before[-1].value if before and isinstance(before[-1].value, int) else 1
+    return 7 * count
 
 
 def _own_words(pname: str) -> list[str]:
