@@ -279,27 +279,11 @@ _EMAIL_END = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*,?\s*$")
 _EMAIL_START = re.compile(r"\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
-_PLACE_PAIR = re.compile(r"\w\s+[A-ZА-ЯŁŚŻŹĆ][\w-]+$")
-_PLACE_NEXT = re.compile(r"[A-ZА-ЯŁŚŻŹĆ][\w-]+")
-
-
-def _sentences(text: str) -> list[str]:
-    """Sentences and comma parts; 'in Glasgow, Scotland' and 'Chicago, Illinois' (a place and its region) stay one."""
-    out, start = [], 0
-    for match in _SENTENCES.finditer(text):
-        left, right = text[start : match.start()], text[match.end() :]
-        if match.group().startswith(",") and _PLACE_PAIR.search(left) and _PLACE_NEXT.match(right):
-            continue
-        out.append(left)
-        start = match.end()
-    return [*out, text[start:]]
-
-
 @text_cache
 def _split_clauses(text: str) -> tuple[str, ...]:
     pattern = _conjunctions()
     clauses = []
-    for sentence in _sentences(text):
+    for sentence in _SENTENCES.split(text):
         start = 0
         for match in pattern.finditer(sentence):
             # Only the words touching the conjunction matter; reading all of each side made long sentences quadratic.
