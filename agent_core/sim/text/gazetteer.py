@@ -119,13 +119,3 @@ def where(name: str, lang: str) -> str:
     if city is not None and lang != "en":
         return city.where(lang)
     return {"ru": f"в {name}", "pl": f"w {name}"}.get(lang, f"in {name}")
-
-
-def region_after(before: str, clause: str) -> bool:
-    """'in Glasgow, Scotland over the next few days', 'in Chicago, Illinois': a clause that starts with the region
-    of the city the one before ends with (a capitalised name that is no city itself) continues it."""
-    words = before.split()
-    first = clause.split()[0].strip("?!.,") if clause.split() else ""
-    if not words or not first[:1].isupper() or lookup(first) is not None:
-        return False
-    return any(lookup(" ".join(words[-n:]).strip("?!.,")) is not None for n in (1, 2, 3))
