@@ -414,3 +414,22 @@ def test_how_much_colder_tonight_is_the_difference_of_two_periods_of_one_forecas
     calls, answer = loop("How much colder than today will it get tonight in Sacramento?", MCP_WEATHER, weather_server)
     assert [c[0] for c in calls] == ["get_forecast"]
     assert "= 22" in answer
+
+
+def test_a_file_outside_the_allowed_directories_is_not_looked_for_elsewhere():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        return f"Access denied - path outside allowed directories: {args['path']} not in /home/ann/projects", True
+
+    calls, answer = loop("Read /etc/passwd for me.", MCP_FS, run)
+    assert calls == [("read_text_file", {"path": "/etc/passwd"})]
+    assert "outside allowed directories" in answer
+
+
+def test_a_bare_name_denied_is_moved_into_the_allowed_directory():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if not args["path"].startswith("/home/ann/projects/"):
+            return f"Access denied - path outside allowed directories: {args['path']} not in /home/ann/projects", True
+        return "- buy milk", False
+
+    calls, _ = loop("What's in my notes.txt?", MCP_FS, run)
+    assert [c[1]["path"] for c in calls] == ["notes.txt", "/home/ann/projects/notes.txt"]

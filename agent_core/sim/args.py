@@ -344,7 +344,7 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return arithmetic.extract_expression(text)
     if kind == "path":
         found = _entity(work, text, ("file",), pname)
-        return found if found is not None else None
+        return found if found is not None else slots.bare_file(text) if need.intent in ("file", "delete") else None
     if kind == "ticker":
         return values.ticker(text)
     if kind == "query":

@@ -97,6 +97,12 @@ _IN_FOLDER = re.compile(
 )
 
 
+def bare_file(text: str) -> str | None:
+    """'Read /etc/passwd': a path with no extension read as a file, when no 'in/from/w/в' makes it a folder."""
+    found = [e for e in entities.of_kind(text, "directory") if not str(e.value).endswith("/")]
+    return str(found[0].value) if len(found) == 1 and not _IN_FOLDER.search(text[: found[0].start]) else None
+
+
 def in_named_folder(name: str, clause: str, question: str) -> str:
     """'Show me config.json and todo.md from /home/ann/projects': a bare file name is in the one folder the
     question names with 'from/in/w/в' before it."""

@@ -200,12 +200,14 @@ def _moved_into_allowed(value: str, error: str) -> list[str]:
     """A path outside the allowed directories, moved into the first of them (its file name kept)."""
     if "/" not in value and "\\" not in value and "." not in value:
         return []
+    if re.match(r"(?:/|~|[A-Za-z]:\\)", value):
+        return []  # '/etc/passwd' is that very file: the denial is the answer, not a hint to look elsewhere
     out = []
     for match in _ALLOWED.finditer(error):
         for folder in re.split(r",\s*", match.group(1)):
             folder = folder.rstrip("/.,;")
             name = re.split(r"[\\/]", value.rstrip("/"))[-1]
-            if folder and not value.startswith(folder + "/") and name:
+            if folder and folder != value.rstrip("/") and not value.startswith(folder + "/") and name:
                 out.append(f"{folder}/{name}")
     return out
 
