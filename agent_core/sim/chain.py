@@ -22,6 +22,8 @@ _PRODUCES = {
     "lat": ["latitude", "coordinates", "geocod", "=lat", "координат", "широт", "współrzędn", "szerokoś"],
     "lng": ["longitude", "coordinates", "geocod", "=lng", "координат", "долгот", "współrzędn", "długoś"],
     "city": ["location", "where the user", "current city", "местоположени", "lokalizacj", "=ip"],
+    # where the user is tells their time zone (Glasgow -> Europe/London)
+    "timezone": ["user's current location", "where the user", "current city", "местоположени", "lokalizacj", "=ip"],
     "sql": ["schema", "columns", "create table", "схем", "schemat"],
     "tables": ["list of tables", "tables in the database", "list tables", "=tables", "таблиц", "tabel"],
 }
