@@ -28,7 +28,7 @@ _NOT_PLACES = {
 }
 
 
-_NOT_PLACE_STARTS = ("celsi", "fahren", "цельси", "фаренг", "kelvin")
+_NOT_PLACE_STARTS = ("celsi", "celsj", "fahren", "цельси", "фаренг", "kelvin")  # "w Celsjuszach" is a unit
 
 
 @dataclass(frozen=True)
