@@ -305,8 +305,16 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
             else f"{capitalised(label(keys[0], lang))}: {_field(record[keys[0]], lang)}."
         )
         return told + (f" {total}" if total else "")
-    line = f"{head}: {', '.join(parts)}." if head else capitalised(", ".join(parts)) + "."
+    joined = _joined(parts, lang)
+    line = f"{head}: {joined}." if head else capitalised(joined) + "."
     return f"{line} {total}" if total else line
+
+
+def _joined(parts: list[str], lang: str) -> str:
+    """'size 2048 and modified Sat Nov 28': in English the last field is joined by 'and', as a sentence says it."""
+    if lang != "en" or len(parts) < 2:
+        return ", ".join(parts)
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _owner(record: dict[str, Any], key: str) -> str:
@@ -426,4 +434,9 @@ def confirms(verb: str, out: str) -> bool:
 def _done(verb: str, thing: str, lang: str) -> str:
     table = answers_table()["done"]
     template = (table.get(verb) or table["_"]).get(lang) or table["_"]["en"]
+    # a path is written as code, as a model writes it: it is a name, not words of the sentence's language
+    thing = _PATH.sub(lambda m: f"`{m.group()}`", thing)
     return str(template).format(thing=thing or say("compose.it", lang))
+
+
+_PATH = re.compile(r"(?<![\w`])(?:~|\.{1,2})?/[\w.~-]+(?:/[\w.~-]+)*/?(?![\w`])")
