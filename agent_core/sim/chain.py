@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agent_core.sim import kinds, slots
-from agent_core.sim.args import fill
+from agent_core.sim.args import fill, key_in_view
 from agent_core.sim.text import entities, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
@@ -161,7 +161,7 @@ def options_only(view: View, need: Need) -> bool:
     picks and the tool's own words are taken out, is at most one word when it picked an option, none otherwise."""
     if need.tool is None or need.intent not in ("search", "tool") or not need.value:
         return False
-    key = _tool_key(need.tool_def)
+    key = key_in_view(view, need.tool_def)
     profile = meaning.profile(key)
     theirs = profile.name | profile.described | profile.params
     words = [w for w in lx.content_words(need.value) if not w.isdigit()]
@@ -237,8 +237,10 @@ def passes_on(view: View, needs: list[Need]) -> None:
     """'Check the weather in Paris and email it to bob@example.com': a message whose text is what another clause
     finds ('it', 'ją', 'её') waits for that call; its text is then that answer (told_onwards)."""
     for i, need in enumerate(needs):
+        if need.tool is None or not lx.hits(lx.words(need.clause), lx.lexicon()["back_reference"]):
+            continue  # the cheap test first: most clauses point back at nothing
         body = _body_param(need)
-        if body is None or body in need.args or not lx.hits(lx.words(need.clause), lx.lexicon()["back_reference"]):
+        if body is None or body in need.args:
             continue
         source = next((n for n in reversed(needs[:i]) if n.tool is not None and n.feeds is None), None)
         if source is not None and source.tool is not need.tool:
@@ -253,9 +255,11 @@ def told_onwards(view: View, needs: list[Need], line: Callable[[View, Need], str
     it is in: these are decided again."""
     out = []
     for need in needs:
-        body = _body_param(need)
         sources = [n for n in needs if n.feeds is need and n.result is not None]
-        if body is None or body in need.args or not sources or need.state not in ("wait", "ask"):
+        if not sources or need.state not in ("wait", "ask"):
+            continue
+        body = _body_param(need)
+        if body is None or body in need.args:
             continue
         text = "\n".join(said for n in sources if (said := line(view, n)))
         if not text:
