@@ -1127,7 +1127,8 @@ def test_a_folder_listing_of_the_filesystem_server_is_told_as_its_entries():
         _server_tools("mcp_server_filesystem"),
         lambda n, a: ("[FILE] app.log\n[FILE] main.py\n[DIR] tests", False),
     )
-    assert "app.log, main.py" in answer and "tests/" in answer and "[FILE]" not in answer, answer
+    # in a Polish answer the names are written as code, as they came
+    assert "`app.log`, `main.py`" in answer and "`tests/`" in answer and "[FILE]" not in answer, answer
 
 
 def test_a_long_result_is_told_by_its_heading_and_cut_where_a_clause_ends():
@@ -1143,3 +1144,27 @@ def test_a_long_result_is_told_by_its_heading_and_cut_where_a_clause_ends():
     weather = "6°C, zachmurzenie całkowite, wilgotność 76%, wiatr 4 m/s (dane demonstracyjne, nie prawdziwa prognoza)"
     cut = gist._piece(weather)
     assert cut.count("(") == cut.count(")") and not cut.endswith("nie…") and cut.startswith("6°C")
+
+
+def test_a_status_a_diff_and_a_log_are_told_by_their_files_and_records():
+    """git's plain text: a status and a diff by the files they name, a branch list with its current branch, a log
+    one line a record, and 'who made the most' by the count."""
+    from agent_core.sim import gist
+
+    status = 'On branch main\nChanges not staged for commit:\n  (use "git add <file>...")\n\tmodified:   README.md\n'
+    status += "\tmodified:   app/main.py\n\nUntracked files:\n\tnotes/\n\nno changes added to commit"
+    told = gist.changes("en", status, " in /r")
+    assert told == "Changed in /r: README.md, app/main.py. Not tracked yet: notes/.", told
+    diff = "Unstaged changes:\ndiff --git a/README.md b/README.md\n-1.0\n+1.1\ndiff --git a/x.py b/x.py\n-a\n+b"
+    assert "`README.md`, `x.py`" in (gist.changes("ru", diff) or "")
+    assert gist.listing("  dev\n  feature/search\n* main") == (["dev", "feature/search", "main"], [])
+    log = "".join(
+        f"Commit: '{h * 40}'\nAuthor: <git.Actor \"{who} <{who.split()[0].lower()}@x.com>\">\nDate: 2026-11-2{i} 10:00\n"
+        f"Message: '{msg}\\n'\n\n"
+        for i, (h, who, msg) in enumerate(
+            [("a", "Ann K", "Fix login"), ("b", "Bo L", "Add search"), ("c", "Ann K", "Bump")]
+        )
+    )
+    rows = gist.records("Show the log", "en", log) or ""
+    assert "- “Fix login” (Ann K, 2026-11-20)" in rows and "(Bo L, " in rows and "aaaaaaa" not in rows, rows
+    assert gist.records("Кто сделал больше всего коммитов?", "ru", log) == "Больше всего записей у `Ann K` (2 из 3)."

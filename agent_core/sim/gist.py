@@ -13,7 +13,8 @@ from agent_core.sim.text.language import say
 LONG = 120  # a result this long is told, not pasted (a reader notices a copied paragraph)
 PIECE = 90  # at most this much of one sentence is quoted
 MAX_ITEMS = 15
-_ENTRY = re.compile(r"^\s*(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
+# '* main' in a list of branches marks the current one; it is an entry like the others
+_ENTRY = re.compile(r"^\s*(?:\*\s+)?(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
 _LEVEL = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARN(?:ING)?|INFO|DEBUG)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _TITLE = re.compile(r"\A\s*#{1,3}\s+(.+)")
@@ -41,11 +42,14 @@ def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
     entries = listing(out)
     if entries:
         files, folders = entries
-        names = [*(f"{d}/" for d in folders), *files]
+        names = [code(n, lang) for n in [*(f"{d}/" for d in folders), *files]]
         shown = ", ".join(names[:MAX_ITEMS]) + (", …" if len(names) > MAX_ITEMS else "")
         return say("gist.listing", lang, where=where, n=len(names), items=shown)
     if len(" ".join(out.split())) < LONG:
         return None
+    told = changes(lang, out, where) or records(question, lang, out, where)
+    if told:
+        return told
     levels = Counter(m.group(1).upper().replace("WARNING", "WARN") for m in _LEVEL.finditer(out))
     if sum(levels.values()) >= 3:
         counts = ", ".join(f"{level} {n}" for level, n in levels.most_common())
@@ -58,6 +62,12 @@ def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
     if record and len(record) >= 0.6 * len(lines):
         return "; ".join(f"{f.key}: {_piece(str(f.value))}" for f in record[:MAX_ITEMS]) + "."
     return _sentences(question, lang, out, where)
+
+
+def code(name: str, lang: str) -> str:
+    """A file's, a branch's or a record's own words as code in a Russian or Polish answer: they are names, not
+    words of the answer's language, and are written as they came."""
+    return name if lang == "en" else f"`{name}`"
 
 
 def _piece(text: str) -> str:
@@ -102,3 +112,94 @@ def _sentences(question: str, lang: str, out: str, where: str) -> str:
     else:
         quoted = " ".join(lx.quote(c, lang) for c in chosen)
     return say("gist.text", lang, where=where, text=quoted)
+
+
+# A working tree's status and a diff name the files changed: 'modified:   app/main.py', 'diff --git a/x b/x'
+_CHANGED = re.compile(
+    r"^\s*(?:(?:modified|new file|deleted|renamed|both modified|typechange):\s+(.+?)|diff --git a/(\S+) b/\S+)\s*$"
+)
+_UNTRACKED = re.compile(r"^Untracked files:\s*$")
+
+
+def changes(lang: str, out: str, where: str = "") -> str | None:
+    """'Changed: README.md, app/main.py. Not tracked yet: notes/.' for a status or a diff, whose lines are
+    mostly hints and hunks: the files are what a reader tells."""
+    changed: list[str] = []
+    untracked: list[str] = []
+    listing_untracked = False
+    for line in out.splitlines():
+        match = _CHANGED.match(line)
+        if match:
+            name = (match.group(1) or match.group(2)).split(" -> ")[-1]
+            changed += [name] if name not in changed else []
+            listing_untracked = False
+        elif _UNTRACKED.match(line):
+            listing_untracked = True
+        elif listing_untracked and line[:1] == "\t" and not line.strip().startswith("("):
+            untracked.append(line.strip())
+        elif listing_untracked and not line.strip().startswith("("):
+            listing_untracked = False
+    if not changed:
+        return None
+    told = say("gist.changes", lang, where=where, files=", ".join(code(c, lang) for c in changed[:MAX_ITEMS]))
+    return told + (
+        " " + say("gist.untracked", lang, files=", ".join(code(u, lang) for u in untracked[:MAX_ITEMS]))
+        if untracked
+        else ""
+    )
+
+
+_FIELD = re.compile(r"^([A-Z][\w ]{0,20}):\s*(.*)$")
+_HASH = re.compile(r"^'?[0-9a-f]{7,40}'?$")
+_PERSON = re.compile(r"^<[\w.]+\s+\"(.+)\">$|^(.+?)\s*<[^<>@\s]+@[^<>\s]+>$")
+
+
+def records(question: str, lang: str, out: str, where: str = "") -> str | None:
+    """A log of records ('Commit: …', 'Author: …', 'Message: …' blocks) told one line a record by what it says and
+    who wrote it, and who has the most when that is asked; None for other text."""
+    blocks: list[dict[str, str]] = []
+    first = ""
+    for line in out.splitlines():
+        match = _FIELD.match(line.strip())
+        if not match:
+            continue
+        key, value = match.group(1), match.group(2).strip()
+        if not value:
+            continue
+        if key == first or not blocks:
+            first = first or key
+            blocks.append({})
+        blocks[-1][key] = _plain(value)
+    if len(blocks) < 2 or sum(len(b) >= 3 for b in blocks) < 2:
+        return None
+    rows = []
+    people: Counter[str] = Counter()
+    for block in blocks:
+        said = [v for k, v in block.items() if k != first and not _HASH.match(v)]
+        person = next((v for v in block.values() if v in _people(block)), "")
+        people.update([person] if person else [])
+        text = max((v for v in said if v != person and not re.match(r"^\d{4}-\d\d-\d\d", v)), key=len, default="")
+        date = next((v[:10] for v in said if re.match(r"^\d{4}-\d\d-\d\d", v)), "")
+        extra = ", ".join(x for x in (code(person, lang) if person else "", date) if x)
+        shown = (lx.quote(text, lang) if lang == "en" else code(text, lang)) if text else block.get(first, "")
+        rows.append(f"- {shown}" + (f" ({extra})" if extra else ""))
+    if people and lx.hits(lx.words(question), lx.lexicon()["most_words"]):
+        # 'Who made the most commits?' is answered by the count, not by the log
+        who, k = people.most_common(1)[0]
+        return say("gist.most", lang, who=code(who, lang), k=k, n=len(blocks))
+    return say("gist.records", lang, where=where, n=len(blocks)) + "\n" + "\n".join(rows[:MAX_ITEMS])
+
+
+def _people(block: dict[str, str]) -> set[str]:
+    return {block[k] for k in block if k.lower() in ("author", "committer", "user", "by", "owner", "creator")}
+
+
+def _plain(value: str) -> str:
+    """'<git.Actor "Ann <ann@x.com>">' -> 'Ann'; "'Fix login\\n'" -> 'Fix login': the value a reader sees."""
+    for _ in range(2):
+        match = _PERSON.match(value)
+        if match:
+            value = (match.group(1) or match.group(2)).strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1].replace("\\n", " ").strip()
+    return value

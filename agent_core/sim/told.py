@@ -49,6 +49,10 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire
         return say("compose.confirmed", view.lang, done=done, out=lx.quote(out.strip(), view.lang))
     where = _where_sent(view, need)
+    # a status or a diff is told by its files, a log of records one line a record (gist.py)
+    read = gist.changes(view.lang, out, where) or gist.records(view.question, view.lang, out, where)
+    if read:
+        return read
     if gist.listing(out):
         return gist.tell(view.question, view.lang, out, where)
     lines = facts.read(out)
@@ -99,7 +103,7 @@ def _where_sent(view: View, need: Need) -> str:
     place = next((str(v) for v in sent.values() if isinstance(v, str) and re.search(r"[/\\.]", v)), "")
     if not place:
         return ""
-    return {"ru": f" ({place})", "pl": f" ({place})"}.get(view.lang, f" in {place}")
+    return {"ru": f" (`{place}`)", "pl": f" (`{place}`)"}.get(view.lang, f" in {place}")
 
 
 def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
