@@ -309,6 +309,7 @@ def _clauses(question: str) -> list[str]:
 
 
 _REGION = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+)?\s*[?.!]?\s*$")
+_REGION_LEAD = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+\s+[a-zа-яёąćęłńóśźż]")  # 'Scotland over the next few days'
 _SUBORDINATE = re.compile(r"^\s*(?:if|when|once|whenever|если|когда|jeśli|jezeli|jeżeli|gdy|kiedy)\b", re.I)
 _ONLY_VALUES = re.compile(r"^\s*(?:in|at|for|в|во|на|w|we|po|na)?\s*", re.I)
 _UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "celsjusz", "fahrenheit", "metric", "imperial")
@@ -352,7 +353,9 @@ def _joined(clauses: list[str]) -> list[str]:
             only_values(clause)
             or lx.refers_back(clause)
             and not intent_hits(clause)
-            or (_REGION.match(clause) and not gazetteer.places(clause) and gazetteer.places(out[-1]))
+            or (_REGION.match(clause) or _REGION_LEAD.match(clause) and not intent_hits(clause))
+            and not gazetteer.find_cities(clause.split()[0])
+            and gazetteer.places(out[-1])
         ):
             out[-1] = f"{out[-1]}, {clause}"
             continue
