@@ -1168,3 +1168,12 @@ def test_a_status_a_diff_and_a_log_are_told_by_their_files_and_records():
     rows = gist.records("Show the log", "en", log) or ""
     assert "- “Fix login” (Ann K, 2026-11-20)" in rows and "(Bo L, " in rows and "aaaaaaa" not in rows, rows
     assert gist.records("Кто сделал больше всего коммитов?", "ru", log) == "Больше всего записей у `Ann K` (2 из 3)."
+
+
+def test_a_number_beside_last_is_how_many_a_count_parameter_lists():
+    for question in (
+        "Покажи три последних коммита в /home/ann/projects/app",
+        "Show the last 3 commits in /home/ann/projects/app",
+    ):
+        calls, _, _ = loop(question, _server_tools("mcp_server_git"), lambda n, a: ("ok", False))
+        assert calls and calls[0][1].get("max_count") == 3, calls

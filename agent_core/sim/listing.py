@@ -226,6 +226,9 @@ def number_for(
     if chosen is None:
         said = _counted(str(prop.get("description", "")))  # 'returns only the first N lines': 'first five lines'
         chosen = next((e for e in free if said and all(_beside(text, e, g) for g in said)), None)
+    if chosen is None and set(_words(pname)) & _COUNT_PARAM:
+        # 'the last 3 commits', 'три последних коммита': a number beside 'last' / 'first' is how many to list
+        chosen = next((e for e in free if _beside(text, e, lx.lexicon()["list_edge_words"])), None)
     required = nested_required or pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
     if chosen is None and not required and words:
         return None  # an optional number is sent only when the text points at it ('5 guests', 'limit 10')
@@ -241,6 +244,7 @@ def number_for(
     return value if isinstance(value, (int, float)) else None
 
 
+_COUNT_PARAM = frozenset({"count", "limit", "max", "top", "num", "size", "per"})
 _COUNTED = re.compile(r"(\w+)\s+N\s+(\w+)|\bnumber of (\w+)")
 
 
