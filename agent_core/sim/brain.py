@@ -217,7 +217,8 @@ def _refill_fed(view: View, layer: list[Need], needs: list[Need]) -> None:
         if need.tool is None or need.derived is not None or (not need.missing and not view.episode):
             continue
         view.fed = [n.result for n in needs if n.feeds is need and n.result is not None]
-        fill(view, need)
+        if view.fed or need.missing:  # else the fill would be the one plan() made, with the same view
+            fill(view, need)
         view.fed = []
 
 

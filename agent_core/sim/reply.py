@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
 from typing import Any
@@ -240,7 +241,12 @@ def _need_line(view: View, need: Need) -> str | None:
 def _converts_from(tool: dict[str, Any]) -> str | None:
     """'F' for a tool that converts fahrenheit to celsius (convertFahrenheitToCelsius), 'C' for the other way: the
     unit its name, else its description, names first of the two; None unless it names both."""
-    for text in (re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))), str(tool.get("description", ""))):
+    return _unit_converted_from(str(tool.get("name", "")), str(tool.get("description", "")))
+
+
+@functools.lru_cache(maxsize=512)  # a tool's definition is read once per reply and is the same on every turn
+def _unit_converted_from(name: str, description: str) -> str | None:
+    for text in (re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name), description):
         tokens = lx.words(text.replace("_", " "))
         at = {
             unit: next((i for i, t in enumerate(tokens) if lx.hits([t], names)), None)
