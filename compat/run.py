@@ -7,6 +7,7 @@ case; exit status 1 when any case fails. `python compat/run.py python` or `node`
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -14,6 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# litellm fetches its price map and Anthropic beta-header table from GitHub unless told to use the copies it ships:
+# the matrix stays off the network (LITELLM_OFFLINE_MODE on newer releases, the two older switches on older ones)
+for switch in ("LITELLM_OFFLINE_MODE", "LITELLM_LOCAL_MODEL_COST_MAP", "LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS"):
+    os.environ.setdefault(switch, "True")
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 import node_clients as node  # noqa: E402
