@@ -114,9 +114,10 @@ def _sentences(question: str, lang: str, out: str, where: str) -> str:
     return say("gist.text", lang, where=where, text=quoted)
 
 
-# A working tree's status and a diff name the files changed: 'modified:   app/main.py', 'diff --git a/x b/x'
+# A working tree's status and a diff name the files changed: '\tmodified:   app/main.py', 'diff --git a/x b/x'. git
+# indents a status line; an unindented 'modified: Sat Nov 28 …' is a field of a record (a file's info), not a change.
 _CHANGED = re.compile(
-    r"^\s*(?:(?:modified|new file|deleted|renamed|both modified|typechange):\s+(.+?)|diff --git a/(\S+) b/\S+)\s*$"
+    r"^(?:\s+(?:modified|new file|deleted|renamed|both modified|typechange):\s+(.+?)|diff --git a/(\S+) b/\S+)\s*$"
 )
 _UNTRACKED = re.compile(r"^Untracked files:\s*$")
 
