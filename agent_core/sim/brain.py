@@ -153,9 +153,8 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     for need in needs:
         if need.twin is None:
             _decide(view, need, needs, answered)
-    for need in chain.told_onwards(
-        view, needs, reply.need_line
-    ):  # 'Check the weather in Paris and email it': the body is in now
+    # 'Check the weather in Paris and email it': the body is in now
+    for need in chain.told_onwards(view, needs, reply.need_line):
         _decide(view, need, needs, answered)
     for need in needs:
         if need.twin is not None:

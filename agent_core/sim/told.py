@@ -119,7 +119,7 @@ def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
         clock = _CLOCK.search(line)
         message = re.sub(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION)\b[:\s-]*", "", line).strip() or line
         items.append(f"{clock.group(1)} {message}" if clock else message)
-    sent = (need.outcome.input if need and need.result else {}) if need else {}
+    sent = need.outcome.input if need and need.result else {}
     path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
     head = say("compose.log_errors", view.lang, n=len(found), path=f" {path}" if path else "")
     return head + "\n" + "\n".join(f"- {i}" for i in items)

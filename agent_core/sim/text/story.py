@@ -47,8 +47,6 @@ def expression(question: str) -> str | None:
         return None
     total = first.group(1).replace(",", ".")
     for _, sign, amount, percent in steps:
-        part = f"{total}*{amount}/100" if percent and not any(op in total for op in "+-") else amount
-        if percent and any(op in total for op in "+-"):
-            part = f"({total})*{amount}/100"
-        total = f"{total}{sign}{part}"
+        base = f"({total})" if any(op in total for op in "+-") else total  # a percentage is of the amount so far
+        total = f"{total}{sign}{base}*{amount}/100" if percent else f"{total}{sign}{amount}"
     return total
