@@ -5,8 +5,13 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 AXE_JS = Path(__file__).resolve().parent / "node" / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# The app's focus script (lab_ui/frame/presenter.py FOCUS_JS) gives each code box tabindex on the animation frame after
+# it appears; a loaded machine can delay that frame past the moment the test looks.
+_UNMARKED = "() => !document.querySelector(\"[data-testid='stCode'] pre:not([tabindex])\")"
 
 
 @cache
@@ -16,6 +21,10 @@ def _source() -> str:
 
 def violations(page) -> list[str]:
     """Every WCAG 2.2 AA violation axe finds on the page as it is now, one line per element ("" when none)."""
+    try:
+        page.wait_for_function(_UNMARKED, timeout=5_000)
+    except PlaywrightTimeout:
+        pass  # a box the script never marks is what axe reports below
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=_source())
     found = page.evaluate(
