@@ -104,6 +104,15 @@ def test_answers_are_read_for_their_language_and_for_pasted_json():
     assert has_raw_json('Weather: {"city": "Moscow", "temp": -3}') and not has_raw_json("It is -3 °C {cold}.")
 
 
+def test_a_quoted_name_keeps_the_answers_language_and_a_quoted_passage_does_not():
+    # Russian and Polish quote marks are quotes too: a short quoted title is the tool's, the framing is the answer's.
+    assert language("Событие «Flood Watch», район «Harris County», серьёзность умеренная.") == "ru"
+    assert language("Zdarzenie „Winter Storm Warning” w „Erie County” jest poważne.") == "pl"
+    passage = "«An agent is a model called in a loop; each turn it may ask for tools and it reads what they return.»"
+    assert language(f"Коротко: {passage}") == "en"
+    assert language("«Fix the login bug», «Write release notes»") == "en"
+
+
 @pytest.mark.parametrize("case_id", sorted(load_gold()))
 def test_a_careful_loop_passes_its_case(case_id):
     case = BY_ID[case_id]

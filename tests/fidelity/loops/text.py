@@ -30,6 +30,9 @@ _UNTRANSLATED = set(
     "the and is are with for of not found clear snow rain light cloudy sunny foggy fog drizzle overcast windy "
     "partly mostly showers shipped delivered processing cancelled error degrees today tonight".split()
 )
+# A code span, or a quoted value short enough to be a name, a title or one line of a result: an answer in any
+# language quotes those as they are. A longer quoted passage is pasted text, and its language counts.
+_QUOTED = re.compile(r"`[^`]*`|\"[^\"\n]{0,60}\"|«[^»\n]{0,60}»|„[^”\"\n]{0,60}[”\"]|“[^”\n]{0,60}”")
 _LACKS_TOOL = re.compile(
     r"(don't|do not|doesn't) have (a|the|any) tool|no tool (to|for)|нет (такого |подходящего )?инструмента|"
     r"nie mam (takiego |odpowiedniego )?narzędzia",
@@ -57,9 +60,13 @@ def has_raw_json(text: str) -> bool:
 
 
 def language(text: str) -> str:
-    """'ru', 'pl' or 'en': the language most of the text is written in (code spans and quotes left out)."""
-    prose = re.sub(r"`[^`]*`|\"[^\"]*\"", " ", text)
+    """'ru', 'pl' or 'en': the language most of the text is written in (code spans and short quotes left out)."""
+    prose = _QUOTED.sub(" ", text)
     letters = [c for c in prose if c.isalpha()]
+    if not letters:
+        # Nothing but quotes and code: the answer has no framing of its own, so the quotes are what it says.
+        prose = re.sub(r"`[^`]*`", " ", text)
+        letters = [c for c in prose if c.isalpha()]
     if not letters:
         return "?"
     cyrillic = sum("\u0400" <= c <= "\u04ff" for c in letters)
