@@ -7,8 +7,8 @@
 
 `--failures` lists every failing case with a one-line reason; `--sources` adds the figure of each source file;
 `--only TEXT` runs the public cases whose id holds TEXT; `--show ID` prints one case's whole loop (calls, results,
-answers, problems); `--record` writes the public corpus's figures to its record.json (tests/test_fidelity_loops.py then fails
-when a figure drops below it). tests/test_fidelity.py holds the regression corpus's recorded figure.
+answers, problems); `--record` writes the public corpus's figures and failing cases to its record.json
+(tests/test_fidelity_loops.py then fails when a figure drops below it or another case fails). tests/test_fidelity.py holds the regression corpus's recorded figure.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _argument(flag: str) -> str | None:
     return sys.argv[sys.argv.index(flag) + 1] if flag in sys.argv[:-1] else None
 
 
-def public(show_failures: bool) -> dict[str, dict[str, float]]:
+def public(show_failures: bool) -> tuple[dict[str, dict[str, float]], list[str]]:
     outcomes = run_corpus(_argument("--only"))
     figures = breakdown(outcomes)
     overall = figures["overall"]
@@ -54,7 +54,7 @@ def public(show_failures: bool) -> dict[str, dict[str, float]]:
         for outcome in outcomes:
             if not outcome.passed:
                 print(f"FAIL {outcome.reason()}")
-    return figures
+    return figures, sorted(o.case["id"] for o in outcomes if not o.passed)
 
 
 def regression(show_failures: bool) -> None:
@@ -74,13 +74,15 @@ def regression(show_failures: bool) -> None:
                 print(f"FAIL {outcome.task['id']}: {'; '.join(outcome.problems)}")
 
 
-def record(figures: dict[str, dict[str, float]]) -> None:
+def record(figures: dict[str, dict[str, float]], failing: list[str]) -> None:
     data = {
-        "_about": "The public corpus's last recorded pass figures (benchmarks/bench_fidelity.py --record). "
-        "tests/test_fidelity_loops.py fails when one drops below; record again when the model improves.",
+        "_about": "The public corpus's last recorded pass figures and failing cases (benchmarks/bench_fidelity.py "
+        "--record). tests/test_fidelity_loops.py fails when a figure drops below, or a case not listed as failing "
+        "fails; record again when the model improves.",
         "recorded": datetime.date.today().isoformat(),
         "overall": figures["overall"],
         "figures": {k: f["percent"] for k, f in figures.items()},
+        "failing": failing,
     }
     RECORD.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(f"recorded {RECORD}")
@@ -110,11 +112,11 @@ def main() -> None:
         transcript(str(_argument("--show")))
         return
     show = "--failures" in sys.argv
-    figures = public(show)
+    figures, failing = public(show)
     if "--record" in sys.argv:
         if _argument("--only"):
             sys.exit("--record needs the whole corpus (drop --only)")
-        record(figures)
+        record(figures, failing)
     if not _argument("--only"):
         regression(show)
 
