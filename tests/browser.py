@@ -369,6 +369,32 @@ def option(page, key: str, index: int):
     return page.locator(f"{key_css(key)} :is(label:has(input[type=radio]), button)").nth(index)
 
 
+def open_select(page, key: str, tries: int = 3) -> None:
+    """Open the dropdown keyed `key` until its list shows: a click that lands while a rerun swaps the widget opens
+    nothing, so the list is waited for and the click repeated (a failure still raises on the last try)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    listbox = page.get_by_role("listbox")
+    for attempt in range(tries):
+        by_key(page, key).get_by_role("combobox").click()
+        try:
+            listbox.first.wait_for(timeout=10_000 if attempt < tries - 1 else 30_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+            wait_idle(page)
+
+
+def pick(page, key: str, index: int | None = None, name: str | None = None) -> None:
+    """Choose option `index` (from 0, in the code's order) or the option called `name` of the dropdown keyed `key`,
+    and wait for the rerun the choice starts."""
+    open_select(page, key)
+    options = page.get_by_role("option")
+    (options.nth(index) if name is None else page.get_by_role("option", name=name, exact=True)).click()
+    wait_idle(page)
+
+
 def tab(page, key: str, index: int):
     """Tab `index` (from 0, in the code's order) of the tabs keyed `key`."""
     return page.locator(f"{key_css(key)} [role=tab]").nth(index)

@@ -7,7 +7,18 @@ a browser shows is that the puzzle's expander stays open through the reruns that
 icon changed), that the lines are picked from real dropdowns inside a form, and that the run lands on the stage."""
 
 import pytest
-from browser import button, by_key, click_key, needs_chromium, option, shot, toggle_expander, wait_idle
+from browser import (
+    button,
+    by_key,
+    click_key,
+    needs_chromium,
+    open_select,
+    option,
+    pick,
+    shot,
+    toggle_expander,
+    wait_idle,
+)
 from keys import RUN_TO_END
 
 from agent_core.loop.stepper import run_task
@@ -22,13 +33,12 @@ KEY = f"parsons:{LESSON.id}:{PUZZLE.id}"
 
 def _pick(page, key: str, index: int) -> None:
     """Open the dropdown keyed `key` and click its option `index` (in the code's order)."""
-    by_key(page, key).get_by_role("combobox").click()
-    page.get_by_role("option").nth(index).click()
+    pick(page, key, index)
 
 
 def _pick_line(page, key: str, label: str) -> None:
     """Pick a line as a learner does in a long list (the menu draws only the options in view): type it, click it."""
-    by_key(page, key).get_by_role("combobox").click()
+    open_select(page, key)
     page.keyboard.type(label)
     page.get_by_role("option").first.click()
 

@@ -11,6 +11,7 @@ from browser import (
     field,
     needs_chromium,
     option,
+    pick,
     shot,
     toggle_expander,
     wait_idle,
@@ -28,9 +29,7 @@ def test_break_the_loop_then_add_a_step_limit(app, pages):
     page = pages.new_page(viewport={"width": 1600, "height": 1100})
     page.goto(f"{url}/lessons")
     button(page, RUN_TO_END).wait_for(timeout=180_000)  # a cold start on a busy machine
-    by_key(page, "lesson-picker").get_by_role("combobox").click()
-    page.get_by_role("option").nth([x.id for x in load_lessons()].index(LESSON)).click()
-    wait_idle(page)
+    pick(page, "lesson-picker", [x.id for x in load_lessons()].index(LESSON))
     button(page, RUN_TO_END).click()
     wait_idle(page, 180_000)
     # the stop banner (the collapsed "change the run" panel above it warns about the ceiling too)

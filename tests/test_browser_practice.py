@@ -12,6 +12,7 @@ from browser import (
     nav_link,
     needs_chromium,
     option,
+    pick,
     shot,
     toggle_expander,
     wait_idle,
@@ -42,9 +43,7 @@ def words(lang: str, key: str) -> str:
 def choose_language(page, lang: str) -> None:
     if lang == "en":
         return
-    by_key(page, LANGUAGE).get_by_role("combobox").click()
-    page.get_by_role("option").nth(list(LANGUAGES).index(lang)).click()
-    wait_idle(page)
+    pick(page, LANGUAGE, list(LANGUAGES).index(lang))
 
 
 def no_sideways_scroll(page, width: int) -> bool:
@@ -133,10 +132,8 @@ def test_a_prediction_is_scored_after_next_step(site):
     toggle_expander(page, "predict-panel")
     wait_idle(page)
     for key, choice in (("predict-stop", "tool_use"), ("predict-tool", "calculate")):  # API names: never translated
-        by_key(page, key).get_by_role("combobox").click()
-        page.get_by_role("option", name=choice, exact=True).click()
-    by_key(page, "predict-appended").get_by_role("combobox").click()
-    page.get_by_role("option").nth(1 + list(APPENDED_WORDS).index("reply_and_results")).click()  # after "—"
+        pick(page, key, name=choice)
+    pick(page, "predict-appended", 1 + list(APPENDED_WORDS).index("reply_and_results"))  # after "—"
     click_key(page, "predict-lock")
     page.get_by_text("Your prediction for turn 1 is locked in").wait_for(timeout=30_000)
     click_key(page, NEXT_STEP)

@@ -8,7 +8,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from browser import button, by_key, click_key, field, needs_chromium, option, shot, wait_idle, wait_layout
+from browser import button, by_key, click_key, field, needs_chromium, option, pick, shot, wait_idle, wait_layout
 from keys import LANGUAGE, RUN_TO_END, STEP_BUTTONS
 
 from agent_core.teaching.lessons import load_lessons
@@ -37,9 +37,7 @@ def _open(b, url: str, lang: str, size: dict):
     by_key(page, LANGUAGE).wait_for(timeout=180_000)
     wait_idle(page)
     if lang != "en":
-        by_key(page, LANGUAGE).get_by_role("combobox").click()
-        page.get_by_role("option").nth(list(LANGUAGES).index(lang)).click()
-        wait_idle(page)
+        pick(page, LANGUAGE, list(LANGUAGES).index(lang))
     page.set_viewport_size(size)
     wait_layout(page)
     return page
