@@ -187,6 +187,14 @@ def _key(lab: LabSession) -> None:
     source = lab.key_source()
     if source:
         st.success(t("A key is set (from: {source} — {where}).", source=source, where=t(SOURCES[source])))
+    elif is_class_server() and classroom.no_budget():
+        # "if your teacher allows it" would promise what a 0 USD server never gives.
+        st.info(
+            t(
+                "No key is set for this provider. This class server gives learners none of its own key, so only a "
+                "key you paste here reaches a paid model; the offline model needs none."
+            )
+        )
     elif is_class_server():
         st.info(
             t(

@@ -210,6 +210,7 @@ def test_a_budget_of_zero_keeps_learners_off_the_servers_key_and_says_so_in_thei
     settings = browsers.open(ADA, "pages/settings.py", lang="ru")
     assert "не выделяет ученикам бюджета" in _said(settings) and "0 USD" in _said(settings)
     assert not [n for n in settings.number_input if n.key == "settings:daily-cap"], "no cap to pick from nothing"
+    assert "дойдёт только ключ, вставленный здесь" in _said(settings) and "учитель разрешил" not in _said(settings)
     at = _on_anthropic(browsers, ADA, lang="ru")
     at.button(key=NEXT_STEP).click()
     browsers.run(at, ADA)
