@@ -37,11 +37,12 @@ def subject(view: View, need: Need) -> str:
     thing = next((noun(w, view.lang) for w in reversed(words) if noun(w, view.lang)), None)
     sent = need.outcome.input if need.result else need.args
     props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
-    # issue_read(method='get', issue_number=42) is about issue 42: an id or number first, never an enum's option
+    # issue_read(method='get', issue_number=42) is about issue 42: an id or number first, never an option (an
+    # enum's, or one of the values a description lists: suggest_menu's 'formal')
     plain = [
         (k, v)
         for k, v in sent.items()
-        if isinstance(v, (str, int)) and not isinstance(v, bool) and not (props.get(k) or {}).get("enum")
+        if isinstance(v, (str, int)) and not isinstance(v, bool) and not _an_option(props.get(k) or {}, v)
     ]
     numbered = [str(v) for k, v in plain if {"id", "number", "num"} & set(norm(k).split("_"))]
     paths = [str(v) for _, v in plain if re.fullmatch(r"[\w.~-]*/[\w./~-]+", str(v))]  # write_file's path
@@ -49,6 +50,12 @@ def subject(view: View, need: Need) -> str:
     if thing and ident:
         return f"{capitalised(thing)} {ident}"
     return capitalised(thing) if thing else ident
+
+
+def _an_option(prop: dict[str, Any], sent: Any) -> bool:
+    from agent_core.sim.args import _closed_list, _listed_options  # args fills calls; compose only tells them
+
+    return bool(prop.get("enum")) or (_closed_list(prop) and sent in _listed_options(prop))
 
 
 def _verb(need: Need) -> str | None:

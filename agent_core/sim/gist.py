@@ -18,6 +18,8 @@ _ENTRY = re.compile(r"^\s*(?:\*\s+)?(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\
 _LEVEL = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARN(?:ING)?|INFO|DEBUG)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _TITLE = re.compile(r"\A\s*#{1,3}\s+(.+)")
+# A search hit as a search tool writes it: '[title](url)' on its own line, its snippet on the next; one sentence
+_HIT = re.compile(r"^\[([^\]\n]{1,120})\]\(\S+?\)[ \t]*\n(?=[ \t]*\S)", re.M)
 
 
 def listing(out: str) -> tuple[list[str], list[str]] | None:
@@ -89,7 +91,7 @@ def _sentences(question: str, lang: str, out: str, where: str) -> str:
     title = _TITLE.match(out)
     # Table rows are cells, not sentences: a reader tells a table by its heading and the prose around it.
     prose = "\n".join(line for line in out.splitlines() if not line.lstrip().startswith("|"))
-    text = re.sub(r"^#+\s*", "", prose, flags=re.M)
+    text = _HIT.sub(r"\1: ", re.sub(r"^#+\s*", "", prose, flags=re.M))
     sentences = [s.strip() for s in _SENTENCE.split(text) if len(s.strip()) > 3][:200]
     if title:
         # A document's heading says what it is, so it is told first, whatever the question shares with it.

@@ -188,8 +188,29 @@ def _shared_words(mine: frozenset[str], theirs: frozenset[str]) -> list[str]:
 
 
 def fit(clause: str, tool_json: str) -> Fit:
-    """The meaning part of a tool's score for a clause (BEHAVIOUR.md, 'Choosing a tool')."""
-    return _fit(clause, tool_json)
+    """The meaning part of a tool's score for a clause (BEHAVIOUR.md, 'Choosing a tool'). A tool that shares only
+    what the thing asked is for ('the best playlist for a party': a party theme tool) does not serve the thing."""
+    found = _fit(clause, tool_json)
+    if found.points > 0:
+        thing = asked_thing(clause)
+        if thing and _fit(thing, tool_json).points <= 0:
+            return Fit(0, ())
+    return found
+
+
+@lx.text_cache
+def asked_thing(clause: str) -> str:
+    """The thing a clause asks for, when it names one before its purpose: 'playlist' of 'Give me the best playlist
+    for a party', 'плейлист' of 'Подбери плейлист для вечеринки'; '' when nothing is said for a purpose or the
+    words before it name no thing ('Search for party music')."""
+    table = lx.lexicon()["purpose_words"]
+    tokens = lx.words(clause)
+    cut = lx.first_hit(tokens, table["for"])
+    if not cut:
+        return ""
+    stop = lx.word_set("stopwords")
+    kept = [t for t in tokens[:cut] if t not in stop and len(t) > 2 and not lx.hits([t], table["skip"])]
+    return " ".join(kept)
 
 
 _EXTENSION = re.compile(r"(?<=\w)\.[A-Za-z][A-Za-z0-9]{0,5}\b")
