@@ -225,3 +225,45 @@ def test_a_russian_question_with_english_names_is_answered_in_russian():
     )
     text = " ".join(b["text"] for b in draft.content if b["type"] == "text")
     assert "Russian" in draft.reasoning and not any(w in text for w in ("I'll", "look up")), text
+
+
+# ---- huggingface/agents-course (unit2/smolagents/code_agents.mdx): Alfred's party tools -------------------------
+
+PARTY = [
+    tool("web_search", "Runs a web search for the query and returns the top results.", {"query": string()}),
+    tool(
+        "suggest_menu",
+        "Suggests a menu for the occasion.",
+        {"occasion": string('The type of occasion. Allowed values: "casual", "formal", "superhero", "custom".')},
+    ),
+    tool(
+        "party_theme_generator",
+        "Suggests a creative party idea for a category; it returns one party theme.",
+        {"category": string("The type of party (e.g., 'classic heroes', 'villain masquerade').")},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "occasion"),
+    [
+        ("Prepare a formal menu for the party.", "formal"),
+        ("Какое меню подойдёт для официального приёма?", "formal"),
+        ("Zaproponuj menu na nieformalne spotkanie.", "casual"),
+    ],
+)
+def test_an_allowed_value_is_sent_by_its_meaning_not_the_sentence(question, occasion):
+    assert first_calls(question, PARTY) == [("suggest_menu", {"occasion": occasion})]
+
+
+@pytest.mark.parametrize(
+    "question", ["Give me the best playlist for a party.", "Подбери лучший плейлист для вечеринки."]
+)
+def test_a_tool_that_shares_only_what_the_thing_is_for_does_not_serve_it(question):
+    """A party-theme tool makes no playlist: 'party' is what the playlist is for, so the web search looks it up."""
+    assert [name for name, _ in first_calls(question, PARTY)] == ["web_search"]
+
+
+def test_a_theme_asked_for_a_party_still_goes_to_the_theme_tool():
+    calls = first_calls("Suggest a theme for a villain masquerade party.", PARTY)
+    assert calls == [("party_theme_generator", {"category": "villain masquerade"})]
