@@ -5,8 +5,9 @@ the user's words, since an English sentence quoted whole is no answer in another
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
+from agent_core.sim.text import arithmetic
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 
@@ -25,6 +26,12 @@ _NOTHING = re.compile(
     re.I,
 )
 _FUNCTION = re.compile(r"\b(?:the|a|an|is|are|was|were|has|have|by|of|with|for|to|in|on|at|and|we|you|it)\b", re.I)
+_VERSIONED = re.compile(rf"{_NAME}(?:\s+{_NAME})*\s+v?\d+(?:\.\d+)+(?![\w.])")  # 'Python 3.15.1' is one value
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_HEADING = re.compile(r"^\s*#{1,6}\s+(.+?)\s*#*\s*$")
+# What a question names but asks nothing about: an address, a file, a place in the document ('the last part of')
+_ADDRESS = re.compile(r"https?://\S+|\bwww\.\S+|(?<![\w/])[~.]?/[\w./-]+")
+_BREAKS = re.compile(r"https?://\S+|\bwww\.\S+|(?<![\w/])[~.]?/[\w./-]+|[:;,]\s")
 _NEGATION = re.compile(r"\b(?:no|not|never|none|without|isn't|aren't|doesn't|don't|cannot|can't)\b", re.I)
 
 
@@ -58,28 +65,52 @@ def kind(question: str) -> str:
     return ""
 
 
+def asking(question: str) -> str:
+    """The part of a request that asks a question of fact: the whole question when it opens with a question word, else
+    from the first question word on ('Przeczytaj <url> i powiedz, ile tur zaleca jako limit' -> 'ile tur zaleca jako
+    limit', 'Sprawdź na <url> jaka jest najnowsza wersja' -> 'jaka jest najnowsza wersja')."""
+    if kind(question):
+        return question
+    for part in _BREAKS.split(question):
+        for clause in lx.split_clauses(part):
+            if kind(clause) not in ("", "yesno") and clause.strip() in question:
+                return question[question.index(clause.strip()) :]
+    return question
+
+
 def _words_of(text: str) -> set[str]:
     return {lx.stem(w) for w in lx.words(text) if len(w) > 2} - {lx.stem(w) for w in lx.word_set("stopwords")}
 
 
-def _asked(question: str) -> list[tuple[int, frozenset[str]]]:
+@lru_cache(maxsize=256)  # read for every sentence of a text weighed against the question
+def _asked(question: str) -> tuple[tuple[int, frozenset[str]], ...]:
     """The question's content words, each with its English forms ('музыку' -> music, score) and a weight: the
-    word right after the question word is what is asked ('Who **won** ...', 'Кто **написал** ...'), the topic's names
-    and numbers (in every sentence of an article about it) tell least."""
+    word right after the question word is what is asked ('Who **won** ...', 'Кто **написал** ...'), or the words after
+    'about' ('What does it say **about stopping the loop**?'); the topic's names and numbers (in every sentence of an
+    article about it), an address and a place in the document ('the last part of', 'до конца') tell least or nothing."""
+    question = _ADDRESS.sub(" ", question)
+    for part in lx.lexicon()["document_parts"]:
+        question = re.sub(rf"(?<!\w){re.escape(part)}(?!\w)", " ", question, flags=re.I)
+    tokens = re.split(r"\s+", question)
+    at = next((i for i, t in enumerate(tokens) if i > 1 and lx.fold(t) in lx.word_set("about_words")), None)
     out = []
     first = True
-    for word in lx.content_words(question):
-        folded = lx.fold(word)
-        if len(folded) < 3 or lx.hits([folded], _kind_words()):
-            continue
-        forms = {lx.stem(folded)}
-        for said, english in _table()["glossary"]:
-            if lx.hits([folded], said.split("|")):
-                forms |= {lx.stem(w) for w in english.split("|") if len(w) > 2}
-        topic = word[:1].isupper() or word[:1].isdigit()
-        out.append((5 if first and not topic else 1 if topic else 2, frozenset(forms)))
-        first = False
-    return out
+    for index, token in enumerate(tokens):
+        for word in lx.content_words(token):
+            folded = lx.fold(word)
+            if len(folded) < 3 or lx.hits([folded], _kind_words()):
+                continue
+            forms = {lx.stem(folded)}
+            for said, english in _table()["glossary"]:
+                if lx.hits([folded], said.split("|")):
+                    forms |= {lx.stem(w) for w in english.split("|") if len(w) > 2}
+            topic = word[:1].isupper() or word[:1].isdigit()
+            if at is not None and index < at:
+                out.append((1, frozenset(forms)))  # the frame of the question, not what it asks
+                continue
+            out.append((5 if first and not topic else 1 if topic else 2, frozenset(forms)))
+            first = False
+    return tuple(out)
 
 
 @cache
@@ -87,26 +118,45 @@ def _kind_words() -> tuple[str, ...]:
     return tuple(form for _, forms in _table()["kinds"] for form in forms.split("|"))
 
 
-def _score(sentence: str, asked: list[tuple[int, frozenset[str]]]) -> int:
+def _score(sentence: str, asked: tuple[tuple[int, frozenset[str]], ...]) -> int:
     mine = _words_of(sentence)
     return sum(weight for weight, forms in asked if any(lx.stems_match(w, f) for w in mine for f in forms))
 
 
+def _sections(text: str) -> list[tuple[str, str]]:
+    """The sentences of a text, each with the heading it stands under ('## 7. Stopping the loop'); headings are no
+    sentences of their own."""
+    out: list[tuple[str, str]] = []
+    heading = ""
+    for line in text.splitlines():
+        titled = _HEADING.match(line)
+        if titled:
+            heading = titled.group(1)
+            continue
+        out += [(heading, s) for s in sentences(line)]
+    return out[:200]
+
+
 def best(question: str, text: str) -> str | None:
     """The sentence of a text that answers the question best: the words it shares with the question (in any
-    language, weighted), then one holding the kind of value asked for (a name for 'who'), then the first."""
+    language, weighted), then one holding the kind of value asked for (a name for 'who'), then the first. When a
+    heading shares more with the question than any sentence does, the answer is the start of its section."""
     asked = _asked(question)
     asks = kind(question)
-    items = sentences(text)[:200]
+    items = _sections(text)
     if not items:
         return None
+    direct = [_score(sentence, asked) for _, sentence in items]
+    headed = [_score(heading, asked) if heading else 0 for heading, _ in items]
+    if max(headed) > max(direct):
+        top = max(headed)
+        return next(sentence for (_, sentence), h in zip(items, headed, strict=True) if h == top)
 
-    def score(item: tuple[int, str]) -> tuple[int, int, int]:
-        index, sentence = item
-        return (_score(sentence, asked), int(bool(_values(sentence, asks, question))), -index)
+    def score(index: int) -> tuple[int, int, int]:
+        return (direct[index], int(bool(_values(items[index][1], asks, question))), -index)
 
-    chosen = max(enumerate(items), key=score)
-    return chosen[1] if score(chosen)[0] else None
+    chosen = max(range(len(items)), key=score)
+    return items[chosen][1] if direct[chosen] else None
 
 
 def _names(sentence: str, question: str) -> list[str]:
@@ -131,8 +181,9 @@ def _values(sentence: str, asks: str, question: str) -> list[str]:
     if asks == "who":
         return _names(sentence, question)
     if asks == "count":
-        return _numbers(sentence, question)
+        return _numbers(arithmetic.words_to_digits(sentence), question)  # 'ten is a sensible default' -> 10
     found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence)]
+    found += [m.group() for m in (*_VERSIONED.finditer(sentence), *_DATE.finditer(sentence))]
     found += [m.group() for m in _IDENT.finditer(sentence) if not re.fullmatch(r"[\d,./-]+", m.group())]
     found += [n for n in _names(sentence, question) if not any(n in f for f in found)]
     found += [n for n in _NUMBER.findall(sentence) if not any(n in f for f in found)]
@@ -192,6 +243,7 @@ def answer(question: str, lang: str, out: str) -> str | None:
         return None if lang == "en" else say("prose.nothing", lang, q=_topic(question))
     if not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", out):
         return None
+    question = asking(question)
     parts = [p for p in lx.split_clauses(question) if kind(p)]
     told = [_part(p, lang, out) for p in (parts if len(parts) > 1 else [question])]
     lines = list(dict.fromkeys(t for t in told if t))

@@ -7,7 +7,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from agent_core.sim import args, asking, compose, gist, knowledge, routine, shell, told, words
+from agent_core.sim import args, asking, compose, gist, knowledge, pages, routine, shell, told, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -93,6 +93,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     if shelled:
         out = ", ".join(shell.entries(out))  # ls prints a name a line; the answer names them in a row
     data = facts.parse(out) if intent not in ("arithmetic", "derived") else None
+    if data is None:
+        out = pages.unwrapped(out, need.outcome.input)  # 'Contents of <url>:' restates the call; the page follows
     composed = compose.from_data(view, need, data) if data is not None else None
     if composed is None and intent not in ("arithmetic", "derived", "list"):
         composed = told.from_text(view, need, out)
@@ -338,7 +340,10 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
         return game  # a guessing game's answer: the number drawn against the guess
     quoted: set[int] = set()
     need_lines = []
+    rests = {id(n) for n in pages.join_rests(needs)}  # a page and the rest fetched after its cut are one text
     for need in needs:
+        if id(need) in rests:
+            continue
         if need.state == "done" and id(need.result) in quoted:
             continue  # one result that answered two needs is quoted once
         if need.state == "done" and need.feeds is not None and need.feeds.state in ("done", "call", "wait"):

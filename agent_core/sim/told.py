@@ -61,7 +61,7 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         record = {f.key: f.value for f in lines}
         weather = weather_line(view, need, record)
         return weather or record_line(view, need, record)
-    if need.intent not in _NOT_FACTS:
+    if need.intent not in _NOT_FACTS or _asked_of_read(view, need):
         answered = prose.answer(question_of(view, need), view.lang, out)
         if answered:
             return answered
@@ -69,6 +69,16 @@ def from_text(view: View, need: Need, out: str) -> str | None:
 
 
 _NOT_FACTS = ("weather", "file", "list", "time", "delete", "arithmetic", "derived", "stock")
+
+
+def _asked_of_read(view: View, need: Need) -> bool:
+    """'Przeczytaj <url> do końca i powiedz, ile tur zaleca jako limit': a question of fact asked of a text read, in
+    a clause of its own (not 'What's in notes.txt?', which asks for the text itself)."""
+    if need.intent != "file":
+        return False
+    question = question_of(view, need)
+    asked = prose.asking(question)
+    return asked != question and need.clause.strip() not in asked
 
 
 def question_of(view: View, need: Need) -> str:
