@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, compare, knowledge, output, reply, routine, spread, state, structured, sums
+from agent_core.sim import chain, compare, knowledge, lookup, output, reply, routine, spread, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
@@ -140,6 +140,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             or conversion(view, need, earlier)
             or continuation(view, need)
             or file_step(view, need)
+            or lookup.finder(view, need)
         )
         if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
             needs.insert(needs.index(need) + 1, extra)
@@ -296,6 +297,8 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
         need.state = "done"
     elif need.attempts and need.tool is None:
         need.state = "gave_up"  # data the program gathered failed, and there is no tool to try again with
+    elif need.attempts and any(n.feeds is need and n.tool is not None and not n.attempts for n in needs):
+        need.state = "wait"  # the name it did not know is looked up first (sim/lookup.py)
     elif need.attempts:
         retry = _retry(view, need)
         reused = answered.get(call_key(need.tool_def.get("name", ""), retry)) if retry is not None else None
@@ -361,6 +364,13 @@ def _retry(view: View, need: Need) -> dict[str, Any] | None:
         )
         view.notes.append(f"{name} failed with {short(last.output)!r}; the message lets me correct it to {changed}.")
         return fixed
+    found = lookup.corrected(view, need)
+    if found is not None and found[0] not in [a.input for a in need.attempts]:
+        need.say_before = say(
+            "retry_fix", view.lang, tool=name, error=lx.quote(short(last.output), view.lang), value=found[2]
+        )
+        view.notes.append(f"{name} did not know “{found[1]}”; the lookup found “{found[2]}”, so I call it again.")
+        return found[0]
     if len(need.attempts) >= 2 and need.attempts[-2].input == last.input:
         view.notes.append(f"{name} failed twice the same way and the error says nothing I can fix; I give up.")
         return None

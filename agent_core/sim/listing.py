@@ -96,6 +96,7 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
         return [pair]
     keys = {lx.fold(k): k for k in props}
     name_key = keys.get("name") or keys.get("entity") or keys.get("text") or keys.get("value")
+    name_key = name_key or next((k for f, k in keys.items() if f.endswith("name")), None)  # entityName
     type_key = keys.get("type") or keys.get("label") or keys.get("category") or keys.get("kind")
     type_key = type_key or next((k for f, k in keys.items() if f.endswith("type") and f != "relationtype"), None)
     if not name_key:
@@ -155,10 +156,17 @@ def _unquote(text: str) -> str:
 
 
 _NOTES = ("observations", "facts", "notes", "contents", "details", "statements")
+_THAT = re.compile(r"(?:\bthat|,?\s*что|,?\s*że)\s+", re.I)
+_PRONOUN = re.compile(r"^(?:she|he|they|она|он|они|ona|on|oni)\s+", re.I)
 
 
 def _statements(body: str, name: str) -> list[str]:
-    """What a sentence says of someone, one statement per clause, without the name itself."""
+    """What a sentence says of someone, one statement per clause, without the name itself; after 'that' / 'что' /
+    'że' when the sentence reports it ("Add to Ann's record that she now speaks Spanish": 'now speaks Spanish')."""
+    at = body.find(name)
+    told = _THAT.search(body, at + len(name)) if at >= 0 else None
+    if told is not None:
+        body = _PRONOUN.sub("", body[told.end() :], count=1)
     rest = re.sub(r"\s+", " ", body.replace(name, " ")).strip(" .!")
     parts = re.split(r",\s*|\s+(?:and|и|а также|i|oraz)\s+", rest)
     return [p.strip(" .") for p in parts if len(lx.content_words(p)) >= 1][:MAX_ITEMS]

@@ -7,7 +7,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from agent_core.sim import args, asking, compose, gist, knowledge, pages, routine, shell, told, words
+from agent_core.sim import args, asking, compose, gist, knowledge, lookup, pages, routine, shell, told, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -125,7 +125,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     first = need.attempts[0].input if need.attempts else need.outcome.input
     changed = [(first.get(k), v) for k, v in need.outcome.input.items() if first.get(k) not in (None, v)]
     if changed:
-        old, new = changed[0]
+        old, new = lookup.first_change(*changed[0])  # the name inside a list of objects, not the whole list
         line += " " + say("fixed", view.lang, old=lx.quote(str(old), view.lang), new=lx.quote(str(new), view.lang))
     return line
 

@@ -32,7 +32,7 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
     for m in re.finditer(r"(?<![\w-])([A-ZА-ЯЁŁŚŻ][\w'’-]+)", text):
         if any(s <= m.start() < e for s, e in taken):
             continue
-        word = m.group(1)
+        word = re.sub(r"['’]s?$", "", m.group(1))  # "Ann's record": the name is Ann
         if any(lx.fold(word).startswith(n) for n in first if len(n) >= 3):
             out.append((m.start(), word, "person"))
             taken.append((m.start(), m.end()))

@@ -310,6 +310,7 @@ def _clauses(question: str) -> list[str]:
 
 _REGION = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+)?\s*[?.!]?\s*$")
 _REGION_LEAD = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+\s+[a-zа-яёąćęłńóśźż]")  # 'Scotland over the next few days'
+_REPORTED = re.compile(r"^\s*(?:что|że|iż)\s[^?]*$", re.I)  # "Dopisz do Ann, że ...": what is to be written
 _SUBORDINATE = re.compile(r"^\s*(?:if|when|once|whenever|если|когда|jeśli|jezeli|jeżeli|gdy|kiedy)\b", re.I)
 _ONLY_VALUES = re.compile(r"^\s*(?:in|at|for|в|во|на|w|we|po|na)?\s*", re.I)
 _UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "celsjusz", "fahrenheit", "metric", "imperial")
@@ -333,7 +334,8 @@ def only_values(clause: str) -> bool:
 def _joined(clauses: list[str]) -> list[str]:
     """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
     so do an 'if/when' clause ("If it's 4 PM in New York, ...") and one that only says where ("In /a/README.md, ...");
-    a clause that only gives a value ("..., in Fahrenheit") or a place's region ("Paris, France") joins the one before."""
+    a clause that only gives a value ("..., in Fahrenheit"), a region ("Paris, France") or what is said (", że ...")
+    joins the one before."""
     out: list[str] = []
     carry = ""
     for index, clause in enumerate(clauses):
@@ -351,6 +353,7 @@ def _joined(clauses: list[str]) -> list[str]:
             continue
         if out and (
             only_values(clause)
+            or _REPORTED.match(clause)
             or lx.refers_back(clause)
             and not intent_hits(clause)
             or (_REGION.match(clause) or _REGION_LEAD.match(clause) and not intent_hits(clause))
@@ -375,8 +378,6 @@ _STATEMENT = re.compile(
     r"^\s*(?:and\s+|и\s+|i\s+|a\s+)?(?:my|mine|мой|моя|моё|мое|мои|mój|moja|moje|i am|i'm|меня зовут|nazywam się)\b",
     re.I,
 )
-
-
 _HANDLE = re.compile(r"(?<![\w@.])[a-z][a-z0-9]*_[a-z0-9_]+(?![\w@])", re.I)
 
 
