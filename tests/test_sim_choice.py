@@ -267,3 +267,20 @@ def test_a_tool_that_shares_only_what_the_thing_is_for_does_not_serve_it(questio
 def test_a_theme_asked_for_a_party_still_goes_to_the_theme_tool():
     calls = first_calls("Suggest a theme for a villain masquerade party.", PARTY)
     assert calls == [("party_theme_generator", {"category": "villain masquerade"})]
+
+
+def test_an_unknown_place_is_sent_as_its_name_and_told_in_its_case():
+    """'в Готэме' is the prepositional case: the tool gets the name (Готэм), the answer says 'в Готэме' again."""
+    weather = tool("get_weather_info", "Fetches weather information for a given location.", {"location": string()})
+    assert first_calls("Какая погода в Готэме?", [weather]) == [("get_weather_info", {"location": "Готэм"})]
+    messages = [
+        {"role": "user", "content": "Какая погода в Готэме?"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "get_weather_info", "input": {"location": "Готэм"}}],
+        },
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "Windy, 20°C"}]},
+    ]
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 300, "tools": [weather], "messages": messages}
+    text = " ".join(b["text"] for b in think(body, SimSettings()).content if b["type"] == "text")
+    assert "в Готэме" in text and "20" in text, text

@@ -95,7 +95,7 @@ def _places(text: str) -> tuple[str, ...]:
     for match in _PLACE.finditer(text):
         guess = match.group(1)
         if fold(guess) not in _NOT_PLACES and not fold(guess).startswith(_NOT_PLACE_STARTS) and not _known(guess):
-            found.append((match.start(1), guess))
+            found.append((match.start(1), _nominative(guess)))
     return tuple(dict.fromkeys(name for _, name in sorted(found, key=lambda f: f[0])))
 
 
@@ -113,9 +113,29 @@ def lookup(name: str) -> City | None:
     return _by_form().get(fold(name))
 
 
+# 'в Готэме', 'в Калифорнии': an unknown name after 'в' is in the prepositional case; a tool gets it as a name is
+# written on its own (the nominative), and the answer puts it back ('в Готэме').
+_PREPOSITIONAL = re.compile(r"^([А-ЯЁ][а-яё]*[бвгджзклмнпрстфхцчшщ])е$|^([А-ЯЁ][а-яё]+)ии$")
+_NOMINATIVE = re.compile(r"^([А-ЯЁ][а-яё]*[бвгджзклмнпрстфхцчшщ])$|^([А-ЯЁ][а-яё]+)ия$")
+
+
+def _nominative(name: str) -> str:
+    found = _PREPOSITIONAL.match(name)
+    if found is None:
+        return name
+    return found.group(1) or f"{found.group(2)}ия"
+
+
+def _prepositional(name: str) -> str:
+    found = _NOMINATIVE.match(name)
+    if found is None:
+        return name
+    return f"{found.group(1)}е" if found.group(1) else f"{found.group(2)}ии"
+
+
 def where(name: str, lang: str) -> str:
     """'in <city>' in the given language, also for cities the gazetteer does not know."""
     city = lookup(name)
     if city is not None and lang != "en":
         return city.where(lang)
-    return {"ru": f"в {name}", "pl": f"w {name}"}.get(lang, f"in {name}")
+    return {"ru": f"в {_prepositional(name)}", "pl": f"w {name}"}.get(lang, f"in {name}")
