@@ -23,8 +23,14 @@ _HIT = re.compile(r"^\[([^\]\n]{1,120})\]\(\S+?\)[ \t]*\n(?=[ \t]*\S)", re.M)
 
 
 def listing(out: str) -> tuple[list[str], list[str]] | None:
-    """(files, folders) when most lines of the text are entries of a folder listing."""
+    """(files, folders) when most lines of the text are entries of a folder listing ('Allowed directories:' above them
+    is its heading, no entry)."""
     lines = [line for line in out.splitlines() if line.strip()]
+    if len(lines) >= 2 and lines[0].rstrip().endswith(":") and " " in lines[0].strip():
+        lines = lines[1:]
+        only = _ENTRY.match(lines[0]) if len(lines) == 1 and "/" in lines[0] else None
+        if only:
+            return [], [only.group(2)]  # one folder under its heading
     if len(lines) < 2:
         return None
     files: list[str] = []
@@ -64,6 +70,30 @@ def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
     if record and len(record) >= 0.6 * len(lines):
         return "; ".join(f"{f.key}: {_piece(str(f.value))}" for f in record[:MAX_ITEMS]) + "."
     return _sentences(question, lang, out, where)
+
+
+_TASK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.+?)\s*$")
+
+
+def checklist(lang: str, out: str, where: str = "") -> str | None:
+    """'4 tasks in todo.md: 3 open ("Fix the login bug", ...) and 1 done (...)' for a Markdown task list ('- [ ] ...',
+    '- [x] ...'), whose items a reader counts and names; None for other text."""
+    lines = [line for line in out.splitlines() if line.strip() and not _TITLE.match(line)]
+    tasks = [m for m in (_TASK.match(line) for line in lines) if m]
+    if len(tasks) < 2 or len(tasks) < 0.6 * len(lines):
+        return None
+    open_ = [lx.quote(_piece(m.group(2)), lang) for m in tasks if m.group(1) == " "]
+    done = [lx.quote(_piece(m.group(2)), lang) for m in tasks if m.group(1) != " "]
+    return say(
+        "gist.tasks",
+        lang,
+        where=where,
+        n=len(tasks),
+        k=len(open_),
+        open=", ".join(open_[:MAX_ITEMS]) or "—",
+        m=len(done),
+        done=", ".join(done[:MAX_ITEMS]) or "—",
+    )
 
 
 def code(name: str, lang: str) -> str:

@@ -50,7 +50,11 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         return say("compose.confirmed", view.lang, done=done, out=lx.quote(out.strip(), view.lang))
     where = _where_sent(view, need)
     # a status or a diff is told by its files, a log of records one line a record (gist.py)
-    read = gist.changes(view.lang, out, where) or gist.records(view.question, view.lang, out, where)
+    read = (
+        gist.changes(view.lang, out, where)
+        or gist.records(view.question, view.lang, out, where)
+        or gist.checklist(view.lang, out, where)
+    )
     if read:
         return read
     if gist.listing(out):
