@@ -102,6 +102,14 @@ def test_a_weather_sentence_is_told_by_its_conditions_in_russian() -> None:
     assert words.weather_said("It's always sunny in Florida!", "en") is None
 
 
+def test_an_english_sentence_in_a_result_is_quoted_whole_never_half_translated() -> None:
+    from agent_core.sim import words
+
+    said = words.value("Heavy rain of 3 to 5 inches may cause flash flooding.", "ru")
+    assert said == "«Heavy rain of 3 to 5 inches may cause flash flooding.»", said
+    assert words.value("heavy rain", "pl") == "ulewny deszcz („heavy rain”)"  # a known phrase alone is translated
+
+
 def test_a_question_of_two_parts_is_answered_part_by_part_from_one_text() -> None:
     said = prose.answer("Who stars in the movie Challengers, and who wrote its score?", "en", FILM)
     assert said is not None and "Zendaya" in said and "Reznor" in said

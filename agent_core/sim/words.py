@@ -90,6 +90,12 @@ _FUNCTION_WORDS = {
     "your",
     "this",
     "that",
+    "of",
+    "to",
+    "may",
+    "will",
+    "can",
+    "if",
 }
 
 
