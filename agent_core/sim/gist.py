@@ -58,13 +58,9 @@ def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
     told = changes(lang, out, where) or records(question, lang, out, where)
     if told:
         return told
-    levels = Counter(m.group(1).upper().replace("WARNING", "WARN") for m in _LEVEL.finditer(out))
-    if sum(levels.values()) >= 3:
-        counts = ", ".join(f"{level} {n}" for level, n in levels.most_common())
-        lines = [line.strip() for line in out.splitlines() if _LEVEL.search(line)]
-        worst = next((line for line in lines if re.search(r"ERROR|CRITICAL|FATAL", line)), lines[0] if lines else "")
-        example = lx.quote(_piece(re.sub(r"^[\d\-: T.,]+", "", worst)), lang) if worst else ""
-        return say("gist.log", lang, where=where, counts=counts, example=example)
+    log = log_lines(lang, out, where)
+    if log:
+        return log
     record = facts.read(out)
     lines = [line for line in out.splitlines() if line.strip()]
     if record and len(record) >= 0.6 * len(lines):
@@ -94,6 +90,33 @@ def checklist(lang: str, out: str, where: str = "") -> str | None:
         m=len(done),
         done=", ".join(done[:MAX_ITEMS]) or "—",
     )
+
+
+_STAMP = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?)\b")
+_WORST = re.compile(r"\b(?:ERROR|CRITICAL|FATAL)\b")
+
+
+def log_lines(lang: str, out: str, where: str = "") -> str | None:
+    """'The log: 10 lines (09:11:00 to 09:20:00), by level INFO 8, ERROR 2; errors: 09:14:00 "Database timeout", ...':
+    a log told by its span, its levels and its errors (or one line for an example), never pasted."""
+    levels = Counter(m.group(1).upper().replace("WARNING", "WARN") for m in _LEVEL.finditer(out))
+    if sum(levels.values()) < 3:
+        return None
+    counts = ", ".join(f"{code(level, lang)} {n}" for level, n in levels.most_common())
+    lines = [line.strip() for line in out.splitlines() if _LEVEL.search(line)]
+    stamps = [m.group(1) for m in (_STAMP.search(line) for line in lines) if m]
+    span = say("gist.span", lang, first=stamps[0], last=stamps[-1]) if len(stamps) >= 2 else ""
+    errors = []
+    for line in (line for line in lines if _WORST.search(line)):
+        stamp = _STAMP.search(line)
+        message = lx.quote(_piece(_WORST.split(line, 1)[-1].strip(" :-")), lang)
+        errors.append(f"{stamp.group(1)} {message}" if stamp else message)
+    if errors:
+        tail = say("gist.log_errors", lang, errors=", ".join(errors[:MAX_ITEMS]))
+    else:
+        example = _LEVEL.split(lines[0], 1)[-1].strip(" :-") or lines[0]  # the message, after its time and level
+        tail = say("gist.log_example", lang, example=lx.quote(_piece(example), lang))
+    return say("gist.log", lang, where=where, n=len(lines), span=span, counts=counts, tail=tail)
 
 
 def code(name: str, lang: str) -> str:

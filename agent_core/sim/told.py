@@ -18,7 +18,7 @@ from agent_core.sim.compose import (
     subject,
     weather_line,
 )
-from agent_core.sim.text import facts, meaning
+from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -122,9 +122,8 @@ def _where_sent(view: View, need: Need) -> str:
 
 def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
     """'The log has 2 errors: 12:01:17 Database connection refused; ...' for a question about errors."""
-    asked = meaning.concepts(view.question)
-    if "logs" not in asked and not lx.hits(lx.words(view.question), ["error", "ошибк", "błęd", "błąd", "fail", "сбо"]):
-        return None
+    if not lx.hits(lx.words(view.question), ["error", "ошибк", "błęd", "błąd", "fail", "сбо"]):
+        return None  # a log read for itself is told by its span and levels (gist.log_lines), its errors too
     found = [m.group().strip() for m in _LOG_LINE.finditer(out)]
     if not found:
         return None
@@ -132,6 +131,7 @@ def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
     for line in found[:MAX_RECORDS]:
         clock = _CLOCK.search(line)
         message = re.sub(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION)\b[:\s-]*", "", line).strip() or line
+        message = lx.quote(message, view.lang) if view.lang != "en" else message  # the log's words, as they came
         items.append(f"{clock.group(1)} {message}" if clock else message)
     sent = need.outcome.input if need and need.result else {}
     path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
