@@ -116,7 +116,8 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
             need.tool = None
         if kept and (spread.gives_values(view, kept[-1], need) or follow(view, kept[-1], need) == "drop"):
             continue
-        need.waits_for = kept[-1] if kept and kept[-1].tool is not None and spread.after_then(need.clause) else None
+        previous = kept[-1] if kept and kept[-1].tool is not None else None
+        need.waits_for = previous if spread.after_then(need.clause) or chain.in_order(previous, need) else None
         kept.append(need)
         if need.tool is not None and need.derived is None:
             fill(view, need, results=False)  # what the question itself gives: the chain is planned the same each turn

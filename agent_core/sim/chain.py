@@ -11,6 +11,7 @@ from typing import Any
 
 from agent_core.sim import kinds, slots
 from agent_core.sim.args import fill, key_in_view
+from agent_core.sim.choice import tool_action
 from agent_core.sim.text import entities, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
@@ -231,6 +232,16 @@ def _same_again(need: Need, before: list[Need]) -> bool:
     if entities.of_kind(need.clause, "city", "number", "id", "email", "file", "url", "phone", "quoted"):
         return False  # 'and what is it in Paris?' asks the same of another value
     return any(n.tool is need.tool for n in before)
+
+
+def in_order(previous: Need | None, need: Need) -> bool:
+    """'stage README.md and commit it': two changes by different tools are made in the order asked, the second once
+    the first has answered (the commit records what the staging did); a careful model does not race them."""
+    if previous is None or previous.tool is None or need.tool is None:
+        return False
+    if previous.tool.get("name") == need.tool.get("name"):
+        return False
+    return all(tool_action(_tool_key(t)) not in ("", "read") for t in (previous.tool, need.tool))
 
 
 def passes_on(view: View, needs: list[Need]) -> None:

@@ -80,12 +80,14 @@ def _ranking(
     Cached: every turn of a run asks the same clauses of the same tools again."""
     rows, named = [], False
     distinct = _distinct(clause, keys)
+    asked = asked_actions(clause)
+    dedicated = any(tool_action(key) in asked for key in keys)  # a tool named for the very change asked
     for key, name in zip(keys, names, strict=False):
         boost, fit = _boost(key, intent), meaning.fit(clause, key)
         tie = guidance.link(clause, system, name)
         about = bool(set(fit.shared) - GENERIC_MEANING) or tie is not None
         exact = about and fit.points > 0 and _named_as_written(clause, key)
-        acting = _action_points(clause, key) if tie is None else 0
+        acting = _action_points(clause, key, dedicated) if tie is None else 0
         points = boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting + DISTINCT * (key in distinct)
         rows.append((points, boost, about))
         named = named or exact or (about and bool(meaning.profile(key).name & meaning.concepts(clause)))
@@ -143,15 +145,20 @@ def asked_actions(clause: str) -> frozenset[str]:
 _KIN = {"write": {"update", "create"}, "update": {"write", "move"}, "move": {"update"}, "create": {"write"}}
 
 
-def _action_points(clause: str, key: str) -> int:
+def _action_points(clause: str, key: str, dedicated: bool = False) -> int:
     """A tool named for a change the clause does not ask for loses; one named for reading loses a little when the
-    clause asks for a change; the tool named for the change asked for gains."""
+    clause asks for a change, as much as another change when a tool is named for the very change asked (dedicated:
+    'commit it' is git_commit's, never git_log's); the tool named for the change asked for gains, a point more when
+    the clause says its verb as written ('zrób commit': git_commit, not git_reset)."""
     action, asked = tool_action(key), asked_actions(clause)
     if not action:
         return 0
     if action == "read":
-        return READ_PENALTY if asked else 0
-    if action in asked or _KIN.get(action, set()) & asked:
+        return (CHANGE_PENALTY if dedicated else READ_PENALTY) if asked else 0
+    if action in asked:
+        verbs = set(meaning.profile(key).name_text.lower().split()) & set(lx.words(clause))
+        return ACTION_POINTS + bool(verbs & set(lx.lexicon()["actions"][action]["names"]))
+    if _KIN.get(action, set()) & asked:
         return ACTION_POINTS
     return CHANGE_PENALTY
 
@@ -341,8 +348,8 @@ def follow_up(view: View, need: Need) -> Need | None:
     and can now be called with a value the result gave (the order ID in a customer's order list)."""
     if need.result is None or need.tool is None or need.intent != "tool" or need.after is not None:
         return None
-    if need.feeds is not None:
-        return None  # a call made to find another call's input is a step of that chain, already planned
+    if need.feeds is not None or tool_action(_tool_key(need.tool)) not in ("", "read"):
+        return None  # a step of a chain already planned, or a change made: the change was what the clause asked
     used = meaning.profile(_tool_key(need.tool))
     open_ = meaning.concepts(need.clause) - used.name - used.described - used.params - GENERIC_MEANING
 
