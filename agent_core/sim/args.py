@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import kinds, listing, shell, slots
+from agent_core.sim import kinds, listing, qualifiers, shell, slots
 from agent_core.sim.text import arithmetic, entities, facts, gazetteer, meaning, sql, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
@@ -77,6 +77,7 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
         if value is not None:
             need.args[pname] = value
     slots.title_from_body(need.args, found_kinds)
+    qualifiers.apply(need, properties, found_kinds)
     if shared_main and main == "path":
         _beside(need.args, [p for p, k in found_kinds.items() if k == "path"])
     _made_up_subject(need, [p for p, k in found_kinds.items() if k == "subject" and p in required], found_kinds)

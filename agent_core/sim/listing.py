@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim import kinds
-from agent_core.sim.text import entities, names
+from agent_core.sim.text import entities, names, values
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
@@ -58,7 +58,20 @@ def _items(work: Fill, text: str, pname: str, items: dict[str, Any], item_kind: 
     wanted = by_kind.get(own or "") or by_kind.get(item_kind or "")
     if wanted:
         return list(dict.fromkeys(e.value for e in entities.of_kind(text, wanted)))
-    return _written_list(text, pname)
+    return _written_list(text, pname) or _known_labels(text, pname)
+
+
+def _known_labels(text: str, pname: str) -> list[str]:
+    """A tracker's well-known labels the question names by their words ('открытые баги' -> ['bug']), for a
+    parameter of labels; quoted text (a comment to post, a title) is what the user will write, not a filter."""
+    if not {"label", "labels"} & set(_words(pname)):
+        return []
+    plain = text
+    for _, passage in values.quoted(text):
+        plain = plain.replace(passage, " ")
+    tokens = lx.words(plain)
+    table = lx.lexicon()["label_values"]
+    return [name for name, said in table.items() if not name.startswith("_") and lx.hits(tokens, said)]
 
 
 def _written_list(text: str, pname: str) -> list[str]:

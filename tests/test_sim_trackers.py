@@ -1,0 +1,90 @@
+"""The offline model on issue trackers and code hosts shaped like GitHub's MCP server: a labels filter from the
+words of the question, a search query written in the syntax its description shows."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from agent_core.model import SimSettings
+from agent_core.sim.brain import think
+
+
+def first_calls(question: str, tools: list[dict]) -> list[tuple[str, dict]]:
+    """The calls of the model's first reply to one question."""
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
+    draft = think(copy.deepcopy({**body, "tools": tools}), SimSettings())
+    return [(b["name"], b["input"]) for b in draft.content if b["type"] == "tool_use"]
+
+
+def _string(description: str, **extra: object) -> dict:
+    return {"type": "string", "description": description, **extra}
+
+
+LIST_TICKETS = {
+    "name": "list_tickets",
+    "description": "Lists the issues of a project, open or closed.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "project": _string("Project key, e.g. 'acme/shop'"),
+            "state": _string("Filter by state", enum=["open", "closed"]),
+            "labels": {"type": "array", "items": {"type": "string"}, "description": "Only tickets with these labels"},
+        },
+        "required": ["project"],
+    },
+}
+FIND_PROJECTS = {
+    "name": "find_projects",
+    "description": "Searches the code host's projects (repositories) by name, description or topic.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "query": _string("Search text in the host's query syntax, e.g. 'http client language:go stars:>500'."),
+        },
+        "required": ["query"],
+    },
+}
+PLAIN_SEARCH = {
+    "name": "find_projects",
+    "description": "Searches the code host's projects (repositories) by name, description or topic.",
+    "input_schema": {"type": "object", "properties": {"query": _string("What to look for")}, "required": ["query"]},
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Show the open bugs in acme/shop.", "Покажи открытые баги в acme/shop", "Pokaż otwarte błędy w acme/shop"],
+)
+def test_a_label_the_question_names_by_its_word_filters_the_list(question):
+    [(name, args)] = first_calls(question, [LIST_TICKETS])
+    assert name == "list_tickets"
+    assert args.get("labels") == ["bug"]
+
+
+def test_no_label_word_leaves_the_filter_out_and_a_quoted_one_is_no_filter():
+    [(_, args)] = first_calls("Show the open tickets in acme/shop.", [LIST_TICKETS])
+    assert "labels" not in args
+    [(_, args)] = first_calls("Which open tickets in acme/shop mention 'bug'?", [LIST_TICKETS])
+    assert "labels" not in args
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("Find Rust projects about http clients with more than 500 stars.", ("language:rust", "stars:>500", "http")),
+        ("Найди проекты на Python про парсинг с не менее чем 200 звёздами", ("language:python", "stars:>=200")),
+        ("Znajdź projekty w Ruby z ponad 1000 gwiazdek", ("language:ruby", "stars:>1000")),
+    ],
+)
+def test_a_query_is_written_in_the_syntax_its_description_shows(question, parts):
+    [(_, args)] = first_calls(question, [FIND_PROJECTS])
+    for part in parts:
+        assert part in args["query"]
+    assert "500 stars" not in args["query"] and "more" not in args["query"]
+
+
+def test_a_query_with_no_syntax_shown_keeps_the_words():
+    [(_, args)] = first_calls("Find Rust projects about http clients with more than 500 stars.", [PLAIN_SEARCH])
+    assert "language:" not in args["query"] and "stars:" not in args["query"]
