@@ -317,8 +317,7 @@ _UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "c
 
 
 def only_values(clause: str) -> bool:
-    """'France', 'in Fahrenheit', 'по Цельсию', 'published in 1965': a clause that only gives a value to the one
-    before it."""
+    """'France', 'in Fahrenheit', 'по Цельсию', 'published in 1965': a clause only giving the one before a value."""
     words = lx.content_words(clause)
     if not words or len(words) > 3 or "?" in clause:
         return False
@@ -353,6 +352,7 @@ def _joined(clauses: list[str]) -> list[str]:
             continue
         if out and (
             only_values(clause)
+            or lx.asks_when(clause)  # '..., and at what times?'
             or _REPORTED.match(clause)
             or lx.refers_back(clause)
             and not intent_hits(clause)
