@@ -13,6 +13,7 @@ from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
 from agent_core.sim.files import file_step, folder_made
+from agent_core.sim.rules import decline, forbidding
 from agent_core.sim.special import after_pause, harm, injection_in, obey, refuse, should_pause
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -31,6 +32,9 @@ def think(body: dict[str, Any], settings: SimSettings) -> Draft:
     category = harm(view.question)
     if category:
         return refuse(view, category)
+    rule = forbidding(view)
+    if rule:
+        return decline(view, rule)  # a change the system prompt rules out: declined, naming the rule
     outs = output.outputs(view)
     named = output.named(view, outs) if outs else None
     forced_choice = view.choice
