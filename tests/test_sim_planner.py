@@ -1166,7 +1166,8 @@ def test_a_status_a_diff_and_a_log_are_told_by_their_files_and_records():
         )
     )
     rows = gist.records("Show the log", "en", log) or ""
-    assert "- “Fix login” (Ann K, 2026-11-20)" in rows and "(Bo L, " in rows and "aaaaaaa" not in rows, rows
+    assert "- “Fix login” by Ann K on 2026-11-20" in rows and "by Bo L on " in rows and "aaaaaaa" not in rows, rows
+    assert "- `Fix login` (`Ann K`, 2026-11-20)" in (gist.records("Покажи лог", "ru", log) or "")
     assert gist.records("Кто сделал больше всего коммитов?", "ru", log) == "Больше всего записей у `Ann K` (2 из 3)."
 
 

@@ -407,6 +407,8 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
 def _entity(work: Fill, text: str, wanted: tuple[str, ...], pname: str) -> Any:
     """The first entity of a kind in text that no other parameter took (source/target roles pick their own)."""
     found = [e for e in entities.of_kind(text, *wanted) if (e.start, str(id(text))) not in work.used]
+    if "date" in wanted:
+        found = listing.dates_for(found, pname, text)  # 'since November 28th' starts a period, it ends none
     if not found:
         return None
     chosen = slots.by_role(found, pname, text)

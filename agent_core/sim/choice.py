@@ -89,14 +89,15 @@ def _ranking(
         exact = about and fit.points > 0 and _named_as_written(clause, key)
         acting = _action_points(clause, key, dedicated) if tie is None else 0
         points = boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting + DISTINCT * (key in distinct)
-        rows.append((points, boost, about))
+        rows.append((points, boost, about if intent != "list" else bool(set(fit.shared) - GENERIC_MEANING - {"list"})))
         named = named or exact or (about and bool(meaning.profile(key).name & meaning.concepts(clause)))
     if intent == "search" and named and "search" not in intent_hits(clause):
         # The clause asks for no search, it only fell back to the search intent; a tool named for what it asks
         # about ('commity' -> list_commits, 'most popular model on the Hub' -> get_hub_stats) is dedicated to it,
         # so a search tool earns nothing from the fallback.
         rows = [(points - max(boost, 0), boost, about) for points, boost, about in rows]
-    if intent == "search" and any(about for _, _, about in rows):
+    if intent in ("search", "list") and any(about for _, _, about in rows):
+        # 'List the commits ...': what is listed decides, so a tool that only lists (git_branch) earns no boost
         rows = [(points - max(boost, 0) * (not about), boost, about) for points, boost, about in rows]
     return tuple((points, boost) for points, boost, _ in rows)
 

@@ -238,7 +238,10 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
         date = next((v[:10] for v in said if re.match(r"^\d{4}-\d\d-\d\d", v)), "")
         extra = ", ".join(x for x in (code(person, lang) if person else "", date) if x)
         shown = (lx.quote(text, lang) if lang == "en" else code(text, lang)) if text else block.get(first, "")
-        rows.append(f"- {shown}" + (f" ({extra})" if extra else ""))
+        if person and date and text:  # '“Fix login redirect loop” by Marek Wiśniewski on 2026-11-30'
+            rows.append("- " + say("gist.by", lang, text=shown, who=code(person, lang), date=date))
+        else:
+            rows.append(f"- {shown}" + (f" ({extra})" if extra else ""))
     if people and lx.hits(lx.words(question), lx.lexicon()["most_words"]):
         # 'Who made the most commits?' is answered by the count, not by the log
         who, k = people.most_common(1)[0]

@@ -128,7 +128,11 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
         return "time" if "zone" not in joined and "timezone" not in joined else None
     if not own and re.search(r"\bhh\s*mm\b|24 hour", joined):
         return "time"
-    if own and lx.hits(words, ["=date", "=day", "дата", "=data", "=birthday"]) and kind_type != "number":
+    if (
+        own
+        and lx.hits(words, ["=date", "=day", "дата", "=data", "=birthday", "=timestamp", "=since", "=until"])
+        and kind_type != "number"
+    ):
         return "date"
     if own and lx.hits(words, ["author", "=person", "full name", "first name", "last name", "surname", "given name"]):
         return "person"

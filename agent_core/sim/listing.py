@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent_core.sim import kinds
+from agent_core.sim import kinds, slots
 from agent_core.sim.text import entities, names, values
 from agent_core.sim.text import language as lx
 
@@ -314,3 +314,18 @@ def _inside_other(text: str, e: entities.Entity) -> bool:
         o.start <= e.start and e.end <= o.end and o.kind in ("id", "phone", "date", "time", "email", "file")
         for o in entities.find(text)
     )
+
+
+_SINCE = re.compile(r"(?:\bsince|\bfrom|\bafter|\bstarting|\bс|\bначиная с|\bпосле|\bod|\bpo)\s+(?:the\s+)?$", re.I)
+_UNTIL = re.compile(r"(?:\buntil|\btill|\bbefore|\bto|\bthrough|\bпо|\bдо|\bdo|\bprzed)\s+(?:the\s+)?$", re.I)
+
+
+def dates_for(found: list[entities.Entity], pname: str, text: str) -> list[entities.Entity]:
+    """The dates a period's bound takes: a start (start_timestamp, date_from, since) the dates after 'since / from /
+    с / od', an end the dates after 'until / to / до / do'; a parameter with no role takes any date."""
+    role = slots._role(pname) or ("source" if lx.hits(kinds._words(pname), ["since", "after"]) else "")
+    role = role or ("target" if lx.hits(kinds._words(pname), ["until", "before"]) else "")
+    if not role:
+        return found
+    after = _SINCE if role == "source" else _UNTIL
+    return [e for e in found if after.search(text[max(0, e.start - 24) : e.start])]

@@ -99,9 +99,12 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     if composed is None and intent not in ("arithmetic", "derived", "list"):
         composed = told.from_text(view, need, out)
     elif (
-        composed is None and intent == "list" and not shelled and (gist.listing(out) or told.told_done(view, need, out))
+        composed is None
+        and intent == "list"
+        and not shelled
+        and (gist.listing(out) or gist.records(view.question, view.lang, out) or told.told_done(view, need, out))
     ):
-        composed = told.from_text(view, need, out)  # '[FILE] app.log ...' told as entries, not pasted
+        composed = told.from_text(view, need, out)  # '[FILE] app.log ...', a log's records: told, not pasted
     if composed is not None:
         line = composed
     elif intent in ("tool", "stock", "time", "delete") or intent not in lx.load("phrases")["result"]:
