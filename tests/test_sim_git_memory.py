@@ -1,0 +1,131 @@
+"""The offline model on the MCP reference git and memory servers' tools (modelcontextprotocol/servers: src/git,
+src/memory), with names and values of its own: a short name looked up after 'not found', two changes made in order,
+a list about what it lists, a period's start taken from 'since'."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from agent_core.model import SimSettings
+from agent_core.sim.brain import think
+
+Runner = Callable[[str, dict], tuple[str, bool]]
+CASES = Path(__file__).parent / "fidelity" / "loops" / "cases"
+
+
+def definitions(server: str) -> list[dict]:
+    """The tools as the corpus copied them from the server (names, parameters and schema shapes as written there)."""
+    data = json.loads((CASES / f"mcp_server_{server}.json").read_text(encoding="utf-8"))
+    return [t["definition"] for t in data["tools"].values()]
+
+
+def loop(question: str, tools: list[dict], run: Runner) -> tuple[list[list[tuple[str, dict]]], str]:
+    """think() in an agent loop; the calls of each reply, and the answer."""
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
+    body["tools"] = tools
+    replies: list[list[tuple[str, dict]]] = []
+    for turn in range(8):
+        draft = think(copy.deepcopy(body), SimSettings())
+        content = [dict(b, id=f"t{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)]
+        body["messages"].append({"role": "assistant", "content": content})
+        if draft.stop_reason != "tool_use":
+            return replies, " ".join(b["text"] for b in content if b["type"] == "text")
+        uses = [b for b in content if b["type"] == "tool_use"]
+        replies.append([(b["name"], b["input"]) for b in uses])
+        results = []
+        for block in uses:
+            output, failed = run(block["name"], block["input"])
+            results.append({"type": "tool_result", "tool_use_id": block["id"], "content": output, "is_error": failed})
+        body["messages"].append({"role": "user", "content": results})
+    raise AssertionError("the loop did not end")
+
+
+def graph(people: list[str]) -> Runner:
+    """A memory server holding these people: a name it lacks is 'not found', a search matches words of names."""
+
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "add_observations":
+            unknown = [o["entityName"] for o in args["observations"] if o["entityName"] not in people]
+            if unknown:
+                return f"Entity with name {unknown[0]} not found", True
+            return json.dumps(args["observations"]), False
+        if name == "search_nodes":
+            found = [p for p in people if args["query"].lower() in p.lower().split()]
+            entities = [{"name": p, "entityType": "person", "observations": []} for p in found]
+            return json.dumps({"entities": entities, "relations": []}), False
+        return json.dumps({"entities": [], "relations": []}), False
+
+    return run
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Add to Tomek's record that he moved to Gdańsk.", "moved to Gdańsk"),
+        ("Добавь про Tomek, что он переехал в Гданьск.", "переехал в Гданьск"),
+        ("Dopisz do Tomek, że przeprowadził się do Gdańska.", "przeprowadził się do Gdańska"),
+    ],
+)
+def test_a_short_name_the_graph_does_not_know_is_looked_up_and_the_call_made_again(question, said):
+    replies, answer = loop(question, definitions("memory"), graph(["Tomek Nowak", "Ann Kowalska"]))
+    calls = [c for reply in replies for c in reply]
+    assert calls[0] == ("add_observations", {"observations": [{"entityName": "Tomek", "contents": [said]}]})
+    assert calls[1] == ("search_nodes", {"query": "Tomek"})
+    assert calls[2] == ("add_observations", {"observations": [{"entityName": "Tomek Nowak", "contents": [said]}]})
+    assert len(calls) == 3 and "Tomek Nowak" in answer
+
+
+def test_two_fuller_names_are_not_guessed_between():
+    replies, answer = loop(
+        "Add to Tomek's record that he moved to Gdańsk.",
+        definitions("memory"),
+        graph(["Tomek Nowak", "Tomek Wiśniewski"]),
+    )
+    calls = [c for reply in replies for c in reply]
+    assert [name for name, _ in calls] == ["add_observations", "search_nodes"], calls
+    assert "not found" in answer
+
+
+def repository(name: str, args: dict) -> tuple[str, bool]:
+    outputs = {
+        "git_add": "Files staged successfully",
+        "git_commit": "Changes committed successfully with hash 0123456789abcdef0123456789abcdef01234567",
+        "git_log": "Commit history:\nCommit: 'aaaa'\nAuthor: <git.Actor \"Jan Nowak <jan@x.com>\">\n"
+        "Date: 2026-11-20 10:00:00+01:00\nMessage: 'Add notes\\n'\n\nCommit: 'bbbb'\n"
+        "Author: <git.Actor \"Ewa Lis <ewa@x.com>\">\nDate: 2026-11-21 10:00:00+01:00\nMessage: 'Fix typo\\n'\n",
+    }
+    return outputs.get(name, "Repository status:\nOn branch main"), False
+
+
+@pytest.mark.parametrize(
+    ("question", "files", "message"),
+    [
+        ("In /srv/repo, stage notes.txt and commit it with the message 'Add notes'.", ["notes.txt"], "Add notes"),
+        (
+            "W /srv/repo dodaj plik src/app.py do poczekalni i zrób commit z opisem 'Fix typo'.",
+            ["src/app.py"],
+            "Fix typo",
+        ),
+    ],
+)
+def test_staging_and_a_commit_are_two_changes_made_in_order(question, files, message):
+    replies, _ = loop(question, definitions("git"), repository)
+    assert replies[0] == [("git_add", {"repo_path": "/srv/repo", "files": files})]
+    assert replies[1] == [("git_commit", {"repo_path": "/srv/repo", "message": message})]
+    assert len(replies) == 2
+
+
+def test_a_list_of_commits_goes_to_the_log_with_the_period_start_from_since():
+    replies, answer = loop("List the commits in /srv/repo since November 20th, 2026.", definitions("git"), repository)
+    assert replies == [[("git_log", {"repo_path": "/srv/repo", "start_timestamp": "2026-11-20"})]]
+    assert "“Add notes” by Jan Nowak on 2026-11-20" in answer
+
+
+def test_a_date_after_until_ends_the_period_and_starts_none():
+    replies, _ = loop("List the commits in /srv/repo until 2026-11-21.", definitions("git"), repository)
+    assert replies == [[("git_log", {"repo_path": "/srv/repo", "end_timestamp": "2026-11-21"})]]
