@@ -261,6 +261,32 @@ def test_missing_argument_makes_it_ask_instead_of_inventing():
         assert asked in text(draft)
 
 
+SEND_EMAIL = {
+    "name": "send_email",
+    "description": "Sends an email to a given recipient with a subject and a message.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "to": {"type": "string", "description": "The recipient's email address."},
+            "subject": {"type": "string"},
+            "body": {"type": "string"},
+        },
+        "required": ["to", "subject", "body"],
+    },
+}
+
+
+def test_a_missing_recipient_is_asked_as_the_recipients_address_not_the_users():
+    """The OpenAI function-calling guide's send_email: 'to' is someone else's address, so 'your e-mail' is wrong."""
+    for task, asked in (
+        ("Send an email saying the meeting moves to Friday.", "the recipient's e-mail address"),
+        ("Отправь письмо о том, что встреча переносится на пятницу.", "получателя"),
+        ("Wyślij maila, że spotkanie przesuwa się na piątek.", "odbiorcy"),
+    ):
+        draft = think(request(task, [SEND_EMAIL]), SimSettings())
+        assert not calls(draft) and asked in text(draft) and "your e-mail" not in text(draft), text(draft)
+
+
 # ---- parallel calls and tool_choice ---------------------------------------------------------------------
 
 

@@ -24,6 +24,15 @@ _KNOWN = {
     "path": {"en": "the file's name", "ru": "имя файла", "pl": "nazwę pliku"},
     "directory": {"en": "the folder", "ru": "папку", "pl": "folder"},
 }
+# The same values when they are someone else's: send_email's 'to' is "The recipient's email address".
+_RECIPIENT = {
+    "email": {
+        "en": "the recipient's e-mail address",
+        "ru": "адрес электронной почты получателя",
+        "pl": "adres e-mail odbiorcy",
+    },
+    "phone": {"en": "the recipient's phone number", "ru": "номер телефона получателя", "pl": "numer telefonu odbiorcy"},
+}
 _NUMBER_OF = {
     "order": {"en": "the order number", "ru": "номер заказа", "pl": "numer zamówienia"},
     "customer": {"en": "your customer number", "ru": "номер клиента", "pl": "numer klienta"},
@@ -71,6 +80,8 @@ def _what(view: View, tool: dict[str, Any], pname: str) -> list[str]:
             found = _NUMBER_OF.get(lx.stem(word)) or _NUMBER_OF.get(word)
             if found:
                 return [found[view.lang]]
+    if kind in _RECIPIENT and _for_recipient(pname, prop or {}):
+        return [_RECIPIENT[kind][view.lang]]
     if kind in _KNOWN:
         return [_KNOWN[kind][view.lang]]
     if kind == "number" or (prop or {}).get("type") in ("integer", "number"):
@@ -79,6 +90,12 @@ def _what(view: View, tool: dict[str, Any], pname: str) -> list[str]:
             if found:
                 return [found[view.lang]]
     return []
+
+
+def _for_recipient(pname: str, prop: dict[str, Any]) -> bool:
+    """The value is the person written to, not the user: 'to', 'recipient', "The recipient's email address"."""
+    words = lx.words(f"{pname.replace('_', ' ')} {prop.get('description', '')}")
+    return bool(lx.hits(words, lx.lexicon()["recipient_words"]))
 
 
 def question(view: View, need: Need) -> str | None:
