@@ -13,6 +13,7 @@ from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
 from agent_core.sim.files import file_step, folder_made
+from agent_core.sim.reword import again, empty, reopens
 from agent_core.sim.rules import decline, forbidding
 from agent_core.sim.special import after_pause, harm, injection_in, obey, refuse, should_pause
 from agent_core.sim.text import language as lx
@@ -238,13 +239,14 @@ def _mark_twins(needs: list[Need]) -> None:
 
 def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
     """Give each past call to the need it served; calls nobody asked for (injected ones) are returned."""
-    left = []
+    left, spare = [], {id(n) for n in needs if n.result is not None and empty(n.result.output)}
     for attempt in attempts:
-        open_needs = [n for n in needs if n.result is None and _serves(n, attempt)]
+        open_needs = [n for n in needs if (n.result is None or reopens(n, attempt, spare)) and _serves(n, attempt)]
         need = (
-            next((n for n in open_needs if n.args == attempt.input), None)
+            next((n for n in open_needs if n.args == attempt.input and n.result is None), None)
             or next((n for n in open_needs if n.attempts and n.attempts[-1].status != "ok"), None)
             or next((n for n in open_needs if not n.attempts), None)
+            or next((n for n in open_needs if n.result is not None), None)  # the retry of an empty lookup
         )
         if need is None:
             left.append(attempt)
@@ -252,6 +254,7 @@ def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
         need.attempts.append(attempt)
         if attempt.status == "ok":
             need.result = attempt
+            spare |= {id(need)} if empty(attempt.output) else set()  # an empty lookup's retry may follow
     return left
 
 
@@ -299,7 +302,8 @@ def _derive(view: View, need: Need, needs: list[Need]) -> None:
 
 def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attempt]) -> None:
     if need.result is not None:
-        need.state = "done"
+        retry = again(view, need)  # an empty lookup is tried once more in other words
+        need.state, need.call, need.result = ("call", retry, None) if retry else ("done", None, need.result)
     elif need.attempts and need.tool is None:
         need.state = "gave_up"  # data the program gathered failed, and there is no tool to try again with
     elif need.attempts and any(n.feeds is need and n.tool is not None and not n.attempts for n in needs):

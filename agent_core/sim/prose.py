@@ -95,22 +95,33 @@ def _asked(question: str) -> tuple[tuple[int, frozenset[str]], ...]:
     at = next((i for i, t in enumerate(tokens) if i > 1 and lx.fold(t) in lx.word_set("about_words")), None)
     out = []
     first = True
+    folded_tokens = lx.words(question)
+    # 'Сколько в самолёте мест ...': a word after 'в', 'in', 'w' says where, not what is asked
+    places = lx.word_set("place_prepositions")
+    setting = {b for a, b in zip(folded_tokens, folded_tokens[1:], strict=False) if a in places}
     for index, token in enumerate(tokens):
         for word in lx.content_words(token):
             folded = lx.fold(word)
             if len(folded) < 3 or lx.hits([folded], _kind_words()):
                 continue
-            forms = {lx.stem(folded)}
-            for said, english in _table()["glossary"]:
-                if lx.hits([folded], said.split("|")):
-                    forms |= {lx.stem(w) for w in english.split("|") if len(w) > 2}
-            topic = word[:1].isupper() or word[:1].isdigit()
+            forms = {lx.stem(folded)} | {lx.stem(w) for w in english_forms(folded) if len(w) > 2}
+            topic = word[:1].isupper() or word[:1].isdigit() or folded in setting
             if at is not None and index < at:
                 out.append((1, frozenset(forms)))  # the frame of the question, not what it asks
                 continue
             out.append((5 if first and not topic else 1 if topic else 2, frozenset(forms)))
-            first = False
+            first = first and folded in setting
     return tuple(out)
+
+
+def english_forms(folded: str) -> list[str]:
+    """The English words the glossary gives for a (folded) Russian or Polish word: 'мест' -> seat, seats."""
+    return [w for said, english in _glossary() if lx.hits([folded], said) for w in english]
+
+
+@cache
+def _glossary() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    return tuple((tuple(said.split("|")), tuple(english.split("|"))) for said, english in _table()["glossary"])
 
 
 @cache
@@ -161,7 +172,7 @@ def best(question: str, text: str) -> str | None:
 
 def _names(sentence: str, question: str) -> list[str]:
     """Names in the sentence the question does not already name, in groups: 'Trent Reznor and Atticus Ross'."""
-    known = {lx.fold(w) for w in lx.words(question)}
+    known = {w for word in lx.words(question) for w in (word, *lx.words(" ".join(english_forms(word))))}
     groups: list[list[str]] = [[]]
     position = 0
     for match in _NAMES.finditer(sentence):
@@ -171,8 +182,10 @@ def _names(sentence: str, question: str) -> list[str]:
             groups.append([])
         position = match.end()
         first = match.start() == 0 or sentence[: match.start()].rstrip().endswith((".", ":"))
-        if (first and len(name.split()) == 1) or all(lx.fold(w) in known for w in lx.words(name)):
-            continue  # 'The', 'It' open a sentence; the question's own names are no answer
+        named = lx.words(name)
+        dated = named[0] in lx.load("entities")["months"]  # '(February 11, 2024)' is when, not who
+        if (first and len(name.split()) == 1) or dated or 2 * sum(w in known for w in named) > len(named):
+            continue  # 'The', 'It' open a sentence; the question's own names ('Super Bowl LVIII') are no answer
         groups[-1].append(name)
     return next((g for g in groups if g), [])
 
@@ -261,10 +274,49 @@ def _part(question: str, lang: str, out: str) -> str | None:
         return None  # 'Order 12345: Desk lamp x1, status: Delivered' is a record, told as one elsewhere
     if lang == "en":
         return clipped(sentence)
-    found = _values(sentence, asks, question)
+    found = _values(sentence, asks, question) or _values(_continued(out, sentence), asks, question)
     if not found:
         return None
+    found = [_with_unit(v, out, lang) for v in found]
     yes = ""
     if asks == "yesno":
         yes = say("prose.no" if _NEGATION.search(sentence) else "prose.yes", lang) + " "
     return yes + say("prose.answer", lang, q=_topic(question), values=lx.join_list(found, lang))
+
+
+_PRONOUN = re.compile(r"^(?:It|They|This|These|That|He|She|Its|Their)\b")
+
+
+def _continued(text: str, sentence: str) -> str:
+    """The sentence after the one chosen when it goes on about the same thing ('You may bring one bag. It must be
+    under 50 pounds ...'): its values answer the question the first one only opens."""
+    items = sentences(text)
+    at = items.index(sentence) if sentence in items else -1
+    following = items[at + 1] if 0 <= at < len(items) - 1 else ""
+    return following if _PRONOUN.match(following) else ""
+
+
+def _with_unit(found: str, text: str, lang: str) -> str:
+    """'50 pounds' -> '50 фунтов', '14 days' -> '14 dni': a number with the unit after it, in the user's words."""
+    unit = re.search(rf"(?<![\w.]){re.escape(found)}\s+([A-Za-z]+)", text)
+    if not unit or not re.fullmatch(r"\d+(?:\.\d+)?", found):
+        return found
+    forms = next((f[lang] for names, f in _units() if unit.group(1).lower() in names.split("|")), None)
+    return f"{found} {plural(found, forms.split('|'), lang)}" if forms else found
+
+
+@cache
+def _units() -> tuple[tuple[str, dict[str, str]], ...]:
+    return tuple((names, forms) for names, forms in lx.load("answers")["prose"]["units"])
+
+
+def plural(number: str, forms: list[str], lang: str) -> str:
+    """The form of a noun after a number: one, few or many (1 день, 2 дня, 5 дней; 1 dzień, 2 dni, 5 dni)."""
+    if "." in number:
+        return forms[1]
+    n = int(number)
+    if n % 100 in (11, 12, 13, 14):
+        return forms[2]
+    if n % 10 == 1 and (lang == "ru" or n == 1):
+        return forms[0]
+    return forms[1] if n % 10 in (2, 3, 4) else forms[2]

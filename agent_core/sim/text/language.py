@@ -305,6 +305,13 @@ def content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if fold(w) not in stop and len(w) > 1]
 
 
+def query_drop(tokens: list[str]) -> frozenset[str]:
+    """The words a search query leaves out: 'search', 'find', and 'web' or 'internet' where a verb searches it
+    ('Search the web for ...'); with no such verb the internet is what is asked about ('есть ли на борту интернет')."""
+    searches = any(stem(t) in word_set("search_verbs") or t in word_set("search_verbs") for t in tokens)
+    return word_set("query_drop") if searches else word_set("query_drop") - word_set("query_media")
+
+
 @cache
 def word_set(name: str) -> frozenset[str]:
     """A lexicon word list as a set of folded words."""

@@ -217,7 +217,7 @@ def _query(clause: str, intent: str) -> str | None:
         if lx.hits(tokens, entry["match"]):
             query: str = entry["query"]
             return query
-    drop = lx.word_set("query_drop")
+    drop = lx.query_drop(tokens)
     kept = [w for w in lx.content_words(clause) if lx.fold(w) not in drop]
     return " ".join(kept[:MAX_QUERY_WORDS]) or None
 
