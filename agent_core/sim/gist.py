@@ -3,9 +3,11 @@ key: value lines, or the sentences that answer the question, never the whole tex
 
 from __future__ import annotations
 
+import csv
 import re
 from collections import Counter
 
+from agent_core.sim import prose
 from agent_core.sim.text import facts, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -15,6 +17,7 @@ PIECE = 90  # at most this much of one sentence is quoted
 MAX_ITEMS = 15
 # '* main' in a list of branches marks the current one; it is an entry like the others
 _ENTRY = re.compile(r"^\s*(?:\*\s+)?(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
+_FOUND = re.compile(r"^\s*/[\w.~-]+(?:/[\w.~-]+)+\s*$")
 _LEVEL = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARN(?:ING)?|INFO|DEBUG)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _TITLE = re.compile(r"\A\s*#{1,3}\s+(.+)")
@@ -26,6 +29,8 @@ def listing(out: str) -> tuple[list[str], list[str]] | None:
     """(files, folders) when most lines of the text are entries of a folder listing ('Allowed directories:' above them
     is its heading, no entry)."""
     lines = [line for line in out.splitlines() if line.strip()]
+    if len(lines) == 1 and _FOUND.match(lines[0]):
+        return [lines[0].strip()], []  # a search's one hit, as a full path: an entry found, not a text
     if len(lines) >= 2 and lines[0].rstrip().endswith(":") and " " in lines[0].strip():
         lines = lines[1:]
         only = _ENTRY.match(lines[0]) if len(lines) == 1 and "/" in lines[0] else None
@@ -52,7 +57,9 @@ def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
         files, folders = entries
         names = [code(n, lang) for n in [*(f"{d}/" for d in folders), *files]]
         shown = ", ".join(names[:MAX_ITEMS]) + (", …" if len(names) > MAX_ITEMS else "")
-        return say("gist.listing", lang, where=where, n=len(names), items=shown)
+        return say(
+            "gist.listing" if len(names) != 1 else "gist.listing_one", lang, where=where, n=len(names), items=shown
+        )
     if len(" ".join(out.split())) < LONG:
         return None
     told = changes(lang, out, where) or records(question, lang, out, where)
@@ -117,6 +124,42 @@ def log_lines(lang: str, out: str, where: str = "") -> str | None:
         example = _LEVEL.split(lines[0], 1)[-1].strip(" :-") or lines[0]  # the message, after its time and level
         tail = say("gist.log_example", lang, example=lx.quote(_piece(example), lang))
     return say("gist.log", lang, where=where, n=len(lines), span=span, counts=counts, tail=tail)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(" ", ""))
+    except ValueError:
+        return None
+
+
+def table(question: str, lang: str, out: str, where: str = "") -> str | None:
+    """A CSV table asked for a total or for its top row: 'Сумма «sales» (`data.csv`): 358 (120 + 95 + 143).',
+    'Gdańsk has the most sales in data.csv: 143.'; None for other text or other questions (the table is told as it
+    came)."""
+    rows = [r for r in csv.reader(out.strip().splitlines()) if r]
+    if len(rows) < 3 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    header, body = [h.strip() for h in rows[0]], rows[1:]
+    numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None for r in body)]
+    if not numeric or len(numeric) == len(header):
+        return None
+    tokens = lx.words(question)
+    asked = [i for i in numeric if prose.asks_about(question, header[i])]
+    column = (asked or numeric)[-1]
+    values = [_number(r[column]) or 0.0 for r in body]
+    name = lx.quote(header[column], lang) if lang != "en" else header[column]
+    if lx.hits(tokens, lx.lexicon()["most_words"]):
+        labels = [i for i in range(len(header)) if i not in numeric and not re.fullmatch(r"[\d\-/:. T]+", body[0][i])]
+        top = max(range(len(body)), key=lambda k: values[k])
+        label = body[top][labels[0]] if labels else body[top][0]
+        return say("gist.table_most", lang, where=where, label=code(label, lang), column=name, value=body[top][column])
+    if lx.hits(tokens, lx.lexicon()["total_words"]):
+        total = sum(values)
+        shown = f"{total:g}" if total != int(total) else str(int(total))
+        parts = " + ".join(r[column].strip() for r in body[:MAX_ITEMS]) + (" + …" if len(body) > MAX_ITEMS else "")
+        return say("gist.table_total", lang, where=where, column=name, total=shown, parts=parts)
+    return None
 
 
 def code(name: str, lang: str) -> str:

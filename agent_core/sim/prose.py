@@ -124,6 +124,13 @@ def _glossary() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     return tuple((tuple(said.split("|")), tuple(english.split("|"))) for said, english in _table()["glossary"])
 
 
+def asks_about(question: str, word: str) -> bool:
+    """Whether the question asks about a word of a result (a table's column 'sales' for 'сколько продаж'), in any of
+    the three languages (the glossary)."""
+    stems = {lx.stem(w) for w in lx.words(word.replace("_", " ")) if len(w) > 2}
+    return any(lx.stems_match(s, f) for _, forms in _asked(question) for f in forms for s in stems)
+
+
 @cache
 def _kind_words() -> tuple[str, ...]:
     return tuple(form for _, forms in _table()["kinds"] for form in forms.split("|"))

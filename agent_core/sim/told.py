@@ -54,6 +54,7 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         gist.changes(view.lang, out, where)
         or gist.records(view.question, view.lang, out, where)
         or gist.checklist(view.lang, out, where)
+        or gist.table(view.question, view.lang, out, where)
     )
     if read:
         return read
