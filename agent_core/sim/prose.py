@@ -284,7 +284,7 @@ def _part(question: str, lang: str, out: str) -> str | None:
     found = _values(sentence, asks, question) or _values(_continued(out, sentence), asks, question)
     if not found:
         return None
-    found = [_with_unit(v, out, lang) for v in found]
+    found = [with_unit(v, out, lang) for v in found]
     yes = ""
     if asks == "yesno":
         yes = say("prose.no" if _NEGATION.search(sentence) else "prose.yes", lang) + " "
@@ -303,7 +303,7 @@ def _continued(text: str, sentence: str) -> str:
     return following if _PRONOUN.match(following) else ""
 
 
-def _with_unit(found: str, text: str, lang: str) -> str:
+def with_unit(found: str, text: str, lang: str) -> str:
     """'50 pounds' -> '50 фунтов', '14 days' -> '14 dni': a number with the unit after it, in the user's words."""
     unit = re.search(rf"(?<![\w.]){re.escape(found)}\s+([A-Za-z]+)", text)
     if not unit or not re.fullmatch(r"\d+(?:\.\d+)?", found):

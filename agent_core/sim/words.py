@@ -7,6 +7,7 @@ import re
 from functools import cache
 from typing import Any
 
+from agent_core.sim import prose
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
 
@@ -49,10 +50,26 @@ def value(raw: Any, lang: str) -> str:
     if lang == "en" or not re.search(r"[A-Za-z]{2}", text):
         return text
     translated = translate(text, lang)
+    if translated == text and len(text) > SHORT_QUOTE and _is_sentence(text):
+        return _told(text, lang)
     if translated == text:
         return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
     # The tool's own word stays beside the translation: it is what came over the wire.
     return f"{translated} ({lx.quote(text, lang)})"
+
+
+SHORT_QUOTE = 60  # an English line this long is quoted as it came; a longer passage is told, not quoted whole
+
+
+def _told(text: str, lang: str) -> str:
+    """An English sentence in a Russian or Polish answer: the figures it gives in the user's words, then its opening
+    quoted ('14 дней («Refunds are issued within 14 days of…»)'): a whole English paragraph is no answer there."""
+    figures = [
+        prose.with_unit(n, text, lang) for n in dict.fromkeys(re.findall(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])", text))
+    ]
+    cut = text[: SHORT_QUOTE - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+    quoted = lx.quote(cut, lang)
+    return f"{', '.join(figures[:3])} ({quoted})" if figures else quoted
 
 
 def translate(text: str, lang: str, keep: bool = False) -> str:

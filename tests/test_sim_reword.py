@@ -1,0 +1,75 @@
+"""A lookup that found nothing is tried once more in other words (sim/reword.py), on a help-centre tool of our own
+naming: the query's key words in English, one retry, and the answer told in the user's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_core.model import SimSettings
+from agent_core.sim import reword
+from agent_core.sim.brain import think
+from agent_core.sim.words import value
+
+HELP = {
+    "name": "help_centre",
+    "description": "Searches the help centre for articles on orders, delivery and refunds.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "What to look for."}},
+        "required": ["query"],
+    },
+}
+ANSWER = "Delivery is free on orders over 50 euros. Refunds are paid within 14 days."
+
+
+def _uses(draft: Any) -> list[dict[str, Any]]:
+    return [b for b in draft.content if b["type"] == "tool_use"]
+
+
+def _loop(question: str, results: list[str]) -> tuple[list[dict[str, Any]], str]:
+    """Runs the question, answering the model's calls with the results in turn; its calls and its last text."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
+    calls: list[dict[str, Any]] = []
+    for result in [*results, None]:
+        draft = think({"model": "claude-sonnet-4-6", "tools": [HELP], "messages": messages}, SimSettings())
+        uses = _uses(draft)
+        if not uses or result is None:
+            return calls, " ".join(b["text"] for b in draft.content if b["type"] == "text")
+        for n, use in enumerate(uses):
+            use["id"] = f"toolu_{len(calls)}_{n}"
+        calls += [u["input"] for u in uses]
+        messages.append({"role": "assistant", "content": draft.content})
+        replies = [{"type": "tool_result", "tool_use_id": u["id"], "content": result} for u in uses]
+        messages.append({"role": "user", "content": replies})
+    return calls, ""
+
+
+def test_key_words_in_english() -> None:
+    assert reword.english("самолёте мест бизнес класса", "ru") == "plane seat business"
+    assert reword.english("zwrot pieniędzy", "pl") == "refund money"
+    assert reword.english("Найди лучшего друга", "ru") == "best friend"  # the verb of searching is no key word
+    assert reword.english("rows exit rows", "en") == "rows exit seats"  # an English query gets a broader word
+
+
+def test_an_empty_answer_is_retried_once_in_english_and_answered_in_russian() -> None:
+    calls, text = _loop("Когда мне вернут деньги за возврат?", ["No matching articles found.", ANSWER])
+    assert len(calls) == 2 and calls[1]["query"] != calls[0]["query"]
+    assert "refund" in calls[1]["query"] and not any("\u0400" <= c <= "\u04ff" for c in calls[1]["query"])
+    assert "14" in text and "не подошло" in text
+
+
+def test_a_second_empty_answer_is_not_retried_again() -> None:
+    calls, text = _loop("Когда мне вернут деньги за возврат?", ["[]", "[]", ANSWER])
+    assert len(calls) == 2
+    assert "ничего не" in text
+
+
+def test_a_lookup_that_found_something_is_not_retried() -> None:
+    calls, _ = _loop("Когда мне вернут деньги за возврат?", [ANSWER, ANSWER])
+    assert len(calls) == 1
+
+
+def test_a_long_english_sentence_is_told_by_its_figures_and_a_short_quote() -> None:
+    said = value("Refunds are issued within 14 days of purchase to the original payment method.", "ru")
+    assert said.startswith("14 дней («Refunds are issued") and said.endswith("…»)")
+    assert value("Refunds are issued within 2 days.", "pl") == "„Refunds are issued within 2 days.”"
