@@ -164,7 +164,9 @@ def _result_value(need: Need) -> str:
         return sent
     if need.value:
         return need.value  # a tool with no parameter for it ("query": "weather Oslo") still answered about Oslo
-    return next((v for v in need.outcome.input.values() if isinstance(v, str)), "")
+    sent_strings = [v for v in need.outcome.input.values() if isinstance(v, str)]
+    # get_file_contents(owner, repo, path): the file it read, not the first string sent (the owner)
+    return next((v for v in sent_strings if lx.extract_paths(v)), sent_strings[0] if sent_strings else "")
 
 
 def _asks_a_question(clause: str) -> bool:
