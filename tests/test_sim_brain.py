@@ -287,6 +287,16 @@ def test_a_missing_recipient_is_asked_as_the_recipients_address_not_the_users():
         assert not calls(draft) and asked in text(draft) and "your e-mail" not in text(draft), text(draft)
 
 
+def test_a_missing_message_is_asked_for_as_what_to_say_not_by_its_field():
+    for task, asked in (
+        ("Send an email to bob@example.com", "What should the message say?"),
+        ("Отправь письмо на bob@example.com", "Что написать в сообщении?"),
+        ("Wyślij maila do bob@example.com", "Co mam napisać w wiadomości?"),
+    ):
+        draft = think(request(task, [SEND_EMAIL]), SimSettings())
+        assert not calls(draft) and text(draft) == asked, text(draft)
+
+
 # ---- parallel calls and tool_choice ---------------------------------------------------------------------
 
 
