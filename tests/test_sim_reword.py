@@ -73,3 +73,29 @@ def test_a_long_english_sentence_is_told_by_its_figures_and_a_short_quote() -> N
     said = value("Refunds are issued within 14 days of purchase to the original payment method.", "ru")
     assert said.startswith("14 дней («Refunds are issued") and said.endswith("…»)")
     assert value("Refunds are issued within 2 days.", "pl") == "„Refunds are issued within 2 days.”"
+
+
+def test_names_paths_and_ids_are_not_reworded() -> None:
+    """An empty answer to a call by a name, a path or an id is an answer ('no open issues'), not a query to reword."""
+    listing = {
+        "name": "list_issues",
+        "description": "Lists the issues of a repository.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"owner": {"type": "string"}, "repo": {"type": "string"}},
+            "required": ["owner", "repo"],
+        },
+    }
+    use = {
+        "type": "tool_use",
+        "id": "toolu_1",
+        "name": "list_issues",
+        "input": {"owner": "octo-org", "repo": "webshop"},
+    }
+    messages = [
+        {"role": "user", "content": "List the issues of the repository octo-org/webshop."},
+        {"role": "assistant", "content": [use]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "[]"}]},
+    ]
+    draft = think({"model": "claude-sonnet-4-6", "tools": [listing], "messages": messages}, SimSettings())
+    assert draft.stop_reason == "end_turn" and not _uses(draft)

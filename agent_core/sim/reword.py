@@ -17,6 +17,7 @@ from agent_core.sim.text.results import Attempt
 
 _EMPTY = re.compile(r"^\s*(?:\[\s*\]|\{\s*\}|null|none|)\s*$", re.I)
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_NOT_WORDS = re.compile(r"[/\\@]|\w\.[A-Za-z]{1,4}\b|://")
 
 
 @cache
@@ -63,8 +64,9 @@ def again(view: View, need: Need) -> dict[str, Any] | None:
     if view.persona == "stubborn" or _CYRILLIC.search(str(need.tool.get("description", ""))):
         return None
     sent = need.result.input
-    changed = {k: english(v, view.lang) for k, v in sent.items() if isinstance(v, str) and lx.words(v)}
-    changed = {k: v for k, v in changed.items() if v and lx.fold(v) != lx.fold(str(sent[k]))}
+    changed = {k: english(v, view.lang) for k, v in sent.items() if _free_text(v)}
+    # only words the query did not have make a retry: 'octo org' is no other wording of 'octo-org'
+    changed = {k: v for k, v in changed.items() if set(lx.words(v)) - set(lx.words(str(sent[k])))}
     if not changed:
         return None
     old, new = next(iter(changed.items()))
@@ -72,6 +74,11 @@ def again(view: View, need: Need) -> dict[str, Any] | None:
     need.say_before = say("retry_words", view.lang, **quoted)
     view.notes.append(f"{need.tool.get('name')} found nothing for {sent[old]!r}; I try {new!r} once.")
     return {**sent, **changed}
+
+
+def _free_text(value: Any) -> bool:
+    """A query in words (two or more), not a name, an id, a path, an address or a file."""
+    return isinstance(value, str) and len(lx.words(value)) >= 2 and not _NOT_WORDS.search(value)
 
 
 def english(query: str, lang: str) -> str:
