@@ -95,8 +95,10 @@ def repository(name: str, args: dict) -> tuple[str, bool]:
     outputs = {
         "git_add": "Files staged successfully",
         "git_commit": "Changes committed successfully with hash 0123456789abcdef0123456789abcdef01234567",
-        "git_log": "Commit history:\nCommit: 'aaaa'\nAuthor: <git.Actor \"Jan Nowak <jan@x.com>\">\n"
-        "Date: 2026-11-20 10:00:00+01:00\nMessage: 'Add notes\\n'\n\nCommit: 'bbbb'\n"
+        "git_show": "Commit: 'aaaa1111'\nAuthor: <git.Actor \"Jan Nowak <jan@x.com>\">\nMessage: 'Add notes'\n"
+        "diff --git a/notes.txt b/notes.txt\n+first note",
+        "git_log": "Commit history:\nCommit: 'aaaa1111'\nAuthor: <git.Actor \"Jan Nowak <jan@x.com>\">\n"
+        "Date: 2026-11-20 10:00:00+01:00\nMessage: 'Add notes\\n'\n\nCommit: 'bbbb2222'\n"
         "Author: <git.Actor \"Ewa Lis <ewa@x.com>\">\nDate: 2026-11-21 10:00:00+01:00\nMessage: 'Fix typo\\n'\n",
     }
     return outputs.get(name, "Repository status:\nOn branch main"), False
@@ -129,3 +131,12 @@ def test_a_list_of_commits_goes_to_the_log_with_the_period_start_from_since():
 def test_a_date_after_until_ends_the_period_and_starts_none():
     replies, _ = loop("List the commits in /srv/repo until 2026-11-21.", definitions("git"), repository)
     assert replies == [[("git_log", {"repo_path": "/srv/repo", "end_timestamp": "2026-11-21"})]]
+
+
+def test_what_the_last_commit_changed_is_shown_by_the_hash_the_log_gave():
+    replies, answer = loop(
+        "Who made the last commit in /srv/repo, and what did it change?", definitions("git"), repository
+    )
+    assert replies[0] == [("git_log", {"repo_path": "/srv/repo"})]
+    assert replies[1] == [("git_show", {"repo_path": "/srv/repo", "revision": "aaaa1111"})]
+    assert "Jan Nowak" in answer and "notes.txt" in answer

@@ -62,7 +62,7 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = slots.in_named_folder(value, need.clause, view.question)
         if value is None and pname in required and not prop.get("enum") and _closed_list(prop):
             value = _listed_options(prop)[0]  # 'local', 'remote' or 'all': one of them, never the sentence
-        if kind == "expression" and isinstance(value, str) and _shows_power_as_stars(work.key):
+        if kind == "expression" and isinstance(value, str) and kinds.shows_power_as_stars(work.key):
             value = value.replace("^", "**")
         if value is None and pname in required and _nullable(prop):
             need.args[pname] = None  # strict mode's optional field: required, and null when nothing calls for it
@@ -339,6 +339,8 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return _entity(work, text, kinds.TYPED[kind], pname)
     if kind == "city":
         return slots.place(work, text, pname, prop)
+    if kind == "revision":
+        return slots.revision(text)
     if kind == "glob":
         return slots.glob(text, str(need.tool_def.get("description", "")) + str(prop.get("description", "")))
     if kind == "expression":
@@ -414,12 +416,6 @@ def _entity(work: Fill, text: str, wanted: tuple[str, ...], pname: str) -> Any:
     chosen = slots.by_role(found, pname, text)
     work.used.add((chosen.start, str(id(text))))
     return chosen.value
-
-
-def _shows_power_as_stars(tool_json: str) -> bool:
-    """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there).
-    A tool that shows both ("^ or ** (power)") accepts ^, the way the question was read."""
-    return "**" in tool_json and "^" not in tool_json
 
 
 def key_in_view(view: View, tool: dict[str, Any]) -> str:

@@ -10,9 +10,10 @@ from agent_core.model import SimSettings
 from agent_core.sim import chain, compare, knowledge, lookup, output, reply, routine, spread, state, structured, sums
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
-from agent_core.sim.choice import choose, continuation, conversion, feeder, follow, follow_up, tool_action
+from agent_core.sim.choice import choose, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
 from agent_core.sim.files import file_step, folder_made
+from agent_core.sim.onward import continuation, conversion
 from agent_core.sim.reword import again, empty, reopens
 from agent_core.sim.rules import decline, forbidding
 from agent_core.sim.special import after_pause, harm, injection_in, obey, refuse, should_pause

@@ -10,11 +10,10 @@ from typing import Any
 
 from agent_core.sim import kinds, shell, spread
 from agent_core.sim.args import fill
-from agent_core.sim.compose import CELSIUS, FAHRENHEIT, result_unit
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
-from agent_core.sim.text.results import Attempt, short
+from agent_core.sim.text.results import short
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better
@@ -223,7 +222,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     kind = view.choice_type
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
     names = tuple(str(t.get("name", "")) for t in view.tools)
-    scores = _ranking(values.request_part(need.clause), _intent_of(need), tuple(keys), view.system, names)
+    scores = _ranking(lx.own_part(values.request_part(need.clause)), _intent_of(need), tuple(keys), view.system, names)
     ranked = [
         (points, -i, tool, boost, key)
         for i, ((points, boost), tool, key) in enumerate(zip(scores, view.tools, keys, strict=False))
@@ -360,11 +359,26 @@ def follow_up(view: View, need: Need) -> Need | None:
             return False  # never a change nobody asked for
         return tool.get("name") != need.tool_def.get("name") and bool(open_ & (other.name | other.described))
 
+    def fed(trial: Need) -> bool:  # the call takes a value the result gave, not only the question's
+        out = need.outcome.output
+        return any(str(v) in out and str(v) not in view.question for v in trial.args.values() if len(str(v)) > 3)
+
+    tools = [t for t in view.tools if open_ and covers(t)]
     return _first_callable(
         view,
         need,
         {"after": need},
-        (t for t in view.tools if open_ and covers(t)),
+        tools,
+        lambda trial: (
+            f"{need.tool_def.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
+            f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
+        ),
+        fed,
+    ) or _first_callable(
+        view,
+        need,
+        {"after": need},
+        tools,
         lambda trial: (
             f"{need.tool_def.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
             f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
@@ -372,70 +386,19 @@ def follow_up(view: View, need: Need) -> Need | None:
     )
 
 
-_MORE = re.compile(r"truncated|more content|more results|next page|обрезан|продолжени|obcięt|więcej", re.I)
-
-
-def continuation(view: View, need: Need) -> Need | None:
-    """A result that says it was cut and how to get the rest ('Content truncated. Call the fetch tool with a
-    start_index of 5000'): the same call again with that parameter, once."""
-    if need.result is None or need.tool is None or need.after is not None or not _MORE.search(need.result.output):
-        return None
-    props = (need.tool.get("input_schema") or {}).get("properties") or {}
-    for pname, prop in props.items():
-        if not isinstance(prop, dict) or prop.get("type") not in ("integer", "number"):
-            continue
-        said = re.search(rf"\b{re.escape(pname)}\b\W{{0,3}}(?:of|=|:|is|to)?\s*(\d+)", need.result.output)
-        if said and need.result.input.get(pname) != int(said.group(1)):
-            view.notes.append(
-                f"{need.tool.get('name')} cut its answer; I ask for the rest from {pname}={said.group(1)}."
-            )
-            args = {**need.result.input, pname: int(said.group(1))}
-            return Need(need.intent, need.clause, need.value, tool=need.tool, after=need, args=args, state="call")
-    return None
-
-
-def conversion(view: View, need: Need, earlier: Attempt | None = None) -> Need | None:
-    """'What's the weather in San Francisco in celsius?' answered in fahrenheit (the Vercel AI SDK's weather tool)
-    with a tool that converts fahrenheit to celsius: that tool is called next with the temperature. earlier: the
-    same call answered in an earlier turn ('And in celsius?' after the weather was told)."""
-    result = need.result or earlier
-    if result is None or need.tool is None or need.intent != "weather" or need.after is not None:
-        return None
-    words = lx.words(view.question)
-    asked = "C" if lx.hits(words, CELSIUS) else "F" if lx.hits(words, FAHRENHEIT) else None
-    got = result_unit(need.tool, result.output)
-    if asked is None or got is None or asked == got:
-        return None
-    source, target = (FAHRENHEIT, CELSIUS) if got == "F" else (CELSIUS, FAHRENHEIT)
-
-    def converts(tool: dict[str, Any]) -> bool:
-        text = lx.words(f"{tool.get('name', '')} {tool.get('description', '')}".replace("_", " "))
-        named = lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))))
-        return bool(
-            (lx.hits(text, source) or lx.hits(named, source)) and (lx.hits(text, target) or lx.hits(named, target))
-        )
-
-    temperature = lx.temperature(result.output)
-    for tool in (t for t in view.tools if t.get("name") != need.tool_def.get("name") and converts(t)):
-        props = (tool.get("input_schema") or {}).get("properties") or {}
-        numeric = [p for p, v in props.items() if isinstance(v, dict) and v.get("type") in ("number", "integer")]
-        if temperature is None or len(numeric) != 1:
-            continue
-        number = float(temperature)
-        value = int(number) if number.is_integer() else number
-        view.notes.append(f"{need.tool_def.get('name')} answered in °{got}; {tool.get('name')} converts {value}.")
-        return Need("tool", need.clause, None, tool=tool, after=need, args={numeric[0]: value}, state="call")
-    return None
-
-
 def _first_callable(
-    view: View, need: Need, link: dict[str, Need], tools: Iterable[dict[str, Any]], why: Callable[[Need], str]
+    view: View,
+    need: Need,
+    link: dict[str, Need],
+    tools: Iterable[dict[str, Any]],
+    why: Callable[[Need], str],
+    wanted: Callable[[Need], bool] = lambda trial: True,
 ) -> Need | None:
     """The first of tools whose arguments can all be filled now for need's clause (link: feeds or after), noted."""
     for tool in tools:
         trial = Need("tool", need.clause, None, tool=tool, feeds=link.get("feeds"), after=link.get("after"))
         fill(view, trial)
-        if not trial.missing and trial.args:
+        if not trial.missing and trial.args and wanted(trial):
             view.notes.append(why(trial))
             return trial
     return None

@@ -26,7 +26,21 @@ TYPED = {
     "time": ("time",),
     "state": ("state",),
 }
-FROM_RESULTS = ("id", "id_number", "city", "named", "person", "email", "phone", "path", "url", "timezone", "lat", "lng")
+FROM_RESULTS = (
+    "id",
+    "id_number",
+    "revision",
+    "city",
+    "named",
+    "person",
+    "email",
+    "phone",
+    "path",
+    "url",
+    "timezone",
+    "lat",
+    "lng",
+)
 _SOURCE_WORDS = ("source", "from", "origin", "start", "departure", "src", "исходн", "откуда", "źródł", "z")
 _TARGET_WORDS = ("target", "to", "destination", "dest", "end", "arrival", "into", "целев", "куда", "docel", "do")
 # Enum options of a 'search by' parameter, and the kind of value each stands for (get_user(key, value)).
@@ -128,6 +142,8 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
         return "time" if "zone" not in joined and "timezone" not in joined else None
     if not own and re.search(r"\bhh\s*mm\b|24 hour", joined):
         return "time"
+    if own and kind_type in (None, "string") and lx.hits(words, ["=revision", "=rev", "=sha"]):
+        return "revision"  # git_show(revision): a commit's hash, from the text or a log
     if (
         own
         and lx.hits(words, ["=date", "=day", "дата", "=data", "=birthday", "=timestamp", "=since", "=until"])
@@ -276,3 +292,9 @@ def only_user_knows(tool: dict[str, Any], params: list[str], tool_json: str) -> 
     """Which repository is the user's only the user can say: an owner and repo missing are asked, never searched."""
     props = (tool.get("input_schema") or {}).get("properties") or {}
     return bool(params) and all(kind_of(p, props.get(p) or {}, tool_json) in ("owner", "repo") for p in params)
+
+
+def shows_power_as_stars(tool_json: str) -> bool:
+    """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there).
+    A tool that shows both ("^ or ** (power)") accepts ^, the way the question was read."""
+    return "**" in tool_json and "^" not in tool_json

@@ -30,7 +30,7 @@ def unwrapped(out: str, sent: dict[str, Any]) -> str:
 
 
 def is_rest(need: Need) -> bool:
-    """A call made for the rest of a text its tool cut (choice.continuation): the same tool, after a result that said
+    """A call made for the rest of a text its tool cut (onward.continuation): the same tool, after a result that said
     it was cut."""
     before = need.after
     return (

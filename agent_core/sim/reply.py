@@ -265,7 +265,7 @@ def _unit_converted_from(name: str, description: str) -> str | None:
 
 
 def _converted(view: View, need: Need) -> str | None:
-    """'68°F = 20°C.': a temperature converted after a weather result in the other unit (choice.conversion), or by a
+    """'68°F = 20°C.': a temperature converted after a weather result in the other unit (onward.conversion), or by a
     tool that converts one unit to the other ('convertFahrenheitToCelsius(temperature=98.6)' -> '98.6°F = 37°C.')."""
     before = need.after
     if need.result is None:

@@ -437,3 +437,12 @@ def title_from_body(args: dict[str, Any], found: dict[str, str | None]) -> None:
     first = re.split(r"(?<=[.!?])\s|\n", body.strip(), maxsplit=1)[0].strip(" .!")
     if title and first:
         args[title] = first[:1].upper() + first[1:80]
+
+
+_SHA = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![0-9A-Za-z])")
+
+
+def revision(text: str) -> str | None:
+    """A commit's hash in a text (git_show's revision); the first of a log is its newest."""
+    sha = _SHA.search(text)
+    return sha.group() if sha else None

@@ -340,6 +340,18 @@ def refers_back(clause: str) -> bool:
     return bool(hits(words(clause), lexicon()["back_pronouns"])) and not unknown and not names_own_value(clause)
 
 
+def own_part(clause: str) -> str:
+    """A clause without the question it carries about what it finds ('Who made the last commit in /r, and what did it
+    change?' -> 'Who made the last commit in /r'): the tool is chosen for the first, which the second then asks of."""
+    parts = clause.split(", ")
+    while len(parts) > 1 and hits(words(parts[-1]), lexicon()["back_pronouns"]):
+        said = words(parts[-1])
+        if not set(said[:2]) & word_set("wh_words"):
+            break
+        parts.pop()
+    return ", ".join(parts)
+
+
 def asks_when(clause: str) -> bool:
     """'How many errors are in app.log, **and at what times?**': a clause that only asks when, of what the clause
     before it finds (lexicon.json 'when_only'), not a task of its own."""
@@ -352,6 +364,9 @@ def names_own_value(clause: str) -> bool:
     if re.search(r"\d|(?<!^)(?<![.?!]\s)\b[A-ZА-ЯЁŁŚŻ][\w-]+", clause.strip()) or extract_paths(clause):
         return True
     actions = [w for k, v in lexicon()["actions"].items() if isinstance(v, dict) for w in v.get("words", [])]
+    asks = words(clause)[1:2] if words(clause)[:1] in (["and"], ["и"], ["i"], ["a"]) else words(clause)[:1]
+    if asks and asks[0] in word_set("wh_words"):
+        actions = []  # '..., and what did it change?' asks what was done, it does nothing itself
     return bool(_WEB.search(clause)) or bool(hits(words(clause), actions))
 
 
