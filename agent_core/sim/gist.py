@@ -208,8 +208,38 @@ def _sentences(question: str, lang: str, out: str, where: str) -> str:
     if lang == "en":
         quoted = (chosen[0] + ": " + " ".join(chosen[1:])) if title and len(chosen) > 1 else " ".join(chosen)
     else:
-        quoted = " ".join(lx.quote(c, lang) for c in chosen)
+        # In Russian or Polish the English text is quoted only in short pieces (a title, a clause) and what it is
+        # about is said in the user's words: its commonest terms the vocabulary knows ('loop' -> 'цикл').
+        quoted = " — ".join(lx.quote(_clause(c), lang) for c in chosen)
+        terms = _terms(out, lang)
+        if terms:
+            quoted += ". " + say("gist.topics", lang, terms=", ".join(terms))
     return say("gist.text", lang, where=where, text=quoted)
+
+
+QUOTE_PIECE = 60  # a quote this short is a name or a line; a longer one is pasted text
+
+
+def _clause(text: str) -> str:
+    """The first clause of a sentence, short enough to quote: 'An agent is a model called in a loop'."""
+    first = re.split(r"(?<=\w)[:;,]\s|\s[—–-]\s", text)[0].strip()
+    if len(first) <= QUOTE_PIECE:
+        return first
+    return first[: QUOTE_PIECE - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _terms(out: str, lang: str, most: int = 3) -> list[str]:
+    """The terms a text is most about that the vocabulary (answers.json 'terms') says in the user's language; a
+    term of the heading counts twice."""
+    table = lx.load("answers")["terms"]
+    stems = {lx.stem(k): k for k in table if not k.startswith("_")}
+    title = _TITLE.match(out)
+    counts: Counter[str] = Counter()
+    for word in lx.words(out) + (lx.words(title.group(1)) if title else []):
+        key = stems.get(lx.stem(word))
+        if key:
+            counts[key] += 1
+    return [table[k][lang] for k, n in counts.most_common(most) if n >= 2]
 
 
 # A working tree's status and a diff name the files changed: '\tmodified:   app/main.py', 'diff --git a/x b/x'. git
