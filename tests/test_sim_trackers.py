@@ -4,6 +4,7 @@ words of the question, a search query written in the syntax its description show
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -88,3 +89,52 @@ def test_a_query_is_written_in_the_syntax_its_description_shows(question, parts)
 def test_a_query_with_no_syntax_shown_keeps_the_words():
     [(_, args)] = first_calls("Find Rust projects about http clients with more than 500 stars.", [PLAIN_SEARCH])
     assert "language:" not in args["query"] and "stars:" not in args["query"]
+
+
+UPDATE_TICKET = {
+    "name": "ticket_write",
+    "description": "Creates or updates a ticket of a project.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "method": _string("'create' or 'update'", enum=["create", "update"]),
+            "project": _string("Project key, e.g. 'acme/shop'"),
+            "ticket_number": {"type": "number", "description": "The ticket to update"},
+            "title": _string("Ticket title"),
+            "state": _string("New state", enum=["open", "closed"]),
+        },
+        "required": ["method", "project"],
+    },
+}
+
+
+def answer_after(question: str, tools: list[dict], result: dict) -> tuple[list[tuple[str, dict]], str]:
+    """The model's calls for a question and its answer once each call got `result`."""
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
+    body["tools"] = tools
+    draft = think(copy.deepcopy(body), SimSettings())
+    uses = [b for b in draft.content if b["type"] == "tool_use"]
+    body["messages"] += [
+        {"role": "assistant", "content": draft.content},
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": b["id"], "content": json.dumps(result)} for b in uses],
+        },
+    ]
+    final = think(body, SimSettings())
+    return [(b["name"], b["input"]) for b in uses], " ".join(b["text"] for b in final.content if b["type"] == "text")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Close ticket 7 in acme/shop.", "closed"),
+        ("Закрой тикет 7 в acme/shop", "закрыто"),
+        ("Zamknij zgłoszenie 7 w acme/shop", "zamknięte"),
+    ],
+)
+def test_a_change_acknowledged_by_its_ids_is_told_as_done_never_by_its_internal_id(question, said):
+    result = {"id": 99887766, "number": 7, "url": "https://tracker.example/acme/shop/7"}
+    calls, answer = answer_after(question, [UPDATE_TICKET], result)
+    assert calls[0][1].get("state") == "closed"
+    assert "7" in answer and said in answer and "99887766" not in answer

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent_core.sim import acks
 from agent_core.sim.prose import clipped
 from agent_core.sim.text import facts, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
@@ -104,7 +105,7 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
     if records and (isinstance(data, list) or len(records) > 1):
         return list_line(view, need, records)
     if isinstance(data, dict):
-        return record_line(view, need, data)
+        return acks.line(view, need, data) or record_line(view, need, data)
     if isinstance(data, (bool, int, float, str)) or data is None:
         return scalar_line(view, need, data)
     if isinstance(data, (list, tuple)) and data and all(isinstance(r, (list, tuple)) for r in data):  # SQL rows

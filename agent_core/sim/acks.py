@@ -1,0 +1,78 @@
+"""A change tool's acknowledgement told as the action done: a result that only names what was written (an id, a
+number, a link: `{"id": 3011223300, "number": 43, "url": ...}`) says it happened, so the answer says what was done
+and what changed ('Задача 43: закрыто (причина не запланировано)'), never the internal id as a number."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+from agent_core.sim.text.reader import Need, View
+from agent_core.sim.words import answers_table, capitalised, label, norm, noun, value
+
+_IDENTS = frozenset({"id", "number", "url", "html_url", "web_url", "node_id", "uri", "link", "key"})
+_LINKS = ("html_url", "web_url", "url", "link", "uri")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_NOT_TOLD = frozenset({"owner", "repo", "method", "number", "id", "body", "content", "text", "description", "message"})
+MAX_TOLD = 60  # a changed value longer than this (a body) is not repeated
+
+
+def line(view: View, need: Need, record: dict[str, Any]) -> str | None:
+    """The acknowledgement of a change as a sentence, or None when the record is more than one."""
+    if not record or not all(norm(k) in _IDENTS and isinstance(v, (str, int)) for k, v in record.items()):
+        return None
+    sent = need.outcome.input
+    done = answers_table()["done"]
+    verbs = [lx.fold(str(v)) for v in sent.values() if isinstance(v, str)] + _name_words(need)
+    verb = "close" if "closed" in verbs else next((w for w in verbs if w in done and w != "_"), None)
+    if verb is None:
+        return None
+    number = record.get("number", sent.get("issue_number") or sent.get("number"))
+    thing = " ".join(p for p in (_thing(need, view.lang), str(number) if number is not None else "") if p)
+    template = done.get(verb, done["_"]).get(view.lang) or done["_"]["en"]
+    said = str(template).format(thing=capitalised(thing) if thing else say("compose.it", view.lang))
+    changes = [f"{label(k, view.lang)} {_told(v, view.lang)}" for k, v in _changed(need, record, verb).items()]
+    link = next((str(record[k]) for k in _LINKS if k in record), "") if verb == "create" else ""
+    extra = ", ".join([*changes, *([link] if link else [])])
+    return f"{said.rstrip('.')} ({extra})." if extra else said
+
+
+def _name_words(need: Need) -> list[str]:
+    name = str((need.tool or {}).get("name", ""))
+    return lx.words(_CAMEL.sub(" ", name).replace("_", " "))
+
+
+def _thing(need: Need, lang: str) -> str:
+    """What the tool writes, in the user's words: 'issue' of issue_write, 'задача', 'zgłoszenie'."""
+    skip = lx.word_set("subject_skip")
+    return next((noun(w, lang) or "" for w in reversed(_name_words(need)) if w not in skip and noun(w, lang)), "")
+
+
+def _told(raw: Any, lang: str) -> str:
+    """A value set: a known word in the user's language, free text quoted ('title “Login page crashes”')."""
+    said = value(raw, lang)
+    return lx.quote(said, lang) if said == raw and isinstance(raw, str) and " " in raw else said
+
+
+def _changed(need: Need, record: dict[str, Any], verb: str) -> dict[str, Any]:
+    """The values the call set, as the user asked them: not where (owner, repo), not which (the number), not how
+    (an operation's method), not what the user wrote out (a body), not a new thing's usual state ('open')."""
+    props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
+    shown = {str(v) for v in record.values()}
+    out = {}
+    for key, raw in need.outcome.input.items():
+        words = set(norm(key).split("_"))
+        if (
+            words & _NOT_TOLD
+            or str(raw) in shown
+            or isinstance(raw, (list, dict))
+            or (verb == "create" and "state" in words)
+        ):
+            continue
+        if isinstance(raw, str) and (len(raw) > MAX_TOLD or (raw == "closed" and "state" in words)):
+            continue  # 'closed' is the verb already
+        if key in props:
+            out[key] = raw
+    return out
