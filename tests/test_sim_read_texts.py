@@ -1,0 +1,129 @@
+"""The offline model telling texts a tool read (pages, task lists, logs, CSV tables) in the user's language: a page cut
+by its tool read to the end, a question asked of it answered from the sentence that answers, never the text pasted."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+
+from agent_core.model import SimSettings
+from agent_core.sim import gist, pages
+from agent_core.sim.brain import think
+from agent_core.sim.text import language as lx
+
+Runner = Callable[[str, dict], str]
+
+FETCH = {
+    "name": "fetch",
+    "description": "Fetches a URL from the internet and returns its contents as markdown.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "url": {"type": "string", "description": "URL to fetch"},
+            "start_index": {"type": "integer", "description": "Return output starting at this character index."},
+        },
+        "required": ["url"],
+    },
+}
+READ = {
+    "name": "read_text_file",
+    "description": "Reads a whole file as text. 'tail' reads only the last N lines.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "tail": {"type": "number", "description": "If given, returns only the last N lines of the file"},
+        },
+        "required": ["path"],
+    },
+}
+
+
+def loop(question: str, tools: list[dict], run: Runner) -> tuple[list[dict], str]:
+    """think() in an agent loop until it answers: (the inputs it sent, the answer)."""
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
+    body["tools"] = tools
+    sent = []
+    for turn in range(6):
+        draft = think(copy.deepcopy(body), SimSettings())
+        content = [dict(b, id=f"t{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)]
+        body["messages"].append({"role": "assistant", "content": content})
+        if draft.stop_reason != "tool_use":
+            return sent, " ".join(b["text"] for b in content if b["type"] == "text")
+        results = []
+        for block in (b for b in content if b["type"] == "tool_use"):
+            sent.append(block["input"])
+            results.append(
+                {"type": "tool_result", "tool_use_id": block["id"], "content": run(block["name"], block["input"])}
+            )
+        body["messages"].append({"role": "user", "content": results})
+    raise AssertionError("the loop did not end")
+
+
+def _manual(name: str, args: dict) -> str:
+    if args.get("start_index") == 4000:
+        return "Contents of https://docs.example.net/manual:\n## Limits\n\nLimit the steps of a run: eight is plenty."
+    return (
+        "Contents of https://docs.example.net/manual:\n# Manual\n\n## Setup\nInstall the package.\n\n"
+        "<error>Content truncated. Call the fetch tool with a start_index of 4000 to get more content.</error>"
+    )
+
+
+def test_a_cut_page_is_fetched_again_and_the_question_answered_from_its_rest_in_polish_and_russian():
+    for question in (
+        "Przeczytaj https://docs.example.net/manual do końca i powiedz, ile kroków zaleca jako limit.",
+        "Дочитай https://docs.example.net/manual до конца: сколько шагов советуют ставить пределом?",
+    ):
+        sent, answer = loop(question, [FETCH], _manual)
+        assert sent == [
+            {"url": "https://docs.example.net/manual"},
+            {"url": "https://docs.example.net/manual", "start_index": 4000},
+        ]
+        assert "8" in answer and "Contents of" not in answer and "eight is plenty" not in answer
+
+
+def test_the_wrapper_line_and_the_cut_note_are_no_part_of_the_page():
+    out = _manual("fetch", {})
+    page = pages.unwrapped(out, {"url": "https://docs.example.net/manual"})
+    assert page.startswith("# Manual") and "truncated" not in page
+    assert pages.unwrapped("Contents: none", {"url": "https://a.example"}) == "Contents: none"  # no line of its own
+
+
+def test_a_task_list_is_told_by_its_counts_and_items():
+    out = "# Shopping\n- [ ] Buy bread\n- [x] Pay the rent\n- [ ] Call the plumber"
+    _, answer = loop("Ile mam niezrobionych zadań w /srv/notes/home.md?", [READ], lambda n, a: out)
+    assert "Do zrobienia: 2" in answer and "„Buy bread”" in answer and "Zrobione: 1" in answer
+    assert "- [ ]" not in answer
+
+
+def test_a_log_read_for_itself_is_told_by_its_span_levels_and_errors():
+    out = "\n".join(f"2026-12-02 10:0{m}:00 {'ERROR Disk full' if m == 3 else 'INFO ok'}" for m in range(1, 6))
+    sent, answer = loop("Покажи последние пять строк файла /var/log/web/app.log", [READ], lambda n, a: out)
+    assert sent == [{"path": "/var/log/web/app.log", "tail": 5}]
+    assert "10:01:00" in answer and "10:05:00" in answer and "10:03:00 «Disk full»" in answer
+
+
+def test_a_csv_table_is_summed_or_its_top_row_named():
+    out = "region,units\nNorth,10\nSouth,25\nEast,5"
+    _, total = loop("How many units are there in total in /srv/units.csv?", [READ], lambda n, a: out)
+    assert "40" in total and "10 + 25 + 5" in total
+    _, most = loop("Which region has the most units in /srv/units.csv?", [READ], lambda n, a: out)
+    assert "South" in most and "25" in most
+    assert gist.table("How many in total?", "en", "no,table\njust text") is None
+
+
+def test_a_page_summarised_in_russian_quotes_short_pieces_and_names_its_terms_in_russian():
+    out = (
+        "# Tools and loops\n\nA loop sends the tool results back to the model: each tool answers once per turn, and "
+        "the loop ends when no tool is asked for. Tools should be described precisely."
+    )
+    told = gist.tell("О чём статья? Коротко.", "ru", out)
+    assert told is not None and "инструмент" in told and "цикл" in told
+    quotes = re.findall(r"«([^»]*)»", told)
+    assert quotes and all(len(q) <= 60 for q in quotes)  # a title, a clause: never a pasted passage
+
+
+def test_a_clause_that_only_asks_when_belongs_to_the_clause_before():
+    assert lx.asks_when("and at what times?") and lx.asks_when("i o której?") and lx.asks_when("И когда?")
+    assert not lx.asks_when("and what time is it in Tokyo?")
