@@ -140,3 +140,19 @@ def test_what_the_last_commit_changed_is_shown_by_the_hash_the_log_gave():
     assert replies[0] == [("git_log", {"repo_path": "/srv/repo"})]
     assert replies[1] == [("git_show", {"repo_path": "/srv/repo", "revision": "aaaa1111"})]
     assert "Jan Nowak" in answer and "notes.txt" in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "link"),
+    [
+        (
+            "Note in the knowledge graph that Tomek Nowak manages the new team's designer, Ewa.",
+            ("Tomek Nowak", "manages", "Ewa"),
+        ),
+        ("Remember that Ewa Lis works at Acme.", ("Ewa Lis", "works at", "Acme")),
+    ],
+)
+def test_two_names_related_by_a_verb_make_a_relation_in_the_active_voice(question, link):
+    replies, _ = loop(question, definitions("memory"), graph(["Tomek Nowak", "Ewa Lis"]))
+    relations = [args["relations"] for reply in replies for name, args in reply if name == "create_relations"]
+    assert relations and relations[0] == [{"from": link[0], "to": link[2], "relationType": link[1]}], replies

@@ -108,6 +108,9 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
     if pair is not None:
         return [pair]
     keys = {lx.fold(k): k for k in props}
+    if keys.keys() >= {"from", "to"}:
+        link = _relation(work, keys)
+        return [link] if link else []
     name_key = keys.get("name") or keys.get("entity") or keys.get("text") or keys.get("value")
     name_key = name_key or next((k for f, k in keys.items() if f.endswith("name")), None)  # entityName
     type_key = keys.get("type") or keys.get("label") or keys.get("category") or keys.get("kind")
@@ -133,6 +136,21 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
                 item[key] = _sentence(body, start)
         out.append(item)
     return out
+
+
+def _relation(work: Fill, keys: dict[str, str]) -> dict[str, str] | None:
+    """A relation between two named things, in the active voice: 'Ann Kowalska mentors Project Falcon's new intern,
+    Piotr' -> from Ann Kowalska, to Piotr (the last name said), its type the verb after the first ('mentors')."""
+    text = work.view.question if work.view.question and not work.only_clause else next(iter(work.texts()))
+    found = [(start, name) for start, name, kind in names.known_entities(text) if kind != "location"]
+    if len(found) < 2:
+        return None
+    (start, first), (_, last) = found[0], found[-1]
+    verb = re.match(r"\s+(?:is\s+|jest\s+)?([^\W\d]+(?:\s+(?:to|at|for|of|w|в))?)", text[start + len(first) :])
+    type_key = next((k for f, k in keys.items() if f not in ("from", "to")), None)
+    if verb is None or type_key is None or lx.fold(last) == lx.fold(first):
+        return None
+    return {keys["from"]: first, keys["to"]: last, type_key: verb.group(1)}
 
 
 _OLD, _NEW = ("old", "from", "find", "search", "before", "original"), ("new", "to", "replace", "replacement", "after")

@@ -317,7 +317,7 @@ _UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "c
 
 
 def only_values(clause: str) -> bool:
-    """'France', 'in Fahrenheit', 'по Цельсию', 'published in 1965': a clause only giving the one before a value."""
+    """'France', 'in Fahrenheit', 'по Цельсию', '1965', ', Piotr': a clause only giving the one before a value."""
     words = lx.content_words(clause)
     if not words or len(words) > 3 or "?" in clause:
         return False
@@ -326,7 +326,7 @@ def only_values(clause: str) -> bool:
     if len(words) <= 3 and re.search(r"\b[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b", clause) and not intent_hits(clause):
         return True  # '..., confirmation number HG52KD': a code with its label gives the sentence a value
     rest = _ONLY_VALUES.sub("", clause)
-    known = gazetteer.places(rest) or lx.hits(lx.words(rest), list(_UNIT_WORDS))
+    known = gazetteer.places(rest) or lx.hits(lx.words(rest), [*_UNIT_WORDS, *lx.load("knowledge")["first_names"]])
     return bool(known) and len(lx.content_words(rest)) <= 2
 
 
