@@ -23,7 +23,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +84,21 @@ def _chain(previous: str, *parts: Any) -> str:
 def _mark(block: Any) -> dict[str, Any] | None:
     mark = block.get("cache_control") if isinstance(block, dict) else None
     return mark if isinstance(mark, dict) else None
+
+
+def _blocks(body: dict[str, Any]) -> Iterator[Any]:
+    """Every block of the prompt in the order positions() reads them (tools, system, messages' content)."""
+    yield from body.get("tools") or []
+    system = body.get("system")
+    yield from system if isinstance(system, list) else ([system] if system else [])
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        yield from content if isinstance(content, list) else [content]
+
+
+def marked(body: dict[str, Any]) -> bool:
+    """Whether the request has any breakpoint: a block with cache_control, or automatic caching."""
+    return isinstance(body.get("cache_control"), dict) or any(_mark(block) is not None for block in _blocks(body))
 
 
 def positions(body: dict[str, Any], owner: str) -> list[_Position]:
@@ -161,6 +176,8 @@ class PromptCache:
 
     def settle(self, body: dict[str, Any], owner: str) -> CacheUsage:
         """Read the longest cached prefix, write the breakpoints after it; the usage split of this request."""
+        if not marked(body):
+            return CacheUsage()  # no breakpoint: nothing to read or write, so no prefix is hashed
         places = positions(body, owner)
         marks = breakpoints(body, places)
         if not marks:
