@@ -139,3 +139,8 @@ def first_change(old: Any, new: Any) -> tuple[Any, Any]:
         index = next((i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b), None)
         return (old, new) if index is None else first_change(old[index], new[index])
     return old, new
+
+
+def changes(tool: dict[str, Any]) -> bool:
+    """A tool named for a change (add_observations, create_branch), which looks nothing up."""
+    return tool_action(_tool_key(tool)) not in ("", "read")

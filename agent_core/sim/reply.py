@@ -42,6 +42,8 @@ def task_phrase(view: View, need: Need) -> str:
         "tool": (need.tool or {}).get("name", ""),
     }
     key = intent if intent in lx.load("phrases")["task"] else "tool"
+    if key == "search" and need.tool is not None and lookup.changes(need.tool):
+        key = "tool"  # 'Add to Ann's record that ...' fell back to a search, but add_observations looks nothing up
     return re.sub(r"\s+", " ", say(f"task.{key}", view.lang, **values)).strip()
 
 
