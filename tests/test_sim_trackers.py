@@ -138,3 +138,33 @@ def test_a_change_acknowledged_by_its_ids_is_told_as_done_never_by_its_internal_
     calls, answer = answer_after(question, [UPDATE_TICKET], result)
     assert calls[0][1].get("state") == "closed"
     assert "7" in answer and said in answer and "99887766" not in answer
+
+
+DUPLICATE_TICKET = {
+    **UPDATE_TICKET,
+    "input_schema": {
+        **UPDATE_TICKET["input_schema"],
+        "properties": {
+            **UPDATE_TICKET["input_schema"]["properties"],
+            "resolution": _string("Why it closes", enum=["fixed", "duplicate", "wontfix"]),
+            "duplicate_of": {"type": "number", "description": "The original; required when resolution is 'duplicate'."},
+        },
+    },
+}
+
+
+def test_a_statement_of_numbers_is_what_the_request_after_it_acts_on_and_a_conditional_number_is_sent():
+    question = "Ticket 9 in acme/shop is the same as ticket 5. Close it as a duplicate."
+    [(name, args)] = first_calls(question, [DUPLICATE_TICKET])
+    assert name == "ticket_write"
+    assert (args["ticket_number"], args["state"], args["resolution"], args.get("duplicate_of")) == (
+        9,
+        "closed",
+        "duplicate",
+        5,
+    )
+
+
+def test_a_conditional_number_is_left_out_when_its_condition_is_not_set():
+    [(_, args)] = first_calls("Close ticket 9 in acme/shop, it is fixed.", [DUPLICATE_TICKET])
+    assert args["ticket_number"] == 9 and "duplicate_of" not in args

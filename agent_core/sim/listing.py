@@ -269,10 +269,13 @@ def number_for(
         # 'the last 3 commits', 'три последних коммита': a number beside 'last' / 'first' is how many to list
         chosen = next((e for e in free if _beside(text, e, lx.lexicon()["list_edge_words"])), None)
     required = nested_required or pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
+    required = required or _required_now(work, prop)
     if chosen is None and not required and words:
         return None  # an optional number is sent only when the text points at it ('5 guests', 'limit 10')
     if chosen is None:
-        mine = {n for n, p in (work.need.tool_def.get("input_schema") or {}).get("properties", {}).items()}
+        mine = {
+            n for n in (work.need.tool_def.get("input_schema") or {}).get("properties", {}) if n not in work.need.args
+        }
         claimed = [e for e in free if any(_beside(text, e, _own_words(other)) for other in mine if other != pname)]
         rest = [e for e in free if e not in claimed]
         chosen = rest[0] if rest else None
@@ -281,6 +284,16 @@ def number_for(
     work.used.add((chosen.start, marker))
     value = chosen.value
     return value if isinstance(value, (int, float)) else None
+
+
+_REQUIRED_WHEN = re.compile(r"required (?:when|if) [`'\"]?(\w+)[`'\"]? is [`'\"]?([\w-]+)", re.I)
+
+
+def _required_now(work: Fill, prop: dict[str, Any]) -> bool:
+    """'The issue this one duplicates; required when state_reason is 'duplicate'': once the call sets that value,
+    the number is required, so the number the text has left over is it ('the same as issue 42')."""
+    said = _REQUIRED_WHEN.search(str(prop.get("description", "")))
+    return said is not None and str(work.need.args.get(said.group(1))) == said.group(2)
 
 
 _COUNT_PARAM = frozenset({"count", "limit", "max", "top", "num", "size", "per"})

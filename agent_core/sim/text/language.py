@@ -340,6 +340,14 @@ def refers_back(clause: str) -> bool:
     return bool(hits(words(clause), lexicon()["back_pronouns"])) and not unknown and not names_own_value(clause)
 
 
+def acts_on_premise(before: str, clause: str, before_asks: bool) -> bool:
+    """'Issue 44 ... is the same as issue 42. Close it as a duplicate.': a statement of numbers with no request
+    (before_asks: it has an intent) is what the next clause, pointing back at it by a pronoun, acts on."""
+    actions = [w for k, v in lexicon()["actions"].items() if not k.startswith("_") for w in v["words"]]
+    plain = "?" not in before and not before_asks and not hits(words(before), actions)
+    return plain and bool(re.search(r"\d", before)) and bool(hits(words(clause), lexicon()["back_pronouns"]))
+
+
 def own_part(clause: str) -> str:
     """A clause without the question it carries about what it finds ('Who made the last commit in /r, and what did it
     change?' -> 'Who made the last commit in /r'): the tool is chosen for the first, which the second then asks of."""

@@ -303,9 +303,7 @@ def _shared(key: str) -> str:
 def _clauses(question: str) -> list[str]:
     """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
     clauses = _joined(lx.split_clauses(question))
-    if len(clauses) <= MAX_CLAUSES:
-        return clauses
-    return clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
+    return clauses if len(clauses) <= MAX_CLAUSES else clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
 
 
 _REGION = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+)?\s*[?.!]?\s*$")
@@ -356,6 +354,7 @@ def _joined(clauses: list[str]) -> list[str]:
             or _REPORTED.match(clause)
             or lx.refers_back(clause)
             and not intent_hits(clause)
+            or lx.acts_on_premise(out[-1], clause, bool(intent_hits(out[-1])))
             or (_REGION.match(clause) or _REGION_LEAD.match(clause) and not intent_hits(clause))
             and not gazetteer.find_cities(clause.split()[0])
             and gazetteer.places(out[-1])
