@@ -127,3 +127,13 @@ def test_a_page_summarised_in_russian_quotes_short_pieces_and_names_its_terms_in
 def test_a_clause_that_only_asks_when_belongs_to_the_clause_before():
     assert lx.asks_when("and at what times?") and lx.asks_when("i o której?") and lx.asks_when("И когда?")
     assert not lx.asks_when("and what time is it in Tokyo?")
+
+
+def test_a_note_to_save_keeps_its_name_in_the_request_and_the_reply_out_of_its_text():
+    from agent_core.sim.text import values
+
+    assert values.request_part("Save a note that says: Meeting moved to Friday.").strip() == "Save a note"
+    assert values.request_part("Zapisz notatkę: Spotkanie przeniesione na piątek.").strip() == "Zapisz notatkę"
+    joined = "Save a note that says: Meeting moved to Friday.\nCall it meeting.txt, in my projects folder."
+    assert values.body_before(joined, "Call it meeting.txt, in my projects folder.") == "Meeting moved to Friday"
+    assert values.body_before("Save a note.\nBuy oat milk", "Buy oat milk") == "Buy oat milk"  # the reply is the text

@@ -372,7 +372,7 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return found
     if kind == "body":
         loose = pname in set((need.tool_def.get("input_schema") or {}).get("required") or [])
-        return values.body(text, tuple(str(v) for v in need.args.values()), loose=loose)
+        return values.body_before(text, work.view.reply, tuple(str(v) for v in need.args.values()), loose=loose)
     if kind == "currency":
         source, target = values.currency_pair(text)
         return target if lx.hits(lx.words(pname), ["=to", "target", "into", "docelow", "целев"]) else source

@@ -304,11 +304,19 @@ def _confirm(view: View, need: Need) -> str:
     return say(template, view.lang, thing=thing)
 
 
+def _makes(view: View, need: Need) -> bool:
+    from agent_core.sim.choice import tool_action  # choice reads the tools; reply only words the question
+
+    return tool_action(args.key_in_view(view, need.tool_def)) in ("write", "create")
+
+
 def _ask(view: View, need: Need) -> str:
     told = asking.question(view, need) if need.tool is not None else None
     if told:
         return told
     slot = need.missing[0]
+    if slot == "path" and need.tool is not None and _makes(view, need):
+        return say("ask.path_new", view.lang)  # a file still to be written has a name and a folder to choose
     if slot in lx.load("phrases")["ask"]:
         return say(f"ask.{slot}", view.lang)
     known = words.answers_table()["labels"].get(slot.lower()) if slot.lower() in _PERSONAL else None

@@ -116,7 +116,8 @@ _SUBJECT = re.compile(
 )
 _BODY = re.compile(
     r"(?:\bsaying(?: that)?|\bthat says|\btelling (?:him|her|them)(?: that)?|\bwith the (?:text|message|body)"
-    r"|\bbody\s*:?|\bmessage\s*:|\btext\s*:|\bnote\s*:|\bremember that|\bnote that|\bwrite down that"
+    r"|\bbody\s*:?|\bmessage\s*:|\btext\s*:|(?<=\bnote)\s*:|(?<=notatkę)\s*:|(?<=заметку)\s*:|\bremember that"
+    r"|(?<!\ba )(?<!\bthe )\bnote that|\bwrite down that"
     r"|(?:с )?текстом|(?:с )?содержанием|сообщи(?:в|те|ть)?,? что|напиши,? что|о том,? что|запомни,? что"
     r"|\bz treścią|\bo treści|\bpisząc,? że|\bże|\bzapamiętaj,? że|\bzanotuj,? że|\bnotatk\w* o treści"
     r"|\bcontaining|\bwith (?:the )?contents?|содержащ\w*|с содержимым|zawierając\w*|z zawartością)\s*:?\s*",
@@ -194,6 +195,17 @@ def body(text: str, taken: tuple[str, ...] = (), loose: bool = True) -> str | No
         return spare[-1]
     rest = _clean(_LEADING_VERB.sub("", text.strip(), count=1))
     return rest if rest and rest != _clean(text) else None
+
+
+def body_before(text: str, reply: str, taken: tuple[str, ...] = (), loose: bool = True) -> str | None:
+    """The message a request dictates, without the user's reply to the model's question read with it ('Save a note
+    that says: Meeting moved to Friday.' + 'Call it meeting.txt'): the reply is the message only when the request
+    gives none."""
+    if reply.strip() and text.rstrip().endswith(reply.strip()):
+        found = body(text.rstrip()[: -len(reply.strip())], taken, loose=False)
+        if found:
+            return found
+    return body(text, taken, loose=loose)
 
 
 # ---- money, companies, zones, folders --------------------------------------------------------------
