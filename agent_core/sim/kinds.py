@@ -69,9 +69,12 @@ def _words(text: str) -> list[str]:
     return lx.words(re.sub(r"[_\-]+", " ", _CAMEL.sub(" ", text)))
 
 
+_PROP_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)  # json.dumps' output; one encoder, not one a call
+
+
 def kind_of(pname: str, prop: dict[str, Any], tool_json: str) -> str | None:
     """The kind of value a parameter wants (cached: every parameter is read again on every turn)."""
-    return _kind_of(pname, json.dumps(prop, sort_keys=True, ensure_ascii=False), tool_json)
+    return _kind_of(pname, _PROP_JSON.encode(prop), tool_json)
 
 
 @lru_cache(maxsize=2048)

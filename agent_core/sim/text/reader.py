@@ -246,7 +246,7 @@ def understand(view: View) -> list[Need]:
     worded = story.expression(view.question)  # a word problem is one sum, whatever its sentences say
     needs: list[Need] = [Need("arithmetic", view.question, worded)] if worded else []
     previous = _earlier_intent(view)
-    clauses = [] if worded else _clauses(view.question)
+    clauses = () if worded else _clauses(view.question)
     tail_from = len(clauses) - TAIL_CLAUSES
     has_place = None
     reply = set(_clauses(view.reply)) if view.reply else set()
@@ -295,14 +295,14 @@ def _tool_key(tool: dict[str, Any]) -> str:
 
 @lx.text_cache
 def _shared(key: str) -> str:
-    # The first-seen copy of an equal tool key: each turn's request has its own, and the score caches would keep one
-    # of each; with one copy they hold one string per tool, whose hash is computed once.
+    # The first-seen copy of an equal tool key (each request has its own): the caches keep one string, hashed once.
     return key
 
 
-def _clauses(question: str) -> list[str]:
+@lx.text_cache  # the same question comes back every turn; a tuple, so no caller changes the next one's
+def _clauses(question: str) -> tuple[str, ...]:
     """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
-    clauses = _joined(lx.split_clauses(question))
+    clauses = tuple(_joined(lx.split_clauses(question)))
     return clauses if len(clauses) <= MAX_CLAUSES else clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
 
 
