@@ -137,3 +137,21 @@ def test_a_note_to_save_keeps_its_name_in_the_request_and_the_reply_out_of_its_t
     joined = "Save a note that says: Meeting moved to Friday.\nCall it meeting.txt, in my projects folder."
     assert values.body_before(joined, "Call it meeting.txt, in my projects folder.") == "Meeting moved to Friday"
     assert values.body_before("Save a note.\nBuy oat milk", "Buy oat milk") == "Buy oat milk"  # the reply is the text
+
+
+def test_a_folder_or_file_name_asks_nothing_of_its_own():
+    # '/srv/lists/' names a folder, not a request to list; 'weather.md' is a file, not a weather question
+    listing = {
+        "name": "list_directory",
+        "description": "Lists the files and folders in a directory.",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    }
+    tasks = "# Home\n- [ ] Buy milk\n- [x] Call mum\n- [ ] Fix the tap"
+    for question, path in (
+        ("How many open tasks are in /srv/lists/home.md?", "/srv/lists/home.md"),
+        ("Сколько задач в /home/ann/lists/todo.md?", "/home/ann/lists/todo.md"),
+        ("Co jest w pliku /srv/notes/weather.md?", "/srv/notes/weather.md"),
+    ):
+        sent, answer = loop(question, [listing, READ], lambda n, a: tasks if n == "read_text_file" else "[FILE] x")
+        assert sent == [{"path": path}], question
+        assert "Buy milk" in answer, answer

@@ -222,7 +222,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     kind = view.choice_type
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
     names = tuple(str(t.get("name", "")) for t in view.tools)
-    scores = _ranking(lx.own_part(values.request_part(need.clause)), _intent_of(need), tuple(keys), view.system, names)
+    text = lx.paths_as_files(lx.own_part(values.request_part(need.clause)))
+    scores = _ranking(text, _intent_of(need), tuple(keys), view.system, names)
     ranked = [
         (points, -i, tool, boost, key)
         for i, ((points, boost), tool, key) in enumerate(zip(scores, view.tools, keys, strict=False))

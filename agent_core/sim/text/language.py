@@ -27,10 +27,10 @@ _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
 _POLISH_LETTERS = re.compile(r"[ąćęłńśźż]", re.IGNORECASE)
 _SENTENCES = re.compile(r"[?!;\n]+|\.(?=\s|$)|,\s+")
-_PATH = re.compile(r"(?<![\w/.~-])((?:~?/)?(?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(?![\w])")
+PATH = re.compile(r"(?<![\w/.~-])((?:~?/)?(?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,5})(?![\w])")
 # What is not prose when deciding the language: code, URLs, file names, snake_case and camelCase names.
 _NOT_PROSE = re.compile(
-    r"```.*?```|`[^`\n]*`|https?://\S+|" + _PATH.pattern + r"|\b\w*_\w*\b|\b[a-z]+[A-Z]\w*\b"
+    r"```.*?```|`[^`\n]*`|https?://\S+|" + PATH.pattern + r"|\b\w*_\w*\b|\b[a-z]+[A-Z]\w*\b"
     r"|(?<![\w/])~?(?:/[\w.-]+)+/?|\b[\w.-]+/[\w.-]+\b|\S+@\S+",  # folders, owner/repo slugs, e-mails
     re.S,
 )
@@ -319,18 +319,26 @@ def word_set(name: str) -> frozenset[str]:
 
 
 # ---- other values in text --------------------------------------------------------------------------
-
-
 _WEB = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+")
 _DOMAINS = {"com", "org", "net", "io", "ru", "pl", "de", "uk", "edu", "gov", "dev", "ai", "co", "app", "info"}
 
 
+_WEB_OR_PATH = re.compile(_WEB.pattern + "|" + PATH.pattern)  # web addresses first: no path is read inside one
+
+
 def extract_paths(text: str) -> list[str]:
     """File names with an extension, in order: 'app.log', 'docs/notes.txt' (not the gmail.com of an e-mail)."""
-    if "@" in text or "://" in text or "www." in text:
-        text = _WEB.sub(" ", text)
-    found = [p for p in _PATH.findall(text) if p.rsplit(".", 1)[-1].lower() not in _DOMAINS or "/" in p]
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(m.group(1) for m in _WEB_OR_PATH.finditer(text) if _is_path(m.group(1))))
+
+
+@text_cache
+def paths_as_files(text: str) -> str:
+    """Each file name read as 'file' (as extract_paths finds them): '/srv/lists/home.md' asks no listing."""
+    return _WEB_OR_PATH.sub(lambda m: " file " if _is_path(m.group(1)) else m.group(), text)
+
+
+def _is_path(found: str | None) -> bool:
+    return found is not None and (found.rsplit(".", 1)[-1].lower() not in _DOMAINS or "/" in found)
 
 
 def refers_back(clause: str) -> bool:

@@ -171,7 +171,7 @@ _QUOTES = re.compile(
 @lx.text_cache
 def _intent_hits(text: str) -> dict[str, int]:
     # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
-    tokens = lx.words(meaning.as_state(text))
+    tokens = lx.words(meaning.as_state(lx.paths_as_files(text)))
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
     # A sum inside quotes is text to keep ('Save the line "Q4 sales up 12%"'), unless it is all there is
     unquoted = _QUOTES.sub(" ", text)
