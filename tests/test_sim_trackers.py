@@ -168,3 +168,25 @@ def test_a_statement_of_numbers_is_what_the_request_after_it_acts_on_and_a_condi
 def test_a_conditional_number_is_left_out_when_its_condition_is_not_set():
     [(_, args)] = first_calls("Close ticket 9 in acme/shop, it is fixed.", [DUPLICATE_TICKET])
     assert args["ticket_number"] == 9 and "duplicate_of" not in args
+
+
+COMMENT_TICKET = {
+    "name": "add_ticket_comment",
+    "description": "Adds a comment to a ticket of a project.",
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "project": _string("Project key, e.g. 'acme/shop'"),
+            "ticket_number": {"type": "number", "description": "Ticket to comment on"},
+            "body": _string("Comment text"),
+        },
+        "required": ["project", "ticket_number", "body"],
+    },
+}
+
+
+def test_the_ticket_a_comment_goes_on_is_found_by_listing_never_by_changing_one():
+    question = "Comment 'On it' on the newest open ticket in acme/shop."
+    listing = {**LIST_TICKETS, "description": "Lists the tickets of a project, with their numbers and titles."}
+    [(name, _)] = first_calls(question, [UPDATE_TICKET, listing, COMMENT_TICKET])
+    assert name == "list_tickets"

@@ -128,11 +128,19 @@ _WH_WORDS = frozenset(
 )
 
 
+_ORDERED_BY = re.compile(
+    r"\b(?:most\s+|least\s+)?(?:recently|last|latest)\s+(?:updated|changed|modified|created)\b"
+    r"|\b(?:последн\w*|недавно)\s+(?:обновл|изменен|изменён|создан)\w*|\b(?:ostatnio|najpóźniej)\s+(?:zaktualizowan|zmienion|utworzon)\w*",
+    re.I,
+)
+
+
 @lx.text_cache
 def asked_actions(clause: str) -> frozenset[str]:
     """The changes a clause asks for ('create a branch', 'запиши', 'usuń'); a question that starts with a question
     word asks for information, not for a change ('What did I change ...?', 'Co napisano w komentarzach?')."""
-    tokens = lx.words(clause)
+    # what is quoted is text to write, and 'the most recently updated issue' says which, not what to do
+    tokens = lx.words(_ORDERED_BY.sub(" ", _QUOTED.sub(" ", clause)))
     if tokens and tokens[0] in _WH_WORDS:
         return frozenset()
     actions = lx.lexicon()["actions"]
@@ -336,12 +344,17 @@ def feeder(view: View, need: Need) -> Need | None:
         view,
         need,
         {"feeds": need},
-        (t for t in view.tools if t.get("name") != need.tool_def.get("name") and promises(t)),
+        (t for t in view.tools if t.get("name") != need.tool_def.get("name") and promises(t) and _finds(need, t)),
         lambda trial: (
             f"{need.tool_def.get('name')} needs {', '.join(lacking)}, which I do not have; "
             f"{trial.tool_def.get('name')} can find it, so I call it first."
         ),
     )
+
+
+def _finds(need: Need, tool: dict[str, Any]) -> bool:
+    """Nothing is created or changed only to find a value (issue_write for the issue a comment goes on)."""
+    return tool_action(_tool_key(tool)) in ("read", "", *asked_actions(need.clause))
 
 
 def follow_up(view: View, need: Need) -> Need | None:
