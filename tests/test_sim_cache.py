@@ -14,7 +14,7 @@ from agent_core import lineup
 from agent_core.cost import tokens
 from agent_core.model import SimSettings
 from agent_core.sim import SimHandler, SimTransport
-from agent_core.sim.cache import PromptCache, owner_of
+from agent_core.sim.cache import PromptCache, breakpoints, marked, owner_of, positions
 
 MODEL = "claude-sonnet-5-5"
 WEATHER = {
@@ -235,3 +235,19 @@ def test_a_failed_request_writes_nothing(sim):
         c.messages.create(model=MODEL, max_tokens=100, system=system, messages=[orphan])
     good = c.messages.create(model=MODEL, max_tokens=100, system=system, messages=[{"role": "user", "content": "Hi"}])
     assert good.usage.cache_read_input_tokens == 0 and good.usage.cache_creation_input_tokens > 0
+
+
+def test_the_quick_breakpoint_check_agrees_with_the_full_reading():
+    # settle() skips hashing the prompt when marked() finds no breakpoint: it must find every one positions() does.
+    mark = {"type": "ephemeral"}
+    text = {"type": "text", "text": "hi"}
+    bodies = [
+        {"messages": [{"role": "user", "content": "hi"}]},
+        {"messages": [{"role": "user", "content": [text]}], "cache_control": mark},
+        {"tools": [{"name": "t", "cache_control": mark}], "messages": [{"role": "user", "content": "hi"}]},
+        {"system": [{**text, "cache_control": mark}], "messages": [{"role": "user", "content": "hi"}]},
+        {"system": "be brief", "messages": [{"role": "user", "content": [text, {**text, "cache_control": mark}]}]},
+        {"messages": [{"role": "user", "content": [{**text, "cache_control": "ephemeral"}]}]},  # not a dict: no mark
+    ]
+    for body in bodies:
+        assert marked(body) == bool(breakpoints(body, positions(body, "owner"))), body

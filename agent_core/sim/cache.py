@@ -23,7 +23,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,19 +86,21 @@ def _mark(block: Any) -> dict[str, Any] | None:
     return mark if isinstance(mark, dict) else None
 
 
-def _blocks(body: dict[str, Any]) -> Iterator[Any]:
-    """Every block of the prompt in the order positions() reads them (tools, system, messages' content)."""
-    yield from body.get("tools") or []
+def marked(body: dict[str, Any]) -> bool:
+    """Whether the request has any breakpoint: automatic caching, or a tool, system or content block with
+    cache_control (as a dict: what _mark reads). Plain loops: it runs over the whole history on every request."""
+    if isinstance(body.get("cache_control"), dict):
+        return True
     system = body.get("system")
-    yield from system if isinstance(system, list) else ([system] if system else [])
+    blocks = [*(body.get("tools") or []), *(system if isinstance(system, list) else [system])]
+    if any(isinstance(b, dict) and isinstance(b.get("cache_control"), dict) for b in blocks):
+        return True
     for message in body.get("messages") or []:
         content = message.get("content") if isinstance(message, dict) else None
-        yield from content if isinstance(content, list) else [content]
-
-
-def marked(body: dict[str, Any]) -> bool:
-    """Whether the request has any breakpoint: a block with cache_control, or automatic caching."""
-    return isinstance(body.get("cache_control"), dict) or any(_mark(block) is not None for block in _blocks(body))
+        for block in content if isinstance(content, list) else [content]:
+            if isinstance(block, dict) and isinstance(block.get("cache_control"), dict):
+                return True
+    return False
 
 
 def positions(body: dict[str, Any], owner: str) -> list[_Position]:
