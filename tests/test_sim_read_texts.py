@@ -10,7 +10,7 @@ from collections.abc import Callable
 from agent_core.model import SimSettings
 from agent_core.sim import gist, pages
 from agent_core.sim.brain import think
-from agent_core.sim.text import language as lx
+from agent_core.sim.text import values
 
 Runner = Callable[[str, dict], str]
 
@@ -125,8 +125,16 @@ def test_a_page_summarised_in_russian_quotes_short_pieces_and_names_its_terms_in
 
 
 def test_a_clause_that_only_asks_when_belongs_to_the_clause_before():
-    assert lx.asks_when("and at what times?") and lx.asks_when("i o której?") and lx.asks_when("И когда?")
-    assert not lx.asks_when("and what time is it in Tokyo?")
+    assert values.asks_when("and at what times?") and values.asks_when("i o której?") and values.asks_when("И когда?")
+    assert not values.asks_when("and what time is it in Tokyo?")
+    # What was found, asked when it happened, in words of a clause's own: still no time need of its own
+    assert values.asks_when("and when did they occur?") and values.asks_when("a kiedy się pojawiły?")
+    assert values.asks_when("и когда они возникли?") and values.asks_when("i o jakich godzinach miały miejsce")
+    assert not values.asks_when("and when does the museum open?") and not values.asks_when("kiedy odjeżdża pociąg?")
+    from agent_core.sim.text import reader
+
+    asked = "Ile ostrzeżeń jest w /var/log/mail.log i o której godzinie się pojawiły?"
+    assert reader._clauses(asked) == ("Ile ostrzeżeń jest w /var/log/mail.log, o której godzinie się pojawiły",)
 
 
 def test_a_note_to_save_keeps_its_name_in_the_request_and_the_reply_out_of_its_text():

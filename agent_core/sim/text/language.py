@@ -368,12 +368,6 @@ def own_part(clause: str) -> str:
     return ", ".join(parts)
 
 
-def asks_when(clause: str) -> bool:
-    """'How many errors are in app.log, **and at what times?**': a clause that only asks when, of what the clause
-    before it finds (lexicon.json 'when_only'), not a task of its own."""
-    return " ".join(words(clause)) in lexicon()["when_only"]
-
-
 def names_own_value(clause: str) -> bool:
     """A number, a name (a capital past the first word), a file, an address or an action of the clause's own ('...
     its price in Paris', '... and email it to bob@example.com', '... and save it')."""

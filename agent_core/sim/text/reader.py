@@ -350,7 +350,7 @@ def _joined(clauses: list[str]) -> list[str]:
             continue
         if out and (
             only_values(clause)
-            or lx.asks_when(clause)  # '..., and at what times?'
+            or values.asks_when(clause)  # '..., and at what times?'
             or _REPORTED.match(clause)
             or lx.refers_back(clause)
             and not intent_hits(clause)

@@ -379,3 +379,13 @@ def names_file(clause: str) -> bool:
     """'Покажи README': a well-known file named by a bare word is the clause's own object."""
     table = lx.load("entities")["known_files"]
     return any(w in table for w in lx.words(clause))
+
+
+def asks_when(clause: str) -> bool:
+    """'How many errors are in app.log, **and at what times?** / i o której godzinie wystąpiły?': a clause that only
+    asks when (lexicon.json 'when_only'), of what the clause before finds (then only 'when_tail' words), no task."""
+    said = lx.words(clause)
+    return any(
+        said[: len(w.split())] == w.split() and set(said[len(w.split()) :]) <= lx.word_set("when_tail")
+        for w in lx.lexicon()["when_only"]
+    )
