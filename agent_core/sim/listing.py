@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from agent_core.sim import kinds, slots
 from agent_core.sim.text import entities, names, values
 from agent_core.sim.text import language as lx
+from agent_core.sim.text.meaning import concepts
+from agent_core.sim.words import noun
 
 if TYPE_CHECKING:
     from agent_core.sim.work import Fill
@@ -257,7 +259,7 @@ def number_for(
     chosen = None
     if words:
         chosen = next((e for e in free if e.unit and lx.hits([e.unit], words)), None)
-        chosen = chosen or next((e for e in free if _beside(text, e, words)), None)
+        chosen = chosen or next((e for e in free if _beside(text, e, words, same_thing=True)), None)
     if chosen is None and lx.hits(_words(pname), ["year", "год", "rok"]):
         chosen = next((e for e in free if isinstance(e.value, int) and 1500 <= e.value <= 2100), None)
         if chosen is not None and lx.hits(_words(pname), ["birth", "born", "рожден", "urodz"]):
@@ -330,13 +332,18 @@ def _own_words(pname: str) -> list[str]:
     """A parameter's words that can stand beside its number ('guests' of num_guests; not 'to', not 'number')."""
     stop = lx.word_set("stopwords")
     generic = ("number", "num", "value", "count", "amount", "currency", "code")
-    return [w for w in _words(pname) if len(w) > 2 and w not in stop and w not in generic]
+    own = [w for w in _words(pname) if len(w) > 2 and w not in stop and w not in generic]
+    # the thing in the user's language too: 'zgłoszenie 19', 'задачу 19' for issue_number (answers.json nouns)
+    return own + [t for w in own for lang in ("ru", "pl") if (t := noun(w, lang)) and t not in own]
 
 
-def _beside(text: str, e: entities.Entity, words: list[str]) -> bool:
-    """A parameter's word stands right next to the number ('5 guests', 'limit 10', 'возраст 30')."""
+def _beside(text: str, e: entities.Entity, words: list[str], same_thing: bool = False) -> bool:
+    """A parameter's word stands right next to the number ('5 guests', 'limit 10', 'возраст 30'); same_thing: or a
+    word for the same thing ('тикет 42' for ticket_number)."""
     around = lx.words(text[max(0, e.start - 24) : e.start])[-2:] + lx.words(text[e.end : e.end + 24])[:2]
-    return bool(words) and bool(lx.hits(around, words))
+    if not words:
+        return False
+    return bool(lx.hits(around, words)) or (same_thing and bool(concepts(" ".join(around)) & concepts(" ".join(words))))
 
 
 def _inside_other(text: str, e: entities.Entity) -> bool:
