@@ -289,7 +289,9 @@ def _from_results_by_key(work: Fill, pname: str, prop: dict[str, Any], kind: str
     for name, text in work.named_results():
         about = slots.about_entity(pname, tools.get(name) or {"name": name})
         found = facts.lookup(text, pname, about)
-        picked = listing.pick(work, found, prop)
+        if not found and about and pname.lower().endswith("_number"):  # issue_number: the 'number' of one issue
+            found = [r.get("number") for r in facts.records(text)] if listing.picks_by_field(work) else []
+        picked = listing.pick(work, found, prop, text)
         if picked is not None:
             return _typed(picked, prop)
     return None

@@ -353,8 +353,11 @@ def feeder(view: View, need: Need) -> Need | None:
 
 
 def _finds(need: Need, tool: dict[str, Any]) -> bool:
-    """Nothing is created or changed only to find a value (issue_write for the issue a comment goes on)."""
-    return tool_action(_tool_key(tool)) in ("read", "", *asked_actions(need.clause))
+    """Nothing is created or changed only to find a value (issue_write for the issue a comment goes on), and a tool
+    that needs the value itself does not find it (issue_read(issue_number) for the issue_number)."""
+    wanted = {p for p in (need.tool_def.get("input_schema") or {}).get("required") or [] if p not in need.args}
+    needs_it = wanted & set((tool.get("input_schema") or {}).get("required") or [])
+    return not needs_it and tool_action(_tool_key(tool)) in ("read", "", *asked_actions(need.clause))
 
 
 def follow_up(view: View, need: Need) -> Need | None:

@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim import kinds, slots
-from agent_core.sim.text import entities, names, values
+from agent_core.sim.text import entities, facts, names, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.meaning import concepts
 from agent_core.sim.words import noun
@@ -232,13 +232,38 @@ def _type_option(prop: dict[str, Any], kind: str) -> str:
     return str(options[0]) if options else kind
 
 
-def pick(work: Fill, found: list[Any], prop: dict[str, Any]) -> Any:
-    """One of several values a result gave (the ids of an order list): the one the question names something of,
-    else the first."""
+def pick(work: Fill, found: list[Any], prop: dict[str, Any], text: str = "") -> Any:
+    """One of several values a result gave (the ids of an order list): the one of the record the question picks by
+    a field ('the most recently updated' -> the latest updated_at, 'с наибольшим числом комментариев' -> the most
+    comments), else the first."""
     scalars = [v for v in found if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
     if not scalars:
         return None
+    records = facts.records(text) if len(scalars) > 1 and text else []
+    if len(records) == len(scalars):
+        best = _by_field(work, records)
+        if best is not None:
+            return scalars[best]
     return scalars[0]
+
+
+def picks_by_field(work: Fill) -> bool:
+    """The question picks one record of a list by a field ('the most recently updated open issue')."""
+    tokens = lx.words(work.view.question or work.need.clause)
+    return any(not k.startswith("_") and lx.hits(tokens, said) for k, said in lx.lexicon()["picked_by"].items())
+
+
+def _by_field(work: Fill, records: list[dict[str, Any]]) -> int | None:
+    """The index of the record with the largest value of the field the question picks by, or None."""
+    tokens = lx.words(work.view.question or work.need.clause)
+    for key, said in lx.lexicon()["picked_by"].items():
+        present = [r.get(key) for r in records]
+        if key.startswith("_") or not lx.hits(tokens, said) or None in present:
+            continue
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present)
+        ranks: list[Any] = present if numbers else [str(v) for v in present]  # ISO times sort as text
+        return max(range(len(records)), key=lambda i: ranks[i])
+    return None
 
 
 def number_for(
