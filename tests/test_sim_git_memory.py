@@ -156,3 +156,38 @@ def test_two_names_related_by_a_verb_make_a_relation_in_the_active_voice(questio
     replies, _ = loop(question, definitions("memory"), graph(["Tomek Nowak", "Ewa Lis"]))
     relations = [args["relations"] for reply in replies for name, args in reply if name == "create_relations"]
     assert relations and relations[0] == [{"from": link[0], "to": link[2], "relationType": link[1]}], replies
+
+
+def one_commit(name: str, args: dict) -> tuple[str, bool]:
+    if name == "git_log":
+        return (
+            "Commit history:\nCommit: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432'\n"
+            "Author: <git.Actor \"Iga Sowa <iga@y.org>\">\nDate: 2026-10-03 09:15:00+02:00\nMessage: 'Drop old CSS\\n'\n"
+        ), False
+    return repository(name, args)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Show the commits in /opt/site before October 5th, 2026.", "One entry"),
+        ("List the commits of /opt/site up to 2026-10-05.", "One entry"),
+    ],
+)
+def test_a_log_of_one_commit_is_told_as_a_log_not_pasted(question, said):
+    _, answer = loop(question, definitions("git"), one_commit)
+    assert said in answer and "Iga Sowa" in answer and "Drop old CSS" in answer
+    assert "Commit history" not in answer and "git.Actor" not in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "done"),
+    [
+        ("В /srv/repo проиндексируй notes.txt и закоммить с сообщением 'Fix typo'.", "закоммичены"),
+        ("W /srv/repo dodaj notes.txt do indeksu i zacommituj z opisem 'Fix typo'.", "zatwierdzone"),
+    ],
+)
+def test_a_commit_is_told_in_the_users_language_with_the_hash_it_made(question, done):
+    _, answer = loop(question, definitions("git"), repository)
+    assert done in answer and "0123456789abcdef0123456789abcdef01234567" in answer
+    assert "committed successfully" not in answer

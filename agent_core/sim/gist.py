@@ -299,7 +299,11 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
             first = first or key
             blocks.append({})
         blocks[-1][key] = _plain(value)
-    if len(blocks) < 2 or sum(len(b) >= 3 for b in blocks) < 2:
+    if (
+        not blocks
+        or sum(len(b) >= 3 for b in blocks) < min(2, len(blocks))
+        or (len(blocks) == 1 and not _one(blocks[0]))
+    ):
         return None
     rows = []
     people: Counter[str] = Counter()
@@ -319,7 +323,14 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
         # 'Who made the most commits?' is answered by the count, not by the log
         who, k = people.most_common(1)[0]
         return say("gist.most", lang, who=code(who, lang), k=k, n=len(blocks))
-    return say("gist.records", lang, where=where, n=len(blocks)) + "\n" + "\n".join(rows[:MAX_ITEMS])
+    head = "gist.records" if len(blocks) > 1 else "gist.records_one"
+    return say(head, lang, where=where, n=len(blocks)) + "\n" + "\n".join(rows[:MAX_ITEMS])
+
+
+def _one(block: dict[str, str]) -> bool:
+    """A log of one record is still a log when the record has an id (a hash) and a person (its author): a history
+    filtered to a single commit; other 'Key: value' text (a weather report) is not one."""
+    return any(_HASH.match(v) for v in block.values()) and bool(_people(block))
 
 
 def _people(block: dict[str, str]) -> set[str]:

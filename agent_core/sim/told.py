@@ -45,6 +45,7 @@ def from_text(view: View, need: Need, out: str) -> str | None:
             # 'Updated seat to 3A for confirmation number QX7P2M' quoted whole would be an English sentence in a
             # Russian answer: what it confirms is told by the values it repeats ('QX7P2M: обновлено (место 3A).')
             repeated = [f"{label(k, view.lang)} {v}" for k, v in sent.items() if _repeats(v, out, done)]
+            repeated += [f"`{h}`" for h in dict.fromkeys(_HEX_ID.findall(out)) if h not in str(sent)][:1]
             return f"{done.rstrip('.')} ({', '.join(repeated)})." if repeated else done
         # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire
         return say("compose.confirmed", view.lang, done=done, out=lx.quote(out.strip(), view.lang))
@@ -96,6 +97,8 @@ def question_of(view: View, need: Need) -> str:
     return clause if others and prose.kind(clause) else sentence
 
 
+# an id the action made ('committed with hash 7c6b5a4…'): the one value of a confirmation a reader needs next
+_HEX_ID = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _QUOTED_DONE = 40  # a confirmation this long is told by its values, not quoted
 
 
