@@ -379,20 +379,8 @@ def _places(text: str, add: Any) -> None:
         add("state", state[2], state[0], state[1], overlap=True)
 
 
-@cache
-def _state_forms() -> tuple[tuple[str, str], ...]:
-    pairs = [(lx.fold(form), code) for code, forms in _data()["us_states"].items() for form in forms]
-    return tuple(sorted(pairs, key=lambda p: len(p[0]), reverse=True))
-
-
 def _states_in(text: str) -> list[tuple[int, int, str]]:
-    folded = lx.fold(text)
-    out: list[tuple[int, int, str]] = []
-    for form, code in _state_forms():
-        if form in folded:
-            match = re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", folded)
-            if match and not any(s < match.end() and match.start() < e for s, e, _ in out):
-                out.append((match.start(), match.end(), code))
+    out = list(gazetteer.us_states(text))
     for match in re.finditer(r"(?<![\w])([A-Z]{2})(?![\w])", text):
         if match.group(1) in _data()["us_states"] and re.search(r"(?:\bin|,)\s*$", text[: match.start()]):
             out.append((match.start(), match.end(), match.group(1)))

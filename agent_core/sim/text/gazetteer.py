@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from agent_core.sim.text.language import fold, load, text_cache
+from agent_core.sim.text.language import _ENDINGS, fold, load, stem, text_cache
 
 # A capitalised word after a place preposition: how the model guesses at a city it does not know ("in Mscow").
 _PLACE = re.compile(
@@ -139,3 +139,46 @@ def where(name: str, lang: str) -> str:
     if city is not None and lang != "en":
         return city.where(lang)
     return {"ru": f"в {_prepositional(name)}", "pl": f"w {name}"}.get(lang, f"in {name}")
+
+
+@cache
+def _state_names() -> dict[str, tuple[tuple[tuple[tuple[str, ...], ...], str, str], ...]]:
+    """Each state name (entities.json 'us_states') as the bases its words may be inflected from, by the first two
+    letters, longest first: the word, its stem, and the word without its last vowel ('Юта' -> 'ют', for 'в Юте')."""
+    names: dict[str, list[tuple[tuple[tuple[str, ...], ...], str, str]]] = {}
+    for code, forms in load("entities")["us_states"].items():
+        for form in forms:
+            words = _TOKEN.findall(fold(form))
+            bases = tuple((w, stem(w), w[:-1] if w[-1] in "aeiouyаяеиоуыю" and len(w) > 2 else w) for w in words)
+            names.setdefault(words[0][:2], []).append((bases, code, fold(form)))
+    return {k: tuple(sorted(v, key=lambda n: (len(n[0]), len(n[2])), reverse=True)) for k, v in names.items()}
+
+
+_TOKEN = re.compile(r"\w+")
+_STATE_ENDS = frozenset({*_ENDINGS, "ej"})  # the stemmer's endings, and Polish 'Północnej'
+
+
+def _inflects(token: str, bases: tuple[str, ...]) -> bool:
+    return token == bases[0] or any(token.startswith(b) and token[len(b) :] in _STATE_ENDS for b in bases)
+
+
+@text_cache
+def us_states(text: str) -> tuple[tuple[int, int, str], ...]:
+    """US states named in any case in en/ru/pl ('в Орегоне', 'w Kolorado', 'in Nevada', 'stanie Nowy Jork') as
+    (start, end, two-letter code): words inflected from a name, one of them capitalised, or the name as written."""
+    folded = fold(text)
+    tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(folded)]
+    names = _state_names()
+    out: list[tuple[int, int, str]] = []
+    for i, (start, _, first) in enumerate(tokens):
+        for bases, code, form in names.get(first[:2], ()):
+            window = tokens[i : i + len(bases)]
+            end = window[-1][1]
+            if len(window) < len(bases) or any(s < end and start < e for s, e, _ in out):
+                continue
+            if not all(_inflects(t, b) for (_, _, t), b in zip(window, bases, strict=True)):
+                continue
+            if folded[start:end] == form or any(text[s].isupper() for s, _, _ in window):
+                out.append((start, end, code))
+                break
+    return tuple(out)
