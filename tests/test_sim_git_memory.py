@@ -172,6 +172,8 @@ def one_commit(name: str, args: dict) -> tuple[str, bool]:
     [
         ("Show the commits in /opt/site before October 5th, 2026.", "One entry"),
         ("List the commits of /opt/site up to 2026-10-05.", "One entry"),
+        ("Покажи коммиты в /opt/site до 5 октября 2026.", "Одна запись"),
+        ("Pokaż commity w /opt/site do 5 października 2026.", "Jeden wpis"),
     ],
 )
 def test_a_log_of_one_commit_is_told_as_a_log_not_pasted(question, said):
@@ -191,3 +193,17 @@ def test_a_commit_is_told_in_the_users_language_with_the_hash_it_made(question, 
     _, answer = loop(question, definitions("git"), repository)
     assert done in answer and "0123456789abcdef0123456789abcdef01234567" in answer
     assert "committed successfully" not in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "period"),
+    [
+        ("Pokaż commity w /opt/site od 2 września 2026.", {"start_timestamp": "2026-09-02"}),
+        ("Wyświetl listę commitów w /opt/site do 7 maja 2026.", {"end_timestamp": "2026-05-07"}),
+        ("Список коммитов в /opt/site за период с 2 сентября 2026.", {"start_timestamp": "2026-09-02"}),
+        ("Покажи коммиты в /opt/site до 7 мая 2026.", {"end_timestamp": "2026-05-07"}),
+    ],
+)
+def test_commits_asked_in_polish_or_russian_go_to_the_log_with_the_period(question, period):
+    replies, _ = loop(question, definitions("git"), one_commit)
+    assert replies == [[("git_log", {"repo_path": "/opt/site", **period})]]
