@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from test_sim_planner import first_calls, string, tool
 
+from agent_core.model import SimSettings
+from agent_core.sim.brain import think
+
 TICKETS = [
     tool(
         "update_ticket",
@@ -30,3 +33,37 @@ TICKETS = [
 def test_the_number_after_the_things_word_in_any_language_is_its_number(question):
     calls = first_calls(question, TICKETS)
     assert calls == [("update_ticket", {"ticket_number": 42, "status": "closed"})]
+
+
+MEMOS = [
+    tool(
+        "send_memo",
+        "Sends a memo to a colleague by e-mail.",
+        {
+            "recipient": string("E-mail address of the colleague"),
+            "title": string("Memo title"),
+            "content": string("Memo text"),
+        },
+    ),
+    tool("lookup_docs", "Looks a topic up in the team documentation.", {"topic": string("What to look up")}),
+]
+
+
+def answer(question: str, tools: list[dict]) -> list[dict]:
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 500, "tools": tools}
+    return think({**body, "messages": [{"role": "user", "content": question}]}, SimSettings()).content
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Send a memo with title 'Lunch' and content 'Pizza at noon'.", "recipient"),
+        ("Wyślij notatkę z tytułem 'Obiad' i treścią 'Pizza w południe'.", "odbiorcy"),
+        ("Отправь записку с заголовком 'Обед' и текстом 'Пицца в полдень'.", "получателя"),
+    ],
+)
+def test_a_clause_that_only_labels_a_quoted_part_of_the_message_is_no_request_of_its_own(question, asked):
+    """'... and content 'Pizza at noon'' is the memo's text, not a topic to look up: only the recipient is asked."""
+    content = answer(question, MEMOS)
+    assert [b["type"] for b in content] == ["text"]
+    assert asked in content[0]["text"] and "lookup_docs" not in content[0]["text"] and "\n" not in content[0]["text"]

@@ -352,6 +352,7 @@ def _joined(clauses: list[str]) -> list[str]:
             only_values(clause)
             or values.asks_when(clause)  # '..., and at what times?'
             or _REPORTED.match(clause)
+            or values.labels_part(clause)
             or lx.refers_back(clause)
             and not intent_hits(clause)
             or lx.acts_on_premise(out[-1], clause, bool(intent_hits(out[-1])))

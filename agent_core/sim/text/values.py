@@ -142,6 +142,20 @@ def continues_message(clause: str) -> bool:
     return bool(_BODY.search(clause)) or bool(quoted(clause))
 
 
+_LEAD_IN = re.compile(r"^\W*(?:(?:and|with|the|a|its|и|с|со|а|i|z|ze|o|oraz)\s+)*", re.I)
+
+
+def labels_part(clause: str) -> bool:
+    """'... and body 'We move the meeting'', 'и текстом «…»', 'i treści '…'': a clause that only names a part of the
+    message before it and quotes it (lexicon message_part_labels) is no request of its own."""
+    found = quoted(clause)
+    if not found:
+        return False
+    head = _LEAD_IN.sub("", clause[: found[0][0]]).strip(" :'\"„«“”»").split()
+    labels = lx.lexicon()["message_part_labels"]
+    return 0 < len(head) <= 2 and lx.fold(head[0]).startswith(tuple(lx.fold(w) for w in labels))
+
+
 def request_part(clause: str) -> str:
     """The clause without the message it dictates ('Save a note that says: Meeting moved to Friday' -> 'Save a
     note'): what the user asks for, not the words to write."""
