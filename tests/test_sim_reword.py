@@ -99,3 +99,12 @@ def test_names_paths_and_ids_are_not_reworded() -> None:
     ]
     draft = think({"model": "claude-sonnet-4-6", "tools": [listing], "messages": messages}, SimSettings())
     assert draft.stop_reason == "end_turn" and not _uses(draft)
+
+
+def test_a_retry_translates_known_words_and_names_and_drops_the_opening_function_word():
+    # a known city goes by its English name, a question's capitalised first word is no name to spell in Latin
+    assert reword.english("Часто ли задерживают рейсы в Чикаго", "ru") == "Chicago"
+    assert reword.english("Сколько стоит перелёт в Лондон", "ru") == "price flight London"
+    assert reword.english("Czy w Berlinie jest sieć", "pl") == "Berlin wifi"
+    assert reword.english("Kto wygrał Grand Prix Monako w 2023 roku", "pl") == "won grand prix Monako 2023 year"
+    assert reword.english("Кто такая Ада Лавлейс", "ru") == "Ada Lavleis"  # a name further on is still spelled

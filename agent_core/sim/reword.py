@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from agent_core.sim import prose
+from agent_core.sim.text import gazetteer
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -82,16 +83,19 @@ def _free_text(value: Any) -> bool:
 
 
 def english(query: str, lang: str) -> str:
-    """The query's key words in English: each word the glossary knows in its English form, names and numbers as they
-    are (a Cyrillic name in Latin letters); in English, with the broader word of a word that has one."""
+    """The query's key words in English: each word the glossary knows in its English form, a known city by its
+    English name, names and numbers as they are (a Cyrillic name in Latin letters; the query's capitalised first
+    word is no name); other words go. In English, with the broader word of a word that has one."""
     out: list[str] = []
     drop = lx.query_drop(lx.words(query))
-    for word in lx.content_words(query):
+    for index, word in enumerate(lx.content_words(query)):
         folded = lx.fold(word)
         if folded in drop:
             continue
         said = next((en for forms, en in _glossary() if lx.hits([folded], forms)), None)
-        if said is None and lang != "en" and (word[:1].isupper() or any(c.isdigit() for c in word)):
+        said = said or next((city.name for city in gazetteer.find_cities(word)), None)  # 'Майами' -> 'Miami'
+        named = word[:1].isupper() and not (index == 0 and query.lstrip().startswith(word))  # 'Можно ...' opens
+        if said is None and lang != "en" and (named or any(c.isdigit() for c in word)):
             said = _latin(word)
         elif said is None and (lang == "en" or (lang == "ru" and word.isascii())):
             said = word  # an English word in a Russian question ('wifi') stays; a Polish one is no English
