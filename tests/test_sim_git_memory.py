@@ -207,3 +207,20 @@ def test_a_commit_is_told_in_the_users_language_with_the_hash_it_made(question, 
 def test_commits_asked_in_polish_or_russian_go_to_the_log_with_the_period(question, period):
     replies, _ = loop(question, definitions("git"), one_commit)
     assert replies == [[("git_log", {"repo_path": "/opt/site", **period})]]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Kto zrobił ostatni commit w /srv/repo i co się w nim zmieniło?",
+        "Кто сделал последний коммит в /srv/repo и что в нём поменял?",
+        "Who made the latest commit in /srv/repo and what changed in it?",
+    ],
+)
+def test_what_changed_in_the_last_commit_is_its_show_not_the_working_tree(question):
+    replies, answer = loop(question, definitions("git"), repository)
+    assert replies == [
+        [("git_log", {"repo_path": "/srv/repo"})],
+        [("git_show", {"repo_path": "/srv/repo", "revision": "aaaa1111"})],
+    ]
+    assert "notes.txt" in answer
