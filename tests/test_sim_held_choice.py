@@ -67,3 +67,31 @@ def test_a_clause_that_only_labels_a_quoted_part_of_the_message_is_no_request_of
     content = answer(question, MEMOS)
     assert [b["type"] for b in content] == ["text"]
     assert asked in content[0]["text"] and "lookup_docs" not in content[0]["text"] and "\n" not in content[0]["text"]
+
+
+# ---- a tool whose one input is a choice among listed values, and one that only shares a word ----------------------
+
+EVENING = [
+    tool("book_dinner", "Books a dinner table at a restaurant.", {"query": string("What to book")}),
+    tool(
+        "dress_code",
+        "Tells the dress code for an event.",
+        {"style": string('The kind of event. Allowed values: "casual", "formal".')},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What should I wear to an easygoing dinner with friends?",
+        "Co założyć na luźną kolację ze znajomymi?",
+        "Что надеть на непринуждённый ужин с друзьями?",
+    ],
+)
+def test_the_tool_whose_allowed_value_the_request_names_beats_one_sharing_a_word(question):
+    assert first_calls(question, EVENING) == [("dress_code", {"style": "casual"})]
+
+
+def test_a_request_naming_no_allowed_value_still_goes_to_the_tool_it_names():
+    assert [name for name, _ in first_calls("Book a dinner table for Friday.", EVENING)] == ["book_dinner"]

@@ -42,6 +42,27 @@ def _parts_of(tool_json: str) -> dict[str, list[str]]:
     return parts
 
 
+OPTION_POINTS = 5
+
+
+@lx.text_cache
+def _names_an_option(clause: str, tool_json: str) -> bool:
+    """The clause names one of the values the one parameter's description allows ('Allowed values: "casual", "formal"'),
+    by its word or its meaning ('laid-back' is casual, 'w stylu superbohaterów' superhero): the request is one that
+    tool is made for, more than one that only shares a word with it."""
+    from agent_core.sim.args import _closed_list, _listed_options  # args fills calls; this only reads the options
+    from agent_core.sim.slots import enum_value
+
+    props = (json.loads(tool_json).get("input_schema") or {}).get("properties") or {}
+    if len(props) != 1:
+        return False  # only a tool whose whole input is that one choice: issue_write's state is one of many
+    return any(
+        _closed_list(p) and enum_value(clause, _listed_options(p)) is not None
+        for p in props.values()
+        if isinstance(p, dict) and p.get("type", "string") == "string"
+    )
+
+
 @lru_cache(maxsize=256)
 def purpose(tool_json: str) -> str | None:
     """The intent a description talks about most (ties: the earlier intent)."""
@@ -88,6 +109,7 @@ def _ranking(
         exact = about and fit.points > 0 and _named_as_written(clause, key)
         acting = _action_points(clause, key, dedicated) if tie is None else 0
         points = boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting + DISTINCT * (key in distinct)
+        points += OPTION_POINTS * _names_an_option(clause, key)
         rows.append((points, boost, about if intent != "list" else bool(set(fit.shared) - GENERIC_MEANING - {"list"})))
         named = named or exact or (about and bool(meaning.profile(key).name & meaning.concepts(clause)))
     if intent == "search" and named and "search" not in intent_hits(clause):
