@@ -108,3 +108,16 @@ def test_a_retry_translates_known_words_and_names_and_drops_the_opening_function
     assert reword.english("Czy w Berlinie jest sieć", "pl") == "Berlin wifi"
     assert reword.english("Kto wygrał Grand Prix Monako w 2023 roku", "pl") == "won grand prix Monako 2023 year"
     assert reword.english("Кто такая Ада Лавлейс", "ru") == "Ada Lavleis"  # a name further on is still spelled
+
+
+def test_a_relative_clause_is_part_of_the_question_and_a_measure_is_told_with_its_unit():
+    from agent_core.sim import prose
+    from agent_core.sim.text import reader, values
+
+    assert values.belongs_before("którą wczoraj kupiłem") and values.belongs_before("которую я заказал")
+    assert not values.belongs_before("a ile kosztuje bilet") and not values.belongs_before("который там час?")
+    assert not values.belongs_before("która godzina jest w Oslo?")
+    assert reader._clauses("Ile kosztuje bilet, którego szukam?") == ("Ile kosztuje bilet, którego szukam",)
+    out = "Each guest may bring one suitcase. It must be under 23 pounds."
+    told = prose.answer("Сколько может весить чемодан, которым я пользуюсь?", "ru", out)
+    assert told is not None and "23" in told and " 1" not in told

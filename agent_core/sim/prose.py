@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 
-from agent_core.sim.text import arithmetic
+from agent_core.sim.text import arithmetic, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 
@@ -264,7 +264,7 @@ def answer(question: str, lang: str, out: str) -> str | None:
     if not re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", out):
         return None
     question = asking(question)
-    parts = [p for p in lx.split_clauses(question) if kind(p)]
+    parts = [p for p in lx.split_clauses(question) if kind(p) and not values.belongs_before(p)]  # 'walizka, którą'
     told = [_part(p, lang, out) for p in (parts if len(parts) > 1 else [question])]
     lines = list(dict.fromkeys(t for t in told if t))
     if lang == "en" and len(lines) == 1 and len(" ".join(out.split())) <= LONG_QUOTE and len(sentences(out)) == 1:
@@ -282,6 +282,9 @@ def _part(question: str, lang: str, out: str) -> str | None:
     if lang == "en":
         return clipped(sentence)
     found = _values(sentence, asks, question) or _values(_continued(out, sentence), asks, question)
+    if asks == "count" and {f for _, forms in _asked(question) for f in forms} & set(_table()["measures"]):
+        more = [*found, *_values(_continued(out, sentence), asks, question)]  # 'ile może ważyć': '50 pounds', not 'one'
+        found = [v for v in more if with_unit(v, out, lang) != v] or found
     if not found:
         return None
     found = [with_unit(v, out, lang) for v in found]

@@ -350,7 +350,7 @@ def _joined(clauses: list[str]) -> list[str]:
             continue
         if out and (
             only_values(clause)
-            or values.asks_when(clause)  # '..., and at what times?'
+            or values.belongs_before(clause)  # '..., and at what times?', '..., którą zabieram'
             or _REPORTED.match(clause)
             or values.labels_part(clause)
             or lx.refers_back(clause)

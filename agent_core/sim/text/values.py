@@ -403,3 +403,10 @@ def asks_when(clause: str) -> bool:
         said[: len(w.split())] == w.split() and set(said[len(w.split()) :]) <= lx.word_set("when_tail")
         for w in lx.lexicon()["when_only"]
     )
+
+
+def belongs_before(clause: str) -> bool:
+    """A clause that only says more of the one before: it asks when that happened (asks_when), or it is a relative
+    clause in a case no question opens with ('walizka, **którą zabieram**', 'файл, **которого** нет'; 'relative_words')."""
+    said = clause.lower().split()  # not folded: 'którą zabieram' says more of a noun, 'która godzina?' asks
+    return asks_when(clause) or any(said[: len(w.split())] == w.split() for w in lx.lexicon()["relative_words"])
