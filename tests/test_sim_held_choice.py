@@ -95,3 +95,26 @@ def test_the_tool_whose_allowed_value_the_request_names_beats_one_sharing_a_word
 
 def test_a_request_naming_no_allowed_value_still_goes_to_the_tool_it_names():
     assert [name for name, _ in first_calls("Book a dinner table for Friday.", EVENING)] == ["book_dinner"]
+
+
+DISHES = [
+    tool("web_search", "Runs a web search for the query and returns the top results.", {"query": string()}),
+    tool(
+        "plan_dishes",
+        "Plans the dishes for an event.",
+        {"event": string('The kind of event. Allowed values: "casual", "formal".')},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Jakie dania przygotować na uroczystą, oficjalną kolację w ambasadzie?",
+        "Which dishes for a festive, formal dinner at the embassy?",
+        "Какие блюда приготовить к торжественному, официальному ужину в посольстве?",
+    ],
+)
+def test_a_clause_that_only_says_again_the_value_the_call_before_took_is_no_search(question):
+    """'uroczystą, oficjalną kolację': the comma splits two words for one occasion; the second is no search."""
+    assert first_calls(question, DISHES) == [("plan_dishes", {"event": "formal"})]

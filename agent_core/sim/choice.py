@@ -323,10 +323,13 @@ def _own_intent(need: Need) -> bool:
 def follow(view: View, previous: Need, need: Need) -> str | None:
     """A clause no tool fits may continue the one before: 'drop' (part of its message), 'same' (same tool). A clause
     that only gives the call before a value it already took is part of it ('..., four results at most'): 'drop'."""
-    if previous.tool is not None and need.tool is not None and need.tool.get("name") == previous.tool.get("name"):
+    same = need.tool is not None and previous.tool is not None and need.tool.get("name") == previous.tool.get("name")
+    fallback = need.intent in GENERIC and not _own_intent(need)
+    if previous.tool is not None and need.tool is not None and (same or fallback):
+        # 'na uroczystą, oficjalną kolację': a clause asking nothing that says again a value the call before took
         trial = Need(previous.intent, need.clause, None, tool=previous.tool)
         fill(view, trial, only_clause=True)
-        if trial.missing and trial.args and all(previous.args.get(k) == v for k, v in trial.args.items()):
+        if (trial.missing or not same) and trial.args and all(previous.args.get(k) == v for k, v in trial.args.items()):
             return "drop"
     if previous.tool is None or need.tool is not None or need.derived is not None or _own_intent(need):
         return None
