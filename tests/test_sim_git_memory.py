@@ -54,6 +54,8 @@ def graph(people: list[str]) -> Runner:
             if unknown:
                 return f"Entity with name {unknown[0]} not found", True
             return json.dumps(args["observations"]), False
+        if name == "create_relations":
+            return json.dumps(args["relations"]), False
         if name == "search_nodes":
             found = [p for p in people if args["query"].lower() in p.lower().split()]
             entities = [{"name": p, "entityType": "person", "observations": []} for p in found]
@@ -224,3 +226,27 @@ def test_what_changed_in_the_last_commit_is_its_show_not_the_working_tree(questi
         [("git_show", {"repo_path": "/srv/repo", "revision": "aaaa1111"})],
     ]
     assert "notes.txt" in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "link"),
+    [
+        ("Record that Piotr Mazur reports to Ewa Lis.", ("Piotr Mazur", "reports to", "Ewa Lis")),
+        ("Zapisz, że Ewa Lis pracuje w Globex.", ("Ewa Lis", "pracuje w", "Globex")),
+        ("Запиши, что Ольга Петрова консультирует Ewa Lis.", ("Ольга Петрова", "консультирует", "Ewa Lis")),
+    ],
+)
+def test_a_verb_between_two_names_makes_a_relation_in_any_wording(question, link):
+    replies, answer = loop(question, definitions("memory"), graph(["Ewa Lis"]))
+    assert replies[0] == [
+        ("create_relations", {"relations": [dict(zip(("from", "relationType", "to"), link, strict=True))]})
+    ]
+    assert link[0] in answer and link[2] in answer
+
+
+def test_a_place_or_small_words_between_two_names_are_no_relation():
+    from agent_core.sim.text.names import linked
+
+    assert linked("Ewa Lis mentors Piotr Mazur")
+    assert not linked("Send Ewa Lis the notes about Project Falcon")
+    assert not linked("Ewa Lis and Piotr Mazur moved to Kraków")

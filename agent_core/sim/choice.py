@@ -12,6 +12,7 @@ from agent_core.sim import kinds, shell, spread
 from agent_core.sim.args import fill
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
+from agent_core.sim.text.names import linked
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
 from agent_core.sim.text.results import short
 
@@ -253,6 +254,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
     names = tuple(str(t.get("name", "")) for t in view.tools)
     text = lx.paths_as_files(lx.own_part(values.request_part(need.clause)))
+    if linked(need.clause) and "relation" not in meaning.concepts(text):
+        text += " relation"  # 'Zapisz, że Jan pracuje w Northwind': what is recorded is how two names relate
     scores = _ranking(text, _intent_of(need), tuple(keys), view.system, names)
     ranked = [
         (points, -i, tool, boost, key)

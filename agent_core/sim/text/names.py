@@ -50,3 +50,25 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
             out.append((start, name, "organization"))
             taken.append((start, start + len(name)))
     return sorted(out)
+
+
+_JOINS = frozenset({"and", "or", "и", "или", "а", "i", "oraz", "lub", "albo"})
+_BE = frozenset({"is", "was", "jest", "był", "była", "является"})
+
+
+@lx.text_cache
+def linked(text: str) -> bool:
+    """Whether two named things are joined by a verb phrase ('Ewa Lis reports to Tomek Nowak', 'Jan pracuje w
+    Northwind', 'Ольга руководит Acme'): what is said is how they relate, the concept relation. A place is no party
+    to it ('moved to Gdańsk'), and a phrase that starts with a small word ('Ann Smith the notes about Project Falcon') is no verb."""
+    found = [(s, n) for s, n, kind in known_entities(text) if kind != "location"]
+    stop = lx.word_set("stopwords")
+    for (start, name), (after, _) in zip(found, found[1:], strict=False):
+        between = text[start + len(name) : after].strip()
+        words = between.split()
+        if not 1 <= len(words) <= 3 or not re.fullmatch(r"[^\W\d_]+(?:\s+[^\W\d_]+)*", between):
+            continue
+        verb = words[1] if words[0] in _BE and len(words) > 1 else words[0]  # 'is married to'
+        if between == between.lower() and not _JOINS & set(words) and verb not in stop:
+            return True
+    return False
