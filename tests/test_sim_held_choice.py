@@ -118,3 +118,38 @@ DISHES = [
 def test_a_clause_that_only_says_again_the_value_the_call_before_took_is_no_search(question):
     """'uroczystą, oficjalną kolację': the comma splits two words for one occasion; the second is no search."""
     assert first_calls(question, DISHES) == [("plan_dishes", {"event": "formal"})]
+
+
+COSTUMES = [
+    tool(
+        "superhero_party_costume_finder",
+        "Finds superhero party costumes for a party.",
+        {"query": string("What to find")},
+    ),
+    tool(
+        "plan_dishes",
+        "Plans the dishes for an event.",
+        {
+            "event": string(
+                'Allowed values: "casual" (a casual party), "formal" (a formal party), "superhero" (a superhero party).'
+            )
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What dishes do we cook at a superhero party?",
+        "Co ugotować na imprezę superbohaterów?",
+        "Что приготовить на вечеринку супергероев?",
+    ],
+)
+def test_a_tool_sharing_only_the_named_options_words_loses_to_the_tool_that_allows_it(question):
+    assert first_calls(question, COSTUMES) == [("plan_dishes", {"event": "superhero"})]
+
+
+def test_a_tool_sharing_more_than_the_options_words_keeps_its_request():
+    calls = first_calls("Find a superhero costume for the party.", COSTUMES)
+    assert [name for name, _ in calls] == ["superhero_party_costume_finder"]

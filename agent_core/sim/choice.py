@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import kinds, shell, spread
+from agent_core.sim import allowed, kinds, shell, spread
 from agent_core.sim.args import fill
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
@@ -41,27 +41,6 @@ def _parts_of(tool_json: str) -> dict[str, list[str]]:
     for pname, prop in ((tool.get("input_schema") or {}).get("properties") or {}).items():
         parts["params"] += lx.words(pname) + lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))
     return parts
-
-
-OPTION_POINTS = 5
-
-
-@lx.text_cache
-def _names_an_option(clause: str, tool_json: str) -> bool:
-    """The clause names one of the values the one parameter's description allows ('Allowed values: "casual", "formal"'),
-    by its word or its meaning ('laid-back' is casual, 'w stylu superbohaterów' superhero): the request is one that
-    tool is made for, more than one that only shares a word with it."""
-    from agent_core.sim.args import _closed_list, _listed_options  # args fills calls; this only reads the options
-    from agent_core.sim.slots import enum_value
-
-    props = (json.loads(tool_json).get("input_schema") or {}).get("properties") or {}
-    if len(props) != 1:
-        return False  # only a tool whose whole input is that one choice: issue_write's state is one of many
-    return any(
-        _closed_list(p) and enum_value(clause, _listed_options(p)) is not None
-        for p in props.values()
-        if isinstance(p, dict) and p.get("type", "string") == "string"
-    )
 
 
 @lru_cache(maxsize=256)
@@ -103,6 +82,7 @@ def _ranking(
     distinct = _distinct(clause, keys)
     asked = asked_actions(clause)
     dedicated = any(tool_action(key) in asked for key in keys)  # a tool named for the very change asked
+    options = allowed.options_meaning(clause, keys)
     for key, name in zip(keys, names, strict=False):
         boost, fit = _boost(key, intent), meaning.fit(clause, key)
         tie = guidance.link(clause, system, name)
@@ -110,7 +90,9 @@ def _ranking(
         exact = about and fit.points > 0 and _named_as_written(clause, key)
         acting = _action_points(clause, key, dedicated) if tie is None else 0
         points = boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting + DISTINCT * (key in distinct)
-        points += OPTION_POINTS * _names_an_option(clause, key)
+        points += allowed.OPTION_POINTS * allowed.names_an_option(clause, key)
+        if options and fit.points > 0 and set(fit.shared) <= options:
+            points -= fit.points  # 'в стиле супергероев' is the menu's option, not a request for a superhero theme
         rows.append((points, boost, about if intent != "list" else bool(set(fit.shared) - GENERIC_MEANING - {"list"})))
         named = named or exact or (about and bool(meaning.profile(key).name & meaning.concepts(clause)))
     if intent == "search" and named and "search" not in intent_hits(clause):
