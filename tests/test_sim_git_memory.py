@@ -250,3 +250,20 @@ def test_a_place_or_small_words_between_two_names_are_no_relation():
     assert linked("Ewa Lis mentors Piotr Mazur")
     assert not linked("Send Ewa Lis the notes about Project Falcon")
     assert not linked("Ewa Lis and Piotr Mazur moved to Kraków")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Dopisz do Tomasza, że gra na skrzypcach.", "gra na skrzypcach"),
+        ("Dopisz do Anny, że biega maratony.", "biega maratony"),
+    ],
+)
+def test_a_first_name_in_another_case_is_the_name_and_is_looked_up(question, said):
+    people = ["Tomasz Wrona", "Anna Dudek"]
+    replies, answer = loop(question, definitions("memory"), graph(people))
+    calls = [c for reply in replies for c in reply]
+    base = calls[0][1]["observations"][0]["entityName"]
+    assert base in ("Tomasz", "Anna") and calls[1] == ("search_nodes", {"query": base})
+    full = next(p for p in people if p.startswith(base))
+    assert calls[2] == ("add_observations", {"observations": [{"entityName": full, "contents": [said]}]})

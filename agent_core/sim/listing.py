@@ -197,6 +197,7 @@ def _statements(body: str, name: str) -> list[str]:
     """What a sentence says of someone, one statement per clause, without the name itself; after 'that' / 'что' /
     'że' when the sentence reports it ("Add to Ann's record that she now speaks Spanish": 'now speaks Spanish')."""
     at = body.find(name)
+    at = at if at >= 0 else body.find(name[: max(3, len(name) - 1)])  # 'Marty' said of Marta
     told = _THAT.search(body, at + len(name)) if at >= 0 else None
     if told is not None:
         body = _PRONOUN.sub("", body[told.end() :], count=1)

@@ -17,6 +17,29 @@ def _first_names() -> frozenset[str]:
     return frozenset(lx.fold(n) for n in lx.load("knowledge")["first_names"])
 
 
+@cache
+def _bases() -> dict[str, str]:
+    """Each case form of a known first name -> the name as the list spells it ('marty' -> 'Marta')."""
+    endings = lx.load("knowledge")["name_endings"]
+    out: dict[str, str] = {}
+    for name in lx.load("knowledge")["first_names"]:
+        low = lx.fold(name)
+        if len(low) < 3:
+            continue
+        forms = [low + e for e in endings["added"]] if low[-1] not in "aя" else []
+        forms += [low[:-1] + e for e in endings["instead_of_a"]] if low[-1] in "aя" else []
+        for form in forms:
+            out.setdefault(form, name)
+    for name in lx.load("knowledge")["first_names"]:
+        out[lx.fold(name)] = name
+    return out
+
+
+def _inflected(folded: str) -> str | None:
+    """'Dopisz do Marty': the name said in another case is the name (Marta), so a lookup finds it."""
+    return _bases().get(folded)
+
+
 def known_entities(text: str) -> list[tuple[int, str, str]]:
     """(position, name, kind) of people, organisations and places in a text, for an entity extractor's output."""
     first = _first_names()
@@ -33,7 +56,11 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
         if any(s <= m.start() < e for s, e in taken):
             continue
         word = re.sub(r"['’]s?$", "", m.group(1))  # "Ann's record": the name is Ann
-        if any(lx.fold(word).startswith(n) for n in first if len(n) >= 3):
+        base = _inflected(lx.fold(word))
+        if base:
+            out.append((m.start(), base if lx.fold(base) != lx.fold(word) else word, "person"))
+            taken.append((m.start(), m.end()))
+        elif any(lx.fold(word).startswith(n) for n in first if len(n) >= 3):
             out.append((m.start(), word, "person"))
             taken.append((m.start(), m.end()))
     companies = {lx.fold(n) for names in lx.load("entities")["companies"].values() for n in names}
