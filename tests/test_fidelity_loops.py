@@ -111,6 +111,9 @@ def test_a_quoted_name_keeps_the_answers_language_and_a_quoted_passage_does_not(
     passage = "«An agent is a model called in a loop; each turn it may ask for tools and it reads what they return.»"
     assert language(f"Коротко: {passage}") == "en"
     assert language("«Fix the login bug», «Write release notes»") == "en"
+    # A path and a file shown in a fence are the tool's, as they are: the sentence around them is the answer's
+    assert language("Вот что в файле /data/irena/notes/ideas.txt:\n```\nФонарь\nПодкаст\n```") == "ru"
+    assert language("Here is /data/irena/notes/ideas.txt:\n```\nФонарь для велосипеда\n```") == "en"
 
 
 @pytest.mark.parametrize("case_id", sorted(load_gold()))

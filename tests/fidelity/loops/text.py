@@ -30,9 +30,13 @@ _UNTRANSLATED = set(
     "the and is are with for of not found clear snow rain light cloudy sunny foggy fog drizzle overcast windy "
     "partly mostly showers shipped delivered processing cancelled error degrees today tonight".split()
 )
-# A code span, or a quoted value short enough to be a name, a title or one line of a result: an answer in any
-# language quotes those as they are. A longer quoted passage is pasted text, and its language counts.
-_QUOTED = re.compile(r"`[^`]*`|\"[^\"\n]{0,60}\"|«[^»\n]{0,60}»|„[^”\"\n]{0,60}[”\"]|“[^”\n]{0,60}”")
+# A fenced block or a code span, a file path, or a quoted value short enough to be a name, a title or one line of a
+# result: an answer in any language quotes those as they are. A longer quoted passage is pasted text, and it counts.
+_QUOTED = re.compile(
+    r"```.*?```|`[^`]*`|(?<![\w/])~?(?:/[\w.-]+)+/?"
+    r"|\"[^\"\n]{0,60}\"|«[^»\n]{0,60}»|„[^”\"\n]{0,60}[”\"]|“[^”\n]{0,60}”",
+    re.S,
+)
 _LACKS_TOOL = re.compile(
     r"(don't|do not|doesn't) have (a|the|any) tool|no tool (to|for)|нет (такого |подходящего )?инструмента|"
     r"nie mam (takiego |odpowiedniego )?narzędzia",
