@@ -4,17 +4,12 @@ a list about what it lists, a period's start taken from 'since'."""
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sim_loop import Runner, agent_loop
 
-from agent_core.model import SimSettings
-from agent_core.sim.brain import think
-
-Runner = Callable[[str, dict], tuple[str, bool]]
 CASES = Path(__file__).parent / "fidelity" / "loops" / "cases"
 
 
@@ -26,23 +21,7 @@ def definitions(server: str) -> list[dict]:
 
 def loop(question: str, tools: list[dict], run: Runner) -> tuple[list[list[tuple[str, dict]]], str]:
     """think() in an agent loop; the calls of each reply, and the answer."""
-    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
-    body["tools"] = tools
-    replies: list[list[tuple[str, dict]]] = []
-    for turn in range(8):
-        draft = think(copy.deepcopy(body), SimSettings())
-        content = [dict(b, id=f"t{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)]
-        body["messages"].append({"role": "assistant", "content": content})
-        if draft.stop_reason != "tool_use":
-            return replies, " ".join(b["text"] for b in content if b["type"] == "text")
-        uses = [b for b in content if b["type"] == "tool_use"]
-        replies.append([(b["name"], b["input"]) for b in uses])
-        results = []
-        for block in uses:
-            output, failed = run(block["name"], block["input"])
-            results.append({"type": "tool_result", "tool_use_id": block["id"], "content": output, "is_error": failed})
-        body["messages"].append({"role": "user", "content": results})
-    raise AssertionError("the loop did not end")
+    return agent_loop(question, tools, run)
 
 
 def graph(people: list[str]) -> Runner:

@@ -3,41 +3,23 @@ the MCP quickstart's weather server: times said in words, defaults a schema stat
 
 from __future__ import annotations
 
-import copy
 import datetime
 import json
-from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
 import pytest
+from sim_loop import Runner, agent_loop
 
-from agent_core.model import SimSettings
 from agent_core.sim.args import stated_default
-from agent_core.sim.brain import think
 from agent_core.sim.text import entities
 
-Runner = Callable[[str, dict], tuple[str, bool]]
 NOW = datetime.datetime(2026, 12, 1, 10, 0, tzinfo=datetime.UTC)
 
 
 def loop(question: str, tools: list[dict], run: Runner, **extra) -> tuple[list[tuple[str, dict]], str]:
-    """think() in an agent loop: every call run, its result sent back, until the model answers; (calls, answer)."""
-    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
-    body.update(tools=tools, **extra)
-    calls = []
-    for turn in range(8):
-        draft = think(copy.deepcopy(body), SimSettings())
-        content = [dict(b, id=f"t{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)]
-        body["messages"].append({"role": "assistant", "content": content})
-        if draft.stop_reason != "tool_use":
-            return calls, " ".join(b["text"] for b in content if b["type"] == "text")
-        results = []
-        for block in (b for b in content if b["type"] == "tool_use"):
-            calls.append((block["name"], block["input"]))
-            output, failed = run(block["name"], block["input"])
-            results.append({"type": "tool_result", "tool_use_id": block["id"], "content": output, "is_error": failed})
-        body["messages"].append({"role": "user", "content": results})
-    raise AssertionError("the loop did not end")
+    """think() in an agent loop until the model answers: every call in order, and the answer."""
+    replies, answer = agent_loop(question, tools, run, **extra)
+    return [call for reply in replies for call in reply], answer
 
 
 def _zone(description: str) -> dict:

@@ -3,13 +3,12 @@ by its tool read to the end, a question asked of it answered from the sentence t
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 
-from agent_core.model import SimSettings
+from sim_loop import agent_loop
+
 from agent_core.sim import gist, pages
-from agent_core.sim.brain import think
 from agent_core.sim.text import values
 
 Runner = Callable[[str, dict], str]
@@ -42,23 +41,8 @@ READ = {
 
 def loop(question: str, tools: list[dict], run: Runner) -> tuple[list[dict], str]:
     """think() in an agent loop until it answers: (the inputs it sent, the answer)."""
-    body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
-    body["tools"] = tools
-    sent = []
-    for turn in range(6):
-        draft = think(copy.deepcopy(body), SimSettings())
-        content = [dict(b, id=f"t{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)]
-        body["messages"].append({"role": "assistant", "content": content})
-        if draft.stop_reason != "tool_use":
-            return sent, " ".join(b["text"] for b in content if b["type"] == "text")
-        results = []
-        for block in (b for b in content if b["type"] == "tool_use"):
-            sent.append(block["input"])
-            results.append(
-                {"type": "tool_result", "tool_use_id": block["id"], "content": run(block["name"], block["input"])}
-            )
-        body["messages"].append({"role": "user", "content": results})
-    raise AssertionError("the loop did not end")
+    replies, answer = agent_loop(question, tools, lambda name, args: (run(name, args), False), turns=6)
+    return [args for reply in replies for _, args in reply], answer
 
 
 def _manual(name: str, args: dict) -> str:
