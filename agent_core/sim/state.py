@@ -71,7 +71,7 @@ def resolve(view: View) -> None:
 
 
 def _only_values(text: str) -> bool:
-    from agent_core.sim.text.reader import only_values  # reader reads clauses the same way
+    from agent_core.sim.text.clauses import only_values  # reader reads clauses the same way
 
     return only_values(text) or len(lx.content_words(text)) == 1 and not entities.yes_no(text)
 

@@ -7,17 +7,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim.text import arithmetic, gazetteer, meaning, story, values
+from agent_core.sim.text import arithmetic, gazetteer, story
 from agent_core.sim.text import language as lx
+from agent_core.sim.text.clauses import TAIL_CLAUSES, _clauses
+from agent_core.sim.text.clauses import intent_hits as intent_hits  # read by choice, spread and state from here
 from agent_core.sim.text.results import SORTED_JSON, Attempt, Injection, attempts_in, noted_calls, text_of
 
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 # Bounds on the work one reply does, whatever the input (BEHAVIOUR.md, "Huge inputs").
-MAX_CLAUSES = 100
 MAX_NEEDS = 20
-# Of those, kept for the end of a long question, where the request often stands after pasted text.
-TAIL_CLAUSES = 25
-TAIL_NEEDS = 5
+TAIL_NEEDS = 5  # of MAX_NEEDS, kept for the end of a long question (see text/clauses.py)
 MAX_QUERY_WORDS = 12
 EARLIER_MESSAGES = 12  # of a long conversation, the latest messages are read for a follow-up's values
 LANG_NAMES = {"en": "English", "ru": "Russian", "pl": "Polish"}
@@ -158,29 +157,6 @@ def _question_index(messages: list[dict[str, Any]]) -> int:
 # ---- understanding the question ---------------------------------------------------------------------
 
 
-def intent_hits(text: str) -> dict[str, int]:
-    """Keyword hits per intent in a piece of the request (arithmetic and file names count too)."""
-    return dict(_intent_hits(text))
-
-
-_QUOTES = re.compile(
-    r"(?<!\w)'[^'\n]{2,300}'(?!\w)|\"[^\"\n]{2,300}\"|“[^”\n]{2,300}”|„[^”\n]{2,300}[”\"]|«[^»\n]{2,300}»"
-)
-
-
-@lx.text_cache
-def _intent_hits(text: str) -> dict[str, int]:
-    # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
-    tokens = lx.words(meaning.as_state(lx.paths_as_files(text)))
-    found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
-    # A sum inside quotes is text to keep ('Save the line "Q4 sales up 12%"'), unless it is all there is
-    unquoted = _QUOTES.sub(" ", text)
-    found["arithmetic"] += 2 if arithmetic.extract_expression(unquoted if unquoted.strip() else text) else 0
-    if lx.extract_paths(text):  # a file name backs the verb next to it: "delete notes.txt" stays a delete
-        found["delete" if found["delete"] else "file"] += 1
-    return {name: n for name, n in found.items() if n}
-
-
 def _values(intent: str, clause: str) -> list[str | None]:
     found: list[str | None] = []
     if intent == "weather":
@@ -297,81 +273,6 @@ def _tool_key(tool: dict[str, Any]) -> str:
 def _shared(key: str) -> str:
     # The first-seen copy of an equal tool key (each request has its own): the caches keep one string, hashed once.
     return key
-
-
-@lx.text_cache  # the same question comes back every turn; a tuple, so no caller changes the next one's
-def _clauses(question: str) -> tuple[str, ...]:
-    """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
-    clauses = tuple(_joined(lx.split_clauses(question)))
-    return clauses if len(clauses) <= MAX_CLAUSES else clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
-
-
-_REGION = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+)?\s*[?.!]?\s*$")
-_REGION_LEAD = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+\s+[a-zа-яёąćęłńóśźż]")  # 'Scotland over the next few days'
-_REPORTED = re.compile(r"^\s*(?:что|że|iż)\s[^?]*$", re.I)  # "Dopisz do Ann, że ...": what is to be written
-_SUBORDINATE = re.compile(r"^\s*(?:if|when|once|whenever|если|когда|jeśli|jezeli|jeżeli|gdy|kiedy)\b", re.I)
-_ONLY_VALUES = re.compile(r"^\s*(?:in|at|for|в|во|на|w|we|po|na)?\s*", re.I)
-_UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "celsjusz", "fahrenheit", "metric", "imperial")
-
-
-def only_values(clause: str) -> bool:
-    """'France', 'in Fahrenheit', 'по Цельсию', '1965', ', Piotr': a clause only giving the one before a value."""
-    words = lx.content_words(clause)
-    if not words or len(words) > 3 or "?" in clause:
-        return False
-    if re.search(r"\b(1[5-9]\d\d|20\d\d)\b", clause) and len(words) <= 3 and not intent_hits(clause):
-        return True
-    if len(words) <= 3 and re.search(r"\b[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b", clause) and not intent_hits(clause):
-        return True  # '..., confirmation number HG52KD': a code with its label gives the sentence a value
-    rest = _ONLY_VALUES.sub("", clause)
-    known = gazetteer.places(rest) or lx.hits(lx.words(rest), [*_UNIT_WORDS, *lx.load("knowledge")["first_names"]])
-    return bool(known) and len(lx.content_words(rest)) <= 2
-
-
-def _joined(clauses: list[str]) -> list[str]:
-    """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
-    so do an 'if/when' clause ("If it's 4 PM in New York, ...") and one that only says where ("In /a/README.md, ...");
-    a clause that only gives a value ("..., in Fahrenheit"), a region ("Paris, France") or what is said (", że ...")
-    joins the one before."""
-    out: list[str] = []
-    carry = ""
-    for index, clause in enumerate(clauses):
-        clause = f"{carry} {clause}".strip() if carry else clause
-        bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
-        lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not values.names_file(clause)
-        if index + 1 < len(clauses) and (
-            lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1])
-        ):
-            carry = clause
-            continue
-        carry = ""
-        if not out and index + 1 < len(clauses) and values.only_place(clause):
-            carry = clause  # 'In octo-org/webshop, create a branch ...': where the request acts, said first
-            continue
-        if out and (
-            only_values(clause)
-            or values.belongs_before(clause)  # '..., and at what times?', '..., którą zabieram'
-            or _REPORTED.match(clause)
-            or values.labels_part(clause)
-            or lx.refers_back(clause)
-            and not intent_hits(clause)
-            or lx.acts_on_premise(out[-1], clause, bool(intent_hits(out[-1])))
-            or (_REGION.match(clause) or _REGION_LEAD.match(clause) and not intent_hits(clause))
-            and not gazetteer.find_cities(clause.split()[0])
-            and gazetteer.places(out[-1])
-        ):
-            out[-1] = f"{out[-1]}, {clause}"
-            continue
-        out.append(clause)
-    return out + ([carry] if carry else [])
-
-
-def _sets_a_time(clause: str, following: str) -> bool:
-    """'Jest wpół do ósmej wieczorem w Tokio. Która to godzina w Warszawie?': a time stated for a place is the
-    premise of the question after it, as an 'if' clause is."""
-    from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
-
-    return not intent_hits(clause) and bool(intent_hits(following)) and bool(entities.of_kind(clause, "time"))
 
 
 _STATEMENT = re.compile(
