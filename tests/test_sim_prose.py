@@ -127,8 +127,8 @@ def test_a_clause_about_the_same_thing_is_no_call_of_its_own() -> None:
 
 
 def test_a_confirmation_in_another_tense_is_the_action_done() -> None:
-    from agent_core.sim import compose
+    from agent_core.sim import acks
 
-    assert compose.confirms("send", "Email sent to ivan@example.com.")
-    assert compose.confirms("cancel", "Cancelled the order")
-    assert not compose.confirms("send", "Could not send the email")
+    assert acks.confirms("send", "Email sent to ivan@example.com.")
+    assert acks.confirms("cancel", "Cancelled the order")
+    assert not acks.confirms("send", "Could not send the email")

@@ -76,3 +76,42 @@ def _changed(need: Need, record: dict[str, Any], verb: str) -> dict[str, Any]:
         if key in props:
             out[key] = raw
     return out
+
+
+# ---- a result that says an action happened ----------------------------------------------------------------
+
+
+def verb(need: Need) -> str | None:
+    name = str((need.tool or {}).get("name", ""))
+    words = lx.words(_CAMEL.sub(" ", name).replace("_", " "))
+    table = answers_table()["done"]
+    return next((w for w in words if w in table), None)
+
+
+SUCCESS = ("true", "ok", "success", "done", "succeeded")
+_NEGATIVE = re.compile(r"\b(?:not|no|can't|cannot|couldn't|unable|fail\w*|error|denied|invalid)\b", re.I)
+
+
+def confirms(verb: str, out: str) -> bool:
+    """A short result that says the action happened: 'True', 'Cancelled the order', 'Successfully wrote to ...'."""
+    text = out.strip()
+    if len(text) > 160 or _NEGATIVE.search(text):
+        return False
+    folded = lx.fold(text).strip(" .!")
+    said = (verb[:5], *str(answers_table()["done_past"].get(verb, "")).split("|"))  # 'Email sent to ...'
+    return (
+        folded in SUCCESS
+        or folded.startswith(("successfully", *said))
+        or any(f" {w}" in f" {folded}" for w in said if w)
+    )
+
+
+def done_said(verb: str, thing: str, lang: str) -> str:
+    table = answers_table()["done"]
+    template = (table.get(verb) or table["_"]).get(lang) or table["_"]["en"]
+    # a path is written as code, as a model writes it: it is a name, not words of the sentence's language
+    thing = _PATH.sub(lambda m: f"`{m.group()}`", thing)
+    return str(template).format(thing=thing or say("compose.it", lang))
+
+
+_PATH = re.compile(r"(?<![\w`])(?:~|\.{1,2})?/[\w.~-]+(?:/[\w.~-]+)*/?(?![\w`])")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.sim.compose import CELSIUS, FAHRENHEIT, result_unit
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View
 from agent_core.sim.text.results import Attempt
+from agent_core.sim.weather import CELSIUS, FAHRENHEIT, result_unit
 
 _MORE = re.compile(r"truncated|more content|more results|next page|обрезан|продолжени|obcięt|więcej", re.I)
 

@@ -7,7 +7,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from agent_core.sim import args, asking, compose, gist, knowledge, lookup, pages, routine, shell, told, words
+from agent_core.sim import args, asking, compose, gist, knowledge, lookup, pages, routine, shell, told, weather, words
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -117,7 +117,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         line = say(
             f"result.{intent}",
             view.lang,
-            in_city=compose.place(view, need) or gazetteer.where(value, view.lang),
+            in_city=weather.place(view, need) or gazetteer.where(value, view.lang),
             expr=value,
             path=value,
             q=lx.quote(value, view.lang),
@@ -259,7 +259,7 @@ def _unit_converted_from(name: str, description: str) -> str | None:
         tokens = lx.words(text.replace("_", " "))
         at = {
             unit: next((i for i, t in enumerate(tokens) if lx.hits([t], names)), None)
-            for unit, names in (("C", compose.CELSIUS), ("F", compose.FAHRENHEIT))
+            for unit, names in (("C", weather.CELSIUS), ("F", weather.FAHRENHEIT))
         }
         if at["C"] is not None and at["F"] is not None:
             return "F" if at["F"] < at["C"] else "C"
@@ -273,7 +273,7 @@ def _converted(view: View, need: Need) -> str | None:
     if need.result is None:
         return None
     if before is not None and before.intent == "weather" and before.result is not None:
-        got = compose.result_unit(before.tool_def, before.result.output)
+        got = weather.result_unit(before.tool_def, before.result.output)
     else:
         got = _converts_from(need.tool) if need.tool is not None and len(need.outcome.input) == 1 else None
     number = re.search(r"-?\d+(?:\.\d+)?", need.result.output)

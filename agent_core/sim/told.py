@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import gist, prose
-from agent_core.sim.compose import (
-    _CLOCK,
-    _SUCCESS,
-    MAX_RECORDS,
-    QUOTE_LIMIT,
-    _done,
-    _verb,
-    confirms,
-    record_line,
-    subject,
-    weather_line,
-)
+from agent_core.sim import acks, gist, prose
+from agent_core.sim.compose import MAX_RECORDS, QUOTE_LIMIT, record_line, subject
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
+from agent_core.sim.weather import CLOCK, weather_line
 from agent_core.sim.words import capitalised, label, translate
 
 _TITLED = re.compile(r"^((?:[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*)(?:\s+[A-Z][\w'’-]*){1,5}):\s+(.{20,})$")
@@ -35,9 +25,11 @@ def from_text(view: View, need: Need, out: str) -> str | None:
     if errors:
         return errors
     if told_done(view, need, out):
-        verb = str(_verb(need))
-        done = capitalised(say("compose.done_verb", view.lang, said=_done(verb, subject(view, need), view.lang)))
-        plain = lx.fold(out).strip(" .!") in _SUCCESS
+        verb = str(acks.verb(need))
+        done = capitalised(
+            say("compose.done_verb", view.lang, said=acks.done_said(verb, subject(view, need), view.lang))
+        )
+        plain = lx.fold(out).strip(" .!") in acks.SUCCESS
         if plain:
             return done
         sent = need.outcome.input
@@ -111,8 +103,12 @@ def told_done(view: View, need: Need, out: str) -> bool:
     """Whether a result is a confirmation the answer tells as the action done (from_text): in Russian and Polish
     'Cancelled the order' is said in the user's words; in English the tool's sentence is quoted, but a bare
     'True' or 'OK' is not."""
-    verb = _verb(need)
-    return bool(verb) and confirms(str(verb), out) and (view.lang != "en" or lx.fold(out).strip(" .!") in _SUCCESS)
+    verb = acks.verb(need)
+    return (
+        bool(verb)
+        and acks.confirms(str(verb), out)
+        and (view.lang != "en" or lx.fold(out).strip(" .!") in acks.SUCCESS)
+    )
 
 
 def _where_sent(view: View, need: Need) -> str:
@@ -133,7 +129,7 @@ def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
         return None
     items = []
     for line in found[:MAX_RECORDS]:
-        clock = _CLOCK.search(line)
+        clock = CLOCK.search(line)
         message = re.sub(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION)\b[:\s-]*", "", line).strip() or line
         message = lx.quote(message, view.lang) if view.lang != "en" else message  # the log's words, as they came
         items.append(f"{clock.group(1)} {message}" if clock else message)

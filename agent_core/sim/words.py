@@ -164,3 +164,10 @@ def weather_said(text: str, lang: str) -> str | None:
     temp = re.search(r"-?\d+(?:[.,]\d+)?\s*°\s*[CF]?", text)
     parts = ([temp.group()] if temp else []) + found
     return ", ".join(parts) if parts else None
+
+
+def said(form: str, question: str) -> bool:
+    """Whether every word of a form (a value, a period's name) is said in the question, by stem."""
+    stems = [lx.stem(w) for w in lx.words(form)]
+    words = {lx.stem(w) for w in lx.words(question)}
+    return bool(stems) and all(any(lx.stems_match(s, w) for w in words) for s in stems)
