@@ -12,17 +12,17 @@ from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, feeder, follow, follow_up, tool_action
 from agent_core.sim.draft import Draft
-from agent_core.sim.files import file_step, folder_made
+from agent_core.sim.files import file_step
 from agent_core.sim.onward import continuation, conversion
+from agent_core.sim.retry import retry as retry_call
 from agent_core.sim.reword import again, empty, reopens
 from agent_core.sim.rules import decline, forbidding
 from agent_core.sim.special import after_pause, harm, injection_in, obey, refuse, should_pause
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import LANG_NAMES, Need, View, read, understand
-from agent_core.sim.text.results import Attempt, call_key, fix, short
+from agent_core.sim.text.results import Attempt, call_key
 
-MAX_ATTEMPTS = 3
 WEB_INTENTS = ("search", "weather", "stock")
 QUERY_INTENTS = ("memory", "search")
 
@@ -310,7 +310,7 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
     elif need.attempts and any(n.feeds is need and n.tool is not None and not n.attempts for n in needs):
         need.state = "wait"  # the name it did not know is looked up first (sim/lookup.py)
     elif need.attempts:
-        retry = _retry(view, need)
+        retry = retry_call(view, need)
         reused = answered.get(call_key(need.tool_def.get("name", ""), retry)) if retry is not None else None
         need.state, need.call = ("call", retry) if retry is not None else ("gave_up", None)
         if reused is not None:
@@ -347,49 +347,6 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
 
 def _key(need: Need) -> str:
     return call_key(need.tool_def.get("name", ""), need.args)
-
-
-def _retry(view: View, need: Need) -> dict[str, Any] | None:
-    """The persona's answer to a failing call: the next input, or None to give up."""
-    last = need.attempts[-1]
-    name = need.tool.get("name") if need.tool else last.name
-    if view.persona == "stubborn":
-        need.say_before = say("retry_stubborn", view.lang)
-        view.notes.append(f"{name} failed again; I keep trying the same call.")
-        return last.input
-    if folder_made(view, need):  # the folder the failed write lacked is made now: the same call again
-        return last.input
-    if len(need.attempts) >= MAX_ATTEMPTS:
-        view.notes.append(f"{name} failed {len(need.attempts)} times; I give up on it.")
-        return None
-    if last.status == "unavailable":
-        need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(short(last.output), view.lang))
-        view.notes.append(f"{name} says the data is unavailable; that may pass, so I try again.")
-        return last.input
-    fixed = fix(last.input, last.output, [a.input for a in need.attempts])
-    if fixed is not None:
-        changed = ", ".join(str(v) for k, v in fixed.items() if last.input.get(k) != v)
-        need.say_before = say(
-            "retry_fix", view.lang, tool=name, error=lx.quote(short(last.output), view.lang), value=changed
-        )
-        view.notes.append(f"{name} failed with {short(last.output)!r}; the message lets me correct it to {changed}.")
-        return fixed
-    found = lookup.corrected(view, need)
-    if found is not None and found[0] not in [a.input for a in need.attempts]:
-        need.say_before = say(
-            "retry_fix", view.lang, tool=name, error=lx.quote(short(last.output), view.lang), value=found[2]
-        )
-        view.notes.append(f"{name} did not know “{found[1]}”; the lookup found “{found[2]}”, so I call it again.")
-        return found[0]
-    if len(need.attempts) >= 2 and need.attempts[-2].input == last.input:
-        view.notes.append(f"{name} failed twice the same way and the error says nothing I can fix; I give up.")
-        return None
-    if any(w in last.output.lower() for w in lx.lexicon()["final_errors"]):
-        view.notes.append(f"{name} says {short(last.output)!r}: the same call cannot pass, so I do not repeat it.")
-        return None
-    need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(short(last.output), view.lang))
-    view.notes.append(f"{name} failed with {short(last.output)!r}: nothing to correct, so I repeat the call once.")
-    return last.input
 
 
 # ---- calling tools --------------------------------------------------------------------------------

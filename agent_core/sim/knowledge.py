@@ -113,7 +113,7 @@ def coordinates(question: str, lang: str) -> str | None:
     """'Where is Sacramento?' / 'coordinates of Oslo': a well-known city's latitude and longitude."""
     if not lx.hits(lx.words(question), ["coordinat", "latitude", "longitude", "координат", "współrzędn"]):
         return None
-    from agent_core.sim.slots import city_info  # kinds reads the same city table
+    from agent_core.sim.places import city_info  # kinds reads the same city table
 
     for name in gazetteer.places(question):
         info = city_info(name)

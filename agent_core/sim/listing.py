@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent_core.sim import kinds, slots
+from agent_core.sim import kinds, places
 from agent_core.sim.text import entities, facts, names, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.meaning import concepts
@@ -387,7 +387,7 @@ _UNTIL = re.compile(r"(?:\buntil|\btill|\bbefore|\bto|\bthrough|\bпо|\bдо|\b
 def dates_for(found: list[entities.Entity], pname: str, text: str) -> list[entities.Entity]:
     """The dates a period's bound takes: a start (start_timestamp, date_from, since) the dates after 'since / from /
     с / od', an end the dates after 'until / to / до / do'; a parameter with no role takes any date."""
-    role = slots._role(pname) or ("source" if lx.hits(kinds._words(pname), ["since", "after"]) else "")
+    role = places._role(pname) or ("source" if lx.hits(kinds._words(pname), ["since", "after"]) else "")
     role = role or ("target" if lx.hits(kinds._words(pname), ["until", "before"]) else "")
     if not role:
         return found
