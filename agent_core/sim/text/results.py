@@ -204,12 +204,19 @@ def _moved_into_allowed(value: str, error: str) -> list[str]:
         return []  # '/etc/passwd' is that very file: the denial is the answer, not a hint to look elsewhere
     out = []
     for match in _ALLOWED.finditer(error):
+        if _denied_path(error, match):
+            continue
         for folder in re.split(r",\s*", match.group(1)):
             folder = folder.rstrip("/.,;")
             name = re.split(r"[\\/]", value.rstrip("/"))[-1]
             if folder and folder != value.rstrip("/") and not value.startswith(folder + "/") and name:
                 out.append(f"{folder}/{name}")
     return out
+
+
+def _denied_path(error: str, match: re.Match[str]) -> bool:
+    """'allowed directories: /root/a.md not in /srv': the path matched is the denied one, the folder follows."""
+    return re.match(r"['\"”»]?\s+not in\b", error[match.end() :], re.I) is not None
 
 
 def _candidates(value: str, error: str) -> list[str]:
@@ -223,7 +230,14 @@ def _candidates(value: str, error: str) -> list[str]:
         found += [near] if near else []
     if re.search(r"\d", value) and any(w in error.lower() for w in _EXPRESSION_WORDS):
         found.append(arithmetic.tidy_expression(value))
-    return [c for c in found if c and lx.fold(c) != lx.fold(value)]
+    return [c for c in found if c and lx.fold(c) != lx.fold(value) and not _echoes(value, c)]
+
+
+def _echoes(value: str, candidate: str) -> bool:
+    """'/etc/hosts not in /data/irena': the error repeating the value with its own words after it, no new value."""
+    at = lx.fold(candidate).find(lx.fold(value))
+    rest = (lx.fold(candidate)[:at] + " " + lx.fold(candidate)[at + len(lx.fold(value)) :]).split()
+    return at >= 0 and bool(value) and len(rest) >= 3
 
 
 _INSIDE = re.compile(
@@ -235,7 +249,7 @@ _INSIDE = re.compile(
 
 def _inside(value: Any, error: str) -> Any:
     """'Each path must be inside /home/ann/projects': a relative path (or a list of them) put inside that folder."""
-    found = _INSIDE.search(error)
+    found = next((m for m in _INSIDE.finditer(error) if not _denied_path(error, m)), None)
     if not found:
         return None
     folder = found.group(1).rstrip("/.")
