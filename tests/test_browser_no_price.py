@@ -13,9 +13,9 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 
 CUSTOM = {"en": "Custom URL", "ru": "Свой URL", "pl": "Własny URL"}
 NO_PRICE = {
-    "en": "no price: local/unknown server",
-    "ru": "нет цены: локальный/неизвестный сервер",
-    "pl": "brak ceny: serwer lokalny/nieznany",
+    "en": "no price (a local or unknown server)",
+    "ru": "нет цены (локальный или неизвестный сервер)",
+    "pl": "brak ceny (serwer lokalny lub nieznany)",
 }
 
 

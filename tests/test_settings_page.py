@@ -139,6 +139,36 @@ def test_anthropic_without_a_key_says_where_to_put_one(app_env):
     assert "No API key" in texts(at.error) and "Settings page" in texts(at.error)
 
 
+def test_a_model_typed_on_settings_is_the_one_the_playground_calls(app_env, sim_server, monkeypatch):
+    """A name the lineup does not list (a new release) stays chosen on the Playground: its model picker once fell
+    back to the lineup's first (dearest) model, so the run called another model than the one typed."""
+    at = _real_model_playground(sim_server, monkeypatch)
+    # As Settings' picker leaves a typed name (AppTest's set_value takes listed options only); so does a run reopened.
+    lab_of(at).config.model = "claude-brand-new-9"
+    at.run()
+    assert lab_of(at).config.model == "claude-brand-new-9", "the Playground's own picker kept it"
+    caption = texts(at.caption)
+    assert "no list price is known for this model" in caption and "the spend cap cannot stop it" in caption
+    assert "a local model costs nothing" not in caption, "the Anthropic API bills an unpriced model all the same"
+    click(at, NEXT_PHASE)
+    click(at, NEXT_PHASE)  # the call
+    run = lab_of(at).run
+    assert run.turns[0].request["model"] == "claude-brand-new-9"
+    assert "claude-brand-new-9" in texts(at.markdown), "the badge names the model that was called"
+
+
+def test_a_call_that_never_left_says_no_request_was_sent(app_env):
+    at = open_page(SETTINGS)
+    at.radio(key="settings:provider").set_value("anthropic").run()
+    at.switch_page(PLAYGROUND).run()
+    click(at, RUN_TO_END)
+    run = lab_of(at).run
+    assert run.stop.kind == "api_error" and not run.turns[-1].exchanges
+    assert "No API key" in texts(at.error)
+    caption = texts(at.caption)
+    assert "No HTTP request was sent for this step" in caption and "0 HTTP attempt(s)" not in caption
+
+
 def test_a_typed_key_is_kept_for_the_session_and_never_shown_back(app_env):
     key = "sk-ant-" + "settings-test-0123456789abcdef"  # split: no key-shaped literal in the repository
     at = open_page(SETTINGS)
@@ -254,7 +284,7 @@ def test_a_local_server_shows_tokens_and_no_price_anywhere(app_env, sim_server, 
     at.selectbox(key="settings:model:compatible").set_value("claude-sonnet-4-6").run()  # priced on the API, not here
     at.number_input(key="settings:cap").set_value(0.01).run()
     at.switch_page(PLAYGROUND).run()
-    assert "no price: local/unknown server" in texts(at.caption) and "Next step: sends about" in texts(at.caption)
+    assert "no price (a local or unknown server)" in texts(at.caption) and "Next step: sends about" in texts(at.caption)
     click(at, RUN_TO_END)
     lab = lab_of(at)
     run = lab.run
@@ -262,7 +292,7 @@ def test_a_local_server_shows_tokens_and_no_price_anywhere(app_env, sim_server, 
     assert run.total_cost_usd == 0 and all(t.cost_usd == 0 for t in run.turns) and lab.session_spend_usd == 0
     shown = "\n".join([texts(at.metric), texts(at.caption), texts(at.markdown), texts(at.info)])
     assert "$" not in shown, "no dollar figure for a server whose price is unknown"
-    assert "Cost: no price: local/unknown server." in texts(at.caption)
+    assert "Cost: no price (a local or unknown server). The figures are tokens" in texts(at.caption)
     out = sum(t.usage.output_tokens for t in run.turns)
     assert f"{out:,}" in texts(at.metric), "its tokens instead"
 

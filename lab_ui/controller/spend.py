@@ -13,7 +13,7 @@ from lab_ui.controller.session import LabSession
 from lab_ui.words.i18n import mark, t
 
 # Said wherever a $ figure would stand for a server that is not Anthropic's (Ollama, LM Studio, llama.cpp, …).
-NO_PRICE = mark("no price: local/unknown server")
+NO_PRICE = mark("no price (a local or unknown server)")
 TOKENS_ONLY = mark("Cost: {no_price}. The figures are tokens, as the server reported them.")
 
 

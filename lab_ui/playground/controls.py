@@ -136,7 +136,9 @@ def _model_and_provider(cfg: RunConfig) -> None:
         cfg.model = st.text_input(t("Model"), value=cfg.model)
     else:
         cfg.base_url = None  # a base URL left from the compatible provider must not redirect Anthropic calls
-        cfg.model = st.selectbox(t("Model"), models, index=models.index(cfg.model) if cfg.model in models else 0)
+        # A name typed on Settings (a dated id, a new release) stays chosen: dropping it would run another model.
+        options = models if cfg.model in models else [cfg.model, *models]
+        cfg.model = st.selectbox(t("Model"), options, index=options.index(cfg.model))
 
 
 def _tool_picker(cfg: RunConfig) -> None:

@@ -24,7 +24,14 @@ def render_spend(lab: LabSession) -> None:
         )
         return
     if not status.price_known:
-        st.caption(t("Next step: no price is known for this model (a local model costs nothing here)."))
+        # Only the Anthropic API gets here (a local server is unpriced above): its calls are billed all the same,
+        # but at $0 in the tab's spend, so the cap cannot stop them.
+        st.caption(
+            t(
+                "Next step: no list price is known for this model, so its cost cannot be estimated and the spend "
+                "cap cannot stop it; Anthropic still bills it."
+            )
+        )
         return
     cap = t("{cap} cap", cap=dollars(status.cap_usd, 2)) if status.cap_usd is not None else t("no cap")
     line = t(

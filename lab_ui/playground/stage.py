@@ -188,13 +188,16 @@ def _raw_error(run) -> None:
     turn = run.turns[-1] if run.turns else None
     if turn is None or turn.error is None:
         return
-    st.caption(
-        t(
-            "{n} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
-            "each one is under **HTTP attempts** below.",
-            n=len(turn.exchanges),
+    if not turn.exchanges:  # no key, a refused address: "0 attempts, each one below" would point at nothing
+        st.caption(t("No HTTP request was sent for this step: it failed before reaching the server."))
+    else:
+        st.caption(
+            t(
+                "{n} HTTP attempt(s) for this step (the SDK retries some errors by itself); "
+                "each one is under **HTTP attempts** below.",
+                n=len(turn.exchanges),
+            )
         )
-    )
     if turn.error.body:
         with st.expander(t("The raw error JSON the server sent")):
             st.code(turn_view.pretty_body(turn.error.body.encode()), language="json")
