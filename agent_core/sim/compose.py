@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.sim import acks, weather
+from agent_core.sim import acks, phrasing, weather
 from agent_core.sim.prose import clipped
 from agent_core.sim.text import facts, meaning, sql
 from agent_core.sim.text import language as lx
@@ -18,6 +18,7 @@ MAX_RECORDS = 12
 MAX_FIELDS = 6
 QUOTE_LIMIT = 600
 LONG_FIELD = 110
+_ADDRESS = re.compile(r"\S+://\S+|\S+\.\w+/\S*")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -140,12 +141,23 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
         told = (
             say("compose.owned", lang, name=owner, label=label(keys[0], lang), value=_field(record[keys[0]], lang))
             if owner
-            else f"{capitalised(label(keys[0], lang))}: {_field(record[keys[0]], lang)}."
+            else f"{capitalised(_key_said(view, keys[0]))}: {_field(record[keys[0]], lang)}."
         )
         return told + (f" {total}" if total else "")
     joined = _joined(parts, lang)
     line = f"{head}: {joined}." if head else capitalised(joined) + "."
     return f"{line} {total}" if total else line
+
+
+def _key_said(view: View, key: str) -> str:
+    """A key as the answer names it: a field by its label ('цена'); a key that is a name as written ('Team' of a
+    page's '- Team: $19 ...'), after the word for its kind the question uses ('в тарифе Team' -> 'тариф Team')."""
+    if norm(key) in answers_table()["labels"] or not key[:1].isupper() or view.lang == "en":
+        return label(key, view.lang)
+    asked = {lx.stem(w) for w in lx.words(_ADDRESS.sub(" ", view.question))}  # not the 'plans' of a URL
+    kinds = [f for forms in phrasing.kinds(view.lang) for f in forms.split("|")]
+    kind = next((f for f in kinds if any(lx.stems_match(lx.stem(f), w) for w in asked)), "")
+    return f"{kind} {key}" if kind else key
 
 
 def _joined(parts: list[str], lang: str) -> str:

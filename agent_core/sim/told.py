@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import acks, gist, prose
+from agent_core.sim import acks, gist, phrasing, prose
 from agent_core.sim.compose import MAX_RECORDS, QUOTE_LIMIT, record_line, subject
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
@@ -152,7 +152,7 @@ def short_text(view: View, need: Need, out: str) -> str:
         return say("result.titled", view.lang, title=titled.group(1))
     if view.lang != "en" and shown == text and re.search(r"[A-Za-z]{3,}(?:\s+[A-Za-z]{3,}){1,}", shown):
         shown = lx.quote(shown, view.lang)
-    elif view.lang != "en" and shown != text:
+    elif view.lang != "en" and shown != text and not phrasing.render(text, view.lang):
         shown = f"{shown} ({lx.quote(text, view.lang)})"
     head = subject(view, need)
     return f"{head}: {shown}" if head else shown

@@ -7,7 +7,7 @@ import re
 from functools import cache
 from typing import Any
 
-from agent_core.sim import prose
+from agent_core.sim import phrasing, prose
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
 
@@ -49,6 +49,9 @@ def value(raw: Any, lang: str) -> str:
         text = str(raw)
     if lang == "en" or not re.search(r"[A-Za-z]{2}", text):
         return text
+    rendered = phrasing.render(text, lang)
+    if rendered:
+        return rendered  # a phrase said whole in the user's words needs no English beside it
     translated = translate(text, lang)
     if translated == text and len(text) > SHORT_QUOTE and _is_sentence(text):
         return _told(text, lang)
@@ -75,11 +78,16 @@ def _told(text: str, lang: str) -> str:
 def translate(text: str, lang: str, keep: bool = False) -> str:
     """Known English words and phrases of a tool's answer in Russian or Polish ('light rain' -> 'небольшой дождь');
     an English sentence is left whole (a half-translated sentence helps nobody)."""
-    if lang == "en" or _is_sentence(text):
+    if lang == "en":
         return text
     folded = text.lower()
     if folded.strip(" .") in dict(_value_table()):
         return dict(_value_table())[folded.strip(" .")][lang]
+    rendered = phrasing.render(text, lang)  # '$19 per seat a month' said whole, from the vocabulary
+    if rendered:
+        return f"{rendered} ({lx.quote(text, lang)})" if keep else rendered
+    if _is_sentence(text):
+        return text
     out = text
     for english, words in _value_table():
         if english in out.lower():
