@@ -291,6 +291,7 @@ def test_a_local_servers_run_shows_no_dollars_in_the_list_or_in_compare(db):
     table = at.dataframe[0].value.set_index("run")
     cost = [c for c in table.columns if c.startswith("cost")][0]
     assert table.loc[priced.id, cost] > 0 and table.isna().loc[local.id, cost], "blank, not $0"
+    assert at.dataframe[0].proto.placeholder == "—", "drawn as a dash: the grid's default says 'None'"
     view(at, "Compare")
     at.selectbox(key="runs:compare_a").set_value(priced.id).run()
     at.selectbox(key="runs:compare_b").set_value(local.id).run()

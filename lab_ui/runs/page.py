@@ -114,6 +114,7 @@ def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
         on_select=_picked_from_table,
         selection_mode="single-row",
         height=min(35 * (len(runs) + 1) + 3, 400),
+        placeholder="—",  # a blank cost (a local server's run) would read "None", an English word in every language
         column_config={
             headers["cost $"]: st.column_config.NumberColumn(format="$%.6f"),
             headers["tokens"]: st.column_config.NumberColumn(format="localized"),
