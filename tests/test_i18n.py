@@ -11,13 +11,15 @@ from pathlib import Path
 
 import keys
 import pytest
-from lab_app import click, widget
+from lab_app import LAB_KEY, click, widget
 from streamlit.testing.v1 import AppTest
 
 from agent_core.cost import accounting
 from agent_core.examples import load_example
+from agent_core.model import RunConfig
 from agent_core.report import charts, compare
 from agent_core.storage.store import RunStore
+from lab_ui.controller import session
 from lab_ui.playground.controls import tool_from_editor
 from lab_ui.words import catalogue
 from lab_ui.words.i18n import LANGUAGES, catalog_files, t, translate
@@ -260,6 +262,27 @@ def test_playground_step_buttons_and_tabs_are_in_the_language(app_env, lang):
     tabs = [tab.label for tab in at.tabs]
     assert tabs[:7] == [translate(lang, name) for name in TURN_TABS]
     assert not set(tabs) & {*TURN_TABS, "Sequence", "Context & cost"}
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_the_playgrounds_default_system_prompt_is_in_the_language_and_an_edited_one_stays(app_env, lang):
+    """As the default task (and every lesson's system prompt): an English one was left in a Russian run's request."""
+    at = open_page(app_in(lang), "pages/playground.py")
+    lab = at.session_state[LAB_KEY]
+    assert RunConfig(task="").system == session.DEFAULT_SYSTEM, "the catalogue's key is RunConfig's default"
+    assert lab.config.system == translate(lang, session.DEFAULT_SYSTEM) != session.DEFAULT_SYSTEM
+    click(at, keys.NEXT_STEP)
+    assert at.session_state[LAB_KEY].run.turns[0].request["system"] == translate(lang, session.DEFAULT_SYSTEM)
+
+    at = open_page(app_in(lang), "pages/playground.py")
+    widget(at, keys.LANGUAGE).set_value("en").run()
+    assert at.session_state[LAB_KEY].config.system == session.DEFAULT_SYSTEM, "it follows a switch of language"
+
+    at = open_page(app_in(lang), "pages/playground.py")
+    prompt = next(box for box in at.text_area if box.label == translate(lang, "System prompt"))
+    prompt.set_value("Answer in one word.").run()
+    widget(at, keys.LANGUAGE).set_value("en").run()
+    assert at.session_state[LAB_KEY].config.system == "Answer in one word.", "the learner's own prompt is kept"
 
 
 @pytest.mark.parametrize("lang", OTHER)

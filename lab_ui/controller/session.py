@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 KEY = "agent_loop_lab"
 STORE_KEY = "runs:store"
 DEFAULT_TASK = mark("What's the weather in Oslo, and what is 2 to the power of 16?")
+DEFAULT_SYSTEM = mark("You are a helpful assistant. Use the tools when they help.")  # RunConfig's default
 
 
 def default_config() -> RunConfig:
@@ -99,17 +100,18 @@ class LabSession:
         return self.run
 
     def follow_language(self) -> None:
-        """The default task is asked in the tab's language until the learner edits it or runs it: a Russian
-        learner's model then thinks, calls tools and answers in Russian."""
+        """The default task and system prompt are in the tab's language until the learner edits them or runs them:
+        a Russian learner's model then thinks, calls tools and answers in Russian."""
         if self.run is not None and self.run.turns:
             return
         self.config.language = self.language  # the built-in tools answer in it too
         if self.run is not None:
             self.run.config.language = self.language
-        if self.config.task not in {translate(lang, DEFAULT_TASK) for lang in LANGUAGES}:
-            return
-        self.config.task = translate(self.language, DEFAULT_TASK)
-        if self.run is not None and self.run.config.task != self.config.task:
+        for name, default in (("task", DEFAULT_TASK), ("system", DEFAULT_SYSTEM)):
+            if getattr(self.config, name) in {translate(lang, default) for lang in LANGUAGES}:
+                setattr(self.config, name, translate(self.language, default))
+        ran = self.run.config if self.run is not None else None
+        if ran is not None and (ran.task, ran.system) != (self.config.task, self.config.system):
             self.start()
 
     def fork_away(self) -> Run:
