@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sim_loop import Runner, agent_loop
 
-from agent_core.sim.args import stated_default
+from agent_core.sim.defaults import stated_default
 from agent_core.sim.text import entities
 
 NOW = datetime.datetime(2026, 12, 1, 10, 0, tzinfo=datetime.UTC)

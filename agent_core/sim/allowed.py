@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent_core.sim.args import _closed_list, _listed_options
+from agent_core.sim.defaults import _closed_list, _listed_options
 from agent_core.sim.slots import enum_value
 from agent_core.sim.text import language as lx
 from agent_core.sim.text import meaning

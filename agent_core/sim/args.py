@@ -9,6 +9,9 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.sim import kinds, listing, qualifiers, shell, slots
+from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
+from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
+from agent_core.sim.defaults import _listed_options as _listed_options
 from agent_core.sim.text import arithmetic, entities, facts, gazetteer, meaning, sql, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
@@ -96,14 +99,6 @@ def _made_up_subject(need: Need, subjects: list[str], found_kinds: dict[str, str
     need.args = dict(sorted(need.args.items(), key=lambda item: order.index(item[0]) if item[0] in order else 99))
 
 
-def _nullable(prop: dict[str, Any]) -> bool:
-    """The schema lets the value be null (OpenAI's strict mode writes an optional field as ["string", "null"])."""
-    kind_type = prop.get("type")
-    return (
-        (isinstance(kind_type, list) and "null" in kind_type) or kind_type == "null" or None in (prop.get("enum") or [])
-    )
-
-
 def _beside(args: dict[str, Any], paths: list[str]) -> None:
     """'Rename /home/ann/blog/draft.md to final.md': a bare name goes in the folder of the path given with it."""
     folders = [str(args[p]).rsplit("/", 1)[0] for p in paths if "/" in str(args.get(p, ""))]
@@ -111,54 +106,6 @@ def _beside(args: dict[str, Any], paths: list[str]) -> None:
         value = args.get(p)
         if folders and isinstance(value, str) and value and "/" not in value:
             args[p] = f"{folders[0]}/{value}"
-
-
-_DEFAULT_SAID = re.compile(
-    r"\bdefaults?\s*(?:to|is|:|=)\s*['\"`“]?([\w/.:+-]*\w)"
-    r"|\buse\s+['\"`“]([^'\"`”\n]{1,60})['\"`”]\s+(?:as\s+(?:the\s+)?[\w ]{1,30}?\s+)?(?:when|if|unless|by default)\b",
-    re.I,
-)
-
-
-def stated_default(prop: dict[str, Any]) -> Any:
-    """The value a required parameter's schema gives for when the user names none: its `default`, or one its
-    description states ("Use 'Europe/Warsaw' as the local timezone when the user names none", "defaults to 10")."""
-    if "default" in prop:
-        return prop["default"]
-    found = _DEFAULT_SAID.search(str(prop.get("description", "")))
-    if found is None:
-        return None
-    said = found.group(1) or found.group(2)
-    if prop.get("type") in ("integer", "number"):
-        try:
-            return int(said) if prop.get("type") == "integer" else float(said)
-        except ValueError:
-            return None
-    return said
-
-
-def _base_option(options: list[Any]) -> str | None:
-    """The plain option the others extend, when the text picks none: issue_read's method 'get' of 'get',
-    'get_comments', 'get_labels' (reading an issue is getting it)."""
-    names = [o for o in options if isinstance(o, str) and o]
-    base = [o for o in names if sum(other.startswith(f"{o}_") for other in names) >= 1]
-    return min(base, key=len) if len(base) == 1 else None
-
-
-def _best_effort(prop: dict[str, Any], kind: str | None, need: Need) -> Any:
-    """What a forced call sends for a value it could not find: the first option, a zero, the clause."""
-    if prop.get("enum"):
-        return prop["enum"][0]
-    kind_type = prop.get("type")
-    if kind_type in ("integer", "number") or kind == "number":
-        return 0
-    if kind_type == "boolean":
-        return False
-    if kind_type == "array":
-        return []
-    if kind_type == "object":
-        return {}
-    return need.value or need.clause
 
 
 def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, required: bool, depth: int = 0) -> Any:
@@ -211,25 +158,6 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
     if kind_type == "boolean":
         return None
     return slots.default_by_knowledge(work, pname, prop, kind)
-
-
-_QUOTED_OPTION = re.compile(r"'([^'\n]{2,40})'|\"([^\"\n]{2,40})\"|“([^”\n]{2,40})”")
-
-
-def _listed_options(prop: dict[str, Any]) -> tuple[str, ...]:
-    """The values a string parameter's description lists in quotes, as an enum by other means ("Which branches to
-    list: 'local', 'remote' or 'all'", "(e.g., 'classic heroes', 'villain masquerade')"): a text that names one
-    sends it as written there."""
-    found = [next(g for g in m.groups() if g) for m in _QUOTED_OPTION.finditer(str(prop.get("description") or ""))]
-    return tuple(dict.fromkeys(found)) if len(found) >= 2 else ()
-
-
-_EXAMPLES = re.compile(r"\be\.\s?g\b|\bfor example\b|\bsuch as\b|\blike\b|например|\bnp\.|\bnp\b|\bprzykład", re.I)
-
-
-def _closed_list(prop: dict[str, Any]) -> bool:
-    """The quoted values are all there is ('local', 'remote' or 'all'), not examples ("e.g. 'Oslo', 'Paris'")."""
-    return bool(_listed_options(prop)) and not _EXAMPLES.search(str(prop.get("description") or ""))
 
 
 def _whole_answer(work: Fill, prop: dict[str, Any], kind: str | None) -> str | None:

@@ -196,7 +196,7 @@ def _an_option(word: str, key: str) -> bool:
 
 def _listed(key: str) -> list[str]:
     """Values the tool's string parameters list in quotes ('finance', 'medical')."""
-    from agent_core.sim.args import _listed_options
+    from agent_core.sim.defaults import _listed_options
 
     return [o for prop in _props(json.loads(key)) for o in _listed_options(prop)]
 
