@@ -1156,7 +1156,9 @@ def test_a_status_a_diff_and_a_log_are_told_by_their_files_and_records():
     told = gist.changes("en", status, " in /r")
     assert told == "Changed in /r: README.md, app/main.py. Not tracked yet: notes/.", told
     diff = "Unstaged changes:\ndiff --git a/README.md b/README.md\n-1.0\n+1.1\ndiff --git a/x.py b/x.py\n-a\n+b"
-    assert "`README.md`, `x.py`" in (gist.changes("ru", diff) or "")
+    # each file with the one short line its diff changes, as a reader tells what changed
+    assert "`README.md` (`1.0` → `1.1`), `x.py` (`a` → `b`)" in (gist.changes("ru", diff) or "")
+    assert gist.changes("pl", "Staged changes:\n", " (`/r`)") == "Pusto (`/r`): lista jest pusta."
     assert gist.listing("  dev\n  feature/search\n* main") == (["dev", "feature/search", "main"], [])
     log = "".join(
         f"Commit: '{h * 40}'\nAuthor: <git.Actor \"{who} <{who.split()[0].lower()}@x.com>\">\nDate: 2026-11-2{i} 10:00\n"

@@ -150,6 +150,8 @@ def asked_actions(clause: str) -> frozenset[str]:
         return frozenset()
     actions = lx.lexicon()["actions"]
     found = {k for k, v in actions.items() if not k.startswith("_") and v["words"] and lx.hits(tokens, v["words"])}
+    by_concept = lx.lexicon()["action_concepts"]  # 'take everything out of the staging area' asks to unstage
+    found |= {by_concept[c] for c in meaning.concepts(" ".join(tokens)) if c in by_concept and c[0] != "_"}
     if tokens and tokens[0] in ("email", "mail", "text", "message", "sms", "dm"):
         found.add("send")  # "Email alice@example.org ...": the noun as a verb, at the start
     return frozenset(found)

@@ -256,12 +256,16 @@ def changes(lang: str, out: str, where: str = "") -> str | None:
     changed: list[str] = []
     untracked: list[str] = []
     listing_untracked = False
+    edits: dict[str, list[list[str]]] = {}  # a diff's removed and added lines, by file
     for line in out.splitlines():
         match = _CHANGED.match(line)
         if match:
             name = (match.group(1) or match.group(2)).split(" -> ")[-1]
             changed += [name] if name not in changed else []
             listing_untracked = False
+            edits.setdefault(name, [[], []])
+        elif changed and changed[-1] in edits and line[:1] in "-+" and line[:3] not in ("---", "+++"):
+            edits[changed[-1]][line[:1] == "+"].append(line[1:].strip())
         elif _UNTRACKED.match(line):
             listing_untracked = True
         elif listing_untracked and line[:1] == "\t" and not line.strip().startswith("("):
@@ -269,13 +273,25 @@ def changes(lang: str, out: str, where: str = "") -> str | None:
         elif listing_untracked and not line.strip().startswith("("):
             listing_untracked = False
     if not changed:
-        return None
-    told = say("gist.changes", lang, where=where, files=", ".join(code(c, lang) for c in changed[:MAX_ITEMS]))
+        # 'Staged changes:' and nothing under it: the list it heads is empty, which is the answer
+        return say("gist.nothing", lang, where=where) if re.fullmatch(r"[A-Z][\w ]{2,40}:", out.strip()) else None
+    files = ", ".join(code(c, lang) + _edit(edits.get(c)) for c in changed[:MAX_ITEMS])
+    told = say("gist.changes", lang, where=where, files=files)
     return told + (
         " " + say("gist.untracked", lang, files=", ".join(code(u, lang) for u in untracked[:MAX_ITEMS]))
         if untracked
         else ""
     )
+
+
+MAX_EDIT = 60  # a changed line longer than this is not repeated: the file's name says enough
+
+
+def _edit(lines: list[list[str]] | None) -> str:
+    """' (`0.22` → `0.23`)': what a diff changed in a file, when it is one short line for another."""
+    if not lines or len(lines[0]) != 1 or len(lines[1]) != 1 or max(len(lines[0][0]), len(lines[1][0])) > MAX_EDIT:
+        return ""
+    return f" (`{lines[0][0]}` → `{lines[1][0]}`)" if lines[0][0] and lines[1][0] else ""
 
 
 _FIELD = re.compile(r"^([A-Z][\w ]{0,20}):\s*(.*)$")

@@ -12,7 +12,7 @@ from agent_core.sim.places import by_role as by_role  # args.py reads these here
 from agent_core.sim.places import city_info
 from agent_core.sim.places import place as place
 from agent_core.sim.places import time_zone as time_zone
-from agent_core.sim.text import entities, gazetteer, meaning, names, sql
+from agent_core.sim.text import entities, gazetteer, meaning, names, option_meaning, sql
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def enum_value(text: str, options: tuple[str, ...], pname: str = "") -> str | No
     for option in options:
         if lx.fold(option) in units:
             return option
-    return None
+    return option_meaning.by_meaning(text, options)
 
 
 def default_by_knowledge(work: Fill, pname: str, prop: dict[str, Any], kind: str | None) -> Any:

@@ -345,7 +345,12 @@ def refers_back(clause: str) -> bool:
     """A question about what the clause before is about, by a pronoun and with nothing of its own: '..., and who wrote
     its score?', 'Подходит ли она для фейерверка?' (not '..., но не знаю его номер': what the user cannot give)."""
     unknown = "?" not in clause and hits(words(clause), lexicon()["not_known"])
-    return bool(hits(words(clause), lexicon()["back_pronouns"])) and not unknown and not names_own_value(clause)
+    # '..., и перейди на неё': a request of its own that acts on what the clause before made
+    acts = [w for k, v in lexicon()["actions"].items() if not k.startswith("_") for w in v["words"]]
+    said = words(clause)
+    asks = not set(said[:2]) & word_set("wh_words") and bool(hits(said, acts))  # not "and what did it change?"
+    own = unknown or names_own_value(clause) or asks
+    return bool(hits(words(clause), lexicon()["back_pronouns"])) and not own
 
 
 def acts_on_premise(before: str, clause: str, before_asks: bool) -> bool:

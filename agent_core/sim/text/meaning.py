@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from agent_core.sim.text import language as lx
+from agent_core.sim.text import opposites
 
 # Points of the meaning score (BEHAVIOUR.md, "Choosing a tool").
 NAME_POINTS, NAME_MAX = 2, 4
@@ -108,7 +109,14 @@ def concepts(text: str) -> frozenset[str]:
             n = len(phrase)
             if any(stems[i : i + n] == phrase for i, s in enumerate(stems) if s == phrase[0]):
                 found.add(concept)
-    return frozenset(found)
+    return frozenset(opposites.apply(lx.words(text), found, _word_concepts))
+
+
+@lru_cache(maxsize=4096)
+def _word_concepts(word: str) -> frozenset[str]:
+    """The concepts of one word (no phrases)."""
+    index, s = _index(), _key_stem(word)
+    return index.by_stem.get(s, frozenset()) | {c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k)}
 
 
 def kin(found: frozenset[str]) -> frozenset[str]:
