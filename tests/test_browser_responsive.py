@@ -7,7 +7,11 @@ from __future__ import annotations
 import pytest
 from browser import ARTIFACTS, needs_chromium, wait_idle, wait_layout
 
+from agent_core.loop.stepper import Stepper
+from agent_core.model import Run, RunConfig
+from agent_core.storage.store import RunStore
 from agent_core.teaching.lessons import load_lessons
+from agent_core.tools.catalog import default_specs
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 WIDTHS = (768, 1280, 1366)
@@ -111,4 +115,25 @@ def test_columns_stack_and_nothing_is_cut_at_768_1280_and_1366(app, pages, lang)
     page.locator(".st-key-btn-end button").click()
     wait_idle(page)
     _check(page, f"lesson {lang}", problems)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_runs_pages_action_buttons_keep_their_whole_labels(app, pages, lang):
+    """'Re-run from turn…' in Russian and Polish was ellipsised in its quarter of the row, at 1366 px as at 768."""
+    run = Run(RunConfig(task="2^16?", tools=default_specs(["calculate"])))
+    Stepper(run).run_to_end()
+    store = RunStore(app.db)
+    store.save_run(run)
+    store.close()
+    page = pages.new_page(viewport={"width": 1366, "height": HEIGHT})
+    page.goto(f"{app.url}/runs?lang={lang}")
+    page.locator(".st-key-runs-rerun button").wait_for(timeout=180_000)
+    wait_idle(page)
+    problems: list[str] = []
+    for width in (768, 1366):
+        page.set_viewport_size({"width": width, "height": HEIGHT})
+        wait_layout(page)
+        problems += [f"at {width} px: cut {text!r}" for text in page.evaluate(PROBLEMS_JS)["cut"]]
+        page.screenshot(path=str(ARTIFACTS / f"responsive-runs-{lang}-{width}.png"), timeout=30_000)
     assert not problems, "\n".join(problems)

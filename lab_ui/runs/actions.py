@@ -61,7 +61,9 @@ def render(lab: LabSession, runs_db: RunStore, summary: RunSummary, read_only: b
                 n=summary.parent_turn,
             )
         )
-    cols = st.columns(4)
+    # 'Re-run from turn…' is the longest label (in Russian and Polish twice 'Delete…'): a quarter of the row
+    # cut it at 768 px and at 1366 px with the sidebar open.
+    cols = st.columns([1, 1, 1.4, 0.8])
     if cols[0].button(
         t("Open as replay"),
         key="runs:replay",
