@@ -78,6 +78,7 @@ def test_presenter_mode_at_a_projector(app, pages):
     page.locator(".js-plotly-plot .xtick text").first.wait_for(timeout=30_000)
     wait_layout(page)
     assert font_px(page, ".js-plotly-plot .xtick text, .js-plotly-plot .ytick text") >= MIN_PX
+    assert font_px(page, ".js-plotly-plot .gtitle tspan") >= MIN_PX, "the title and its subtitle"
     shot(page, "presenter-charts")
 
     nav_link(page, "lessons").click()  # another page keeps the mode

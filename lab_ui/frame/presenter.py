@@ -193,6 +193,11 @@ def scale(figure):
         figure.update_yaxes(tickfont={"size": PRESENTER_FONT_PX}, title_font={"size": PRESENTER_FONT_PX})
         figure.update_layout(legend_font_size=PRESENTER_FONT_PX, title_font_size=PRESENTER_FONT_PX + 4)
         figure.update_annotations(font_size=PRESENTER_FONT_PX)
+        # A chart's subtitle is a <sup> in its title, drawn at 70 % (17 px): the sentence that says what the chart
+        # shows must read at the back of the room as well as its ticks.
+        big = f"<span style='font-size:{PRESENTER_FONT_PX}px'>"
+        title = figure.layout.title.text or ""
+        figure.update_layout(title_text=title.replace("<sup>", big).replace("</sup>", "</span>"))
         # The same plot area needs more room once its text is bigger.
         figure.update_layout(height=int((figure.layout.height or 450) * 1.5))
     return figure
