@@ -56,6 +56,7 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             kind = "selected"  # get_user(key, value): both come from the one value the user gave, or neither
             value = value if value is not None else _selected(work, selector, pname)
         if value is None and kind != "selected":
+            work.optional = pname not in required
             value = _value(work, pname, prop, kind, pname in required)
         if value is None and pname in required and isinstance(prop.get("enum"), list):
             value = _base_option(prop["enum"])

@@ -373,9 +373,10 @@ def _beside(text: str, e: entities.Entity, words: list[str], same_thing: bool = 
 
 
 def _inside_other(text: str, e: entities.Entity) -> bool:
-    """A number that is part of an ID, a phone, a date or a time is not a number to send."""
+    """A number that is part of an ID, a phone, a date or a time is not a number to send; nor is one in quoted text,
+    which is what is written ("a comment 'Fixed in 2.3' to issue 42")."""
     return any(
-        o.start <= e.start and e.end <= o.end and o.kind in ("id", "phone", "date", "time", "email", "file")
+        o.start <= e.start and e.end <= o.end and o.kind in ("id", "phone", "date", "time", "email", "file", "quoted")
         for o in entities.find(text)
     )
 

@@ -58,9 +58,11 @@ def resolve(view: View) -> None:
         return
     from agent_core.sim.choice import asked_actions  # choice reads the actions table
 
-    if asked_actions(view.question):
+    said = asked_actions(view.question)
+    if said and not said & asked_actions(request):
         view.reply, view.asked = view.question, asked
         return  # "Yes, please cancel it": a request of its own; the conversation before it gives its values
+    # "Zapisz notatkę: ..." / "Nazwij ją spotkanie.txt i zapisz w /a": the same change, with the values it lacked
     view.reply = view.question
     view.asked = asked
     picked = _picked(view.question, asked)

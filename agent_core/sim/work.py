@@ -24,6 +24,7 @@ class Fill:
     used: set[tuple[int, str]] = field(default_factory=set)  # (entity start, source text id) already given out
     counted: int = 0  # numeric parameters filled so far (numbers go out in the order the text says them)
     selection: tuple[str, Any] | None = None  # get_user(key, value): the option and its value, found once
+    optional: bool = False  # the parameter being filled is not required
 
     def texts(self, wording: bool = False) -> Iterator[str]:
         """Where a value is looked for, in order: the clause (or for the user's own wording the whole question first),
@@ -39,9 +40,14 @@ class Fill:
             yield from (s for s in re.split(r"(?<=[.?!])\s+|\n", view.asked) if s.rstrip().endswith("?"))
         if need.focus and not wording:
             yield need.focus  # 'Denver' of "в Денвере и в Майами": this call's own value before the clause's first
+        if self.optional and need.pointed:
+            yield need.clause  # 'Add a comment "Fixed" ..., then close it': the comment is no title for the close
+            return
         yield from (view.question, need.clause) if wording else (need.clause, view.question)
         yield view.system
-        yield from view.earlier
+        # An optional value is the user's: the model's own earlier answer ("title Search returns duplicates") is no
+        # instruction to set it
+        yield from view.said_before if self.optional else view.earlier
 
     def results(self) -> Iterator[str]:
         """Earlier results of this episode, the latest first."""

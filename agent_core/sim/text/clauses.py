@@ -39,7 +39,10 @@ def _intent_hits(text: str) -> dict[str, int]:
 @lx.text_cache  # the same question comes back every turn; a tuple, so no caller changes the next one's
 def _clauses(question: str) -> tuple[str, ...]:
     """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
-    clauses = tuple(_joined(lx.split_clauses(question)))
+    parts = lx.split_clauses(question)
+    # 'Когда менялся /a/data.csv? ...' asks when: a question of its own, no 'when ...,' clause of the next one
+    asked = {c for c in parts if re.search(re.escape(c) + r"\s*\?", question)}
+    clauses = tuple(_joined(parts, asked))
     return clauses if len(clauses) <= MAX_CLAUSES else clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
 
 
@@ -65,7 +68,7 @@ def only_values(clause: str) -> bool:
     return bool(known) and len(lx.content_words(rest)) <= 2
 
 
-def _joined(clauses: list[str]) -> list[str]:
+def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """A lone verb before a comma belongs to what follows: "Отмени, пожалуйста, мой заказ O1", "Запомни, что ...";
     so do an 'if/when' clause ("If it's 4 PM in New York, ...") and one that only says where ("In /a/README.md, ...");
     a clause that only gives a value ("..., in Fahrenheit"), a region ("Paris, France") or what is said (", że ...")
@@ -77,7 +80,7 @@ def _joined(clauses: list[str]) -> list[str]:
         bare = len(lx.content_words(clause)) <= 1 and len(lx.words(clause)) <= 2 and not re.search(r"\d", clause)
         lone = bare and not gazetteer.places(clause) and not lx.extract_paths(clause) and not values.names_file(clause)
         if index + 1 < len(clauses) and (
-            lone or _SUBORDINATE.match(clause) or _sets_a_time(clause, clauses[index + 1])
+            lone or _SUBORDINATE.match(clause) and clause not in asked or _sets_a_time(clause, clauses[index + 1])
         ):
             carry = clause
             continue

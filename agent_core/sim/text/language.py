@@ -357,7 +357,9 @@ def acts_on_premise(before: str, clause: str, before_asks: bool) -> bool:
     """'Issue 44 ... is the same as issue 42. Close it as a duplicate.': a statement of numbers with no request
     (before_asks: it has an intent) is what the next clause, pointing back at it by a pronoun, acts on."""
     actions = [w for k, v in lexicon()["actions"].items() if not k.startswith("_") for w in v["words"]]
-    plain = "?" not in before and not before_asks and not hits(words(before), actions)
+    # 'Show me issue 43 ..., then close it' asks to see it first: a request, no premise
+    opens = hits(words(before)[:1], lexicon()["request_verbs"])
+    plain = "?" not in before and not before_asks and not hits(words(before), actions) and not opens
     return plain and bool(re.search(r"\d", before)) and bool(hits(words(clause), lexicon()["back_pronouns"]))
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim.text import arithmetic, gazetteer, story
+from agent_core.sim.text import arithmetic, gazetteer, referents, story
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.clauses import TAIL_CLAUSES, _clauses
 from agent_core.sim.text.clauses import intent_hits as intent_hits  # read by choice, spread and state from here
@@ -18,6 +19,7 @@ THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing 
 MAX_NEEDS = 20
 TAIL_NEEDS = 5  # of MAX_NEEDS, kept for the end of a long question (see text/clauses.py)
 MAX_QUERY_WORDS = 12
+SHORT_FOLLOW_UP = 4  # words: a longer message has words enough to tell its language
 EARLIER_MESSAGES = 12  # of a long conversation, the latest messages are read for a follow-up's values
 LANG_NAMES = {"en": "English", "ru": "Russian", "pl": "Polish"}
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
@@ -49,6 +51,8 @@ class Need:
     final: str = ""  # the value of an expression worked out with operation tools (sim/sums.py)
     # One of several values a clause gives ("в Денвере и в Майами"): its arguments are looked for in it first.
     focus: str = ""
+    # 'then close it': the clause acts on a thing named before, written into it; its optional values are its own
+    pointed: bool = False
 
     @property
     def tool_def(self) -> dict[str, Any]:
@@ -81,6 +85,7 @@ class View:
     q_index: int = 0
     notes: list[str] = field(default_factory=list)
     earlier: tuple[str, ...] = ()  # texts of the conversation before the question, the latest first
+    said_before: tuple[str, ...] = ()  # of those, what the user wrote (the model's own answers are no instruction)
     fed: list[Attempt] = field(default_factory=list)
     reply: str = ""  # a short answer to the model's own question, read with the request it answers (sim/state.py)
     asked: str = ""  # the question the model asked that the reply answers
@@ -116,14 +121,35 @@ def read(body: dict[str, Any], settings: SimSettings) -> View:
         choice=body.get("tool_choice") or {"type": "auto"},
         messages=messages,
         question=question,
-        lang=lx.detect_language(question),
+        lang=_language(question, messages[:q_index]),
         persona=settings.persona,
         episode=noted + attempts_in(messages[q_index + 1 :]),
         history=history,
         continuing=bool(messages) and messages[-1].get("role") == "assistant",
         q_index=q_index,
         earlier=_earlier(messages[:q_index]),
+        said_before=_earlier([m for m in messages[:q_index] if m.get("role") == "user" and not _results(m)]),
     )
+
+
+_SIGNS = re.compile(r"[а-яёąćęłńśźż]", re.I)
+
+
+def _language(question: str, before: list[dict[str, Any]]) -> str:
+    """The question's language; a follow-up with no sign of one ('Zamknij je.') keeps the user's earlier turn's."""
+    lang, tokens = lx.detect_language(question), lx.words(question)
+    if lang != "en" or not before or len(tokens) > SHORT_FOLLOW_UP or _SIGNS.search(question):
+        return lang
+    if lx.hits(tokens, _markers()):
+        return lang
+    said = (text_of(m.get("content")).strip() for m in reversed(before) if m.get("role") == "user" and not _results(m))
+    earlier = next((t for t in said if t), "")
+    return lx.detect_language(earlier) if earlier else lang
+
+
+@cache
+def _markers() -> tuple[str, ...]:
+    return (*lx.lexicon()["polish_markers"], *lx.lexicon()["english_markers"])
 
 
 def _earlier(messages: list[dict[str, Any]]) -> tuple[str, ...]:
@@ -134,6 +160,25 @@ def _earlier(messages: list[dict[str, Any]]) -> tuple[str, ...]:
         if text:
             out.append(lx.attend(text))
     return tuple(out)
+
+
+def _turns(view: View) -> tuple[str, ...]:
+    """The user's earlier turns, the latest first, then the model's latest answer: what a follow-up points at."""
+    said: dict[str, list[str]] = {"user": [], "assistant": []}
+    for message in reversed(view.messages[: view.q_index]):
+        if _results(message):
+            continue  # results are read by the calls that need them, not as what the user named
+        text = text_of(message.get("content")).strip()
+        if text and message.get("role") in said:
+            said[message["role"]].append(lx.attend(text))
+    users, model = said["user"][:2], said["assistant"][:1]
+    # "Yes, please cancel it" after "Shall I cancel order 47652?": 'it' is what the model's own question named
+    return (*model, *users) if model and "?" in model[0] else (*users, *model)
+
+
+def _results(message: dict[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
 
 
 def _question_index(messages: list[dict[str, Any]]) -> int:
@@ -222,7 +267,9 @@ def understand(view: View) -> list[Need]:
     worded = story.expression(view.question)  # a word problem is one sum, whatever its sentences say
     needs: list[Need] = [Need("arithmetic", view.question, worded)] if worded else []
     previous = _earlier_intent(view)
-    clauses = () if worded else _clauses(view.question)
+    said = () if worded else _clauses(view.question)
+    clauses = referents.resolve(said, _turns(view), view.lang) if said else ()
+    pointed = {c for c in clauses if c not in said}  # 'commit it' -> 'commit README.md': a goal of its own
     tail_from = len(clauses) - TAIL_CLAUSES
     has_place = None
     reply = set(_clauses(view.reply)) if view.reply else set()
@@ -241,8 +288,10 @@ def understand(view: View) -> list[Need]:
         # places only: two paths of one clause are usually one call's two roles (move_file's source and destination)
         focus = _segments(clause, found) if len(found) > 1 and intent == "weather" else {}
         for value in found:
-            if not any(n.intent == intent and n.value == value for n in needs):
-                needs.append(Need(intent, clause, value, focus=focus.get(value, "") if value else ""))
+            if clause in pointed or not any(n.intent == intent and n.value == value for n in needs):
+                needs.append(
+                    Need(intent, clause, value, focus=focus.get(value, "") if value else "", pointed=clause in pointed)
+                )
         if intent == "weather" and "memory" in intent_hits(clause):
             has_place = (
                 bool(gazetteer.places(view.question) or gazetteer.places(view.system))

@@ -30,10 +30,10 @@ _UNTRANSLATED = set(
     "the and is are with for of not found clear snow rain light cloudy sunny foggy fog drizzle overcast windy "
     "partly mostly showers shipped delivered processing cancelled error degrees today tonight".split()
 )
-# A fenced block or a code span, a file path, or a quoted value short enough to be a name, a title or one line of a
+# A fenced block or a code span, a file path or a web address, or a quoted value short enough to be a name, a title or one line of a
 # result: an answer in any language quotes those as they are. A longer quoted passage is pasted text, and it counts.
 _QUOTED = re.compile(
-    r"```.*?```|`[^`]*`|(?<![\w/])~?(?:/[\w.-]+)+/?"
+    r"```.*?```|`[^`]*`|\bhttps?://\S+|(?<![\w/])~?(?:/[\w.-]+)+/?"
     r"|\"[^\"\n]{0,60}\"|«[^»\n]{0,60}»|„[^”\"\n]{0,60}[”\"]|“[^”\n]{0,60}”",
     re.S,
 )
