@@ -155,6 +155,9 @@ def test_a_model_typed_on_settings_is_the_one_the_playground_calls(app_env, sim_
     run = lab_of(at).run
     assert run.turns[0].request["model"] == "claude-brand-new-9"
     assert "claude-brand-new-9" in texts(at.markdown), "the badge names the model that was called"
+    cost = next(m.value for m in at.metric if m.label == "Cost so far")
+    assert cost == "—", "an unlisted price is unknown, not $0.0000"
+    assert "No list price is known for claude-brand-new-9" in texts(at.caption)
 
 
 def test_a_call_that_never_left_says_no_request_was_sent(app_env):

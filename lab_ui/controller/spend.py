@@ -22,6 +22,15 @@ def tokens_only() -> str:
     return t(TOKENS_ONLY, no_price=t(NO_PRICE))
 
 
+# A model the price list does not know is counted at $0 (agent_core.cost.pricing.unknown_price): say so, not "$0".
+UNLISTED_PRICE = mark("No list price is known for {model}, so this run's cost is unknown here: it is not $0.")
+
+
+def price_listed(model: str) -> bool:
+    """Whether the price list knows this model (or its undated id), so that its $ figures mean something."""
+    return pricing.load_pricing().get(model) is not None
+
+
 SIMULATED_PRICE = mark(
     "Costs here are what this run would cost on the Anthropic API at its list prices; the offline model itself "
     "costs nothing."

@@ -284,12 +284,15 @@ def _totals(run, priced: bool) -> None:
         st.metric(t("Turns"), len(run.turns), width="stretch")
         st.metric(t("Context now (tokens)"), f"{last.usage.whole_input:,}" if last else "—", width="stretch")
         st.metric(t("Input billed so far"), f"{billed:,}", width="stretch")
+        listed = priced and spend.price_listed(run.config.model)
         if priced:
-            st.metric(t("Cost so far"), f"${run.total_cost_usd:.4f}", width="stretch")
+            st.metric(t("Cost so far"), f"${run.total_cost_usd:.4f}" if listed else "—", width="stretch")
         else:  # a local or unknown server: no $ anywhere, its tokens instead
             output = sum(t.usage.output_tokens for t in run.turns if t.usage)
             st.metric(t("Output so far (tokens)"), f"{output:,}", width="stretch")
-    if priced and run.config.provider == Provider.OFFLINE:
+    if priced and not listed:
+        st.caption(t(spend.UNLISTED_PRICE, model=md(run.config.model)))
+    elif priced and run.config.provider == Provider.OFFLINE:
         st.caption(t(spend.SIMULATED_PRICE))
     elif not priced:
         st.caption(spend.tokens_only())
