@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lab_ui.playground import loop_code
+from lab_ui.playground.stage import FINAL_KINDS
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 # What each phase's lines must say in both languages (the SDK call, the stop check, the result blocks...).
@@ -18,7 +19,9 @@ PHASE_WORDS = {
     "read_stop_reason": ["stop_reason", '"assistant"'],
     "run_tools": ["tool_use", "runTool|run_tool"],
     "append_results": ["tool_result", "tool_use_id", "is_error", '"user"'],
-    "done": ["break"],
+    "done": ["break", "print|console.log"],
+    "unknown_stop": ["unexpected stop_reason"],
+    "out_of_steps": ["print|console.log"],
 }
 
 
@@ -55,6 +58,26 @@ def test_tags_never_show_and_the_package_name_survives():
 def test_the_highlight_and_arrow_follow_the_chosen_language():
     html = loop_code.render_html("call_model", "read_stop_reason", "typescript")
     assert "client.messages.create({" in html and "lab-done" in html and "➜" in html
+
+
+@pytest.mark.parametrize("language", list(loop_code.SOURCES))
+@pytest.mark.parametrize(
+    ("kind", "lit", "dark"),
+    [
+        ("end_turn", ["break", "print|console.log"], ["unexpected stop_reason"]),
+        (None, ["break", "print|console.log"], ["unexpected stop_reason"]),
+        ("unknown_stop_reason", ["unexpected stop_reason"], ["break", "print|console.log"]),
+        ("step_limit", ["print|console.log"], ["break", "unexpected stop_reason"]),
+    ],
+)
+def test_a_stopped_run_lights_the_exit_it_took_not_every_exit(language, kind, lit, dark):
+    """At end_turn the raise line was lit with break and print, as if the code had done all three."""
+    html = loop_code.render_html(loop_code.exit_tag(kind, FINAL_KINDS), None, language)
+    shown = "\n".join(line for line in html.split("</div>") if "lab-done" in line)
+    for words in lit:
+        assert any(w in shown for w in words.split("|")), f"{kind}: {words} not lit in\n{shown}"
+    for words in dark:
+        assert not any(w in shown for w in words.split("|")), f"{kind}: {words} lit in\n{shown}"
 
 
 def test_the_typescript_loop_parses():

@@ -28,6 +28,19 @@ def lines(language: str = "python") -> tuple[tuple[str, frozenset[str]], ...]:
     return tuple(out)
 
 
+# How a stopped run left the loop, as the lines to light: a final stop_reason breaks out and prints; a stop_reason
+# the code does not know raises; a guard of the program's (the steps, tokens, cost, a timeout) ends it without
+# either (the for loop's range is the one guard in these lines).
+FINAL_EXIT, UNKNOWN_EXIT, GUARD_EXIT = "done", "unknown_stop", "out_of_steps"
+
+
+def exit_tag(stop_kind: str | None, final_kinds: frozenset[str]) -> str:
+    """The tag of the lines a run that stopped with `stop_kind` ran last (None: it finished without a stop)."""
+    if stop_kind is None or stop_kind in final_kinds:
+        return FINAL_EXIT
+    return UNKNOWN_EXIT if stop_kind == "unknown_stop_reason" else GUARD_EXIT
+
+
 def plain_code(language: str = "python") -> str:
     return "\n".join(text for text, _ in lines(language))
 

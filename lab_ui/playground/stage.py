@@ -25,7 +25,7 @@ from streamlit.delta_generator import DeltaGenerator
 from agent_core.files.trust import input_digest
 from agent_core.model import Phase
 from agent_core.report.explain import sequence_diagram
-from agent_core.vocab import Provider, StopKind
+from agent_core.vocab import STOP_TABLE, Provider, StopKind
 from lab_ui.controller import run_settings, spend
 from lab_ui.controller.click import Action
 from lab_ui.controller.session import LabSession
@@ -319,11 +319,15 @@ def _upcoming(lab: LabSession) -> str | None:
     return None if run.stop else run.phase
 
 
+FINAL_KINDS = frozenset(reason for reason, info in STOP_TABLE.items() if info.ends_loop)
+
+
 def _lit_phase(lab: LabSession) -> str | None:
-    """The phase whose lines are lit: at the end of a run, the loop's exit (break, print), however it got there."""
+    """The phase whose lines are lit: at the end of a run, the way it left the loop (break and print, raise, or the
+    range running out), never every exit at once."""
     run = lab.run
     if run and (run.done or (run.stop and run.stop.kind != StopKind.API_ERROR)):
-        return Phase.DONE
+        return loop_code.exit_tag(run.stop.kind if run.stop else None, FINAL_KINDS)
     return lab.last_phase
 
 
