@@ -17,38 +17,13 @@ _CONFIRM = re.compile(
     r"(?:to\s+)?confirm|перед\s+тем\s+как\s+([\w\s]{2,40}?)[,.]?\s[^.]{0,80}?подтвер|zanim\s+([\w\s]{2,40}?)[,.]?\s[^.]{0,80}?potwierd",
     re.I,
 )
-_ORDINALS = {
-    "first": 0,
-    "second": 1,
-    "third": 2,
-    "fourth": 3,
-    "last": -1,
-    "первый": 0,
-    "первую": 0,
-    "первое": 0,
-    "второй": 1,
-    "вторую": 1,
-    "второе": 1,
-    "третий": 2,
-    "третью": 2,
-    "последний": -1,
-    "последнюю": -1,
-    "pierwszy": 0,
-    "pierwszą": 0,
-    "pierwsze": 0,
-    "drugi": 1,
-    "drugą": 1,
-    "drugie": 1,
-    "trzeci": 2,
-    "trzecią": 2,
-    "ostatni": -1,
-    "ostatnią": -1,
-}
 
 
 def resolve(view: View) -> None:
     """Read a short reply to the model's question together with the request it answers."""
     if view.q_index < 2 or len(lx.content_words(view.question)) > MAX_REPLY_WORDS:
+        return
+    if _picks_listed(view):
         return
     asked = _assistant_text(view)
     if "?" not in asked and not _only_values(view.question):
@@ -70,6 +45,23 @@ def resolve(view: View) -> None:
     view.question = f"{_replaced(request, view.question)}\n{picked or view.question}"
     view.lang = lang
     view.notes.append(f"“{view.reply}” answers my question (“{asked[:80]}”), so I read it with “{request[:80]}”.")
+
+
+def _picks_listed(view: View) -> bool:
+    """'The second one', 'ten o Safari': the reply picks an item a tool listed in the turn before."""
+    from agent_core.sim import picking  # picking reads results the way gist tells them
+
+    items = picking.earlier_items(view.messages, view.q_index)
+    found = picking.pick(view.question, items) if items else None
+    request = _request_before(view) if found else ""
+    if found is None or not request:
+        return False
+    said, view.asked = view.question, _assistant_text(view)
+    view.lang = language.detect_language(f"{request}\n{view.question}")
+    view.question = picking.retell(request, view.question, *found, pending="?" in view.asked)
+    view.reply = view.question  # its values are read from the reply as retold: 'ten pierwszy' is no number ten
+    view.notes.append(f"“{said}” picks {found[0].name} of the list before, so I read: “{view.question[:80]}”.")
+    return True
 
 
 def _only_values(text: str) -> bool:
@@ -129,8 +121,10 @@ def _gives_values(text: str) -> bool:
 
 def _picked(reply: str, asked: str) -> str:
     """'the second one' picks the second of the options the question listed (its lines or IDs)."""
+    from agent_core.sim.picking import ordinals  # the same words pick from a list the model wrote
+
     tokens = lx.words(reply)
-    index = next((_ORDINALS[t] for t in tokens if t in _ORDINALS), None)
+    index = next((ordinals()[t] for t in tokens if t in ordinals()), None)
     if index is None:
         return ""
     items = [line.strip(" -•*") for line in asked.splitlines() if re.match(r"\s*(?:[-•*]|\d+[.)])\s+", line)]

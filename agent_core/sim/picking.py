@@ -1,0 +1,188 @@
+"""A follow-up that picks one of the items a tool listed before ('the second one', 'второй', 'ten o Safari'): the
+item of that earlier result, in its order, with the rest of the follow-up as what to do with it."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from agent_core.sim.gist import _ENTRY, _FIELD, _HASH, listing
+from agent_core.sim.text import entities
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.results import blocks
+
+# The field that names a record, best first: what a call that acts on the record takes.
+_ID_FIELDS = ("number", "id", "sha", "hash", "full_name", "path", "name", "title")
+_FOLDER = re.compile(r"(?<![\w/.~-])~?/[\w.@-]+(?:/[\w.@-]+)*/?")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One listed item: the value a call takes, what it is (issue, commit; '' for a path), and what it says."""
+
+    value: str
+    noun: str
+    text: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.noun} {self.value}" if self.noun else self.value
+
+
+@cache
+def _words() -> dict[str, Any]:
+    table = dict(lx.load("picking"))
+    table["ordinals"] = {lx.fold(k): v for k, v in table["ordinals"].items()}  # words() folds 'й', 'ą'
+    return table
+
+
+def ordinals() -> dict[str, int]:
+    """'second' 1, 'последний' -1, 'pierwszą' 0: an item's place said in words, folded as words() folds."""
+    return dict(_words()["ordinals"])
+
+
+def earlier_items(messages: list[dict[str, Any]], q_index: int) -> list[Item]:
+    """The items of the latest result before the reply that lists two or more, from the turn before it."""
+    inputs: dict[str, dict[str, Any]] = {}
+    results: list[tuple[str, str]] = []
+    for message in messages[:q_index]:
+        for block in blocks(message.get("content")):
+            if block.get("type") == "tool_use":
+                inputs[str(block.get("id"))] = block.get("input") or {}
+            elif block.get("type") == "tool_result" and not block.get("is_error"):
+                results.append((str(block.get("tool_use_id")), _text(block.get("content"))))
+    for use_id, out in reversed(results):
+        found = items_of(out, inputs.get(use_id, {}))
+        if len(found) >= 2:
+            return found
+    return []
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in blocks(content) if b.get("type") == "text")
+
+
+def items_of(out: str, call_input: dict[str, Any]) -> list[Item]:
+    """The items a result lists, in order: a JSON list of records, a log of records, or a folder's entries."""
+    return _records_json(out) or _records_log(out) or _entries(out, call_input)
+
+
+def _records_json(out: str) -> list[Item]:
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return []
+    noun, rows = "", data
+    if isinstance(data, dict):
+        key, rows = next(((k, v) for k, v in data.items() if _records(v)), ("", []))
+        noun = re.sub(r"ies$", "y", key) if key.endswith("ies") else key.removesuffix("s")
+    if not _records(rows):
+        return []
+    items = []
+    for row in rows:
+        field = next((f for f in _ID_FIELDS if isinstance(row.get(f), (str, int)) and row.get(f) != ""), None)
+        if field is None:
+            return []
+        said = " ".join(str(v) for v in row.values() if isinstance(v, (str, int)))
+        items.append(Item(str(row[field]), noun if field in ("number", "id") else "", said))
+    return items
+
+
+def _records(value: Any) -> bool:
+    return isinstance(value, list) and len(value) >= 2 and all(isinstance(v, dict) for v in value)
+
+
+def _records_log(out: str) -> list[Item]:
+    """'Commit: …' / 'Author: …' blocks: each block's hash is its value, its first field's name its noun."""
+    found: list[list[tuple[str, str]]] = []
+    for line in out.splitlines():
+        match = _FIELD.match(line.strip())
+        if match and match.group(2).strip():
+            if not found or match.group(1) == found[0][0][0]:
+                found.append([])
+            found[-1].append((match.group(1), match.group(2).strip().strip("'")))
+    items = []
+    for block in found:
+        value = next((v for _, v in block if _HASH.match(v)), None)
+        if value is None:
+            return []
+        items.append(Item(value, block[0][0].lower(), " ".join(v for _, v in block)))
+    return items
+
+
+def _entries(out: str, call_input: dict[str, Any]) -> list[Item]:
+    """A folder's entries, each as a full path under the folder the listing call was given."""
+    if listing(out) is None:
+        return []
+    folder = next((v for v in call_input.values() if isinstance(v, str) and _FOLDER.fullmatch(v)), "")
+    items = []
+    for line in out.splitlines():
+        match = _ENTRY.match(line) if line.strip() else None
+        if match and not line.rstrip().endswith(":"):
+            name = match.group(2)
+            full = name if name.startswith(("/", "~")) or not folder else f"{folder.rstrip('/')}/{name}"
+            items.append(Item(full, "", name))
+    return items
+
+
+def pick(reply: str, items: list[Item]) -> tuple[Item, str] | None:
+    """The item a reply picks, by its place ('the second one', 'ostatni') or by what it is about ('the one about
+    Safari'), and the word that picked it."""
+    ordinals = _words()["ordinals"]
+    tokens = lx.words(reply)
+    for at, token in enumerate(tokens):
+        counted = at + 1 < len(tokens) and tokens[at + 1][:1].isdigit()  # 'the last 10 lines' picks no item
+        if token in ordinals and not counted and -len(items) <= ordinals[token] < len(items):
+            return items[ordinals[token]], token
+    if not lx.hits(tokens, [f"={w}" for w in _words()["about"]]):
+        return None
+    asked = [w for w in lx.content_words(reply) if len(w) > 2]
+    scores = [sum(lx.fold(w) in lx.fold(item.text) for w in asked) for item in items]
+    best = max(scores, default=0)
+    if best == 0 or scores.count(best) > 1:
+        return None
+    return items[scores.index(best)], ""
+
+
+def retell(request: str, reply: str, item: Item, word: str, pending: bool) -> str:
+    """The follow-up as a request of its own: the earlier request's statements when the model asked which item
+    (pending: its question was answered by the list, its task waits for the item), the places it names, and the
+    reply acting on the item: 'What did the second one change?' -> 'What did commit b2c3 change?'; 'The last one -
+    add a comment: X' -> 'issue 44 add a comment: X' (one clause: the item is what the action is done to)."""
+    sentences = re.split(r"(?<=[.!?])\s+", request.strip()) if pending else []
+    kept = " ".join(s for s in sentences if s and not s.endswith("?"))
+    places = [e.text for e in entities.of_kind(request, "repo")] + _FOLDER.findall(request)
+    context = [p for p in dict.fromkeys(places) if p not in kept and not item.value.startswith(p.rstrip("/"))]
+    rest = _without_pick(reply, word)
+    said = _in_place(reply, word, item) if rest is None else " ".join(x for x in (item.name, rest) if x)
+    where = f"{', '.join(context)}:" if context else ""  # the place the items were listed in
+    return " ".join(x for x in (kept, where, said) if x)
+
+
+def _without_pick(reply: str, word: str) -> str | None:
+    """The reply without its parts that only pick ('The last one', 'yes, that first one'); None when the pick is
+    inside a clause of other words ('What did the second one change?'), where the item takes its place."""
+    parts = [p for p in re.split(r"\s*(?:[.,;!?]|\s[-–—]\s)\s*", reply.strip()) if p]
+    filler = {lx.fold(w) for w in _words()["one"]}
+    rest = []
+    for part in parts:
+        own = [w for w in lx.words(part) if w not in filler and w != word]
+        if word and word in lx.words(part) and own:
+            return None
+        if own and not (len(own) == 1 and entities.yes_no(part) is not None):
+            rest.append(part)
+    return " ".join(rest)
+
+
+def _in_place(reply: str, word: str, item: Item) -> str:
+    one = "|".join(map(re.escape, _words()["one"]))
+    at = next(m for m in re.finditer(r"\w+", reply) if lx.fold(m.group()) == word)
+    after = re.match(rf"\s+(?:{one})(?!\w)", reply[at.end() :], re.I)
+    # 'ten pierwszy', 'the second one': the words around the ordinal go with it ('ten' is no number ten here)
+    before = re.sub(rf"(?i)(?<!\w)(?:{one})\s+$", "", reply[: at.start()])
+    return before + item.name + reply[at.end() + (after.end() if after else 0) :]
