@@ -12,11 +12,15 @@ from typing import Any
 from agent_core.sim.gist import _ENTRY, _FIELD, _HASH, listing
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+from agent_core.sim.text.reader import View
 from agent_core.sim.text.results import blocks
 
 # The field that names a record, best first: what a call that acts on the record takes.
 _ID_FIELDS = ("number", "id", "sha", "hash", "full_name", "path", "name", "title")
-_FOLDER = re.compile(r"(?<![\w/.~-])~?/[\w.@-]+(?:/[\w.@-]+)*/?")
+_LABEL_FIELDS = ("title", "name", "subject", "summary", "message", "description", "full_name")
+_FOLDER = re.compile(r"(?<![\w/.~-])~?/[\w.@-]+(?:/[\w.@-]+)*/?(?<!\.)")
+MAX_OFFERED = 6  # a longer list is told, and the user names the one they mean
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class Item:
     value: str
     noun: str
     text: str
+    label: str = ""  # what a reader knows it by: a record's title, a commit's message
 
     @property
     def name(self) -> str:
@@ -89,7 +94,8 @@ def _records_json(out: str) -> list[Item]:
         if field is None:
             return []
         said = " ".join(str(v) for v in row.values() if isinstance(v, (str, int)))
-        items.append(Item(str(row[field]), noun if field in ("number", "id") else "", said))
+        label = next((str(row[f]) for f in _LABEL_FIELDS if f != field and isinstance(row.get(f), str)), "")
+        items.append(Item(str(row[field]), noun if field in ("number", "id") else "", said, label))
     return items
 
 
@@ -111,7 +117,8 @@ def _records_log(out: str) -> list[Item]:
         value = next((v for _, v in block if _HASH.match(v)), None)
         if value is None:
             return []
-        items.append(Item(value, block[0][0].lower(), " ".join(v for _, v in block)))
+        label = next((v for k, v in block if k.lower() in _LABEL_FIELDS), "").strip().strip("\\n")
+        items.append(Item(value, block[0][0].lower(), " ".join(v for _, v in block), label))
     return items
 
 
@@ -186,3 +193,19 @@ def _in_place(reply: str, word: str, item: Item) -> str:
     # 'ten pierwszy', 'the second one': the words around the ordinal go with it ('ten' is no number ten here)
     before = re.sub(rf"(?i)(?<!\w)(?:{one})\s+$", "", reply[: at.start()])
     return before + item.name + reply[at.end() + (after.end() if after else 0) :]
+
+
+def which(view: View) -> str | None:
+    """The clarifying question when this turn's results list what the call lacks: the items by what the user
+    knows them by ('42 (Checkout button does nothing on Safari) or 44 (...)'), never a schema field."""
+    for attempt in reversed(view.episode):
+        found = items_of(attempt.output, attempt.input) if attempt.status == "ok" else []
+        if 2 <= len(found) <= MAX_OFFERED:
+            named = [f"{i.value} ({lx.quote(i.label, view.lang)})" if i.label else i.value for i in found]
+            return say("ask.which_item", view.lang, items=_either(named, view.lang))
+    return None
+
+
+def _either(items: list[str], lang: str) -> str:
+    word = {"en": "or", "ru": "или", "pl": "czy"}[lang]
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]

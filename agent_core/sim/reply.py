@@ -322,7 +322,9 @@ def _ask(view: View, need: Need) -> str:
     known = words.answers_table()["labels"].get(slot.lower()) if slot.lower() in _PERSONAL else None
     if known:  # a field the user knows by a plain word: "What is your username?", never the schema's name
         return say("ask.known", view.lang, what=known.get(view.lang) or known["en"])
-    return say("ask.other", view.lang, tool=need.tool_def.get("name"), param=slot)
+    from agent_core.sim.picking import which  # the items just listed are what the user can choose from
+
+    return which(view) or say("ask.other", view.lang, tool=need.tool_def.get("name"), param=slot)
 
 
 def chat_text(view: View) -> str:

@@ -340,7 +340,14 @@ def _spoken(text: str) -> list[tuple[int, int, Any]]:
                 run.extend((m.start(), m.end(), p) for p in parts)
         previous_end = m.end()
     close()
-    return _with_decimals(text, [(s, e, v) for s, e, v in out if lx.fold(text[s:e]) not in ("one", "a", "i")])
+    spoken = [(s, e, v) for s, e, v in out if lx.fold(text[s:e]) not in ("one", "a", "i") and not _partitive(text, e)]
+    return _with_decimals(text, spoken)
+
+
+def _partitive(text: str, end: int) -> bool:
+    """'одной из открытых issue', 'jednego z otwartych zgłoszeń': one of several, no value of its own."""
+    after = _NEXT_WORD.match(text, end)
+    return after is not None and lx.fold(after[1]) in lx.lexicon()["partitive"]
 
 
 _NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
