@@ -24,6 +24,7 @@ from keys import RUN_TO_END
 from agent_core.loop.stepper import run_task
 from agent_core.teaching.lessons import LESSONS_ROOT, load_lesson
 from agent_core.teaching.lessons.parsons import solution
+from agent_core.teaching.lessons.quiz import lesson_quiz
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 LESSON = load_lesson(LESSONS_ROOT / "01-the-loop")
@@ -83,3 +84,26 @@ def test_predict_then_assemble_the_loop_by_the_controls_a_learner_uses(app, page
     option(page, f"seg:{LESSON.id}", prediction.step - 1).click()
     wait_idle(page)
     box.get_by_text("Your run on the stage shows it too.").wait_for(timeout=30_000)
+
+
+def test_an_answered_check_question_shows_the_answer_given_in_readable_text(app, pages):
+    """After the first answer the radio is disabled: it showed no choice at all (its key's state was gone after the
+    rerun) and greyed every option to 40 % opacity, so the learner could not see or read what they had answered."""
+    item = next(i for i in lesson_quiz(LESSON) if i.question.step is None)  # under the script's last step
+    page = pages.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(f"{app.url}/lessons?lesson={LESSON.id}&step={len(LESSON.text('en'))}")
+    key = f"q:{LESSON.id}:{item.key}:en"
+    option(page, key, 1).wait_for(timeout=180_000)
+    wait_idle(page)
+    option(page, key, 1).click()
+    wait_idle(page, rerun=True)
+    answered = by_key(page, f"{key}:answered")
+    answered.wait_for(timeout=30_000)
+    radios = answered.get_by_role("radio")
+    assert radios.nth(1).is_checked() and radios.nth(1).is_disabled(), "the answer given, kept and locked"
+    alpha = answered.locator("[data-testid='stRadioOption'] p").first.evaluate(
+        "e => { const c = getComputedStyle(e).color.match(/[\\d.]+/g).map(Number);"
+        " return (c.length > 3 ? c[3] : 1) * Number(getComputedStyle(e.closest('label')).opacity); }"
+    )
+    assert alpha >= 0.99, f"the options are drawn at {alpha:.0%} opacity"
+    shot(page, "lesson-check-question-answered")

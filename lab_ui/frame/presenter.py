@@ -48,6 +48,11 @@ LAYOUT_CSS = """
 [data-testid="stCaptionContainer"] { color: #55575f !important; opacity: 1 !important; }
 [data-testid="stMarkdownContainer"] blockquote, [data-testid="stMarkdownContainer"] blockquote p {
   color: #55575f !important; opacity: 1 !important; }
+/* An answered check question is disabled, and Streamlit draws a disabled radio at 40 % (2.4:1): the answer the
+   learner gave and the others must stay readable beside the explanation. */
+[class*="st-key-q-"][class*="-answered"] [data-testid="stRadioOption"],
+[class*="st-key-q-"][class*="-answered"] [data-testid="stWidgetLabel"] { color: #55575f !important; opacity: 1 !important; }
+[class*="st-key-q-"][class*="-answered"] [data-testid="stRadioOption"] p { color: inherit !important; }
 /* The code boxes' highlighter colours JSON tokens below 4.5:1 on their grey: the same hues, darker. */
 [data-testid="stCode"] .token.property, [data-testid="stCode"] .token.keyword { color: #1e5fa8 !important; }
 [data-testid="stCode"] .token.string { color: #0b6b28 !important; }

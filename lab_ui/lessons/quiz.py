@@ -25,7 +25,9 @@ def _item(item: QuizItem, quiz_id: str, lang: str, recorded, store: ProgressStor
             range(len(options)),
             index=None if first is None else first.choice,
             format_func=options.__getitem__,
-            key=f"q:{quiz_id}:{item.key}:{lang}",
+            # Answered, a widget of its own: the open one's state (its click, cleared by the rerun) showed no
+            # choice at all, so the learner could not see which answer they had given.
+            key=f"q:{quiz_id}:{item.key}:{lang}" + ("" if first is None else ":answered"),
             disabled=first is not None,  # the first answer counts; it cannot be changed after the explanation
         )
         if first is None and choice is not None:
