@@ -139,3 +139,45 @@ def test_a_theme_said_in_russian_reaches_the_theme_tool_as_its_listed_category()
     }
     calls = [(b["name"], b["input"]) for b in think(body, SimSettings()).content if b["type"] == "tool_use"]
     assert calls == [("superhero_party_theme_generator", {"category": "villain masquerade"})]
+
+
+def memory_of(people: dict[str, list[str]]) -> tuple[list[tuple[str, dict]], object]:
+    """A memory server holding these people's notes; the calls made, and the runner."""
+    made: list[tuple[str, dict]] = []
+
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        made.append((name, args))
+        if name in ("search_nodes", "open_nodes", "read_graph"):
+            found = [{"name": p, "entityType": "person", "observations": n} for p, n in people.items()]
+            return json.dumps({"entities": found, "relations": []}), False
+        return json.dumps({"success": True}), False
+
+    return made, run
+
+
+@pytest.mark.parametrize(
+    ("question", "gone"),
+    [
+        ("Marek Nowak is no longer an engineer, remove that from memory.", "Is an engineer at Orbis"),
+        ("Забудь, что Marek Nowak работает инженером.", "Is an engineer at Orbis"),
+        ("Zapomnij, że Marek Nowak mieszka w Poznaniu.", "Lives in Poznań"),
+    ],
+)
+def test_a_fact_to_forget_is_the_note_as_stored_looked_up_first(question, gone):
+    notes = ["Has espresso before bed", "Is an engineer at Orbis", "Lives in Poznań"]
+    made, run = memory_of({"Marek Nowak": notes})
+    agent_loop(question, definitions("mcp_server_memory"), run)
+    removed = [args for name, args in made if name == "delete_observations"]
+    assert made[0][0] in ("search_nodes", "open_nodes", "read_graph")  # what is stored is read before it goes
+    assert removed == [{"deletions": [{"entityName": "Marek Nowak", "observations": [gone]}]}]
+    assert not [name for name, _ in made if name == "delete_entities"]  # the person stays
+
+
+def test_the_stored_note_is_the_one_sharing_most_meaning_and_none_before_a_lookup():
+    from agent_core.sim import stored
+
+    kept = json.dumps({"entities": [{"name": "Ola", "observations": ["Prefers tea to coffee", "Lives in Łódź"]}]})
+    assert stored.notes([kept], "Ola", "Ola nie pije już herbaty") == ["Prefers tea to coffee"]
+    assert stored.notes([kept], "Ola", "Ola больше не живёт в Лодзи") == ["Lives in Łódź"]
+    assert stored.notes([kept], "Ola", "Ola has a dog") == []
+    assert stored.notes([], "Ola", "Ola nie pije już herbaty") is None

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import allowed, kinds, shell, spread
+from agent_core.sim import allowed, kinds, shell, spread, stored
 from agent_core.sim.args import fill
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
@@ -240,6 +240,9 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     text = lx.paths_as_files(lx.own_part(values.request_part(need.clause)))
     if linked(need.clause) and "relation" not in meaning.concepts(text):
         text += " relation"  # 'Zapisz, że Jan pracuje w Northwind': what is recorded is how two names relate
+    text += stored.reported_fact(
+        need.clause, text, asked_actions(need.clause)
+    )  # 'Zapomnij, że Ann mieszka w Krakowie': a fact goes
     scores = _ranking(text, _intent_of(need), tuple(keys), view.system, names)
     ranked = [
         (points, -i, tool, boost, key)
@@ -340,6 +343,9 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
 
 def feeder(view: View, need: Need) -> Need | None:
     """Another tool that can be called now and whose description promises what need lacks (an order ID)."""
+    found = stored.finder(view, need, fill, tool_action)  # the stored notes a removal takes are read first
+    if found is not None:
+        return found
     schema = need.tool_def.get("input_schema") or {}
     lacking = [p for p in schema.get("required") or [] if p not in need.args]
     if kinds.only_user_knows(need.tool_def, lacking, _tool_key(need.tool_def)):

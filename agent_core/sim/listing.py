@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent_core.sim import kinds, places
+from agent_core.sim import kinds, places, stored
 from agent_core.sim.text import entities, facts, names, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.meaning import concepts
@@ -126,7 +126,13 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
     if notes_key and found:
         # 'my friend Tomasz Nowak is a dentist and lives in Gdańsk': one entity, what is said of it its notes
         _, who, what = next((e for e in sorted(found) if e[2] == "person"), sorted(found)[0])
-        about: dict[str, Any] = {name_key: who, notes_key: _statements(body, who)}
+        told = _statements(body, who)
+        if stored.removes(work.need.tool_def):  # what is removed is the note as stored, looked up first
+            kept = stored.notes(work.results(), who, text)
+            if kept is None:
+                return []
+            told = kept or told
+        about: dict[str, Any] = {name_key: who, notes_key: told}
         return [{**about, type_key: _type_option(props.get(type_key) or {}, what)} if type_key else about]
     out = []
     for start, value, kind in sorted(found)[:MAX_ITEMS]:
