@@ -103,6 +103,18 @@ def test_lesson_loads_in_every_language(folder: Path, lang: str):
         assert text[lang].strip()
 
 
+# Below 992 px Streamlit stacks the lesson's columns, so "the task on the right" points at nothing there.
+_SIDE_WORDS = {"en": ("on the right", "on the left"), "ru": ("справа", "слева"), "pl": ("po prawej", "po lewej")}
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lesson_text_names_panels_not_the_side_they_sit_on(folder: Path, lang: str):
+    for step in _lesson(folder).text(lang):
+        prose = "\n".join(line for line in step.body.split("\n") if not line.startswith(("    ", "`")))
+        assert not [w for w in _SIDE_WORDS[lang] if w in prose.lower()], step.title
+
+
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.name)
 def test_translations_differ_from_english(folder: Path):
     # A copy-pasted English text in ru.md or pl.md is a missing translation.
