@@ -195,3 +195,15 @@ def test_a_reply_that_repeats_the_requested_change_is_read_with_the_request() ->
     assert calls and calls[-1][0] == "write_file"
     assert calls[-1][1]["path"] == "/srv/notes/przeglad.txt"
     assert "Przegląd kodu w czwartek" in calls[-1][1]["content"]
+
+
+def test_each_file_of_and_gets_the_call_its_clause_asks_for() -> None:
+    info = _tool(
+        "file_info",
+        "Gets a file's metadata: size, creation and modification times, permissions.",
+        {"path": {"type": "string", "description": "File path"}},
+        ["path"],
+    )
+    body = {"messages": [{"role": "user", "content": "How large are /srv/a/notes.txt and /srv/a/plan.xlsx?"}]}
+    replies, _ = agent_loop("", [*FILES, info], lambda name, args: ("size: 100", False), **body)
+    assert replies[0] == [("file_info", {"path": "/srv/a/notes.txt"}), ("file_info", {"path": "/srv/a/plan.xlsx"})]

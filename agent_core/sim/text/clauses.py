@@ -93,6 +93,7 @@ def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) 
             or values.belongs_before(clause)  # '..., and at what times?', '..., którą zabieram'
             or _REPORTED.match(clause)
             or values.labels_part(clause)
+            or _another_path(out[-1], clause)
             or lx.refers_back(clause)
             and not intent_hits(clause)
             or lx.acts_on_premise(out[-1], clause, bool(intent_hits(out[-1])))
@@ -104,6 +105,15 @@ def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) 
             continue
         out.append(clause)
     return out + ([carry] if carry else [])
+
+
+def _another_path(before: str, clause: str) -> bool:
+    """'How large are /a/ideas.txt and /a/budget.xlsx?': a clause that is only another file for the clause before
+    asks the same of it (each file gets that clause's call, not one chosen for a bare path)."""
+    paths = lx.extract_paths(clause)
+    # nothing else, not even 'then': 'Read app.log, then notes.txt' reads one file after the other
+    rest = lx.words(re.sub("|".join(map(re.escape, paths)), " ", clause)) if paths else ["-"]
+    return not rest and bool(lx.extract_paths(before)) and not intent_hits(clause).keys() - {"file"}
 
 
 def _sets_a_time(clause: str, following: str) -> bool:
