@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import kinds, listing, qualifiers, shell, slots
+from agent_core.sim import counts, kinds, listing, qualifiers, shell, slots
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
 from agent_core.sim.defaults import _listed_options as _listed_options
@@ -187,6 +187,8 @@ def _object(work: Fill, prop: dict[str, Any], required: bool, depth: int) -> dic
             out[name] = value
         elif name in needed and _nullable(sub):
             out[name] = None
+        elif name in needed and counts.result_count(name, sub) is not None:
+            out[name] = counts.result_count(name, sub)  # 'How many top results to return': a handful, not asked
         elif name in needed:
             return None
     return out if any(v is not None for v in out.values()) else None

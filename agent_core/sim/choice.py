@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import allowed, kinds, shell, spread, stored
+from agent_core.sim import allowed, kinds, shell, spread, stored, topics
 from agent_core.sim.args import fill
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
@@ -278,6 +278,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
         _retarget(view, need, best[3], best[4])
     else:
         view.notes.append(f"For {need.intent} no tool scores {view.bar} or more ({listing}).")
+        if not forced and kind != "none" and topics.as_search(need):
+            choose(view, need)  # 'How long do we keep logs?' names no file: a question for the search tool
 
 
 def _note_guidance(view: View, need: Need, tool: dict[str, Any]) -> None:
@@ -351,6 +353,7 @@ def feeder(view: View, need: Need) -> Need | None:
     if kinds.only_user_knows(need.tool_def, lacking, _tool_key(need.tool_def)):
         return None
     wanted = {lx.stem(w) for p in lacking for w in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p))} - {"id"}
+    wanted -= {lx.stem(w) for w in lx.word_set("stopwords")}  # send_email's 'to' is found by no 'to' in a text
     if not wanted or view.choice_type in ("any", "tool"):
         return None
 

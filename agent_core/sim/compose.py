@@ -152,8 +152,9 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
 def _key_said(view: View, key: str) -> str:
     """A key as the answer names it: a field by its label ('цена'); a key that is a name as written ('Team' of a
     page's '- Team: $19 ...'), after the word for its kind the question uses ('в тарифе Team' -> 'тариф Team')."""
-    if norm(key) in answers_table()["labels"] or not key[:1].isupper() or view.lang == "en":
-        return label(key, view.lang)
+    said = label(key, view.lang)
+    if norm(key) in answers_table()["labels"] or not key[:1].isupper() or view.lang == "en" or said[:1].isalpha():
+        return said  # a known label, or one the vocabulary says ('Uptime' -> 'доступность')
     asked = {lx.stem(w) for w in lx.words(_ADDRESS.sub(" ", view.question))}  # not the 'plans' of a URL
     kinds = [f for forms in phrasing.kinds(view.lang) for f in forms.split("|")]
     kind = next((f for f in kinds if any(lx.stems_match(lx.stem(f), w) for w in asked)), "")

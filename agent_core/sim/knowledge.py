@@ -8,6 +8,7 @@ import re
 from functools import cache
 from typing import Any
 
+from agent_core.sim import wordbook
 from agent_core.sim.text import arithmetic, entities, gazetteer
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -53,6 +54,9 @@ def answer(question: str, lang: str) -> str | None:
 
 def fact(question: str, lang: str) -> str | None:
     """The answer of one of the table's facts whose words the question holds all of ('boils' + 'water'), or None."""
+    word = wordbook.translation(question, lang)  # 'как по-английски снег': the word table, whatever topic it names
+    if word:
+        return word
     folded, tokens = lx.fold(question), lx.words(question)
     for entry in _table()["facts"]:
         if any(_has(tokens, folded, entry[key]) for key in ("en", "ru", "pl")):

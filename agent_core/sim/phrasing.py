@@ -125,6 +125,8 @@ def _group(words: list[str], i: int, original: str, lang: str, genitive: bool) -
             return frames["up to"][lang].format(n=counted[0], upto=counted[1]), 2 + counted[2], False
         return None
     if _number(word) is not None:
+        if nxt in _table()["adjectives"]:
+            return _described(words, i, lang, upto=genitive)
         counted = _count(words, i, original, lang, upto=genitive)
         return (f"{counted[0]} {counted[1]}", counted[2], False) if counted else (_number(word) or "", 1, False)
     return _noun_phrase(words, i, lang)
@@ -147,6 +149,25 @@ def _count(words: list[str], i: int, original: str, lang: str, upto: bool) -> tu
     return number, said, 2
 
 
+def _described(words: list[str], i: int, lang: str, upto: bool) -> tuple[str, int, bool] | None:
+    """'2 open incidents' -> '2 открытых инцидента' / '2 otwarte incydenty': adjectives after a number in the form
+    the number asks for (the gender's after 1; in Russian the genitive plural after more, in Polish the plural
+    after 2-4 and the genitive plural after 5 or more)."""
+    j = i + 1
+    while j < len(words) and words[j] in _table()["adjectives"]:
+        j += 1
+    noun = words[j] if j < len(words) else ""
+    number = words[i].replace(",", "")
+    if upto or noun not in _nouns() or not re.fullmatch(r"\d+", number):
+        return None
+    counted = plural(number, _counted(noun, lang), lang)
+    at = plural(number, ["0", "1", "2"], lang)
+    gender = _GENDERS.index(_nouns()[noun][f"{lang}_g"])
+    index = gender if at == "0" else 4 if lang == "ru" or at == "2" else 3
+    said = [_table()["adjectives"][w][lang].split("|")[index] for w in words[i + 1 : j]]
+    return " ".join([number, *said, counted]), j + 1 - i, False
+
+
 def _noun_phrase(words: list[str], i: int, lang: str) -> tuple[str, int, bool] | None:
     """Adjectives (joined by 'and') and their noun, agreeing: 'high-energy and healthy food' -> 'энергичная и
     полезная еда'; '3-course dinner' -> 'ужин из 3 блюд'."""
@@ -164,12 +185,13 @@ def _noun_phrase(words: list[str], i: int, lang: str) -> tuple[str, int, bool] |
         elif word in ("and", "or") and adjectives and j + 1 < len(words) and words[j + 1] in _table()["adjectives"]:
             adjectives.append(word)
         elif word in _nouns():
-            gender = _GENDERS.index(_nouns()[word][f"{lang}_g"])
+            many = word in _plurals()
+            gender = 3 if many else _GENDERS.index(_nouns()[word][f"{lang}_g"])
             said = [
                 _word(a, lang) if a in ("and", "or") else _table()["adjectives"][a][lang].split("|")[gender]
                 for a in adjectives
             ]
-            noun = _plural(word, lang) if word in _plurals() else _noun(word, lang, "nom")
+            noun = _noun(word, lang, "pl" if many and f"{lang}_pl" in _nouns()[word] else "nom")
             return " ".join([*said, noun, post]).strip(), j + 1 - i, False
         else:
             return None
@@ -180,11 +202,6 @@ def _noun_phrase(words: list[str], i: int, lang: str) -> tuple[str, int, bool] |
 def _noun(word: str, lang: str, case: str) -> str:
     entry = _nouns()[word]
     return entry[f"{lang}_{case}"] if case != "nom" else entry[lang].split("|")[0]
-
-
-def _plural(word: str, lang: str) -> str:
-    """'drinks', 'projects' alone: the plural (the few-form names it: напитки, projekty)."""
-    return _counted(word, lang)[1] if _nouns()[word][f"{lang}_g"] != "p" else _counted(word, lang)[0]
 
 
 def _counted(word: str, lang: str) -> list[str]:

@@ -7,7 +7,21 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from agent_core.sim import args, asking, compose, gist, knowledge, lookup, pages, routine, shell, told, weather, words
+from agent_core.sim import (
+    args,
+    asking,
+    compose,
+    gist,
+    knowledge,
+    lookup,
+    markup,
+    pages,
+    routine,
+    shell,
+    told,
+    weather,
+    words,
+)
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -97,6 +111,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     data = facts.parse(out) if intent not in ("arithmetic", "derived") else None
     if data is None:
         out = pages.unwrapped(out, need.outcome.input)  # 'Contents of <url>:' restates the call; the page follows
+        out = markup.facts(out) or out  # raw HTML told by its title, heading and values, never its tags
     composed = compose.from_data(view, need, data) if data is not None else None
     if composed is None and intent not in ("arithmetic", "derived", "list"):
         composed = told.from_text(view, need, out)

@@ -27,7 +27,9 @@ def label(key: str, lang: str) -> str:
     if entry:
         return str(entry.get(lang) or entry["en"])
     words = norm(key).replace("_", " ")
-    return words if lang == "en" else lx.quote(words, lang)
+    if lang == "en":
+        return words
+    return phrasing.render(words, lang) or lx.quote(words, lang)  # 'uptime' -> 'доступность'; else the tool's word
 
 
 @cache
@@ -51,7 +53,8 @@ def value(raw: Any, lang: str) -> str:
         return text
     rendered = phrasing.render(text, lang)
     if rendered:
-        return rendered  # a phrase said whole in the user's words needs no English beside it
+        # a phrase said whole needs no English beside it; inside the answer's sentence, no capital or full stop
+        return (rendered[:1].lower() + rendered[1:]).rstrip(".") if not rendered[1:2].isupper() else rendered
     translated = translate(text, lang)
     if translated == text and len(text) > SHORT_QUOTE and _is_sentence(text):
         return _told(text, lang)

@@ -15,6 +15,7 @@ from agent_core.sim.text import language as lx
 from agent_core.sim.text.values import decimal, normalise_numbers
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_BARE_URL = re.compile(r"(?<![\w/@.:-])(?:[a-z\d-]+\.)+(?:com|net|org|io|dev|app|ai)/[^\s<>\"'`»”)\]]*", re.I)
 _URL = re.compile(r"\bhttps?://[^\s<>\"'`»”)\]]+|\bwww\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>\"'`»”)\]]*)?", re.I)
 _PHONE = re.compile(
     r"(?<![\w+-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?|\d{2,4}[\s.-])\d{2,4}(?:[\s.-]\d{2,4}){1,2}(?![\w-])"
@@ -79,6 +80,8 @@ def find(text: str) -> tuple[Entity, ...]:
         found.append(Entity("quoted", inner, m.start(), m.end(), m.group()))
     for m in _URL.finditer(text):
         add("url", m.group().rstrip(".,;:!?"), m.start(), m.start() + len(m.group().rstrip(".,;:!?")))
+    for m in _BARE_URL.finditer(text):  # 'смотри shop.example.net/pricing': a site and a page, as a browser reads it
+        add("url", "https://" + m.group().rstrip(".,;:!?"), m.start(), m.start() + len(m.group().rstrip(".,;:!?")))
     for m in _EMAIL.finditer(text):
         add("email", m.group().rstrip("."), m.start(), m.end())
     for m in _ISO_DATE.finditer(text):

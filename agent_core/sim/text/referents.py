@@ -31,6 +31,8 @@ def _resolved(clause: str, here: list[str], turns: tuple[str, ...], lang: str) -
     acts = _acts(clause) or bool(lx.hits(lx.words(clause)[:3], _words_of("request_verbs")))
     if pointer is None and not (acts and _bare(clause)) or gazetteer.places(clause):
         return clause
+    if pointer is None and here and _tells(clause):
+        return clause  # '... and tell me the uptime': a fact asked of what the clause before reads, no new thing
     if here and _finds(here[0]):
         return clause  # 'Find the CSV file and read it': 'it' is what the search finds, which the chain passes on
     if pointer is not None and _set_phrase(clause, pointer):
@@ -121,6 +123,15 @@ def _bare(clause: str) -> bool:
     drop = lx.word_set("conjunctions") | lx.word_set("stopwords")
     rest = [w for w in lx.words(clause) if w not in drop and not lx.hits([w], _action_words())]
     return len(rest) <= 1 and not re.search(r"\d|/|\.\w", clause)  # 'please', 'now' may stay
+
+
+def _tells(clause: str) -> bool:
+    """'tell me the uptime', 'powiedz, jaki jest uptime': a telling verb and what to tell, no value of its own."""
+    tokens = lx.words(clause)
+    drop = lx.word_set("conjunctions") | lx.word_set("stopwords")
+    told = lx.hits(tokens[:3], _words_of("telling_verbs"))
+    rest = [t for t in tokens if t not in drop and not lx.hits([t], _words_of("telling_verbs"))]
+    return bool(told) and bool(rest) and not re.search(r"\d|/|\.\w", clause)
 
 
 def _finds(clause: str) -> bool:
