@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import allowed, kinds, shell, spread, stored, topics
+from agent_core.sim import allowed, kinds, shell, spread, stored, topics, typed_fit
 from agent_core.sim.args import fill
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
@@ -248,6 +248,10 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
         (points, -i, tool, boost, key)
         for i, ((points, boost), tool, key) in enumerate(zip(scores, view.tools, keys, strict=False))
     ]
+    typed = typed_fit.credits(view, need, view.tools, keys)  # 'Show commit b2c3d4e5f6': git_show(revision)
+    fallback = need.intent == "search" and any(typed) and "search" not in intent_hits(need.clause)
+    # a typed value a tool takes says what the clause is about: a search earns nothing from the fallback then
+    ranked = [(r[0] + p - fallback * max(r[3], 0), *r[1:]) for r, p in zip(ranked, typed, strict=False)]
     if len(lx.extract_paths(need.clause)) <= 1:
         # read_multiple_files is for several files: one named file goes to the tool that reads one
         ranked = [(r[0] - MANY_PENALTY * _for_many(r[4]), *r[1:]) for r in ranked]

@@ -4,6 +4,7 @@ and the number a numeric parameter means ('eighteen', '5 guests', the year)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim import kinds, places, stored
@@ -285,6 +286,9 @@ def number_for(
     free = [
         e for e in entities.of_kind(text, "number") if (e.start, marker) not in work.used and not _inside_other(text, e)
     ]
+    if not free:  # 'issue #42': a number written as a reference is a numeric parameter's value too
+        free = [e for e in entities.of_kind(text, "id") if e.text.startswith("#") and str(e.value).isdigit()]
+        free = [replace(e, value=int(e.value)) for e in free if (e.start, marker) not in work.used]
     if not free:
         return None
     words = _own_words(pname)
