@@ -13,7 +13,7 @@ from fidelity.loops.corpus import KINDS, LANGS, RECORD, breakdown, load_cases, l
 from fidelity.loops.fakes import FakeTool, same
 from fidelity.loops.gold import load_gold, player
 from fidelity.loops.runner import client, run_case
-from fidelity.loops.text import fold, has_raw_json, language
+from fidelity.loops.text import claims_no_tool, fold, has_raw_json, language, untranslated
 
 FILES = load_files()
 CASES = load_cases(FILES)
@@ -114,6 +114,37 @@ def test_a_quoted_name_keeps_the_answers_language_and_a_quoted_passage_does_not(
     # A path and a file shown in a fence are the tool's, as they are: the sentence around them is the answer's
     assert language("Вот что в файле /data/irena/notes/ideas.txt:\n```\nФонарь\nПодкаст\n```") == "ru"
     assert language("Here is /data/irena/notes/ideas.txt:\n```\nФонарь для велосипеда\n```") == "en"
+
+
+def test_the_models_own_no_tool_and_no_knowledge_sentences_count_in_every_language_anywhere():
+    diff = "Изменения в `notes.md`:\n```diff\n- old\n+ new\n```"
+    assert claims_no_tool("Я офлайн-модель симулятора: кроме таблицы знаний нет.\n" + diff)
+    assert claims_no_tool("Pogoda w Gdańsku: 4°C. Jestem modelem offline symulatora, więc reszty nie wiem.")
+    assert claims_no_tool("Готово. Nie mam narzędzia, żeby to wysłać.") and claims_no_tool("У меня нет инструмента.")
+    assert claims_no_tool("Sure. I\u2019m the offline simulated model, so that is all.")
+    assert not claims_no_tool(diff) and not claims_no_tool("Инструмент вернул три файла: a.txt, b.txt, c.txt.")
+
+
+def test_english_prose_copied_from_a_result_is_left_untranslated_but_names_and_code_are_not():
+    result = '{"success": true, "message": "Rows archived without problems", "state": "pending"}'
+    assert untranslated("Готово: «Rows archived without problems», статус «pending».", [result]) == [
+        "archived",
+        "without",
+        "problems",
+        "pending",
+    ]
+    assert untranslated("Gotowe, stan: pending.", [result]) == ["pending"]
+    # A translated word may keep its original in brackets: the reader already has it in their language
+    assert untranslated("Статус: ожидает («pending»).", [result]) == []
+    record = json.dumps(
+        {"title": "Sync stops after midnight", "branch": "fix/midnight-sync", "author_email": "jo@x.io"}
+    )
+    kept = (
+        "Задача «Sync stops after midnight» в ветке fix/midnight-sync, автор jo@x.io; "
+        "подробности: https://example.org/sync/stops, файл /srv/app/stops.log, вызов `archive_rows(stops=1)`."
+    )
+    assert untranslated(kept, [record, "the sync stops after midnight"]) == []
+    assert untranslated("Продукт Sync Pro: работает.", ["sync pro works"], allowed=["Sync Pro"]) == []
 
 
 @pytest.mark.parametrize("case_id", sorted(load_gold()))

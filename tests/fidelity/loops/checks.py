@@ -173,6 +173,19 @@ def _schema_words(case: dict[str, Any], run: Run) -> list[str]:
     return words
 
 
+def _own(case: dict[str, Any], run: Run) -> list[str]:
+    """Words an answer may keep in English: the user's own, the names the case expects, the tools' and schema's,
+    and the values the model itself sent (a query it reports having used)."""
+    user = case.get("user", [])
+    words = [user] if isinstance(user, str) else [json.dumps(user, ensure_ascii=False)]
+    words += [str(case.get("system", ""))] + list(case.get("expect", {}).get("answer", []))
+    words += [
+        json.dumps(alt.get("answer", []), ensure_ascii=False) for alt in case.get("expect", {}).get("alternatives", [])
+    ]
+    words += [json.dumps(c.input, ensure_ascii=False) for c in run.calls]
+    return words + _schema_words(case, run)
+
+
 def _answer(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]:
     problems: list[str] = []
     if "ask" in expect:
@@ -209,8 +222,8 @@ def _answer(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
     said = language(answer)
     if said != case["lang"] and said != "?":
         problems.append(f"answer is in {said}, the question in {case['lang']}: {answer[:80]!r}")
-    elif case["lang"] != "en" and untranslated(answer):
-        problems.append(f"answer leaves English words untranslated ({untranslated(answer)[0]!r}): {answer[:80]!r}")
+    elif case["lang"] != "en" and (left := untranslated(answer, [c.answer.text for c in run.calls], _own(case, run))):
+        problems.append(f"answer leaves English words untranslated ({left[0]!r}): {answer[:80]!r}")
     if claims_no_tool(answer) and not expect.get("may_lack_tool"):
         problems.append(f"answer says it lacks a tool, which a careful model would not: {answer[:100]!r}")
     return problems

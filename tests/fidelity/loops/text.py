@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from typing import Any
 
 _SPACES = re.compile(r"[\u00a0\u202f\u2009\u2007]")
 _THOUSANDS = re.compile(r"(?<=\d)[ ,'](?=\d{3}(?!\d))")
@@ -42,6 +47,32 @@ _LACKS_TOOL = re.compile(
     r"nie mam (takiego |odpowiedniego )?narzędzia",
     re.I,
 )
+# The model's own sentences that say it lacks a tool or the knowledge: read from its catalogue, so the check
+# follows whatever the model says, in every language, wherever in the answer it stands.
+_LACK_PHRASES = ("no_tool", "know.offline")
+# Where a catalogue sentence's fixed head ends: its first value, clause or full stop.
+_HEAD_END = re.compile(r"[{,:.]")
+# What an answer in any language keeps as it is: code, fenced blocks, web addresses, paths, e-mail addresses.
+_VERBATIM = re.compile(r"```.*?```|`[^`]*`|\bhttps?://\S+|[\w.+-]+@[\w-]+\.[\w.]+|(?<![\w/])~?(?:/[\w.-]+)+/?", re.S)
+# A token as a tool writes it: an identifier, a version, a path or an address is one token, never prose words.
+_TOKEN = re.compile(r"[\w.@/:+-]*\w")
+_PROSE_WORD = re.compile(r"[A-Za-z]{3,}")
+# The original in brackets right after the answer's own word for it, "ясно («clear»)": a gloss, already translated.
+_GLOSS = re.compile(r"(?<=\w)\s*\(\s*[«„\"“][^»”\"\n]{1,40}[»”\"]\s*\)")
+# Keys whose values name or identify a record rather than say something about it.
+_NAME_KEY = re.compile(r"name|title|subject|login|user|email|branch|ref|path|file|url|type|label|tag|sha|id$", re.I)
+
+
+@cache
+def _lack_heads() -> tuple[str, ...]:
+    catalogue = json.loads(resources.files("agent_core.sim").joinpath("data", "phrases.json").read_text("utf-8"))
+    heads: list[str] = []
+    for key in _LACK_PHRASES:
+        entry = catalogue
+        for part in key.split("."):
+            entry = entry[part]
+        heads += [fold(_HEAD_END.split(sentence)[0]) for sentence in entry.values()]
+    return tuple(head for head in heads if len(head) >= 8)
 
 
 def fold(text: str) -> str:
@@ -86,12 +117,60 @@ def language(text: str) -> str:
     return "pl" if polish > english else "en"
 
 
-def untranslated(text: str) -> list[str]:
-    """English words left in a Russian or Polish answer (quoted spans and code aside)."""
+def _values(value: Any, key: str = "") -> Iterable[tuple[bool, str]]:
+    """The string values of a parsed JSON result, each marked as a name or as prose: its keys are the API's, and
+    values under a key that names or identifies a record (a title, a login, a type, a path) are names."""
+    if isinstance(value, str):
+        yield bool(_NAME_KEY.search(key)), value
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            yield from _values(item, str(name))
+    elif isinstance(value, list):
+        for item in value:
+            yield from _values(item, key)
+
+
+def _parsed(text: str) -> list[tuple[bool, str]]:
+    try:
+        return list(_values(json.loads(text)))
+    except (json.JSONDecodeError, TypeError):
+        return [(False, text)]
+
+
+def result_names(results: Iterable[str]) -> list[str]:
+    """The names and titles a result holds: an answer in any language quotes them as they are."""
+    return sorted({v for text in results for is_name, v in _parsed(text) if is_name and v.strip()}, key=len)[::-1]
+
+
+def result_words(results: Iterable[str]) -> set[str]:
+    """English prose words of tool results: lower-case plain words of their prose values. Identifiers
+    (snake_case, dotted, with digits), paths, addresses and capitalised names are not prose and stay out."""
+    words: set[str] = set()
+    for text in results:
+        for is_name, value in _parsed(text):
+            if is_name:
+                continue
+            tokens = _TOKEN.findall(_VERBATIM.sub(" ", value))
+            words |= {t for t in tokens if t.islower() and _PROSE_WORD.fullmatch(t)}
+    return words
+
+
+def untranslated(text: str, results: Iterable[str] = (), allowed: Iterable[str] = ()) -> list[str]:
+    """English words left in a Russian or Polish answer: well-known ones outside quotes, and any prose word of a
+    tool's result, quoted or not (code, paths, addresses, and words the user or the case itself uses aside)."""
     prose = re.sub(r"`[^`]*`|\"[^\"]*\"|«[^»]*»|„[^”\"]*[”\"]", " ", text)
-    return [w for w in re.findall(r"[A-Za-z]+", prose) if w.casefold() in _UNTRANSLATED]
+    left = [w for w in re.findall(r"[A-Za-z]+", prose) if w.casefold() in _UNTRANSLATED]
+    results = list(results)
+    copied = result_words(results)
+    for name in result_names(results):
+        text = text.replace(name, " ")
+    keep = {w.casefold() for text in allowed for w in re.findall(r"[A-Za-z]+", text)}
+    tokens = _TOKEN.findall(_GLOSS.sub(" ", _VERBATIM.sub(" ", text)))
+    left += [t for t in tokens if _PROSE_WORD.fullmatch(t) and t.casefold() in copied and t.casefold() not in keep]
+    return list(dict.fromkeys(left))
 
 
 def claims_no_tool(text: str) -> bool:
     """True when the answer says it has no tool for something."""
-    return _LACKS_TOOL.search(text) is not None
+    folded = fold(text)
+    return _LACKS_TOOL.search(text) is not None or any(head in folded for head in _lack_heads())
