@@ -8,32 +8,8 @@ import json
 from agent_core.model import SimSettings
 from agent_core.sim import picking
 from agent_core.sim.brain import think
+from tests.ticket_tools import CLOSE_TICKET, LIST_TICKETS
 
-TICKETS = {
-    "name": "list_tickets",
-    "description": "Lists the support tickets of a repository.",
-    "input_schema": {
-        "type": "object",
-        "properties": {
-            "owner": {"type": "string", "description": "Repository owner"},
-            "repo": {"type": "string", "description": "Repository name"},
-        },
-        "required": ["owner", "repo"],
-    },
-}
-CLOSE = {
-    "name": "close_ticket",
-    "description": "Closes a support ticket of a repository.",
-    "input_schema": {
-        "type": "object",
-        "properties": {
-            "owner": {"type": "string", "description": "Repository owner"},
-            "repo": {"type": "string", "description": "Repository name"},
-            "ticket_number": {"type": "integer", "description": "The ticket's number"},
-        },
-        "required": ["owner", "repo", "ticket_number"],
-    },
-}
 LISTED = {
     "tickets": [
         {"number": 7, "title": "Printer queue stuck", "status": "open"},
@@ -57,7 +33,12 @@ def _after_listing(follow_up: str) -> list[dict]:
         {"role": "assistant", "content": "Three are open: 7 Printer queue stuck, 9 VPN drops every hour, 12 ..."},
         {"role": "user", "content": follow_up},
     ]
-    body = {"model": "claude-sonnet-4-6", "max_tokens": 512, "tools": [TICKETS, CLOSE], "messages": messages}
+    body = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 512,
+        "tools": [LIST_TICKETS, CLOSE_TICKET],
+        "messages": messages,
+    }
     draft = think(copy.deepcopy(body), SimSettings())
     return [b for b in draft.content if b["type"] == "tool_use"]
 

@@ -8,39 +8,14 @@ import json
 from agent_core.model import SimSettings
 from agent_core.sim.brain import think
 from agent_core.sim.text import entities
+from tests.ticket_tools import COMMENT_TICKET, LIST_TICKETS
 
-LIST = {
-    "name": "list_tickets",
-    "description": "Lists the open support tickets of a repository.",
-    "input_schema": {
-        "type": "object",
-        "properties": {
-            "owner": {"type": "string", "description": "Repository owner"},
-            "repo": {"type": "string", "description": "Repository name"},
-        },
-        "required": ["owner", "repo"],
-    },
-}
-REPLY = {
-    "name": "add_ticket_comment",
-    "description": "Adds a comment to a support ticket of a repository.",
-    "input_schema": {
-        "type": "object",
-        "properties": {
-            "owner": {"type": "string", "description": "Repository owner"},
-            "repo": {"type": "string", "description": "Repository name"},
-            "ticket_number": {"type": "integer", "description": "The ticket's number"},
-            "body": {"type": "string", "description": "The comment's text"},
-        },
-        "required": ["owner", "repo", "ticket_number", "body"],
-    },
-}
 TICKETS = {"tickets": [{"number": 7, "title": "Printer queue stuck"}, {"number": 9, "title": "VPN drops hourly"}]}
 
 
 def _turn(question: str) -> tuple[list[dict], str]:
     """The calls of the first reply, and the text of the reply after the listing's result."""
-    body = {"model": "claude-sonnet-4-6", "max_tokens": 512, "tools": [LIST, REPLY]}
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 512, "tools": [LIST_TICKETS, COMMENT_TICKET]}
     body["messages"] = [{"role": "user", "content": question}]
     first = think(copy.deepcopy(body), SimSettings())
     uses = [b for b in first.content if b["type"] == "tool_use"]
