@@ -327,6 +327,13 @@ def wait_layout(page, timeout: float = 30_000) -> None:
     assert page.evaluate(LAYOUT_JS), "the layout kept moving for 600 frames"
 
 
+def wait_painted(page, timeout: float = 60_000) -> None:
+    """The app is idle and every element is drawn: Streamlit loads an element's code (st.html, a select box) on first
+    use and shows a skeleton until then, so a page's first load can be measured half drawn."""
+    wait_idle(page, timeout)
+    page.wait_for_function("() => !document.querySelector(\"[data-testid='stSkeleton']\")", timeout=timeout)
+
+
 # -- finding controls by key: Streamlit puts the class `st-key-KEY` on a keyed element, never a label's words ------
 def key_css(key: str) -> str:
     """The CSS selector of the element keyed `key` (Streamlit turns each character outside [a-zA-Z0-9_-] into -)."""
