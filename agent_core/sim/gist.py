@@ -16,7 +16,7 @@ LONG = 120  # a result this long is told, not pasted (a reader notices a copied 
 PIECE = 90  # at most this much of one sentence is quoted
 MAX_ITEMS = 15
 # '* main' in a list of branches marks the current one; it is an entry like the others
-_ENTRY = re.compile(r"^\s*(?:\*\s+)?(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
+ENTRY = re.compile(r"^\s*(?:\*\s+)?(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
 _FOUND = re.compile(r"^\s*/[\w.~-]+(?:/[\w.~-]+)+\s*$")
 _LEVEL = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARN(?:ING)?|INFO|DEBUG)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -33,7 +33,7 @@ def listing(out: str) -> tuple[list[str], list[str]] | None:
         return [lines[0].strip()], []  # a search's one hit, as a full path: an entry found, not a text
     if len(lines) >= 2 and lines[0].rstrip().endswith(":") and " " in lines[0].strip():
         lines = lines[1:]
-        only = _ENTRY.match(lines[0]) if len(lines) == 1 and "/" in lines[0] else None
+        only = ENTRY.match(lines[0]) if len(lines) == 1 and "/" in lines[0] else None
         if only:
             return [], [only.group(2)]  # one folder under its heading
     if len(lines) < 2:
@@ -41,7 +41,7 @@ def listing(out: str) -> tuple[list[str], list[str]] | None:
     files: list[str] = []
     folders: list[str] = []
     for line in lines:
-        match = _ENTRY.match(line)
+        match = ENTRY.match(line)
         if not match:
             continue
         name = match.group(2)
@@ -295,26 +295,28 @@ def _edit(lines: list[list[str]] | None) -> str:
 
 
 _FIELD = re.compile(r"^([A-Z][\w ]{0,20}):\s*(.*)$")
-_HASH = re.compile(r"^'?[0-9a-f]{7,40}'?$")
+HASH = re.compile(r"^'?[0-9a-f]{7,40}'?$")
 _PERSON = re.compile(r"^<[\w.]+\s+\"(.+)\">$|^(.+?)\s*<[^<>@\s]+@[^<>\s]+>$")
+
+
+def field_blocks(out: str) -> list[list[tuple[str, str]]]:
+    """A log's 'Commit: …' / 'Author: …' lines as blocks of (field, value), in order: a block starts at each line
+    whose field is the first one's; lines with no value are left out."""
+    found: list[list[tuple[str, str]]] = []
+    for line in out.splitlines():
+        match = _FIELD.match(line.strip())
+        if match and match.group(2).strip():
+            if not found or match.group(1) == found[0][0][0]:
+                found.append([])
+            found[-1].append((match.group(1), match.group(2).strip()))
+    return found
 
 
 def records(question: str, lang: str, out: str, where: str = "") -> str | None:
     """A log of records ('Commit: …', 'Author: …', 'Message: …' blocks) told one line a record by what it says and
     who wrote it, and who has the most when that is asked; None for other text."""
-    blocks: list[dict[str, str]] = []
-    first = ""
-    for line in out.splitlines():
-        match = _FIELD.match(line.strip())
-        if not match:
-            continue
-        key, value = match.group(1), match.group(2).strip()
-        if not value:
-            continue
-        if key == first or not blocks:
-            first = first or key
-            blocks.append({})
-        blocks[-1][key] = _plain(value)
+    blocks = [{key: _plain(value) for key, value in block} for block in field_blocks(out)]
+    first = next(iter(blocks[0]), "") if blocks else ""  # the field each record starts with
     if (
         not blocks
         or sum(len(b) >= 3 for b in blocks) < min(2, len(blocks))
@@ -324,7 +326,7 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
     rows = []
     people: Counter[str] = Counter()
     for block in blocks:
-        said = [v for k, v in block.items() if k != first and not _HASH.match(v)]
+        said = [v for k, v in block.items() if k != first and not HASH.match(v)]
         person = next((v for v in block.values() if v in _people(block)), "")
         people.update([person] if person else [])
         text = max((v for v in said if v != person and not re.match(r"^\d{4}-\d\d-\d\d", v)), key=len, default="")
@@ -346,7 +348,7 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
 def _one(block: dict[str, str]) -> bool:
     """A log of one record is still a log when the record has an id (a hash) and a person (its author): a history
     filtered to a single commit; other 'Key: value' text (a weather report) is not one."""
-    return any(_HASH.match(v) for v in block.values()) and bool(_people(block))
+    return any(HASH.match(v) for v in block.values()) and bool(_people(block))
 
 
 def _people(block: dict[str, str]) -> set[str]:

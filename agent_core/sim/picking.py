@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from agent_core.sim.gist import _ENTRY, _FIELD, _HASH, listing
+from agent_core.sim.gist import ENTRY, HASH, field_blocks, listing
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import View
-from agent_core.sim.text.results import blocks
+from agent_core.sim.text.results import blocks, text_of
 
 # The field that names a record, best first: what a call that acts on the record takes.
 _ID_FIELDS = ("number", "id", "sha", "hash", "full_name", "path", "name", "title")
@@ -58,18 +58,12 @@ def earlier_items(messages: list[dict[str, Any]], q_index: int) -> list[Item]:
             if block.get("type") == "tool_use":
                 inputs[str(block.get("id"))] = block.get("input") or {}
             elif block.get("type") == "tool_result" and not block.get("is_error"):
-                results.append((str(block.get("tool_use_id")), _text(block.get("content"))))
+                results.append((str(block.get("tool_use_id")), text_of(block.get("content"))))
     for use_id, out in reversed(results):
         found = items_of(out, inputs.get(use_id, {}))
         if len(found) >= 2:
             return found
     return []
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(b.get("text", "") for b in blocks(content) if b.get("type") == "text")
 
 
 def items_of(out: str, call_input: dict[str, Any]) -> list[Item]:
@@ -105,16 +99,10 @@ def _records(value: Any) -> bool:
 
 def _records_log(out: str) -> list[Item]:
     """'Commit: …' / 'Author: …' blocks: each block's hash is its value, its first field's name its noun."""
-    found: list[list[tuple[str, str]]] = []
-    for line in out.splitlines():
-        match = _FIELD.match(line.strip())
-        if match and match.group(2).strip():
-            if not found or match.group(1) == found[0][0][0]:
-                found.append([])
-            found[-1].append((match.group(1), match.group(2).strip().strip("'")))
+    found = [[(key, value.strip("'")) for key, value in block] for block in field_blocks(out)]
     items = []
     for block in found:
-        value = next((v for _, v in block if _HASH.match(v)), None)
+        value = next((v for _, v in block if HASH.match(v)), None)
         if value is None:
             return []
         label = next((v for k, v in block if k.lower() in _LABEL_FIELDS), "").strip().strip("\\n")
@@ -129,7 +117,7 @@ def _entries(out: str, call_input: dict[str, Any]) -> list[Item]:
     folder = next((v for v in call_input.values() if isinstance(v, str) and _FOLDER.fullmatch(v)), "")
     items = []
     for line in out.splitlines():
-        match = _ENTRY.match(line) if line.strip() else None
+        match = ENTRY.match(line) if line.strip() else None
         if match and not line.rstrip().endswith(":"):
             name = match.group(2)
             full = name if name.startswith(("/", "~")) or not folder else f"{folder.rstrip('/')}/{name}"
