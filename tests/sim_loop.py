@@ -12,6 +12,12 @@ from agent_core.sim.brain import think
 Runner = Callable[[str, dict], tuple[str, bool]]
 
 
+def tool(name: str, description: str, props: dict, required: list[str] | None = None) -> dict:
+    """A tool definition as the Messages API takes it; every property required unless `required` says otherwise."""
+    schema = {"type": "object", "properties": props, "required": list(props) if required is None else required}
+    return {"name": name, "description": description, "input_schema": schema}
+
+
 def agent_loop(
     question: str, tools: list[dict], run: Runner, turns: int = 8, **extra
 ) -> tuple[list[list[tuple[str, dict]]], str]:

@@ -8,7 +8,7 @@ import json
 from zoneinfo import ZoneInfo
 
 import pytest
-from sim_loop import Runner, agent_loop
+from sim_loop import Runner, agent_loop, tool
 
 from agent_core.sim.defaults import stated_default
 from agent_core.sim.text import entities
@@ -145,17 +145,9 @@ def test_the_weekday_is_told_in_the_users_language():
     assert "wtorek" in answer
 
 
-def _tool(name: str, description: str, props: dict, required: list[str]) -> dict:
-    return {
-        "name": name,
-        "description": description,
-        "input_schema": {"type": "object", "properties": props, "required": required},
-    }
-
-
 WITHIN = " Works only inside the allowed directories."
 MCP_FS = [
-    _tool(
+    tool(
         "read_text_file",
         "Reads a whole file as text. 'head' reads only the first N lines and 'tail' only the last N." + WITHIN,
         {
@@ -165,19 +157,19 @@ MCP_FS = [
         },
         ["path"],
     ),
-    _tool(
+    tool(
         "write_file",
         "Creates a file or overwrites one with new content." + WITHIN,
         {"path": {"type": "string"}, "content": {"type": "string"}},
         ["path", "content"],
     ),
-    _tool(
+    tool(
         "create_directory",
         "Creates a directory, including any missing parents." + WITHIN,
         {"path": {"type": "string"}},
         ["path"],
     ),
-    _tool(
+    tool(
         "search_files",
         "Recursively finds files whose paths match a glob pattern relative to the given path ('*.ext' here, "
         "'**/*.ext' in every subdirectory). Returns full paths." + WITHIN,
@@ -227,7 +219,7 @@ def test_a_whole_file_is_read_without_a_count():
     assert calls == [("read_text_file", {"path": "/home/ann/projects/app/app.log"})]
 
 
-MCP_FETCH = _tool(
+MCP_FETCH = tool(
     "fetch",
     "Fetches a URL from the internet and can extract its contents as markdown.",
     {
@@ -313,7 +305,7 @@ def test_bare_file_names_are_in_the_folder_the_question_names():
     assert {c[0] for c in calls} == {"read_text_file"}
 
 
-EDIT_FILE = _tool(
+EDIT_FILE = tool(
     "edit_file",
     "Makes line-based edits to a text file: each edit replaces an exact sequence of lines. Returns a git-style diff.",
     {
@@ -354,13 +346,13 @@ def test_change_a_to_b_is_an_edit_not_an_overwrite(question):
 
 # The MCP quickstart's weather server (modelcontextprotocol/quickstart-resources: weather-server-python).
 MCP_WEATHER = [
-    _tool(
+    tool(
         "get_alerts",
         "Get weather alerts for a US state.",
         {"state": {"type": "string", "description": "Two-letter US state code (e.g. CA, NY)"}},
         ["state"],
     ),
-    _tool(
+    tool(
         "get_forecast",
         "Get weather forecast for a location.",
         {

@@ -5,32 +5,23 @@ from __future__ import annotations
 
 import json
 
-from sim_loop import agent_loop
+from sim_loop import agent_loop, tool
 
 from agent_core.model import SimSettings
 from agent_core.sim.text import reader, referents
-
-
-def _tool(name: str, description: str, props: dict, required: list[str]) -> dict:
-    return {
-        "name": name,
-        "description": description,
-        "input_schema": {"type": "object", "properties": props, "required": required},
-    }
-
 
 _REPO = {
     "owner": {"type": "string", "description": "Repository owner"},
     "repo": {"type": "string", "description": "Repository name"},
 }
 TRACKER = [
-    _tool(
+    tool(
         "ticket_get",
         "Gets one issue of a repository.",
         {**_REPO, "issue_number": {"type": "number", "description": "The issue's number"}},
         ["owner", "repo", "issue_number"],
     ),
-    _tool(
+    tool(
         "ticket_update",
         "Updates an existing issue of a repository: its title, labels or state.",
         {
@@ -41,7 +32,7 @@ TRACKER = [
         },
         ["owner", "repo", "issue_number"],
     ),
-    _tool(
+    tool(
         "search_code",
         "Searches code across repositories.",
         {"query": {"type": "string", "description": "Search query"}},
@@ -49,8 +40,8 @@ TRACKER = [
     ),
 ]
 FILES = [
-    _tool("read_file", "Reads a text file.", {"path": {"type": "string", "description": "File path"}}, ["path"]),
-    _tool(
+    tool("read_file", "Reads a text file.", {"path": {"type": "string", "description": "File path"}}, ["path"]),
+    tool(
         "move_file",
         "Moves or renames a file.",
         {
@@ -59,7 +50,7 @@ FILES = [
         },
         ["source", "destination"],
     ),
-    _tool(
+    tool(
         "find_files",
         "Finds files matching a glob pattern under a folder.",
         {
@@ -163,7 +154,7 @@ def test_the_referent_is_the_thing_not_the_verb_or_the_quoted_text() -> None:
 
 
 def test_a_number_inside_quoted_text_is_no_number_to_send() -> None:
-    comment = _tool(
+    comment = tool(
         "ticket_comment",
         "Adds a comment to an issue of a repository.",
         {
@@ -181,7 +172,7 @@ def test_a_number_inside_quoted_text_is_no_number_to_send() -> None:
 
 
 def test_a_reply_that_repeats_the_requested_change_is_read_with_the_request() -> None:
-    write = _tool(
+    write = tool(
         "write_file",
         "Creates a new file or overwrites an existing one with the given content.",
         {"path": {"type": "string", "description": "File path"}, "content": {"type": "string", "description": "Text"}},
@@ -198,7 +189,7 @@ def test_a_reply_that_repeats_the_requested_change_is_read_with_the_request() ->
 
 
 def test_each_file_of_and_gets_the_call_its_clause_asks_for() -> None:
-    info = _tool(
+    info = tool(
         "file_info",
         "Gets a file's metadata: size, creation and modification times, permissions.",
         {"path": {"type": "string", "description": "File path"}},
