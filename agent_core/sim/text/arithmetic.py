@@ -278,8 +278,29 @@ def on_result(clause: str, previous: str | None) -> str | None:
     marked, n = re.subn(rf"(?<!\w)(?:{words})(?!\w)", str(_RESULT), clause, count=1, flags=re.I)
     found = extract_expression(marked) if n else None
     if found is None or str(_RESULT) not in found:
+        found = _onward(clause)  # 'then add 8', 'и прибавь 15': the command's other operand is the result
+    if found is None or str(_RESULT) not in found:
         return None
     return found.replace(str(_RESULT), f"({previous})")
+
+
+@cache
+def _onward_commands() -> tuple[tuple[re.Pattern[str], str], ...]:
+    items = [(k, v) for k, v in load("numbers")["onward"].items() if not k.startswith("_")]
+    return tuple((re.compile(r"(?<!\w)" + k.replace("N", _N) + r"(?![\d.,])", re.I), v) for k, v in items)
+
+
+def _onward(clause: str) -> str | None:
+    """A command with one number of its own ('divide by 5'), as that operation on the result before: 'R/5'."""
+    text = words_to_digits(normalise_numbers(clause, detect_language(clause)))
+    if len(re.findall(r"\d+(?:[.,]\d+)?", text)) != 1:
+        return None  # 'add 3 and 4' is a sum of its own
+    for pattern, template in _onward_commands():
+        match = pattern.search(text)
+        if match:
+            number = match.group(1).replace(",", ".")
+            return template.replace("R", str(_RESULT)).format(None, number).replace(" ", "")
+    return None
 
 
 def evaluate(expression: str) -> str | None:

@@ -365,6 +365,8 @@ def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
     intent = max(found, key=lambda k: (found[k], -order.index(k))) if found else None
     if intent is None and previous and _values(previous, clause) != [None]:
         intent = previous  # "weather in Oslo and Paris": the second clause inherits
+    if intent is None and previous == "arithmetic" and arithmetic.on_result(clause, "0"):
+        intent = previous  # '..., then add 8': a command on the result of the sum before
     if intent is None and not _is_chat(clause):
         words = lx.content_words(clause)
         if len(words) >= 2 or (words and ("?" in view.question or len(lx.words(clause)) >= 3)):
