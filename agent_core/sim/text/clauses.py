@@ -91,6 +91,8 @@ def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) 
         if out and (
             only_values(clause)
             or values.belongs_before(clause)  # '..., and at what times?', '..., którą zabieram'
+            or _of_place(out[-1], clause)
+            or _names_the_ask(out[-1], clause)
             or _REPORTED.match(clause)
             or values.labels_part(clause)
             or _another_path(out[-1], clause)
@@ -105,6 +107,19 @@ def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) 
             continue
         out.append(clause)
     return out + ([carry] if carry else [])
+
+
+def _of_place(before: str, clause: str) -> bool:
+    """'Какая погода там, где я сейчас нахожусь?': a clause of where after a word for a place says which place."""
+    words, table = lx.words(before), lx.lexicon()["place_relative"]
+    said = clause.lower().split()
+    return bool(words) and words[-1] in table["place"] and any(said[: len(w.split())] == w.split() for w in table["where"])
+
+
+def _names_the_ask(before: str, clause: str) -> bool:
+    """'Jak jest dziś w Paryżu, ciepło?': a word or two that only name what is asked, after a clause that names
+    nothing to do, are that clause's request."""
+    return len(lx.words(clause)) <= 2 and not re.search(r"\d", clause) and bool(intent_hits(clause)) and not intent_hits(before)
 
 
 def _another_path(before: str, clause: str) -> bool:

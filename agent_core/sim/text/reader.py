@@ -249,7 +249,12 @@ def _is_chat(clause: str) -> bool:
         return False
     plain = re.sub(r"[\w.-]+/[\w.-]+|\S*\w-\w\S*", " ", clause)
     tokens = lx.words(plain)
-    return any(lx.hits(tokens, items) for items in lx.lexicon()["chat"].values())
+    chat = [items for items in lx.lexicon()["chat"].values() if lx.hits(tokens, items)]
+    if not chat:
+        return False
+    said = {lx.fold(w) for items in chat for phrase in items for w in phrase.split()}
+    rest = [w for w in lx.content_words(plain) if not any(lx.fold(w).startswith(s) for s in said)]
+    return len(rest) < 2  # 'Hi! Which orders do I have with you?' greets and asks
 
 
 def _earlier_intent(view: View) -> str | None:
