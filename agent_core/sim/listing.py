@@ -250,9 +250,23 @@ def pick(work: Fill, found: list[Any], prop: dict[str, Any], text: str = "") -> 
     records = facts.records(text) if len(scalars) > 1 and text else []
     if len(records) == len(scalars):
         best = _by_field(work, records)
+        if best is None:
+            best = _by_mention(work, records)
         if best is not None:
             return scalars[best]
     return scalars[0]
+
+
+def _by_mention(work: Fill, records: list[dict[str, Any]]) -> int | None:
+    """The index of the one record whose own values the question names most ('Cancel my Smartphone Case order that's
+    still processing' -> the Smartphone Case record whose status is Processing), or None when none or a tie."""
+    said = f" {' '.join(lx.words(work.view.question or work.need.clause))} "
+    counts = [
+        sum(1 for v in r.values() if isinstance(v, str) and len(v) > 2 and f" {' '.join(lx.words(v))} " in said)
+        for r in records
+    ]
+    best = max(counts, default=0)
+    return counts.index(best) if best and counts.count(best) == 1 else None
 
 
 def picks_by_field(work: Fill) -> bool:
