@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import counts, kinds, listing, qualifiers, shell, slots
+from agent_core.sim import counts, examples, kinds, listing, qualifiers, shell, slots
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
 from agent_core.sim.defaults import _listed_options as _listed_options
@@ -58,6 +58,8 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
         if value is None and kind != "selected":
             work.optional = pname not in required
             value = _value(work, pname, prop, kind, pname in required)
+        if examples.shaped(prop) and not examples.fits(prop, value):
+            value = examples.by_example(prop, [*work.texts(), *work.results()])  # '#W0000000': never a zip's 75203
         if value is None and pname in required and isinstance(prop.get("enum"), list):
             value = _base_option(prop["enum"])
         if value is None and pname in required:
@@ -221,7 +223,8 @@ def _from_results_by_key(work: Fill, pname: str, prop: dict[str, Any], kind: str
         about = slots.about_entity(pname, tools.get(name) or {"name": name})
         found = facts.lookup(text, pname, about)
         if not found and about and pname.lower().endswith("_number"):  # issue_number: the 'number' of one issue
-            found = [r.get("number") for r in facts.records(text)] if listing.picks_by_field(work) else []
+            picks = listing.picks_by_field(work) or listing.picked_by_mention(work, text)
+            found = [r.get("number") for r in facts.records(text)] if picks else []
         picked = listing.pick(work, found, prop, text)
         if picked is not None:
             return _typed(picked, prop)

@@ -7,13 +7,23 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim import chain, compare, knowledge, lookup, output, reply, routine, spread, state, structured, sums
+from agent_core.sim import (
+    chain,
+    compare,
+    handoff,
+    knowledge,
+    output,
+    reply,
+    routine,
+    spread,
+    state,
+    structured,
+    sums,
+)
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
-from agent_core.sim.choice import choose, feeder, follow, follow_up, tool_action
+from agent_core.sim.choice import choose, feeder, follow, tool_action
 from agent_core.sim.draft import Draft
-from agent_core.sim.files import file_step
-from agent_core.sim.onward import continuation, conversion
 from agent_core.sim.retry import retry as retry_call
 from agent_core.sim.reword import again, empty, reopens
 from agent_core.sim.rules import decline, forbidding
@@ -142,13 +152,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         leftovers = _attach(layer, leftovers)
     for need in list(needs):
         earlier = view.history.get(_key(need)) if need.tool is not None and need.result is None else None
-        extra = (
-            follow_up(view, need)
-            or conversion(view, need, earlier)
-            or continuation(view, need)
-            or file_step(view, need)
-            or lookup.finder(view, need)
-        )
+        extra = handoff.next_step(view, need, earlier)
         if extra is not None and not any(n.tool is not None and _key(n) == _key(extra) for n in needs):
             needs.insert(needs.index(need) + 1, extra)
             leftovers = _attach([extra], leftovers)

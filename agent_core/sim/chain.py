@@ -46,10 +46,10 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     own = str(need.tool_def.get("name", ""))
     seen = seen | {own}
     deeper: list[Need] = []
-    for tool in view.tools:
+    open_tools = [t for t in view.tools if str(t.get("name", "")) not in seen]
+    promised = [t for t in open_tools if any(_promises(view, need, t, p) for p in missing)]
+    for tool in promised or [t for t in open_tools if _owner_record(view, need, t, missing)]:
         name = str(tool.get("name", ""))
-        if name in seen or not any(_promises(view, need, tool, p) for p in missing):
-            continue
         trial = Need("tool", need.clause, None, tool=tool, feeds=need, focus=need.focus)
         fill(view, trial)
         if not lacking(trial):
@@ -68,6 +68,25 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
             + "."
         )
     return deeper
+
+
+def _owner_record(view: View, need: Need, tool: dict[str, Any], missing: list[str]) -> bool:
+    """'What's the status of my order?' with get_user_details and get_order_details(order_id): nothing promises the
+    order's id, but the record of its owner (a user, customer or account: lexicon.json 'owner_entities') is where a
+    careful model looks for the user's own things, so that reading comes first."""
+    if not lx.hits(lx.words(view.question), lx.lexicon()["own_words"]) or tool_action(_tool_key(tool)) != "read":
+        return False
+    named = set(lx.words(_CAMEL.sub(" ", str(tool.get("name", ""))).replace("_", " ")))
+    if not named & lx.word_set("owner_entities") or "id" in named:
+        return False  # find_user_id_by_email finds the owner's id, not the owner's record
+    required = set((tool.get("input_schema") or {}).get("required") or [])
+    key = _tool_key(need.tool_def)
+    return all(
+        p not in required
+        and kinds.kind_of(p, _prop(need, p), key) in ("id", "id_number")
+        and not set(slots.entity_words(p)) & named
+        for p in missing
+    )
 
 
 def listed_instead(view: View, need: Need, found: list[Need]) -> list[Need]:

@@ -31,7 +31,8 @@ def subject(view: View, need: Need) -> str:
     words = [w for w in lx.words(_CAMEL.sub(" ", name).replace("_", " ")) if w not in lx.word_set("subject_skip")]
     thing = next((noun(w, view.lang) for w in reversed(words) if noun(w, view.lang)), None)
     sent = need.outcome.input if need.result else need.args
-    props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
+    # a need served by data with no tool of its own (workflow mode, or a clause that chose none) has no schema
+    props = ((need.tool or {}).get("input_schema") or {}).get("properties") or {}
     # issue_read(method='get', issue_number=42) is about issue 42: an id or number first, never an option (an
     # enum's, or one of the values a description lists: suggest_menu's 'formal')
     plain = [
@@ -126,14 +127,26 @@ def _scalars(raw: Any) -> bool:
 def _field(raw: Any, lang: str) -> str:
     if isinstance(raw, str) and len(raw) > LONG_FIELD:
         raw = clipped(raw)  # a paragraph in a field is told by its first clauses, never pasted whole
+    if isinstance(raw, dict):
+        return _nested(raw, lang)
     return "; ".join(value(v, lang) for v in raw) if _scalars(raw) else value(raw, lang)
+
+
+def _nested(raw: dict[str, Any], lang: str) -> str:
+    """A field asked for that holds a record: an address by its parts in order ('255 Chestnut Street, Suite 383,
+    Dallas, ...'), records keyed by their ids (payment methods) by those ids."""
+    plain = [v for v in raw.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool) and v != ""]
+    if plain and len(plain) == len(raw):
+        return ", ".join(value(v, lang) for v in plain)
+    return "; ".join(str(k) for k in list(raw)[:MAX_RECORDS])
 
 
 def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     lang = view.lang
-    keys = _asked(view, need, record) or _main_fields(need, record)
+    asked = _asked(view, need, record)
+    keys = asked or _main_fields(need, record)
     total = _total(view, [record])
-    keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list))]
+    keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
     parts = [f"{label(k, lang)} {_field(record[k], lang)}" for k in keys]
     head = subject(view, need)
     if len(parts) == 1 and not head:

@@ -260,13 +260,23 @@ def pick(work: Fill, found: list[Any], prop: dict[str, Any], text: str = "") -> 
 def _by_mention(work: Fill, records: list[dict[str, Any]]) -> int | None:
     """The index of the one record whose own values the question names most ('Cancel my Smartphone Case order that's
     still processing' -> the Smartphone Case record whose status is Processing), or None when none or a tie."""
-    said = f" {' '.join(lx.words(work.view.question or work.need.clause))} "
-    counts = [
-        sum(1 for v in r.values() if isinstance(v, str) and len(v) > 2 and f" {' '.join(lx.words(v))} " in said)
-        for r in records
-    ]
+    said = {lx.stem(w) for w in lx.words(work.view.question or work.need.clause)}
+    counts = [sum(1 for v in r.values() if isinstance(v, str) and _named(v, said)) for r in records]
     best = max(counts, default=0)
     return counts.index(best) if best and counts.count(best) == 1 else None
+
+
+def _named(value: str, said: set[str]) -> bool:
+    """The question says every word of a short value ('the dark mode issue' names 'Add dark mode')."""
+    stop = lx.word_set("stopwords")
+    words = [lx.stem(w) for w in lx.words(value) if len(w) > 2 and w not in stop]
+    return 0 < len(words) <= 6 and all(w in said for w in words)
+
+
+def picked_by_mention(work: Fill, text: str) -> bool:
+    """One record of a listed result is the one the question names by its values."""
+    records = facts.records(text)
+    return len(records) > 1 and _by_mention(work, records) is not None
 
 
 def picks_by_field(work: Fill) -> bool:

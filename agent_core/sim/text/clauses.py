@@ -63,6 +63,8 @@ def only_values(clause: str) -> bool:
         return True
     if len(words) <= 3 and re.search(r"\b[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*\b", clause) and not intent_hits(clause):
         return True  # '..., confirmation number HG52KD': a code with its label gives the sentence a value
+    if len(lx.words(clause)) <= 3 and len(re.findall(r"\d{3,}", clause)) == 1 and not intent_hits(clause):
+        return True  # '..., индекс 75203', '..., kod pocztowy 32100': a number with its label
     rest = _ONLY_VALUES.sub("", clause)
     known = gazetteer.places(rest) or lx.hits(lx.words(rest), [*_UNIT_WORDS, *lx.load("knowledge")["first_names"]])
     return bool(known) and len(lx.content_words(rest)) <= 2
@@ -113,13 +115,20 @@ def _of_place(before: str, clause: str) -> bool:
     """'Какая погода там, где я сейчас нахожусь?': a clause of where after a word for a place says which place."""
     words, table = lx.words(before), lx.lexicon()["place_relative"]
     said = clause.lower().split()
-    return bool(words) and words[-1] in table["place"] and any(said[: len(w.split())] == w.split() for w in table["where"])
+    return (
+        bool(words) and words[-1] in table["place"] and any(said[: len(w.split())] == w.split() for w in table["where"])
+    )
 
 
 def _names_the_ask(before: str, clause: str) -> bool:
     """'Jak jest dziś w Paryżu, ciepło?': a word or two that only name what is asked, after a clause that names
     nothing to do, are that clause's request."""
-    return len(lx.words(clause)) <= 2 and not re.search(r"\d", clause) and bool(intent_hits(clause)) and not intent_hits(before)
+    return (
+        len(lx.words(clause)) <= 2
+        and not re.search(r"\d", clause)
+        and bool(intent_hits(clause))
+        and not intent_hits(before)
+    )
 
 
 def _another_path(before: str, clause: str) -> bool:

@@ -399,11 +399,11 @@ def _states_in(text: str) -> list[tuple[int, int, str]]:
 
 def _persons(text: str, add: Any, found: list[Entity]) -> None:
     """Two or three capitalised words that are no place and no sentence opener: 'John Smith', 'Frank Herbert'."""
-    stop = lx.word_set("stopwords")
+    stop = lx.word_set("stopwords") | lx.word_set("name_openers")  # 'I'm Ethan Lopez', 'Jestem Omar Khan'
     places = {(e.start, e.end) for e in found if e.kind in ("city", "state")}
     for m in _PERSON.finditer(text):
         words = m.group(1).split()
-        while words and lx.fold(words[0]) in stop:
+        while words and (lx.fold(words[0]) in stop or set(lx.words(words[0])) <= stop):
             words = words[1:]
         if len(words) < 2 or any(lx.fold(w) in stop for w in words):
             continue

@@ -1,0 +1,69 @@
+"""Values by the example a parameter's description shows ("The customer's zip code, for example '12345'."; "The order's
+id, like '#W0000000'"): a string nothing else fills takes the text's value of the example's shape (five digits, '#',
+a capital and seven digits), never the sentence around it."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+_EXAMPLE = re.compile(
+    r"(?:e\.g\.|for example|for instance|such as|like|например|к примеру|np\.|na przykład)[,:]?\s*"
+    r"['\"“«„‘]([^'\"”»“‘’]{2,40})['\"”»“’]",
+    re.I,
+)
+
+
+def _pattern(example: str) -> str:
+    """'12345' -> five digits; 'sara_doe_496' -> letters _ letters _ digits; '#W0000000' -> '#', a capital, 7 digits."""
+    exact = example.isdigit()  # a code of digits alone has its length ('12345'); mixed ids vary ('sara_doe_4961')
+    out = []
+    for run in re.finditer(r"\d+|[A-Z]+|[a-z]+|.", example):
+        text = run.group()
+        if text.isdigit():
+            out.append(rf"\d{{{len(text)}}}" if exact else r"\d+")
+        elif text.isupper() and text.isalpha():
+            out.append(text if len(text) == 1 else "[A-Z]+")  # '#W...': the letter is part of every id
+        elif text.isalpha():
+            out.append("[a-z]+")
+        else:
+            out.append(re.escape(text))
+    return "".join(out)
+
+
+@cache
+def _shape(description: str) -> re.Pattern[str] | None:
+    for example in _EXAMPLE.findall(description):
+        if re.search(r"\d", example) and " " not in example.strip() and "@" not in example:
+            return re.compile(rf"(?<![\w#@.-]){_pattern(example.strip())}(?![\w@-])")
+    return None
+
+
+def by_example(prop: dict[str, Any], texts: list[str]) -> str | None:
+    """The first value of the shape the description's example shows, in the texts in order; None without one."""
+    if prop.get("type") not in (None, "string") or prop.get("enum"):
+        return None
+    shape = _shape(str(prop.get("description") or ""))
+    if shape is None:
+        return None
+    for text in texts:
+        found = shape.search(text)
+        if found:
+            return found.group()
+    return None
+
+
+def shaped(prop: dict[str, Any]) -> bool:
+    """The description shows the shape of the value (an example with a digit)."""
+    return (
+        prop.get("type") in (None, "string")
+        and not prop.get("enum")
+        and _shape(str(prop.get("description") or "")) is not None
+    )
+
+
+def fits(prop: dict[str, Any], value: Any) -> bool:
+    """The value has the example's shape, whole."""
+    shape = _shape(str(prop.get("description") or ""))
+    return isinstance(value, str) and shape is not None and shape.fullmatch(value.strip()) is not None
