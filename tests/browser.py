@@ -376,21 +376,32 @@ def option(page, key: str, index: int):
     return page.locator(f"{key_css(key)} :is(label:has(input[type=radio]), button)").nth(index)
 
 
+# "shown" once a list shows, "missed" after MISSED_CLICK_FRAMES animation frames without one (`__labFrames` counts from the
+# first poll: each wait starts it afresh).
+MISSED_CLICK_FRAMES = 12
+LIST_SHOWN_JS = f"""() => {{
+  if (document.querySelector("[role=listbox]")) {{ window.__labFrames = undefined; return "shown"; }}
+  window.__labFrames = (window.__labFrames ?? 0) + 1;
+  if (window.__labFrames < {MISSED_CLICK_FRAMES}) return null;
+  window.__labFrames = undefined;
+  return "missed";
+}}"""
+
+
 def open_select(page, key: str, tries: int = 3) -> None:
     """Open the dropdown keyed `key` until its list shows: a click that lands while a rerun swaps the widget opens
     nothing, so the list is waited for and the click repeated (a failure still raises on the last try)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     listbox = page.get_by_role("listbox")
     for attempt in range(tries):
         by_key(page, key).get_by_role("combobox").click()
-        try:
-            listbox.first.wait_for(timeout=10_000 if attempt < tries - 1 else 30_000)
-            return
-        except PlaywrightTimeout:
-            if attempt == tries - 1:
-                raise
+        if attempt < tries - 1:
+            # A click that opened nothing shows no list at all for a dozen frames; frames stall with a busy main
+            # thread, so a slow machine waits longer by itself (a fixed 10 s timeout cost 10 s per missed click).
+            if page.wait_for_function(LIST_SHOWN_JS, polling="raf", timeout=30_000).json_value() == "shown":
+                return
             wait_idle(page)
+            continue
+        listbox.first.wait_for(timeout=30_000)  # the last try: a list that never shows fails here
 
 
 def pick(page, key: str, index: int | None = None, name: str | None = None) -> None:

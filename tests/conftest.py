@@ -28,6 +28,7 @@ SECONDS_PER_TEST = {
     "test_language.py": 40,
     "test_secrets_canary.py": 30,
     "test_browser_class_server.py": 30,
+    "test_browser_teacher.py": 35,
     "test_isolation.py": 20,
     "test_browser_lessons.py": 30,
     "test_browser_runs.py": 20,
