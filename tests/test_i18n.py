@@ -20,6 +20,7 @@ from agent_core.model import RunConfig
 from agent_core.report import charts, compare
 from agent_core.storage.store import RunStore
 from lab_ui.controller import session
+from lab_ui.playground import loop_code
 from lab_ui.playground.controls import tool_from_editor
 from lab_ui.words import catalogue
 from lab_ui.words.i18n import LANGUAGES, catalog_files, t, translate
@@ -80,6 +81,8 @@ def used_keys() -> dict[str, str]:
                 found.setdefault(args[0].value, f"{path.relative_to(ROOT)}:{node.lineno}")
     for text in catalogue.BORROWED_TEXTS:  # agent_core's tables' texts the UI renders (provider names, stop causes)
         found.setdefault(text, "lab_ui/words/catalogue.py: BORROWED_TEXTS")
+    for text in loop_code.comments():  # the loop code panel's comments, written in its data files
+        found.setdefault(text, "lab_ui/playground/data/loop_code.*.txt: a comment")
     return {**chart_keys(), **found}
 
 

@@ -97,3 +97,15 @@ def test_the_typescript_loop_parses():
         ["node", "--check", "--input-type=module"], input=js, capture_output=True, text=True, timeout=60
     )
     assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+@pytest.mark.parametrize("language", list(loop_code.SOURCES))
+def test_the_comments_are_in_the_learners_language_and_the_code_is_not(language, lang):
+    """The panel's comments ("the WHOLE history", "one API call") were English on a Russian or Polish page."""
+    html = loop_code.render_html("build_request", "call_model", language, lang)
+    english = [comment for comment in loop_code.comments() if comment in html and "," not in comment]
+    assert not english, f"{lang}: English comments left: {english}"
+    assert {"ru": "ВСЯ история", "pl": "CAŁA historia"}[lang] in html
+    assert "messages.create" in html and "stop_reason" in html  # the SDK's names stay
+    assert len(loop_code.comments()) >= 8  # the collector found the comments at all

@@ -7,9 +7,13 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from lab_ui.words.i18n import translate
+
 # A line's phases are @tags at its very end, after the comment mark (so "@anthropic-ai/sdk" is not a tag).
 _TAGS = re.compile(r"(?:\s+@\w+)+\s*$")
 _EMPTY_COMMENT = re.compile(r"\s+(#|//)\s*$")
+# A line's comment: two spaces, the mark, a space, then prose (the sources put no comment mark inside a string).
+_COMMENT = re.compile(r"(?P<code>.*?)(?P<mark>\s{2,}(?:#|//)\s)(?P<prose>\S.*)$")
 _DATA = Path(__file__).parent / "data"
 # The same loop in each language, tagged line by line with the same phases.
 SOURCES = {"python": _DATA / "loop_code.py.txt", "typescript": _DATA / "loop_code.ts.txt"}
@@ -41,12 +45,27 @@ def exit_tag(stop_kind: str | None, final_kinds: frozenset[str]) -> str:
     return UNKNOWN_EXIT if stop_kind == "unknown_stop_reason" else GUARD_EXIT
 
 
+def comments() -> frozenset[str]:
+    """Every comment of both sources, in English: the catalogue translates each (locales/loopcode/)."""
+    found = (_COMMENT.match(text) for language in SOURCES for text, _ in lines(language))
+    return frozenset(match["prose"] for match in found if match)
+
+
+def _shown(text: str, lang: str) -> str:
+    """The line with its comment in the learner's language (the code itself stays as the SDK spells it)."""
+    match = _COMMENT.match(text)
+    if match is None or lang == "en":
+        return text
+    return match["code"] + match["mark"] + translate(lang, match["prose"])
+
+
 def plain_code(language: str = "python") -> str:
     return "\n".join(text for text, _ in lines(language))
 
 
-def render_html(done: str | None, upcoming: str | None, language: str = "python") -> str:
-    """HTML of the loop with `done` lines highlighted and an arrow on the `upcoming` phase's first line."""
+def render_html(done: str | None, upcoming: str | None, language: str = "python", lang: str = "en") -> str:
+    """HTML of the loop with `done` lines highlighted and an arrow on the `upcoming` phase's first line, its
+    comments in `lang`."""
     rows, arrow_drawn = [], False
     for number, (text, tags) in enumerate(lines(language), 1):
         classes = "lab-line"
@@ -58,7 +77,7 @@ def render_html(done: str | None, upcoming: str | None, language: str = "python"
             classes += " lab-next"
         rows.append(
             f'<div class="{classes}"><span class="lab-no">{number:>2}</span>'
-            f'<span class="lab-arrow">{marker}</span><span>{html.escape(text) or "&nbsp;"}</span></div>'
+            f'<span class="lab-arrow">{marker}</span><span>{html.escape(_shown(text, lang)) or "&nbsp;"}</span></div>'
         )
     # A scrolling region the keyboard can reach (tabindex) and a screen reader can name.
     label = html.escape(LANGUAGE_NAMES[language], quote=True)

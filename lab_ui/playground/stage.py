@@ -38,7 +38,7 @@ from lab_ui.playground import share as share_view
 from lab_ui.playground import spend_line as spend_view
 from lab_ui.playground import turn as turn_view
 from lab_ui.words.catalogue import error_markdown, last_error, stop_text
-from lab_ui.words.i18n import mark, t
+from lab_ui.words.i18n import current_language, mark, t
 
 PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase string finds its entry)
     Phase.BUILD_REQUEST: mark("build the request"),
@@ -308,7 +308,7 @@ def loop_code_panel(lab: LabSession) -> None:
         format_func=loop_code.LANGUAGE_NAMES.__getitem__,
         key="loop_code_language",
     )
-    code = loop_code.render_html(_lit_phase(lab), _upcoming(lab), language or "python")
+    code = loop_code.render_html(_lit_phase(lab), _upcoming(lab), language or "python", current_language())
     st.markdown(code, unsafe_allow_html=True)
 
 
