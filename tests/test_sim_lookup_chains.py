@@ -159,3 +159,37 @@ def test_a_clause_of_where_belongs_to_the_question_and_adds_no_search():
 def test_a_greeting_with_a_question_is_answered_as_the_question():
     replies, _ = agent_loop("Hi! What's the weather like where I am?", PLACE, lambda n, a: ("Oslo", False))
     assert [r[0][0] for r in replies] == ["get_location", "get_weather"]
+
+
+NUMBER = {"type": "number"}
+TRACKER = [
+    tool("list_tickets", "Lists the tickets of a repository.", {"owner": STRING, "repo": STRING}),
+    tool(
+        "comment_ticket",
+        "Adds a comment to a ticket of a repository.",
+        {"owner": STRING, "repo": STRING, "ticket_number": NUMBER, "body": STRING},
+    ),
+]
+TICKETS = {
+    "tickets": [
+        {"number": 7, "title": "Export to PDF fails", "url": "https://t.example/acme/7"},
+        {"number": 9, "title": "Dark theme for settings", "url": "https://t.example/acme/9"},
+    ]
+}
+
+
+def _run_tracker(name: str, args: dict) -> tuple[str, bool]:
+    return (
+        (json.dumps(TICKETS), False) if name == "list_tickets" else (json.dumps({"id": 1, "body": args["body"]}), False)
+    )
+
+
+def test_a_ticket_named_by_its_title_is_found_in_the_list_and_the_quoted_comment_is_the_body():
+    for question, number, body in [
+        ("Add the comment 'On it' to the PDF export ticket in acme/shop.", 7, "On it"),
+        ("Напиши комментарий «Беру» в тикет «Dark theme for settings» репозитория acme/shop", 9, "Беру"),
+    ]:
+        replies, _ = agent_loop(question, TRACKER, _run_tracker)
+        where = {"owner": "acme", "repo": "shop"}
+        assert replies[0] == [("list_tickets", where)], question
+        assert replies[1] == [("comment_ticket", {**where, "ticket_number": number, "body": body})], question

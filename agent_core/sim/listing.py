@@ -258,19 +258,22 @@ def pick(work: Fill, found: list[Any], prop: dict[str, Any], text: str = "") -> 
 
 
 def _by_mention(work: Fill, records: list[dict[str, Any]]) -> int | None:
-    """The index of the one record whose own values the question names most ('Cancel my Smartphone Case order that's
-    still processing' -> the Smartphone Case record whose status is Processing), or None when none or a tie."""
-    said = {lx.stem(w) for w in lx.words(work.view.question or work.need.clause)}
-    counts = [sum(1 for v in r.values() if isinstance(v, str) and _named(v, said)) for r in records]
+    """The index of the one record whose own words the question names most ('Cancel my Smartphone Case order that's
+    still processing' -> the Smartphone Case in Processing, not the first order listed; 'zgłoszenie o przycisku
+    checkout w Safari' -> 'Checkout button does nothing on Safari'), at least two words; None on a tie. Words every
+    record has (the repository in each link) tell none of them apart."""
+    said = {lx.stem(w) for w in lx.words(work.view.question or work.need.clause) if len(w) > 2}
+    own = [_words_of(r) & said for r in records]
+    common = set.intersection(*own) if own else set()
+    counts = [len(words - common) for words in own]
     best = max(counts, default=0)
-    return counts.index(best) if best and counts.count(best) == 1 else None
+    return counts.index(best) if best >= 2 and counts.count(best) == 1 else None
 
 
-def _named(value: str, said: set[str]) -> bool:
-    """The question says every word of a short value ('the dark mode issue' names 'Add dark mode')."""
+def _words_of(record: dict[str, Any]) -> set[str]:
     stop = lx.word_set("stopwords")
-    words = [lx.stem(w) for w in lx.words(value) if len(w) > 2 and w not in stop]
-    return 0 < len(words) <= 6 and all(w in said for w in words)
+    text = " ".join(v for v in record.values() if isinstance(v, str))
+    return {lx.stem(w) for w in lx.words(text) if len(w) > 2 and w not in stop}
 
 
 def picked_by_mention(work: Fill, text: str) -> bool:

@@ -221,12 +221,13 @@ def asked_thing(clause: str) -> str:
     return " ".join(kept)
 
 
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
 _EXTENSION = re.compile(r"(?<=\w)\.[A-Za-z][A-Za-z0-9]{0,5}\b")
 
 
 @lx.text_cache
 def _fit(clause: str, tool_json: str) -> Fit:
-    tool, asked = profile(tool_json), concepts(clause)
+    tool, asked = profile(tool_json), concepts(_QUOTED.sub(" ", clause))  # a quoted title asks nothing itself
     if any(w in lx.load("entities")["known_files"] for w in lx.words(clause)):
         asked |= {"file"}  # 'Покажи README': a well-known file named by its bare word asks for that file
     clause = _EXTENSION.sub(" ", clause)  # a file's type is no word of the request: 'config.json' asks for no JSON

@@ -192,6 +192,12 @@ def subject(text: str) -> str | None:
     return _clean(rest) or None
 
 
+def _after_body_word(before: str) -> bool:
+    """The words before a quote name a message's text: 'comment', 'комментарий', 'z treścią' (lexicon body_words)."""
+    last = lx.words(before)[-1:]
+    return bool(last) and any(last[0].startswith(w) for w in lx.lexicon()["body_words"])
+
+
 def body(text: str, taken: tuple[str, ...] = (), loose: bool = True) -> str | None:
     """A message's or a note's text: after 'saying' / 'что' / 'że', a quoted passage, or (loose: a required text)
     what follows the verb."""
@@ -207,9 +213,10 @@ def body(text: str, taken: tuple[str, ...] = (), loose: bool = True) -> str | No
             return rest
     if not loose:
         return None
-    spare = [v for _, v in quoted(text) if v not in taken]
+    spare = [(pos, v) for pos, v in quoted(text) if v not in taken]
+    labelled = [v for pos, v in spare if _after_body_word(text[:pos])]
     if spare:
-        return spare[-1]
+        return labelled[0] if labelled else spare[-1][1]  # 'комментарий «Проверю завтра» в issue «Search ...»'
     rest = _clean(_LEADING_VERB.sub("", text.strip(), count=1))
     return rest if rest and rest != _clean(text) else None
 
