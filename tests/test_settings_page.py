@@ -126,7 +126,8 @@ def test_a_401_shows_plain_words_and_the_raw_error_json(app_env, refusing_server
     at = open_page(SETTINGS)
     use_compatible(at, refusing_server)
     click(at, TEST_CONNECTION)
-    assert errors.PLAIN[401] in texts(at.error) and "invalid x-api-key" in texts(at.error)
+    assert "The API key was not accepted (401). Check the key in the box above." in texts(at.error)
+    assert "invalid x-api-key" in texts(at.error) and "Settings page" not in texts(at.error)
     assert '"authentication_error"' in texts(at.code) and "req_401" in texts(at.code)
 
 
@@ -136,7 +137,9 @@ def test_anthropic_without_a_key_says_where_to_put_one(app_env):
     assert lab_of(at).config.base_url is None
     assert "No key is set" in texts(at.info)
     click(at, TEST_CONNECTION)
-    assert "No API key" in texts(at.error) and "Settings page" in texts(at.error)
+    # On the Settings page itself: the box above, not "paste it on the Settings page" (it is open already).
+    assert "No API key" in texts(at.error) and "paste it in the box above" in texts(at.error)
+    assert "Settings page" not in texts(at.error)
 
 
 def test_a_model_typed_on_settings_is_the_one_the_playground_calls(app_env, sim_server, monkeypatch):
@@ -167,7 +170,7 @@ def test_a_call_that_never_left_says_no_request_was_sent(app_env):
     click(at, RUN_TO_END)
     run = lab_of(at).run
     assert run.stop.kind == "api_error" and not run.turns[-1].exchanges
-    assert "No API key" in texts(at.error)
+    assert "No API key" in texts(at.error) and "paste it on the Settings page" in texts(at.error)  # elsewhere: go there
     caption = texts(at.caption)
     assert "No HTTP request was sent for this step" in caption and "0 HTTP attempt(s)" not in caption
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import Any
 
 import anthropic
 import streamlit as st
@@ -13,8 +14,9 @@ from agent_core.model import RunConfig
 from agent_core.secrets import env_secrets, scrub_record
 from agent_core.serving.mode import is_class_server, server_config
 from agent_core.vocab import Provider
+from agent_core.wire import errors
 from agent_core.wire.errors import describe_api_error
-from agent_core.wire.providers import LOCAL_PRESETS, ProviderError, make_client
+from agent_core.wire.providers import LOCAL_PRESETS, NO_KEY, NO_KEY_HERE, ProviderError, make_client
 from lab_ui.controller.click import Level, Notice, show
 from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
@@ -76,8 +78,26 @@ def model_list(config: RunConfig, api_key: str | None) -> ModelList:
             return ModelList(ids, True)
         note = t("the server lists no models")
     except (anthropic.APIError, ProviderError) as exc:
-        note = error_markdown(scrub_record(describe_api_error(exc), [api_key or "", *env_secrets()]))
+        note = error_markdown(scrub_record(describe_api_error(exc), [api_key or "", *env_secrets()]), here)
     return ModelList(lineup().served_ids, False, note)
+
+
+def here(text: str, **values: Any) -> str:
+    """An error's words as this page says them: a sentence that sends the learner to the Settings page points at the
+    box above instead (they are on that page already)."""
+    if text == NO_KEY:
+        return t("No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, or paste it in the box above.")
+    if text == NO_KEY_HERE:
+        return t(
+            "No API key for you on this class server: its own key is for learners of a class whose teacher allows "
+            "it, while the server gives learners a budget. Paste a key of your own in the box above, or use the "
+            "offline model: it needs no key."
+        )
+    if text == errors.PLAIN[401]:
+        return t("The API key was not accepted (401). Check the key in the box above.")
+    if text == errors.PLAIN[404]:
+        return t("Not found (404): usually an unknown model name or a wrong base URL. Check both on this page.")
+    return t(text, **values)
 
 
 def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
@@ -95,7 +115,7 @@ def check_connection(config: RunConfig, api_key: str | None) -> ConnectionCheck:
     except (anthropic.APIError, ProviderError) as exc:
         # An upstream may echo the key in its error: scrubbed by value before the page shows it.
         error = scrub_record(describe_api_error(exc), [api_key or "", *env_secrets()])
-        return ConnectionCheck(Level.ERROR, error_markdown(error), error.body)
+        return ConnectionCheck(Level.ERROR, error_markdown(error, here), error.body)
     return ConnectionCheck(Level.SUCCESS, t("OK: the server answered and lists {n} model(s).", n=count))
 
 
