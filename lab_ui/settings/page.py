@@ -277,9 +277,7 @@ def _models(lab: LabSession) -> None:
     if models.from_server:
         st.caption(t("{n} model(s) from the server's GET /v1/models.", n=len(models.ids)))
     else:
-        st.caption(
-            t("Models from the pricing file: the server's list was not available ({reason})", reason=models.note)
-        )
+        st.caption(t("Models from the pricing file: the server's list was not available. {reason}", reason=models.note))
 
 
 def _connection(lab: LabSession) -> None:
