@@ -69,9 +69,9 @@ def test_a_lookup_that_found_something_is_not_retried() -> None:
     assert len(calls) == 1
 
 
-def test_a_long_english_sentence_is_told_by_its_figures_and_a_short_quote() -> None:
+def test_a_long_english_sentence_is_told_by_its_figures_and_terms_never_copied() -> None:
     said = value("Refunds are issued within 14 days of purchase to the original payment method.", "ru")
-    assert said.startswith("14 дней («Refunds are issued") and said.endswith("…»)")
+    assert "14 дней" in said and "возврат денег" in said and "Refunds" not in said and "issued" not in said
     assert value("Refunds are issued within 2 days.", "pl") == "„Refunds are issued within 2 days.”"
 
 

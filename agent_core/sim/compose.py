@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.sim import acks, phrasing, weather
+from agent_core.sim import acks, aggregate, phrasing, weather
 from agent_core.sim.prose import clipped
 from agent_core.sim.text import facts, meaning, sql
 from agent_core.sim.text import language as lx
@@ -68,6 +68,14 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
         if clock:
             return clock
     records = facts.records(need.outcome.output)
+    listed = len(records) > 1 or (len(records) == 1 and records[0] != data)  # one record of a list is a count
+    figure = (
+        aggregate.line(view, [aggregate.flat(r) for r in records], str((need.tool or {}).get("name", "")))
+        if listed
+        else None
+    )
+    if figure:
+        return figure  # 'Which one has the most comments?' is answered by the one, not by the list
     forecast = weather.forecast_line(view, need, records) if records else None
     if forecast:
         return forecast
@@ -124,12 +132,12 @@ def _scalars(raw: Any) -> bool:
     return isinstance(raw, list) and 0 < len(raw) <= MAX_RECORDS and all(isinstance(v, (str, int, float)) for v in raw)
 
 
-def _field(raw: Any, lang: str) -> str:
-    if isinstance(raw, str) and len(raw) > LONG_FIELD:
+def _field(raw: Any, lang: str, key: str = "") -> str:
+    if isinstance(raw, str) and len(raw) > LONG_FIELD and lang == "en":
         raw = clipped(raw)  # a paragraph in a field is told by its first clauses, never pasted whole
     if isinstance(raw, dict):
         return _nested(raw, lang)
-    return "; ".join(value(v, lang) for v in raw) if _scalars(raw) else value(raw, lang)
+    return "; ".join(value(v, lang, key) for v in raw) if _scalars(raw) else value(raw, lang, key)
 
 
 def _nested(raw: dict[str, Any], lang: str) -> str:
@@ -147,14 +155,20 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     keys = asked or _main_fields(need, record)
     total = _total(view, [record])
     keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
-    parts = [f"{label(k, lang)} {_field(record[k], lang)}" for k in keys]
+    parts = [f"{label(k, lang)} {_field(record[k], lang, k)}" for k in keys]
     head = subject(view, need)
     if len(parts) == 1 and not head:
         owner = _owner(record, keys[0]) if lang != "en" else ""
         told = (
-            say("compose.owned", lang, name=owner, label=label(keys[0], lang), value=_field(record[keys[0]], lang))
+            say(
+                "compose.owned",
+                lang,
+                name=owner,
+                label=label(keys[0], lang),
+                value=_field(record[keys[0]], lang, keys[0]),
+            )
             if owner
-            else f"{capitalised(_key_said(view, keys[0]))}: {_field(record[keys[0]], lang)}."
+            else f"{capitalised(_key_said(view, keys[0]))}: {_field(record[keys[0]], lang, keys[0])}."
         )
         return told + (f" {total}" if total else "")
     joined = _joined(parts, lang)
@@ -198,26 +212,12 @@ def list_line(view: View, need: Need, records: list[dict[str, Any]]) -> str:
     return f"{head}\n" + "\n".join(f"- {i}" for i in items) + (f"\n{total}" if total else "")
 
 
-def _flat(record: dict[str, Any], depth: int = 2) -> dict[str, Any]:
-    """A record's plain fields, with those of the records inside it ({"sha", "commit": {"message", "author":
-    {"name"}}} -> sha, message, author): a person or thing inside is told by its name."""
-    out: dict[str, Any] = {}
-    for key, raw in record.items():
-        if isinstance(raw, dict) and depth > 0:
-            named = raw.get("name") if isinstance(raw.get("name"), str) else None
-            inner = {key: named} if named else _flat(raw, depth - 1)
-            out.update({k: v for k, v in inner.items() if k not in out})
-        elif key not in out:
-            out[key] = raw
-    return out
-
-
 def _brief(record: dict[str, Any], lang: str) -> str:
-    record = _flat(record)
+    record = aggregate.flat(record)
     keys = [k for k, v in record.items() if not isinstance(v, (dict, list)) and v not in (None, "")]
     ident = next((k for k in keys if norm(k) in ("id", "number", "name", "title")), None)
     rest = [k for k in keys if k != ident and not norm(k).endswith("_id")][:MAX_FIELDS]
-    body = ", ".join(f"{label(k, lang)} {value(record[k], lang)}" for k in rest)
+    body = ", ".join(f"{label(k, lang)} {value(record[k], lang, k)}" for k in rest)
     return f"{value(record[ident], lang)}: {body}" if ident else body
 
 

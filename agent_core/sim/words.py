@@ -7,7 +7,7 @@ import re
 from functools import cache
 from typing import Any
 
-from agent_core.sim import phrasing, prose
+from agent_core.sim import phrasing, retell
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
 
@@ -38,9 +38,10 @@ def _value_table() -> tuple[tuple[str, dict[str, str]], ...]:
     return tuple(sorted(((k, v) for k, v in table.items()), key=lambda kv: len(kv[0]), reverse=True))
 
 
-def value(raw: Any, lang: str) -> str:
-    """A result value as the user reads it: numbers as they are, known English words translated, other English
-    text quoted (it is the tool's, not the model's)."""
+def value(raw: Any, lang: str, key: str = "") -> str:
+    """A result value as the user reads it: numbers as they are, known English words translated, a name quoted
+    (it is the tool's, not the model's), English prose under a key that names no record (a body, a message, a
+    description) told in the user's words (sim/retell.py)."""
     if isinstance(raw, bool):
         raw = "yes" if raw else "no"
     if isinstance(raw, float):
@@ -58,6 +59,8 @@ def value(raw: Any, lang: str) -> str:
     translated = translate(text, lang)
     if translated == text and len(text) > SHORT_QUOTE and _is_sentence(text):
         return _told(text, lang)
+    if translated == text and key and not names(key) and retell.english(text):
+        return retell.retold(text, lang)
     if translated == text:
         return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
     # The tool's own word stays beside the translation: it is what came over the wire.
@@ -68,14 +71,16 @@ SHORT_QUOTE = 60  # an English line this long is quoted as it came; a longer pas
 
 
 def _told(text: str, lang: str) -> str:
-    """An English sentence in a Russian or Polish answer: the figures it gives in the user's words, then its opening
-    quoted ('14 дней («Refunds are issued within 14 days of…»)'): a whole English paragraph is no answer there."""
-    figures = [
-        prose.with_unit(n, text, lang) for n in dict.fromkeys(re.findall(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])", text))
-    ]
-    cut = text[: SHORT_QUOTE - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
-    quoted = lx.quote(cut, lang)
-    return f"{', '.join(figures[:3])} ({quoted})" if figures else quoted
+    """An English sentence in a Russian or Polish answer: what it names and its figures in the user's words
+    ('14 дней, возврат денег'): a whole English paragraph, or its opening, is no answer there."""
+    return retell.retold(text, lang)
+
+
+def names(key: str) -> bool:
+    """Whether a result's key names or identifies its record (a title, a login, a path, an id): its value is a name,
+    written as it came in any language (answers.json 'name_keys')."""
+    folded = norm(key)
+    return folded.endswith("id") or any(k in folded for k in answers_table()["name_keys"])
 
 
 def translate(text: str, lang: str, keep: bool = False) -> str:

@@ -1,0 +1,116 @@
+"""English prose of a tool's result told in Russian or Polish: what it names (names, versions, figures with their
+units) and the terms the vocabulary knows, in the user's words ('Clicking 'Pay now' on Safari 19 does nothing; no
+error in the console.' -> 'по-английски; главное: Safari 19, ошибка, консоль'), never the English copied."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agent_core.sim import phrasing, prose
+from agent_core.sim.text import language as lx
+from agent_core.sim.text.language import say
+
+MOST = 6
+# A word, a number or version, or a quoted piece; a name keeps its number after it ('Safari 19', 'Django 6.1').
+_TOKEN = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"|([A-Za-z][\w-]*)|(\d+(?:\.\d+)*)")
+_SENTENCE_END = re.compile(r"^[.!?;:]")
+_NOT_TERMS = {"yes", "no", "true", "false", "light"}  # a yes, a no or a 'light' alone says nothing of the text
+
+
+@cache
+def _terms() -> dict[str, str]:
+    """English terms (by stem, phrases as words) and their word in each language: the vocabulary's words, the
+    terms a page is about, known single-word values."""
+    out: dict[str, dict[str, str]] = {}
+    answers = lx.load("answers")
+    tables = [lx.load("vocabulary")["words"], answers["terms"], answers["values"]]
+    for table in tables:
+        for english, forms in table.items():
+            if english.startswith("_") or not isinstance(forms, dict) or "_" in english or english in _NOT_TERMS:
+                continue
+            key = " ".join(lx.stem(w) for w in lx.words(english))
+            out.setdefault(key, {lang: str(forms.get(lang, "")).split("|")[0] for lang in ("ru", "pl")})
+    return {f"{k}\t{lang}": v[lang] for k, v in out.items() for lang in ("ru", "pl") if v[lang]}
+
+
+def _term(words: list[str], lang: str) -> tuple[str, int]:
+    """The user's word for the longest known term starting these words, and how many words it took."""
+    table = _terms()
+    for size in (3, 2, 1):
+        if len(words) >= size:
+            key = " ".join(lx.stem(w) for w in words[:size])
+            said = table.get(f"{key}\t{lang}")
+            if said:
+                return said, size
+    return "", 1
+
+
+def english(text: str, strict: bool = False) -> bool:
+    """Whether a value reads as English prose: two lower-case English words of 3+ letters, or one of 4+, outside
+    addresses (`strict`: any one, as in a piece quoted inside prose: 'Pay now')."""
+    plain = re.sub(r"\S+://\S+|\S+@\S+|\S*/\S+|`[^`]*`", " ", text)
+    lower = re.findall(r"(?<![\w'-])[a-z]{3,}(?![\w'-])", plain)
+    # '4 min' or '12 GB' is a figure with its unit, no prose; 'Reproduced on Safari' is
+    prose = len(lower) >= (1 if strict else 2) or any(len(w) >= 4 for w in lower)
+    return prose and not re.search(r"[а-яё]", plain, re.I)
+
+
+def items(text: str, lang: str) -> list[str]:
+    """What the prose names and the terms it uses, in its order, each once."""
+    found: list[str] = []
+    pending: list[str] = []  # lower-case words in a row, looked up as terms together ('pull request')
+    start = True
+    last_name, last_end, unit = "", 0, False
+
+    def flush() -> None:
+        i = 0
+        while i < len(pending):
+            said, used = _term(pending[i:], lang)
+            if said:
+                found.append(said)
+            i += used
+        pending.clear()
+
+    for match in _TOKEN.finditer(text):
+        quoted, word, number = match.group(1) or match.group(2), match.group(3), match.group(4)
+        if quoted is not None:
+            flush()
+            if not english(quoted, strict=True):
+                found.append(lx.quote(quoted, lang))  # a name in quotes ('Pay' would be English)
+            else:
+                pending.extend(lx.words(quoted))
+                flush()
+        elif number is not None:
+            flush()
+            if found and found[-1] == last_name and text[last_end : match.start()].isspace():
+                found[-1] = f"{found[-1]} {number}"  # 'Safari 19', 'Django 6.1': a name and its version
+            else:
+                found.append(prose.with_unit(number, text[match.start() :], lang))
+                unit = found[-1] != number  # '14 дней': the unit's word is said with it, no term of its own
+        elif word[:1].isupper() and (not start or word.isupper()):
+            flush()
+            found.append(word)  # a name: 'Safari', 'Kraków', 'CSV'
+            last_name = word
+        elif not unit:
+            pending.append(lx.fold(word))
+        if word is not None:
+            unit = False
+        start = bool(_SENTENCE_END.search(text[match.end() : match.end() + 2] or "."))
+        last_end = match.end()
+    flush()
+    return list(dict.fromkeys(x for x in found if x))[:MOST]
+
+
+def retold(text: str, lang: str, bare: bool = False) -> str:
+    """English prose in the user's words: said whole when the vocabulary knows every word, else by what it names
+    and the terms it uses (`bare`: those alone, for one item of a list)."""
+    if lang == "en":
+        return text
+    rendered = phrasing.render(text, lang)
+    if rendered:
+        return rendered.rstrip(".")
+    said = items(text, lang)
+    if bare:
+        return ", ".join(said) if said else say("retell.bare", lang)
+    return say("retell.told", lang, items=", ".join(said)) if said else say("retell.bare", lang)
