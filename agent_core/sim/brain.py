@@ -10,6 +10,7 @@ from agent_core.model import SimSettings
 from agent_core.sim import (
     chain,
     compare,
+    existing,
     handoff,
     knowledge,
     output,
@@ -141,6 +142,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     kept = chain.without_options(view, kept)
     pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}
     needs[:] = _with_feeders(view, kept)
+    needs[:] = existing.checked(view, needs, fill, tool_action)  # a fact about a stored entity is added to it
     chain.passes_on(view, needs)
     for need in needs:  # the feeders put before the weather needs moved them: the difference follows its needs
         if id(need) in pairs:

@@ -181,6 +181,8 @@ def options_only(view: View, need: Need) -> bool:
     picks and the tool's own words are taken out, is at most one word when it picked an option, none otherwise."""
     if need.tool is None or need.intent not in ("search", "tool") or not need.value:
         return False
+    if entities.of_kind(need.clause, "id", "email", "url", "phone", "file", "repo"):
+        return False  # 'the emails of customers C1 and C2': a clause naming a thing of its own asks about it
     key = key_in_view(view, need.tool_def)
     profile = meaning.profile(key)
     theirs = profile.name | profile.described | profile.params

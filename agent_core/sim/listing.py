@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim import kinds, places, stored
-from agent_core.sim.text import entities, facts, names, values
+from agent_core.sim.text import entities, facts, keeping, names, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.meaning import concepts
 from agent_core.sim.words import noun
@@ -124,9 +124,14 @@ def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:
     body = _passage(text)
     found = names.known_entities(body)
     notes_key = next((k for f, k in keys.items() if f in _NOTES and props[k].get("type") == "array"), None)
+    before = [a.output for a in work.view.history.values()]
+    held = stored.held(body, list(work.results()), before) if notes_key else None
+    if held and not found:
+        found = [(0, "", "person")]  # 'Acme ma nowe biuro ...', 'dopisz jej': a name only the store shows
     if notes_key and found:
         # 'my friend Tomasz Nowak is a dentist and lives in Gdańsk': one entity, what is said of it its notes
         _, who, what = next((e for e in sorted(found) if e[2] == "person"), sorted(found)[0])
+        who, what = (held, "person") if held else (who, what)  # the one the store holds, by its stored name
         told = _statements(body, who)
         if stored.removes(work.need.tool_def):  # what is removed is the note as stored, looked up first
             kept = stored.notes(work.results(), who, text)
@@ -203,6 +208,7 @@ _PRONOUN = re.compile(r"^(?:she|he|they|она|он|они|ona|on|oni)\s+", re.I
 def _statements(body: str, name: str) -> list[str]:
     """What a sentence says of someone, one statement per clause, without the name itself; after 'that' / 'что' /
     'że' when the sentence reports it ("Add to Ann's record that she now speaks Spanish": 'now speaks Spanish')."""
+    body = keeping.fact_of(body)
     at = body.find(name)
     at = at if at >= 0 else body.find(name[: max(3, len(name) - 1)])  # 'Marty' said of Marta
     told = _THAT.search(body, at + len(name)) if at >= 0 else None
@@ -210,6 +216,7 @@ def _statements(body: str, name: str) -> list[str]:
         body = _PRONOUN.sub("", body[told.end() :], count=1)
     rest = re.sub(r"\s+", " ", body.replace(name, " ")).strip(" .!")
     parts = re.split(r",\s*|\s+(?:and|и|а также|i|oraz)\s+", rest)
+    parts = [keeping.fact_part(p) for p in parts if not keeping.asks_to_keep(p)]  # not '..., remember that'
     return [p.strip(" .") for p in parts if len(lx.content_words(p)) >= 1][:MAX_ITEMS]
 
 

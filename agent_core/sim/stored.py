@@ -26,6 +26,50 @@ def _records(data: Any) -> Iterable[dict[str, Any]]:
             yield from _records(value)
 
 
+def stored_names(results: Iterable[str]) -> list[str]:
+    """The names of the records results list with notes ('Ann Kowalska', 'Acme'), in the order they come."""
+    out: list[str] = []
+    for text in results:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        for record in _records(data):
+            notes = [v for v in record.values() if isinstance(v, list) and all(isinstance(n, str) for n in v)]
+            name = next((v for k, v in record.items() if lx.fold(k).endswith("name") and isinstance(v, str)), None)
+            if name and notes and name not in out:
+                out.append(name)
+    return out
+
+
+def mentioned(text: str, stored: list[str]) -> str | None:
+    """The stored name the text speaks of, in any case of its words ('Ann Kowalskiej', 'у Ann Kowalska')."""
+    said = [lx.stem(w) for w in lx.words(text)]
+    for name in stored:
+        parts = [lx.stem(w) for w in lx.words(name)]
+        if parts and all(any(lx.stems_match(p, s) for s in said) for p in parts):
+            return name
+    return None
+
+
+def pointed(text: str, stored: list[str]) -> str | None:
+    """'Note that it now uses Redis too', 'dopisz jej, że ...': the one stored thing shown before, when the text
+    names no one and points back at it by a pronoun."""
+    pronouns = lx.lexicon()["back_pronouns"] + lx.lexicon()["keep_requests"]["subjects"]
+    if len(stored) != 1 or not lx.hits(lx.words(text), pronouns):
+        return None
+    from agent_core.sim.text import names  # names reads entities, which read the lexicon this module reads
+
+    named = [n for _, n, kind in names.known_entities(text) if kind != "location"]
+    return stored[0] if not named else None
+
+
+def held(text: str, results: list[str], before: list[str]) -> str | None:
+    """The stored thing a text is about: one a result shows that it names, else the one shown in the turns before
+    that it points back at."""
+    return mentioned(text, stored_names(results + before)) or pointed(text, stored_names(before))
+
+
 def _kept(results: Iterable[str], who: str) -> list[str] | None:
     """The notes an earlier result lists for who (an object named so with a list of strings), or None."""
     for text in results:

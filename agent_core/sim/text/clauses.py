@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim.text import arithmetic, gazetteer, meaning, values
+from agent_core.sim.text import arithmetic, gazetteer, keeping, meaning, values
 from agent_core.sim.text import language as lx
 
 # Bounds on the work one reply does, whatever the input (BEHAVIOUR.md, "Huge inputs").
@@ -26,6 +26,7 @@ _QUOTES = re.compile(
 @lx.text_cache
 def _intent_hits(text: str) -> dict[str, int]:
     # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
+    text = keeping.request_head(text)  # 'Remember that Acme has opened ...': the fact asks nothing
     tokens = lx.words(meaning.as_state(lx.paths_as_files(text)))
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
     # A sum inside quotes is text to keep ('Save the line "Q4 sales up 12%"'), unless it is all there is
@@ -98,6 +99,10 @@ def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) 
             or _REPORTED.match(clause)
             or values.labels_part(clause)
             or _another_path(out[-1], clause)
+            or _another_value(out[-1], clause)
+            or keeping.asks_to_keep(clause)
+            and "?" not in out[-1]
+            and not keeping.asks_to_keep(out[-1])
             or lx.refers_back(clause)
             and not intent_hits(clause)
             or lx.acts_on_premise(out[-1], clause, bool(intent_hits(out[-1])))
@@ -138,6 +143,27 @@ def _another_path(before: str, clause: str) -> bool:
     # nothing else, not even 'then': 'Read app.log, then notes.txt' reads one file after the other
     rest = lx.words(re.sub("|".join(map(re.escape, paths)), " ", clause)) if paths else ["-"]
     return not rest and bool(lx.extract_paths(before)) and not intent_hits(clause).keys() - {"file"}
+
+
+_VALUE_KINDS = ("id", "email", "url", "phone", "repo")
+
+
+def _another_value(before: str, clause: str) -> bool:
+    """'the emails of customers C1 and C2', 'szczegóły zamówień O1 oraz O2': a clause that is only another value of a
+    kind the clause before names is more of that clause (one call per value, spread.siblings), not a request with
+    a tool of its own chosen for a bare value."""
+    from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
+
+    found = entities.of_kind(clause, *_VALUE_KINDS)
+    if not found or intent_hits(clause):
+        return False
+    rest = clause
+    for e in reversed(found):
+        rest = rest[: e.start] + " " + rest[e.end :]
+    if lx.content_words(rest):
+        return False
+    kinds = {e.kind for e in found}
+    return any(e.kind in kinds for e in entities.of_kind(before, *_VALUE_KINDS))
 
 
 def _sets_a_time(clause: str, following: str) -> bool:

@@ -164,7 +164,9 @@ def request_part(clause: str) -> str:
     note'): what the user asks for, not the words to write."""
     match = _BODY.search(clause)
     head = clause[: match.start()] if match else clause
-    return head if match and lx.content_words(head) else clause
+    # '..., please remember that.' dictates nothing: 'that' points back at the fact said before it
+    dictated = match is not None and bool(lx.content_words(clause[match.end() :]))
+    return head if dictated and lx.content_words(head) else clause
 
 
 MAX_SUBJECT_WORDS = 6
