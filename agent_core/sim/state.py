@@ -23,7 +23,7 @@ def resolve(view: View) -> None:
     """Read a short reply to the model's question together with the request it answers."""
     if view.q_index < 2 or len(lx.content_words(view.question)) > MAX_REPLY_WORDS:
         return
-    if _picks_listed(view):
+    if _picks_listed(view) or _amends(view):
         return
     asked = _assistant_text(view)
     if "?" not in asked and not _only_values(view.question):
@@ -61,6 +61,22 @@ def _picks_listed(view: View) -> bool:
     view.question = picking.retell(request, view.question, *found, pending="?" in view.asked)
     view.reply = view.question  # its values are read from the reply as retold: 'ten pierwszy' is no number ten
     view.notes.append(f"“{said}” picks {found[0].name} of the list before, so I read: “{view.question[:80]}”.")
+    return True
+
+
+def _amends(view: View) -> bool:
+    """'Sorry, not Sydney - I meant Seoul', 'только первый', 'I meant todo.md': the request before, read again as the
+    reply corrects or narrows it (sim/amend.py); the reply's own values are no further request."""
+    from agent_core.sim import amend  # amend reads lists the way picking does, which reads this module's View
+
+    request = _request_before(view)
+    fixed = amend.amended(request, view.question) if request else None
+    if not fixed:
+        return False
+    said = view.question
+    view.lang = language.detect_language(f"{request}\n{said}")
+    view.question = fixed
+    view.notes.append(f"“{said}” corrects or narrows what I was asked, so I read: “{fixed[:80]}”.")
     return True
 
 
