@@ -86,3 +86,27 @@ def test_only_one_of_the_listed_values_is_asked_again_in_the_new_unit(first, onl
 def test_another_bare_file_is_read_from_the_folder_of_the_one_before(fix):
     calls = turns(["Open /srv/team/notes.md", fix], FILES)
     assert calls[1] == [("open_file", {"path": "/srv/team/plan.md"})]
+
+
+TICKETS = [
+    tool(
+        "list_tickets",
+        "Lists the tickets of a project, optionally only those with the given labels.",
+        {
+            "project": {"type": "string", "description": "Project key"},
+            "labels": {"type": "array", "items": {"type": "string"}},
+        },
+        required=["project"],
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("first", "only"),
+    [("List the tickets of project APOLLO.", "Only the bugs."), ("Покажи тикеты проекта APOLLO", "только баги")],
+)
+def test_a_narrowing_that_names_no_value_is_the_same_listing_with_one_more_filter(first, only):
+    calls = turns([first, only], TICKETS)
+    assert calls[0] and "labels" not in calls[0][0][1]
+    assert len(calls[1]) == 1 and calls[1][0][1]["labels"] == ["bug"]
+    assert "APOLLO" in calls[1][0][1]["project"]  # the same listing asked again, of the same project
