@@ -136,3 +136,14 @@ def books(name: str, args: dict) -> tuple[str, bool]:
 def test_a_clause_that_is_only_another_id_is_one_more_call_of_the_same_tool(question):
     replies, _ = agent_loop(question, ACCOUNTS, books)
     assert replies[0] == [("get_account", {"account_id": "A7"}), ("get_account", {"account_id": "A9"})]
+
+
+PAGES = [tool("read_page", "Fetches a web page by its URL and returns its text.", {"url": {"type": "string"}})]
+
+
+def test_two_addresses_in_one_clause_are_two_fetches_in_one_reply():
+    replies, _ = agent_loop("Read https://a.example.org/x and https://b.example.net/y for me.", PAGES, books)
+    assert replies[0] == [
+        ("read_page", {"url": "https://a.example.org/x"}),
+        ("read_page", {"url": "https://b.example.net/y"}),
+    ]

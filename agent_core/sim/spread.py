@@ -48,7 +48,7 @@ def _anchors(need: Need) -> list[tuple[int, int]]:
     clause = need.clause
     sent = [str(v) for v in need.args.values() if isinstance(v, (str, int)) and not isinstance(v, bool)]
     found = entities.find(clause)
-    for kind in ("number", "id", "email", "phone", "repo", "file", "state"):
+    for kind in ("number", "id", "email", "url", "phone", "repo", "file", "state"):
         spans = [(e.start, e.end) for e in found if e.kind == kind]
         values = [str(e.value) for e in found if e.kind == kind]
         if len(spans) >= 2 and any(v in sent for v in values) and len(set(values)) == len(values):
