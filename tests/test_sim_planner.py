@@ -907,8 +907,9 @@ def test_a_not_found_error_is_not_repeated_and_is_told_plainly():
         ),
     )
     assert len(calls) == 1 and calls[0][1]["issue_number"] == 4200
-    assert "404 Not Found" in answer and "ответил" not in answer and "issue_read ответил" not in answer, answer
-    assert "повтор того же вызова ничего не изменит" in answer, answer
+    assert "ответил" not in answer and "issue_read ответил" not in answer, answer
+    assert "не нашёл `4200`" in answer, answer  # told in Russian from the error's facts
+    assert "`failed to get issue" in answer and "«failed" not in answer, answer  # its own words only as code
 
 
 # ---- vercel/ai getting started: weather in fahrenheit, then convertFahrenheitToCelsius ------------------------

@@ -14,6 +14,7 @@ from agent_core.sim import (
     handoff,
     knowledge,
     output,
+    relist,
     reply,
     routine,
     spread,
@@ -247,8 +248,13 @@ def _mark_twins(needs: list[Need]) -> None:
 def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
     """Give each past call to the need it served; calls nobody asked for (injected ones) are returned."""
     left, spare = [], {id(n) for n in needs if n.result is not None and empty(n.result.output)}
-    for attempt in attempts:
-        open_needs = [n for n in needs if (n.result is None or reopens(n, attempt, spare)) and _serves(n, attempt)]
+    for index, attempt in enumerate(attempts):
+        listing = relist.lists_for(attempt, attempts[:index])  # it serves the need that looks for the name only
+        open_needs = [
+            n
+            for n in needs
+            if (n.result is None or reopens(n, attempt, spare)) and _serves(n, attempt) and (n.feeds or not listing)
+        ]
         need = (
             next((n for n in open_needs if n.args == attempt.input and n.result is None), None)
             or next((n for n in open_needs if n.attempts and n.attempts[-1].status != "ok"), None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_core.sim import examples, lookup, slots
+from agent_core.sim import examples, lookup, relist, slots
 from agent_core.sim.args import fill
 from agent_core.sim.choice import follow_up, tool_action
 from agent_core.sim.files import file_step
@@ -28,6 +28,7 @@ def next_step(view: View, need: Need, earlier: Attempt | None) -> Need | None:
         or continuation(view, need)
         or file_step(view, need)
         or lookup.finder(view, need)
+        or relist.finder(view, need)
         or handed_id(view, need)
     )
 

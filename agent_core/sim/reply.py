@@ -11,6 +11,7 @@ from agent_core.sim import (
     args,
     asking,
     compose,
+    failure,
     gist,
     knowledge,
     lookup,
@@ -248,18 +249,15 @@ def _need_line(view: View, need: Need) -> str | None:
     if need.state == "done":
         return _result_line(view, need, view.injection)
     if need.state == "gave_up":
-        last = need.attempts[-1]
-        return say(
-            "give_up" if len(need.attempts) > 1 else "give_up_final",
-            view.lang,
-            task=task_phrase(view, need),
-            tool=last.name,
-            error=lx.quote(short(last.output), view.lang),
-            n=len(need.attempts),
-        )
+        return failure.told(need.attempts[-1], len(need.attempts), task_phrase(view, need), need.value, view.lang)
     if need.state == "no_tool" or (need.state in ("call", "wait") and view.choice_type == "none"):
         return _without_tool(view, need)
     return None
+
+
+def _missed(view: View, need: Need) -> str:
+    last = need.attempts[-1]
+    return failure.told(last, len(need.attempts), task_phrase(view, need), need.value, view.lang, found=True)
 
 
 def _converts_from(tool: dict[str, Any]) -> str | None:
@@ -371,7 +369,7 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
     if game:
         return game  # a guessing game's answer: the number drawn against the guess
     quoted: set[int] = set()
-    need_lines = []
+    need_lines: list[str | None] = []
     rests = {id(n) for n in pages.join_rests(needs)}  # a page and the rest fetched after its cut are one text
     for need in needs:
         if id(need) in rests:
@@ -381,6 +379,10 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
         if need.state == "done" and need.feeds is not None and need.feeds.state in ("done", "call", "wait"):
             continue  # a call made to find another call's input: its answer is told through that call's
         quoted.add(id(need.result))
+        found = any(n.state == "done" and n.tool is need.tool and n.feeds is None for n in needs if n is not need)
+        if need.state == "gave_up" and found and need.tool is not None:
+            need_lines.append(_missed(view, need))  # 'by email nothing, by username: ...': the miss alone
+            continue
         need_lines.append(_need_line(view, need))
     lines = list(dict.fromkeys(line for line in need_lines if line))
     injection = view.injection

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_core.sim import lookup
+from agent_core.sim import lookup, relist
+from agent_core.sim.failure import code
 from agent_core.sim.files import folder_made
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -28,22 +29,18 @@ def retry(view: View, need: Need) -> dict[str, Any] | None:
         view.notes.append(f"{name} failed {len(need.attempts)} times; I give up on it.")
         return None
     if last.status == "unavailable":
-        need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(short(last.output), view.lang))
+        need.say_before = say("retry_same", view.lang, tool=name, error=code(short(last.output)))
         view.notes.append(f"{name} says the data is unavailable; that may pass, so I try again.")
         return last.input
     fixed = fix(last.input, last.output, [a.input for a in need.attempts])
     if fixed is not None:
         changed = ", ".join(str(v) for k, v in fixed.items() if last.input.get(k) != v)
-        need.say_before = say(
-            "retry_fix", view.lang, tool=name, error=lx.quote(short(last.output), view.lang), value=changed
-        )
+        need.say_before = say("retry_fix", view.lang, tool=name, error=code(short(last.output)), value=changed)
         view.notes.append(f"{name} failed with {short(last.output)!r}; the message lets me correct it to {changed}.")
         return fixed
-    found = lookup.corrected(view, need)
+    found = lookup.corrected(view, need) or relist.corrected(view, need)
     if found is not None and found[0] not in [a.input for a in need.attempts]:
-        need.say_before = say(
-            "retry_fix", view.lang, tool=name, error=lx.quote(short(last.output), view.lang), value=found[2]
-        )
+        need.say_before = say("retry_fix", view.lang, tool=name, error=code(short(last.output)), value=found[2])
         view.notes.append(f"{name} did not know “{found[1]}”; the lookup found “{found[2]}”, so I call it again.")
         return found[0]
     if len(need.attempts) >= 2 and need.attempts[-2].input == last.input:
@@ -52,6 +49,6 @@ def retry(view: View, need: Need) -> dict[str, Any] | None:
     if any(w in last.output.lower() for w in lx.lexicon()["final_errors"]):
         view.notes.append(f"{name} says {short(last.output)!r}: the same call cannot pass, so I do not repeat it.")
         return None
-    need.say_before = say("retry_same", view.lang, tool=name, error=lx.quote(short(last.output), view.lang))
+    need.say_before = say("retry_same", view.lang, tool=name, error=code(short(last.output)))
     view.notes.append(f"{name} failed with {short(last.output)!r}: nothing to correct, so I repeat the call once.")
     return last.input

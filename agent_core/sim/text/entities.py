@@ -12,6 +12,7 @@ from typing import Any
 
 from agent_core.sim.text import gazetteer
 from agent_core.sim.text import language as lx
+from agent_core.sim.text.meaning import concepts as meaning_concepts
 from agent_core.sim.text.values import decimal, normalise_numbers
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -92,6 +93,7 @@ def find(text: str) -> tuple[Entity, ...]:
     _said_times(text, add)
     for m in _TIME.finditer(text):
         add("time", _clock(m), m.start(), m.end())
+    _dotted_times(text, add)
     _phones(text, add)
     for m in _FILE.finditer(text):
         if not re.fullmatch(r"[\d.]+", m.group(1)) and not _is_domain(m.group(1)):
@@ -127,6 +129,31 @@ def _is_unit_number(value: str) -> bool:
     """'5km', '20kg', '3h': a quantity, not an identifier."""
     match = re.fullmatch(r"(\d+)([A-Za-z]+)", value)
     return match is not None and match.group(2).lower() in _units()
+
+
+_DOTTED_TIME = re.compile(
+    r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)\s*(a\.?m\.?|p\.?m\.?)?(?![\w.,%$€£])(?!\s*[A-Z]{3}\b|\s*[$€£])", re.I
+)
+
+
+def dotted_times(text: str) -> list[tuple[str, int, int]]:
+    """'16.30', '7.15pm': times written with a dot (HH:MM, start, end), when a part of the day, a word for time or
+    a 'when' word before it says so (a price of 16.30 stays a number)."""
+    when = {lx.fold(w) for w in _data()["clock"]["when"]}
+    out = []
+    for m in _DOTTED_TIME.finditer(text):
+        before = [lx.fold(w) for w in lx.words(re.split(r"[,;:?!]", text[: m.start()])[-1])]
+        if m.group(3) or "time" in meaning_concepts(text) or (before and (before[-1] in when or before[0] in when)):
+            hour, minute = int(m.group(1)), int(m.group(2))
+            if m.group(3):
+                hour = (hour % 12) + (12 if m.group(3).lower().startswith("p") else 0)
+            out.append((f"{hour:02d}:{minute:02d}", m.start(), m.end()))
+    return out
+
+
+def _dotted_times(text: str, add: Any) -> None:
+    for value, start, end in dotted_times(text):
+        add("time", value, start, end)
 
 
 def _clock(m: re.Match[str]) -> str:

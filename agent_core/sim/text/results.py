@@ -74,6 +74,14 @@ def _status(text: str, is_error: bool) -> str:
     return "unavailable" if unavailable else "error" if is_error or refused else "ok"
 
 
+def _refused_lookup(text: str, tool_input: dict[str, Any]) -> bool:
+    """'Couldn't find a user with email of ann@x.com', returned as a plain result: a short answer that opens by
+    saying the thing asked for is not there and names the value sent is a failed look-up, not data."""
+    head = text.strip()[:40]
+    sent = [str(v) for v in tool_input.values() if isinstance(v, str | int) and not isinstance(v, bool) and str(v)]
+    return len(text) < SHORT_RESULT and bool(_NOT_FOUND.match(head)) and any(v in text for v in sent)
+
+
 def _hint(text: str) -> bool:
     """The message says what would work: a format, a list, a suggestion, an allowed directory."""
     return bool(_DID_YOU_MEAN.search(text) or _FORMAT.search(text) or _OPTIONS.search(text) or _ALLOWED.search(text))
@@ -97,7 +105,8 @@ def attempts_in(messages: list[dict[str, Any]]) -> list[Attempt]:
                 name, tool_input = asked.pop(block["tool_use_id"])
                 result = block.get("content")
                 text = result if isinstance(result, str) else text_of(result)
-                out.append(Attempt(name, tool_input, text, _status(text, bool(block.get("is_error")))))
+                failed = bool(block.get("is_error")) or _refused_lookup(text, tool_input)
+                out.append(Attempt(name, tool_input, text, _status(text, failed)))
     return out
 
 
