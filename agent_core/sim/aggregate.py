@@ -180,6 +180,8 @@ def item(record: dict[str, Any], lang: str) -> str:
     keys = {facts.norm(k): k for k in record}
     ident = next((record[keys[k]] for k in _IDENT_KEYS if k in keys), None)
     name = next((record[keys[k]] for k in _NAME_KEYS if k in keys and isinstance(record[keys[k]], str)), None)
+    if name is None and ident is None:  # a table's row by its first word ('South' of region,units)
+        name = next((v for v in record.values() if isinstance(v, str) and number(v) is None), None)
     if name is not None and ident is None:
         return value(name, lang) if lang != "en" else str(name)
     named = (lx.quote(name, lang) if lang != "en" else f"“{name}”") if name else ""
