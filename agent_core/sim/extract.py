@@ -9,12 +9,14 @@ import re
 from functools import cache
 from typing import Any
 
-from agent_core.sim import kinds
+from agent_core.sim import kinds, measures
 from agent_core.sim.text import entities, facts, names
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import View
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# A thing refused after its word: '<demo> не нужна', '<prezentacji> nie potrzebuje', '<demo> is not needed'.
+_NEEDED_NOT = re.compile(r"^\w*[\s,]+(?:is\s+|are\s+)?(?:не|nie|not)\s+(?:нуж|потреб|potrzeb|need|requir|want|chc|хоч)")
 _NEGATION = re.compile(r"(?:\bnot\b|n't\b|\bno\b|\bwithout\b|\bnever\b|\bне\b|\bнет\b|\bбез\b|\bnie\b|\bbez\b)", re.I)
 _POSITIVE = [
     "good",
@@ -81,6 +83,9 @@ _FLAG_WORDS = {
     "block": [
         "lost",
         "stolen",
+        "stole",
+        "ukradl",
+        "ukradł",
         "theft",
         "fraud",
         "hacked",
@@ -110,6 +115,9 @@ _FLAG_WORDS = {
 _RISKY = [
     "lost",
     "stolen",
+    "stole",
+    "ukradl",
+    "ukradł",
     "theft",
     "fraud",
     "hack",
@@ -198,7 +206,9 @@ def thing(question: str) -> dict[str, Any] | None:
     for entry in _table()["things"]:
         if all(any(t.startswith(lx.fold(w)) for t in tokens for w in group) for group in entry["match"]):
             return dict(entry)
-    return None
+    from agent_core.sim.knowledge import place_thing  # a capital asked for, a city named: its country too
+
+    return place_thing(question)
 
 
 def _known(entry: dict[str, Any] | None, pname: str, lang: str) -> Any:
@@ -286,8 +296,11 @@ def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: 
             return sentiment(view.question, pname)
         if "risk" in words:
             return risk(view.question)
-        keyed = _keyed(view, pname) or _measured(view, words)
+        keyed = _keyed(view, pname)
         number = re.search(r"-?\d+(?:[.,]\d+)?", keyed or "")
+        if number is None:
+            value = measures.measured(view, words, prop)
+            return (int(value) if kind_type == "integer" else value) if value is not None else None
         if number:
             raw = float(number.group().replace(",", "."))
             return int(raw) if kind_type == "integer" else raw
@@ -299,7 +312,7 @@ def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: 
         return None
     if kind_type == "object" and prop.get("properties"):
         return complete(view, prop, {}, "", key) or None
-    from_results = _from_results(view, words)
+    from_results = measures.direction(view, words, prop) or _from_results(view, words)
     if from_results is not None:
         return from_results
     if words and words[-1] == "name":
@@ -332,6 +345,8 @@ def flag(text: str, pname: str) -> bool:
     for trigger in triggers:
         for match in re.finditer(rf"(?<![\w]){re.escape(lx.fold(trigger))}", folded):
             before = folded[max(0, match.start() - 40) : match.start()]
+            if _NEEDED_NOT.match(folded[match.end() : match.end() + 40]):
+                continue  # 'демонстрация не нужна', 'prezentacji nie potrzebuje': refused after its word
             if not _NEGATION.search(before.split(".")[-1].split(",")[-1] if "," in before else before.split(".")[-1]):
                 return True
     return False
@@ -393,21 +408,6 @@ def _keyed(view: View, pname: str) -> str | None:
     return None
 
 
-_DEGREES = re.compile(r"-?\d+(?:[.,]\d+)?(?=\s*°)")
-
-
-def _measured(view: View, words: list[str]) -> str | None:
-    """A temperature field's number from a result that gives it in degrees ('Weather in Oslo: 4°C, light rain'),
-    the latest result first, as a model reads it without a 'temperature:' label."""
-    if not any(w.startswith("temp") for w in words):
-        return None
-    for attempt in reversed(view.episode):
-        found = _DEGREES.search(attempt.output) if attempt.status == "ok" else None
-        if found:
-            return found.group()
-    return None
-
-
 def _from_results(view: View, words: list[str]) -> Any:
     """A value an earlier result gave under the field's name (weather_conditions <- 'conditions')."""
     wanted = {w for w in words if len(w) > 3}
@@ -426,7 +426,9 @@ def _from_results(view: View, words: list[str]) -> Any:
 
 def adjacent_name(text: str, words: list[str]) -> str | None:
     """A capitalised or quoted name next to one of the field's words: 'our Enterprise plan', 'тарифом Business'."""
-    for word in (w for w in words if len(w) > 2):
+    kinds = lx.load("vocabulary")["kinds"]  # 'plan' is 'тарифом Business', 'pakietu Pro' in the user's words
+    said = [f for w in words for forms in kinds.get(w, {}).values() for f in forms.split("|")]
+    for word in (w for w in [*words, *said] if len(w) > 2):
         stem = re.escape(lx.fold(word)[: max(3, len(word) - 2)])
         for match in re.finditer(rf"(?<![\w])({stem}\w*)", lx.fold(text)):
             after = re.match(r"\s+[«„\"']?([A-ZА-ЯЁ][\w-]+)", text[match.end() :])

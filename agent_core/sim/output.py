@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_core.sim import args as argfill
-from agent_core.sim import extract, kinds
+from agent_core.sim import extract, kinds, knowledge
 from agent_core.sim.extract import texty
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
@@ -96,8 +96,25 @@ def fill(view: View, tool: dict[str, Any], answer: str) -> tuple[dict[str, Any],
     finally:
         view.choice = saved
     missing: list[str] = []
-    values = extract.complete(view, schema, need.args, addressed(view, answer), _tool_key(tool), missing)
+    own = knowledge.without_lack(answer, view.lang)  # what the model says of its tools is no value of a field
+    values = extract.complete(view, schema, need.args, addressed(view, own), _tool_key(tool), missing)
+    if not own:
+        values = advised(view, schema, values)
     return values, missing
+
+
+def advised(view: View, schema: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """Free-text fields left empty (the model had nothing of its own to say) composed from the flags judged true:
+    'block_card' is "I'm blocking your card now ..." (knowledge.json 'flag_advice'), else a plain offer of help."""
+    texts = [k for k, p in (schema.get("properties") or {}).items() if isinstance(p, dict) and texty(k, p)]
+    if not texts:
+        return values
+    table = lx.load("knowledge")["flag_advice"]
+    said = [
+        table[w][view.lang] for k, v in values.items() if v is True for w in lx.words(k.replace("_", " ")) if w in table
+    ]
+    text = addressed(view, " ".join(dict.fromkeys(said)) or table["_none"][view.lang])
+    return {**values, **{k: text for k in texts if not values.get(k)}}
 
 
 _BY_NAME = re.compile(

@@ -205,14 +205,15 @@ def _without_tool(view: View, need: Need) -> str:
     words = lx.content_words(need.clause)
     if need.intent == "search" and words and all(lx.hits(lx.words(w), lx.lexicon()["which_more"]) for w in words):
         return ""  # 'Which is bigger, 2^10 or 1000?': the sum's line answers it
-    fact = None if need.value else knowledge.fact(need.clause, view.lang)
+    fact = None if need.value else knowledge.known_fact(need.clause, view.lang)
     if fact:
         return fact  # 'At what temperature does water boil?' is no weather question
-    if (need.intent == "search" or (need.intent == "tool" and need.tool is None)) and _asks_a_question(need.clause):
+    if need.intent == "search" or (need.intent == "tool" and need.tool is None):
         # A question of fact: the small knowledge table, else plainly that the offline model does not know.
         known = knowledge.answer(need.clause, view.lang) or knowledge.answer(view.question, view.lang)
         if known:
             return known
+    if (need.intent == "search" or (need.intent == "tool" and need.tool is None)) and _asks_a_question(need.clause):
         view.note = knowledge.NOTE
         return knowledge.offline(view.lang)
     return say("tools_off" if off else "no_tool", view.lang, task=task_phrase(view, need))

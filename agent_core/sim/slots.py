@@ -88,7 +88,19 @@ def enum_value(text: str, options: tuple[str, ...], pname: str = "") -> str | No
     for option in options:
         if lx.fold(option) in units:
             return option
-    return option_meaning.by_meaning(text, options)
+    return _place_initials(text, options) or option_meaning.by_meaning(text, options)
+
+
+def _place_initials(text: str, options: tuple[str, ...]) -> str | None:
+    """An option that abbreviates a city the text names by its initials: 'sf' for 'в Сан-Франциско', 'nyc' for
+    'w Nowym Jorku' (New York City), as a tool's Literal['nyc', 'sf'] spells them."""
+    for name in gazetteer.places(text):
+        city = gazetteer.lookup(name)
+        initials = "".join(w[0] for w in lx.fold(city.name).replace("-", " ").split()) if city else ""
+        for option in options:
+            if len(initials) > 1 and lx.fold(option) in (initials, initials + "c"):
+                return option
+    return None
 
 
 def default_by_knowledge(work: Fill, pname: str, prop: dict[str, Any], kind: str | None) -> Any:

@@ -141,6 +141,9 @@ def _output(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
         return ["no structured result (the output tool was never called)"]
     if not same(expect["output"], value):
         return [f"structured result {json.dumps(value, ensure_ascii=False)[:160]} lacks {expect['output']}"]
+    lacking = next((s for s in _strings(value) if claims_no_tool(s)), None)
+    if lacking is not None and not expect.get("may_lack_tool"):
+        return [f"a structured field holds the model's own 'no tool' sentence as a value: {lacking[:100]!r}"]
     for key in expect.get("output_lang", []):
         field = value
         for part in key.split("."):  # a dotted path into nested objects: "recipe.name"
@@ -148,6 +151,17 @@ def _output(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
         said = language(str(field))
         if said not in (case["lang"], "?"):
             return [f"structured field {key} is in {said}, the question in {case['lang']}"]
+    return []
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a structured result, nested objects and arrays too."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
     return []
 
 
