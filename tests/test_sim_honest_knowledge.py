@@ -105,3 +105,23 @@ def test_a_city_location_output_gets_the_country_of_the_city_or_of_the_capital_a
     ):
         calls, _, _ = loop(question, [out], _never, until=("final_result",), tool_choice={"type": "any"})
         assert calls[-1][1] == {"city": city, "country": country}, (question, calls)
+
+
+def test_a_clause_that_only_restates_what_the_calls_covered_adds_no_offline_note():
+    show = tool(
+        "show_commit",
+        "Shows the contents of a commit.",
+        {"repo_path": string("Path to the Git repository"), "revision": string("The commit to show")},
+    )
+
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        assert args == {"repo_path": "/srv/shop", "revision": "9f8e7d6"}
+        return (
+            "Commit 9f8e7d6\nMessage: Fix cart total\n\ndiff --git a/cart.py b/cart.py\n-    return 0\n+    return s",
+            False,
+        )
+
+    calls, answer, drafts = loop("show me commit 9f8e7d6. repo is /srv/shop", [show], run)
+    assert calls and "offline" not in answer and drafts[-1].note == "", answer
+    _, answer, drafts = loop("Who painted the Mona Lisa?", [show], _never)
+    assert "offline" in answer and drafts[-1].note == knowledge.NOTE  # outside the table it still says so

@@ -23,6 +23,7 @@ from agent_core.sim import (
     weather,
     words,
 )
+from agent_core.sim.covered import served_elsewhere
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -379,6 +380,8 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
             continue  # one result that answered two needs is quoted once
         if need.state == "done" and need.feeds is not None and need.feeds.state in ("done", "call", "wait"):
             continue  # a call made to find another call's input: its answer is told through that call's
+        if served_elsewhere(need, needs):
+            continue
         quoted.add(id(need.result))
         found = any(n.state == "done" and n.tool is need.tool and n.feeds is None for n in needs if n is not need)
         if need.state == "gave_up" and found and need.tool is not None:
