@@ -13,7 +13,7 @@ from sim_loop import agent_loop
 
 from agent_core.model import SimSettings
 from agent_core.sim.brain import think
-from agent_core.sim.choice import asked_actions
+from agent_core.sim.mood import asked_actions
 from agent_core.sim.text import language as lx
 from agent_core.sim.text import meaning
 from agent_core.sim.text.option_meaning import by_meaning

@@ -24,8 +24,9 @@ from agent_core.sim import (
 )
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
-from agent_core.sim.choice import choose, feeder, follow, tool_action
+from agent_core.sim.choice import choose, feeder, follow
 from agent_core.sim.draft import Draft
+from agent_core.sim.mood import tool_action
 from agent_core.sim.retry import retry as retry_call
 from agent_core.sim.reword import again, empty, reopens
 from agent_core.sim.rules import decline, forbidding

@@ -11,7 +11,7 @@ from typing import Any
 
 from agent_core.sim import kinds, slots
 from agent_core.sim.args import fill, key_in_view
-from agent_core.sim.choice import tool_action
+from agent_core.sim.mood import tool_action
 from agent_core.sim.text import entities, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
@@ -93,7 +93,7 @@ def listed_instead(view: View, need: Need, found: list[Need]) -> list[Need]:
     """A reading whose tool wants one thing's ID the question never gives ('Покажи мои заказы', 'Które z moich
     zamówień ...'), reached through a tool that lists those things: that list is the answer, and fetching one of
     its items would pick one at random. The need takes the listing tool; the calls before it feed the need."""
-    from agent_core.sim.choice import tool_action  # choice imports chain's callers; late import keeps them apart
+    from agent_core.sim.mood import tool_action
 
     if not found or tool_action(_tool_key(need.tool_def)) not in ("read", ""):
         return found

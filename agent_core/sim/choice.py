@@ -10,12 +10,14 @@ from typing import Any
 
 from agent_core.sim import allowed, kinds, shell, spread, stored, topics, typed_fit
 from agent_core.sim.args import fill
+from agent_core.sim.mood import CHANGE_PENALTY, _action_points, asked_actions, computes, tool_action
 from agent_core.sim.text import guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.names import linked
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
 from agent_core.sim.text.results import short
 
+FILL_WINDOW = 4  # how far below the best a tool may score and still win by taking more of the clause's values
 THRESHOLD = 3  # a tool is used from this score on (see BEHAVIOUR.md, "Choosing a tool")
 GENERIC = ("search", "memory")  # intents a question falls back to; a tool chosen by meaning may say better
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^”]*”|«[^»]*»|`[^`]*`')
@@ -106,78 +108,6 @@ def _ranking(
     return tuple((points, boost) for points, boost, _ in rows)
 
 
-ARITHMETIC = frozenset({"add", "subtract", "multiply", "divide", "power", "calculate"})
-CHANGE_PENALTY, READ_PENALTY, ACTION_POINTS = -5, -2, 2
-FILL_WINDOW = 4  # how far below the best a tool may score and still win by taking more of the clause's values
-
-
-@lru_cache(maxsize=1024)
-def tool_action(key: str) -> str:
-    """What a tool's name does: the action of its first verb (create_branch: create; issue_write: write; get_...:
-    read), or '' when its name has no verb."""
-    profile = meaning.profile(key)
-    arithmetic = profile.described & ARITHMETIC or (profile.name & ARITHMETIC and len(profile.name_text.split()) == 1)
-    if arithmetic and _computes(key):
-        return ""  # add(a, b) adds numbers, it creates nothing (add_issue_comment, 'Adds observations' do)
-    actions = {k: v for k, v in lx.lexicon()["actions"].items() if not k.startswith("_")}
-    for word in profile.name_text.lower().split():
-        for action, entry in actions.items():
-            if word in entry["names"]:
-                return str(action)
-    return ""
-
-
-_WH_WORDS = frozenset(
-    "what which who whom whose where when why how что какой какая какие каких какое кто где когда почему зачем как "
-    "сколько co jaki jaka jakie jakich który która które kto gdzie kiedy dlaczego jak ile".split()
-)
-
-
-_ORDERED_BY = re.compile(
-    r"\b(?:most\s+|least\s+)?(?:recently|last|latest)\s+(?:updated|changed|modified|created)\b"
-    r"|\b(?:последн\w*|недавно)\s+(?:обновл|изменен|изменён|создан)\w*|\b(?:ostatnio|najpóźniej)\s+(?:zaktualizowan|zmienion|utworzon)\w*",
-    re.I,
-)
-
-
-@lx.text_cache
-def asked_actions(clause: str) -> frozenset[str]:
-    """The changes a clause asks for ('create a branch', 'запиши', 'usuń'); a question that starts with a question
-    word asks for information, not for a change ('What did I change ...?', 'Co napisano w komentarzach?')."""
-    # what is quoted is text to write, and 'the most recently updated issue' says which, not what to do
-    tokens = lx.words(_ORDERED_BY.sub(" ", _QUOTED.sub(" ", clause)))
-    if tokens and tokens[0] in _WH_WORDS:
-        return frozenset()
-    actions = lx.lexicon()["actions"]
-    found = {k for k, v in actions.items() if not k.startswith("_") and v["words"] and lx.hits(tokens, v["words"])}
-    by_concept = lx.lexicon()["action_concepts"]  # 'take everything out of the staging area' asks to unstage
-    found |= {by_concept[c] for c in meaning.concepts(" ".join(tokens)) if c in by_concept and c[0] != "_"}
-    if tokens and tokens[0] in ("email", "mail", "text", "message", "sms", "dm"):
-        found.add("send")  # "Email alice@example.org ...": the noun as a verb, at the start
-    return frozenset(found)
-
-
-_KIN = {"write": {"update", "create"}, "update": {"write", "move"}, "move": {"update"}, "create": {"write"}}
-
-
-def _action_points(clause: str, key: str, dedicated: bool = False) -> int:
-    """A tool named for a change the clause does not ask for loses; one named for reading loses a little when the
-    clause asks for a change, as much as another change when a tool is named for the very change asked (dedicated:
-    'commit it' is git_commit's, never git_log's); the tool named for the change asked for gains, a point more when
-    the clause says its verb as written ('zrób commit': git_commit, not git_reset)."""
-    action, asked = tool_action(key), asked_actions(clause)
-    if not action:
-        return 0
-    if action == "read":
-        return (CHANGE_PENALTY if dedicated else READ_PENALTY) if asked else 0
-    if action in asked:
-        verbs = set(meaning.profile(key).name_text.lower().split()) & set(lx.words(clause))
-        return ACTION_POINTS + bool(verbs & set(lx.lexicon()["actions"][action]["names"]))
-    if _KIN.get(action, set()) & asked:
-        return ACTION_POINTS
-    return CHANGE_PENALTY
-
-
 DISTINCT = 2  # a tool alone in sharing something with the clause (BEHAVIOUR.md, "Choosing a tool")
 
 
@@ -221,17 +151,6 @@ def _for_many(key: str) -> bool:
     return bool(_MANY & set(lx.words(str(json.loads(key).get("name", "")).replace("_", " "))))
 
 
-@lru_cache(maxsize=1024)
-def _computes(key: str) -> bool:
-    """A tool that can work out a sum takes numbers or an expression (add(a, b), calculate(expression))."""
-    props = (json.loads(key).get("input_schema") or {}).get("properties") or {}
-    return any(
-        isinstance(p, dict)
-        and (p.get("type") in ("number", "integer") or kinds.kind_of(name, p, key) in ("expression", "number"))
-        for name, p in props.items()
-    )
-
-
 def choose(view: View, need: Need, forced: bool = False) -> None:
     """Pick the best-scoring tool for a need (any score when the choice is forced)."""
     kind = view.choice_type
@@ -258,7 +177,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     if kind == "tool":
         ranked = [r for r in ranked if r[2].get("name") == view.choice.get("name")]
     elif need.intent == "arithmetic" and need.value and not forced:
-        ranked = [r for r in ranked if _computes(r[4])]  # get_time(timezone) shares 'time' with 'times' only
+        ranked = [r for r in ranked if computes(r[4])]  # get_time(timezone) shares 'time' with 'times' only
     if not ranked:
         return
     best = max(ranked, key=lambda r: (r[0], r[1]))

@@ -9,8 +9,9 @@ from typing import Any
 
 from agent_core.sim import examples, lookup, relist, slots
 from agent_core.sim.args import fill
-from agent_core.sim.choice import follow_up, tool_action
+from agent_core.sim.choice import follow_up
 from agent_core.sim.files import file_step
+from agent_core.sim.mood import tool_action
 from agent_core.sim.onward import continuation, conversion
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx

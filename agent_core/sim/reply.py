@@ -310,7 +310,7 @@ _PERSONAL = frozenset({"name", "full_name", "email", "phone", "username", "addre
 
 def _confirm(view: View, need: Need) -> str:
     """'Do you want me to cancel order 13579? Please confirm.', in the user's language."""
-    from agent_core.sim.choice import tool_action  # choice reads the tools; reply only words the question
+    from agent_core.sim.mood import tool_action
 
     action = tool_action(args.key_in_view(view, need.tool_def))
     thing = compose.subject(view, need) or str(need.tool_def.get("name"))
@@ -320,7 +320,7 @@ def _confirm(view: View, need: Need) -> str:
 
 
 def _makes(view: View, need: Need) -> bool:
-    from agent_core.sim.choice import tool_action  # choice reads the tools; reply only words the question
+    from agent_core.sim.mood import tool_action
 
     return tool_action(args.key_in_view(view, need.tool_def)) in ("write", "create")
 

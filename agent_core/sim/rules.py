@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from agent_core.sim.choice import asked_actions
 from agent_core.sim.draft import Draft
 from agent_core.sim.draft import text_block as _text
+from agent_core.sim.mood import asked_actions
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import View

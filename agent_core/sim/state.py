@@ -31,7 +31,7 @@ def resolve(view: View) -> None:
     request = _request_before(view)
     if not request:
         return
-    from agent_core.sim.choice import asked_actions  # choice reads the actions table
+    from agent_core.sim.mood import asked_actions
 
     said = asked_actions(view.question)
     if said and not said & asked_actions(request):
@@ -155,7 +155,7 @@ def needs_confirmation(view: View, action: str) -> bool:
     """The system prompt asks to confirm this action first, and the user has not said yes to it yet."""
     if not action or not view.system:
         return False
-    from agent_core.sim.choice import asked_actions  # choice reads the actions table this rule is about
+    from agent_core.sim.mood import asked_actions
 
     wanted: set[str] = set()
     for match in _CONFIRM.finditer(view.system):
