@@ -316,7 +316,7 @@ def follow_up(view: View, need: Need) -> Need | None:
 
     def covers(tool: dict[str, Any]) -> bool:
         other = meaning.profile(_tool_key(tool))
-        if _action_points(need.clause, _tool_key(tool)) == CHANGE_PENALTY:
+        if _action_points(need.clause, _tool_key(tool)) <= CHANGE_PENALTY:
             return False  # never a change nobody asked for
         return tool.get("name") != need.tool_def.get("name") and bool(open_ & (other.name | other.described))
 
