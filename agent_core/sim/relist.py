@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from agent_core.sim import kinds
-from agent_core.sim.choice import tool_action
 from agent_core.sim.failure import sort_of
+from agent_core.sim.mood import tool_action
 from agent_core.sim.text import language as lx
 from agent_core.sim.text import meaning
 from agent_core.sim.text.reader import Need, View, _tool_key
