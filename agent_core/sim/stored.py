@@ -5,7 +5,7 @@ with it (concepts in three languages, then words), never the user's own sentence
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim.text import language as lx
@@ -26,19 +26,24 @@ def _records(data: Any) -> Iterable[dict[str, Any]]:
             yield from _records(value)
 
 
-def stored_names(results: Iterable[str]) -> list[str]:
-    """The names of the records results list with notes ('Ann Kowalska', 'Acme'), in the order they come."""
-    out: list[str] = []
+def _result_records(results: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Every object of the JSON results (a text that is not JSON holds none)."""
     for text in results:
         try:
             data = json.loads(text)
         except ValueError:
             continue
-        for record in _records(data):
-            notes = [v for v in record.values() if isinstance(v, list) and all(isinstance(n, str) for n in v)]
-            name = next((v for k, v in record.items() if lx.fold(k).endswith("name") and isinstance(v, str)), None)
-            if name and notes and name not in out:
-                out.append(name)
+        yield from _records(data)
+
+
+def stored_names(results: Iterable[str]) -> list[str]:
+    """The names of the records results list with notes ('Ann Kowalska', 'Acme'), in the order they come."""
+    out: list[str] = []
+    for record in _result_records(results):
+        notes = [v for v in record.values() if isinstance(v, list) and all(isinstance(n, str) for n in v)]
+        name = next((v for k, v in record.items() if lx.fold(k).endswith("name") and isinstance(v, str)), None)
+        if name and notes and name not in out:
+            out.append(name)
     return out
 
 
@@ -72,16 +77,11 @@ def held(text: str, results: list[str], before: list[str]) -> str | None:
 
 def _kept(results: Iterable[str], who: str) -> list[str] | None:
     """The notes an earlier result lists for who (an object named so with a list of strings), or None."""
-    for text in results:
-        try:
-            data = json.loads(text)
-        except ValueError:
-            continue
-        for record in _records(data):
-            names = [v for v in record.values() if isinstance(v, str) and lx.fold(v) == lx.fold(who)]
-            notes = [v for v in record.values() if isinstance(v, list) and v and all(isinstance(n, str) for n in v)]
-            if names and notes:
-                return list(notes[0])
+    for record in _result_records(results):
+        names = [v for v in record.values() if isinstance(v, str) and lx.fold(v) == lx.fold(who)]
+        notes = [v for v in record.values() if isinstance(v, list) and v and all(isinstance(n, str) for n in v)]
+        if names and notes:
+            return list(notes[0])
     return None
 
 
