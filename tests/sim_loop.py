@@ -24,10 +24,28 @@ def agent_loop(
     """think() in a loop of at most `turns` replies: the calls of each reply (name, input), and the answer."""
     body = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [{"role": "user", "content": question}]}
     body.update(tools=tools, **extra)
+    return _answer(body, run, turns, "t")
+
+
+def conversation(texts: list[str], tools: list[dict], run: Runner, steps: int = 6) -> list[list[tuple[str, dict]]]:
+    """Several user turns, each one's loop run to its answer (at most `steps` replies): the calls each turn made."""
+    body: dict = {"model": "claude-sonnet-4-6", "max_tokens": 512, "messages": [], "tools": tools}
+    made = []
+    for n, text in enumerate(texts):
+        body["messages"].append({"role": "user", "content": text})
+        replies, _ = _answer(body, run, steps, f"c{n}_")
+        made.append([call for reply in replies for call in reply])
+    return made
+
+
+def _answer(body: dict, run: Runner, turns: int, tag: str) -> tuple[list[list[tuple[str, dict]]], str]:
+    """Replies to the body's last user turn, appended to it, until one asks for no tool."""
     replies: list[list[tuple[str, dict]]] = []
     for turn in range(turns):
         draft = think(copy.deepcopy(body), SimSettings())
-        content = [dict(b, id=f"t{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)]
+        content = [
+            dict(b, id=f"{tag}{turn}_{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)
+        ]
         body["messages"].append({"role": "assistant", "content": content})
         if draft.stop_reason != "tool_use":
             return replies, " ".join(b["text"] for b in content if b["type"] == "text")

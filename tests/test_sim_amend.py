@@ -4,14 +4,10 @@ folder; what was answered already is not called again."""
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
-from sim_loop import tool
-
-from agent_core.model import SimSettings
-from agent_core.sim.brain import think
+from sim_loop import conversation, tool
 
 CLOCK = [tool("zone_time", "Tells the current time in a time zone (IANA name).", {"zone": {"type": "string"}})]
 FORECAST = [
@@ -31,27 +27,7 @@ def run(name: str, args: dict) -> str:
 
 def turns(texts: list[str], tools: list[dict]) -> list[list[tuple[str, dict]]]:
     """The calls each user turn made, every loop run to its answer."""
-    body: dict = {"model": "claude-sonnet-4-6", "max_tokens": 512, "messages": [], "tools": tools}
-    out: list[list[tuple[str, dict]]] = []
-    for turn, text in enumerate(texts):
-        body["messages"].append({"role": "user", "content": text})
-        made: list[tuple[str, dict]] = []
-        for step in range(6):
-            draft = think(copy.deepcopy(body), SimSettings())
-            content = [
-                dict(b, id=f"a{turn}{step}{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)
-            ]
-            body["messages"].append({"role": "assistant", "content": content})
-            if draft.stop_reason != "tool_use":
-                break
-            uses = [b for b in content if b["type"] == "tool_use"]
-            made += [(b["name"], b["input"]) for b in uses]
-            results = [
-                {"type": "tool_result", "tool_use_id": b["id"], "content": run(b["name"], b["input"])} for b in uses
-            ]
-            body["messages"].append({"role": "user", "content": results})
-        out.append(made)
-    return out
+    return conversation(texts, tools, lambda name, args: (run(name, args), False))
 
 
 @pytest.mark.parametrize(

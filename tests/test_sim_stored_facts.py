@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sim_loop import agent_loop, tool
+from sim_loop import agent_loop, conversation, tool
 from test_sim_git_memory import definitions
 
 HELD = {"Marek Zieliński": ["Plays the violin"], "Northwind": ["Sells tea"]}
@@ -78,36 +78,7 @@ def test_a_follow_up_pointing_back_adds_to_the_one_shown_before():
 
 def calls_of_turns(turns: list[str]) -> list[tuple[str, dict]]:
     """Every call of a conversation of several user turns, each turn's loop run to its answer."""
-    import copy
-
-    from agent_core.model import SimSettings
-    from agent_core.sim.brain import think
-
-    body: dict = {"model": "claude-sonnet-4-6", "max_tokens": 512, "messages": [], "tools": definitions("memory")}
-    out: list[tuple[str, dict]] = []
-    for turn, text in enumerate(turns):
-        body["messages"].append({"role": "user", "content": text})
-        for step in range(6):
-            draft = think(copy.deepcopy(body), SimSettings())
-            content = [
-                dict(b, id=f"u{turn}{step}{i}") if b["type"] == "tool_use" else b for i, b in enumerate(draft.content)
-            ]
-            body["messages"].append({"role": "assistant", "content": content})
-            if draft.stop_reason != "tool_use":
-                break
-            uses = [b for b in content if b["type"] == "tool_use"]
-            out += [(b["name"], b["input"]) for b in uses]
-            results = [store(b["name"], b["input"]) for b in uses]
-            body["messages"].append(
-                {
-                    "role": "user",
-                    "content": [
-                        {"type": "tool_result", "tool_use_id": b["id"], "content": r, "is_error": e}
-                        for b, (r, e) in zip(uses, results, strict=True)
-                    ],
-                }
-            )
-    return out
+    return [call for made in conversation(turns, definitions("memory"), store) for call in made]
 
 
 ACCOUNTS = [
