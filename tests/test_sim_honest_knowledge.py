@@ -48,18 +48,14 @@ def test_how_many_of_one_unit_make_another_is_answered_for_one_of_the_unit_named
 
 def test_an_output_field_takes_a_measure_from_the_result_in_its_own_unit_and_form():
     report = tool("wind_report", "Reports the wind in a city.", {"city": {"type": "string", "enum": ["la", "dc"]}})
-    out = {
-        "name": "WindResponse",
-        "description": "Respond to the user with this",
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "speed": {"type": "number", "description": "Wind speed in km/h"},
-                "heading": {"type": "string", "description": "Wind direction, abbreviated"},
-            },
-            "required": ["speed", "heading"],
+    out = tool(
+        "WindResponse",
+        "Respond to the user with this",
+        {
+            "speed": {"type": "number", "description": "Wind speed in km/h"},
+            "heading": {"type": "string", "description": "Wind direction, abbreviated"},
         },
-    }
+    )
 
     def run(name: str, args: dict) -> tuple[str, bool]:
         assert args == {"city": "la"}  # 'Los Angeles' is the option written by its initials
@@ -73,15 +69,11 @@ def test_an_output_field_takes_a_measure_from_the_result_in_its_own_unit_and_for
 
 
 def test_a_structured_field_never_holds_the_models_own_no_tool_sentence():
-    out = {
-        "name": "final_result",
-        "description": "The final response which ends this conversation",
-        "input_schema": {
-            "type": "object",
-            "properties": {"advice": {"type": "string"}, "block_card": {"type": "boolean"}},
-            "required": ["advice", "block_card"],
-        },
-    }
+    out = tool(
+        "final_result",
+        "The final response which ends this conversation",
+        {"advice": {"type": "string"}, "block_card": {"type": "boolean"}},
+    )
     for question, fragment in (("Somebody stole my credit card!", "blocking"), ("Zgubiłem kartę", "blokuję")):
         calls, _, _ = loop(question, [out], _never, until=("final_result",), tool_choice={"type": "any"})
         advice = calls[-1][1]["advice"]
@@ -90,15 +82,11 @@ def test_a_structured_field_never_holds_the_models_own_no_tool_sentence():
 
 
 def test_a_city_location_output_gets_the_country_of_the_city_or_of_the_capital_asked_for():
-    out = {
-        "name": "final_result",
-        "description": "The final response which ends this conversation",
-        "input_schema": {
-            "type": "object",
-            "properties": {"city": {"type": "string"}, "country": {"type": "string"}},
-            "required": ["city", "country"],
-        },
-    }
+    out = tool(
+        "final_result",
+        "The final response which ends this conversation",
+        {"city": {"type": "string"}, "country": {"type": "string"}},
+    )
     for question, city, country in (
         ("My cousin just moved to Lisbon.", "Lisbon", "Portugal"),
         ("Какая столица у Норвегии?", "Осло", "Норвегия"),

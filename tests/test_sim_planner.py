@@ -10,16 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sim_loop import tool  # other test modules import it from here too
 
 from agent_core.model import SimSettings
 from agent_core.sim.brain import Draft, think
 
 Runner = Callable[[str, dict], tuple[str, bool]]
-
-
-def tool(name: str, description: str, props: dict, required: list[str] | None = None) -> dict:
-    schema = {"type": "object", "properties": props, "required": list(props) if required is None else required}
-    return {"name": name, "description": description, "input_schema": schema}
 
 
 def string(description: str = "", **extra) -> dict:
