@@ -129,7 +129,7 @@ def test_a_401_shows_plain_words_and_the_raw_error_json(app_env, refusing_server
     at = open_page(SETTINGS)
     use_compatible(at, refusing_server)
     click(at, TEST_CONNECTION)
-    assert "The API key was not accepted (401). Check the key in the box above." in texts(at.error)
+    assert "The API key was not accepted (401). Check the key in the API key box below." in texts(at.error)
     assert "invalid x-api-key" in texts(at.error) and "Settings page" not in texts(at.error)
     assert '"authentication_error"' in texts(at.code) and "req_401" in texts(at.code)
 
@@ -140,8 +140,8 @@ def test_anthropic_without_a_key_says_where_to_put_one(app_env):
     assert lab_of(at).config.base_url is None
     assert "No key is set" in texts(at.info)
     click(at, TEST_CONNECTION)
-    # On the Settings page itself: the box above, not "paste it on the Settings page" (it is open already).
-    assert "No API key" in texts(at.error) and "paste it in the box above" in texts(at.error)
+    # On the Settings page itself: the key box below, not "paste it on the Settings page" (it is open already).
+    assert "No API key" in texts(at.error) and "paste it in the API key box below" in texts(at.error)
     assert "Settings page" not in texts(at.error)
 
 

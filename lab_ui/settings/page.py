@@ -84,17 +84,19 @@ def model_list(config: RunConfig, api_key: str | None) -> ModelList:
 
 def here(text: str, **values: Any) -> str:
     """An error's words as this page says them: a sentence that sends the learner to the Settings page points at the
-    box above instead (they are on that page already)."""
+    key box below instead (they are on that page already)."""
     if text == NO_KEY:
-        return t("No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, or paste it in the box above.")
+        return t(
+            "No API key: set ANTHROPIC_API_KEY, add it to .streamlit/secrets.toml, or paste it in the API key box below."
+        )
     if text == NO_KEY_HERE:
         return t(
             "No API key for you on this class server: its own key is for learners of a class whose teacher allows "
-            "it, while the server gives learners a budget. Paste a key of your own in the box above, or use the "
+            "it, while the server gives learners a budget. Paste a key of your own in the API key box below, or use the "
             "offline model: it needs no key."
         )
     if text == errors.PLAIN[401]:
-        return t("The API key was not accepted (401). Check the key in the box above.")
+        return t("The API key was not accepted (401). Check the key in the API key box below.")
     if text == errors.PLAIN[404]:
         return t("Not found (404): usually an unknown model name or a wrong base URL. Check both on this page.")
     return t(text, **values)
