@@ -116,7 +116,7 @@ def test_a_question_of_two_parts_is_answered_part_by_part_from_one_text() -> Non
 
 
 def test_a_clause_about_the_same_thing_is_no_call_of_its_own() -> None:
-    from agent_core.sim.text import language as reader
+    from agent_core.sim.text import backrefs as reader
 
     assert reader.refers_back("and who wrote its score?")
     assert reader.refers_back("Подходит ли она для фейерверка?")

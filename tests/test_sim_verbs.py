@@ -14,8 +14,7 @@ from sim_loop import agent_loop
 from agent_core.model import SimSettings
 from agent_core.sim.brain import think
 from agent_core.sim.mood import asked_actions
-from agent_core.sim.text import language as lx
-from agent_core.sim.text import meaning
+from agent_core.sim.text import backrefs, meaning
 from agent_core.sim.text.option_meaning import by_meaning
 
 CASES = Path(__file__).parent / "fidelity" / "loops" / "cases"
@@ -106,8 +105,8 @@ def test_a_concept_can_ask_for_an_action_whatever_its_verb():
 
 
 def test_a_clause_with_a_request_of_its_own_does_not_join_the_one_before():
-    assert not lx.refers_back("и переключись на неё")
-    assert lx.refers_back("and what did it change?")
+    assert not backrefs.refers_back("и переключись на неё")
+    assert backrefs.refers_back("and what did it change?")
 
 
 THEMES = ("classic heroes", "villain masquerade", "futuristic Gotham")

@@ -11,7 +11,7 @@ from typing import Any
 from agent_core.sim import allowed, kinds, shell, spread, stored, topics, typed_fit
 from agent_core.sim.args import fill
 from agent_core.sim.mood import CHANGE_PENALTY, _action_points, asked_actions, computes, tool_action
-from agent_core.sim.text import guidance, meaning, values
+from agent_core.sim.text import backrefs, guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.names import linked
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
@@ -156,7 +156,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     kind = view.choice_type
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
     names = tuple(str(t.get("name", "")) for t in view.tools)
-    text = lx.paths_as_files(lx.own_part(values.request_part(need.clause)))
+    text = lx.paths_as_files(backrefs.own_part(values.request_part(need.clause)))
     if linked(need.clause) and "relation" not in meaning.concepts(text):
         text += " relation"  # 'Zapisz, że Jan pracuje w Northwind': what is recorded is how two names relate
     text += stored.reported_fact(

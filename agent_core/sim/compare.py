@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from agent_core.sim.text import language as lx
+from agent_core.sim.text.figures import compared
 from agent_core.sim.text.reader import Need, View
 from agent_core.sim.words import translate
 
@@ -17,7 +18,7 @@ def figures(view: View, first: Need, second: Need) -> tuple[str | None, str | No
     """The figure of each side, in the order the question compares them (None where a result is missing)."""
     if first is second:
         return _periods(view, first)
-    return tuple(lx.compared(n.intent, n.result.output) if n.result else None for n in (first, second))  # type: ignore[return-value]
+    return tuple(compared(n.intent, n.result.output) if n.result else None for n in (first, second))  # type: ignore[return-value]
 
 
 def _periods(view: View, need: Need) -> tuple[str | None, str | None]:

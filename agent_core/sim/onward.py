@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent_core.sim.text import figures
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View
 from agent_core.sim.text.results import Attempt
@@ -54,7 +55,7 @@ def conversion(view: View, need: Need, earlier: Attempt | None = None) -> Need |
             (lx.hits(text, source) or lx.hits(named, source)) and (lx.hits(text, target) or lx.hits(named, target))
         )
 
-    temperature = lx.temperature(result.output)
+    temperature = figures.temperature(result.output)
     for tool in (t for t in view.tools if t.get("name") != need.tool_def.get("name") and converts(t)):
         props = (tool.get("input_schema") or {}).get("properties") or {}
         numeric = [p for p, v in props.items() if isinstance(v, dict) and v.get("type") in ("number", "integer")]

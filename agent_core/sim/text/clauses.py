@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim.text import arithmetic, gazetteer, keeping, meaning, values
+from agent_core.sim.text import arithmetic, backrefs, gazetteer, keeping, meaning, values
 from agent_core.sim.text import language as lx
 
 # Bounds on the work one reply does, whatever the input (BEHAVIOUR.md, "Huge inputs").
@@ -103,9 +103,9 @@ def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) 
             or keeping.asks_to_keep(clause)
             and "?" not in out[-1]
             and not keeping.asks_to_keep(out[-1])
-            or lx.refers_back(clause)
+            or backrefs.refers_back(clause)
             and not intent_hits(clause)
-            or lx.acts_on_premise(out[-1], clause, bool(intent_hits(out[-1])))
+            or backrefs.acts_on_premise(out[-1], clause, bool(intent_hits(out[-1])))
             or (_REGION.match(clause) or _REGION_LEAD.match(clause) and not intent_hits(clause))
             and not gazetteer.find_cities(clause.split()[0])
             and gazetteer.places(out[-1])

@@ -319,11 +319,11 @@ def word_set(name: str) -> frozenset[str]:
 
 
 # ---- other values in text --------------------------------------------------------------------------
-_WEB = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+")
+WEB = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.\S+")
 _DOMAINS = {"com", "org", "net", "io", "ru", "pl", "de", "uk", "edu", "gov", "dev", "ai", "co", "app", "info"}
 
 
-_WEB_OR_PATH = re.compile(_WEB.pattern + "|" + PATH.pattern)  # web addresses first: no path is read inside one
+_WEB_OR_PATH = re.compile(WEB.pattern + "|" + PATH.pattern)  # web addresses first: no path is read inside one
 
 
 def extract_paths(text: str) -> list[str]:
@@ -341,82 +341,9 @@ def _is_path(found: str | None) -> bool:
     return found is not None and (found.rsplit(".", 1)[-1].lower() not in _DOMAINS or "/" in found)
 
 
-def refers_back(clause: str) -> bool:
-    """A question about what the clause before is about, by a pronoun and with nothing of its own: '..., and who wrote
-    its score?', 'Подходит ли она для фейерверка?' (not '..., но не знаю его номер': what the user cannot give)."""
-    unknown = "?" not in clause and hits(words(clause), lexicon()["not_known"])
-    # '..., и перейди на неё': a request of its own that acts on what the clause before made
-    acts = [w for k, v in lexicon()["actions"].items() if not k.startswith("_") for w in v["words"]]
-    said = words(clause)
-    asks = not set(said[:2]) & word_set("wh_words") and bool(hits(said, acts))  # not "and what did it change?"
-    own = unknown or names_own_value(clause) or asks
-    return bool(hits(words(clause), lexicon()["back_pronouns"])) and not own
-
-
-def acts_on_premise(before: str, clause: str, before_asks: bool) -> bool:
-    """'Issue 44 ... is the same as issue 42. Close it as a duplicate.': a statement of numbers with no request
-    (before_asks: it has an intent) is what the next clause, pointing back at it by a pronoun, acts on."""
-    actions = [w for k, v in lexicon()["actions"].items() if not k.startswith("_") for w in v["words"]]
-    # 'Show me issue 43 ..., then close it' asks to see it first: a request, no premise
-    opens = hits(words(before)[:1], lexicon()["request_verbs"])
-    plain = "?" not in before and not before_asks and not hits(words(before), actions) and not opens
-    return plain and bool(re.search(r"\d", before)) and bool(hits(words(clause), lexicon()["back_pronouns"]))
-
-
-def own_part(clause: str) -> str:
-    """A clause without the question it carries about what it finds ('Who made the last commit in /r, and what did it
-    change?' -> 'Who made the last commit in /r'): the tool is chosen for the first, which the second then asks of."""
-    parts = clause.split(", ")
-    while len(parts) > 1 and hits(words(parts[-1]), lexicon()["back_pronouns"]):
-        said = words(parts[-1])
-        if not set(said[:2]) & word_set("wh_words"):
-            break
-        parts.pop()
-    return ", ".join(parts)
-
-
-def names_own_value(clause: str) -> bool:
-    """A number, a name (a capital past the first word), a file, an address or an action of the clause's own ('...
-    its price in Paris', '... and email it to bob@example.com', '... and save it')."""
-    if re.search(r"\d|(?<!^)(?<![.?!]\s)\b[A-ZА-ЯЁŁŚŻ][\w-]+", clause.strip()) or extract_paths(clause):
-        return True
-    actions = [w for k, v in lexicon()["actions"].items() if isinstance(v, dict) for w in v.get("words", [])]
-    asks = words(clause)[1:2] if words(clause)[:1] in (["and"], ["и"], ["i"], ["a"]) else words(clause)[:1]
-    if asks and asks[0] in word_set("wh_words"):
-        actions = []  # '..., and what did it change?' asks what was done, it does nothing itself
-    return bool(_WEB.search(clause)) or bool(hits(words(clause), actions))
-
-
 def extract_ticker(text: str) -> str | None:
     """A stock ticker: a word of 2-5 capital letters that is not a common abbreviation."""
     return next((t for t in _TICKER.findall(text) if t not in _NOT_TICKERS), None)
-
-
-def temperature(text: str) -> str | None:
-    """The first temperature in a weather report ('4°C' -> '4'), or its JSON field ('"temperature": 52')."""
-    match = (
-        re.search(r"(-?\d+(?:\.\d+)?)\s*°", text)
-        or re.search(r"(-?\d+(?:\.\d+)?)\s*(?:degrees|градус|stopn)", text)
-        or re.search(r"[\"']?\b(?:temperature|temp)(?:_[cf])?[\"']?\s*:\s*(-?\d+(?:\.\d+)?)", text)
-    )
-    return match.group(1) if match else None
-
-
-def compared(intent: str, text: str) -> str | None:
-    """The figure two results of a comparison are compared by: the hours of two clocks, else the degrees."""
-    return utc_hours(text) if intent == "time" else temperature(text)
-
-
-def utc_hours(text: str) -> str | None:
-    """The UTC offset of the first time in a result, in hours ('2026-12-01T19:00:00+09:00' -> '9', '-05:00' -> '-5')."""
-    match = re.search(r"T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?([+-])(\d{2}):?(\d{2})|T\d{2}:\d{2}(?::\d{2})?Z", text)
-    if match is None:
-        return None
-    if match.group(1) is None:
-        return "0"
-    hours = int(match.group(2)) + int(match.group(3)) / 60
-    value = -hours if match.group(1) == "-" else hours
-    return str(int(value)) if value == int(value) else str(value)
 
 
 def closest(value: str, options: list[str]) -> str | None:
