@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
-from agent_core.sim.text import entities
+from agent_core.sim.text import clock
 from agent_core.sim.text.language import detect_language, fold, load, number_words, text_cache
 from agent_core.sim.text.values import decimal, normalise_numbers
 
@@ -254,7 +254,7 @@ def _add_word(
 @text_cache
 def extract_expression(text: str) -> str | None:
     """Arithmetic stated in words or symbols, as an expression with + - * / ^ ( ); None if there is none."""
-    for _, start, end in reversed(entities.dotted_times(text)):
+    for _, start, end in reversed(clock.dotted_times(text)):
         text = text[:start] + " " + text[end:]  # '16.30' said as a time is no sum either
     text = _DATES.sub(" ", _not_sums(text))
     text = _POLITE.sub(" ", words_to_digits(normalise_numbers(text, detect_language(text))))

@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from agent_core.sim.text import gazetteer
+from agent_core.sim.text import clock, gazetteer
 from agent_core.sim.text import language as lx
-from agent_core.sim.text.meaning import concepts as meaning_concepts
 from agent_core.sim.text.values import decimal, normalise_numbers
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -27,11 +26,6 @@ _FILE = re.compile(r"(?<![\w/.@-])((?:~?/)?(?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0
 _DIRECTORY = re.compile(r"(?<![\w/.-])((?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)*/?|[A-Za-z]:\\[\w\\. -]+)(?![\w/])")
 _ID = re.compile(r"(?<![\w@.#/-])(?:#\s?(\d{1,12})|([A-Za-z]{1,6}-?\d{1,12}(?:-\d+)?)(?![\w.]\w))")
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?")
-_TIME = re.compile(
-    r"(?<![\w:.])(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*(a\.?m\.?|p\.?m\.?)(?![\w])"
-    r"|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?::\d{2})?(?![\w:])",
-    re.I,
-)
 _ISO_DATE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
 _DOTTED_DATE = re.compile(r"(?<![\w.])(\d{1,2})[./](\d{1,2})[./](\d{4})(?![\w.])")
 _QUOTED = re.compile(
@@ -90,10 +84,8 @@ def find(text: str) -> tuple[Entity, ...]:
     for m in _DOTTED_DATE.finditer(text):
         add("date", f"{m[3]}-{int(m[2]):02d}-{int(m[1]):02d}", m.start(), m.end())
     _month_dates(text, add)
-    _said_times(text, add)
-    for m in _TIME.finditer(text):
-        add("time", _clock(m), m.start(), m.end())
-    _dotted_times(text, add)
+    for value, start, end in clock.times(text):
+        add("time", value, start, end)
     _phones(text, add)
     for m in _FILE.finditer(text):
         if not re.fullmatch(r"[\d.]+", m.group(1)) and not _is_domain(m.group(1)):
@@ -129,92 +121,6 @@ def _is_unit_number(value: str) -> bool:
     """'5km', '20kg', '3h': a quantity, not an identifier."""
     match = re.fullmatch(r"(\d+)([A-Za-z]+)", value)
     return match is not None and match.group(2).lower() in _units()
-
-
-_DOTTED_TIME = re.compile(
-    r"(?<![\w:.,])([01]?\d|2[0-3])\.([0-5]\d)\s*(a\.?m\.?|p\.?m\.?)?(?![\w.,%$€£])(?!\s*[A-Z]{3}\b|\s*[$€£])", re.I
-)
-
-
-def dotted_times(text: str) -> list[tuple[str, int, int]]:
-    """'16.30', '7.15pm': times written with a dot (HH:MM, start, end), when a part of the day, a word for time or
-    a 'when' word before it says so (a price of 16.30 stays a number)."""
-    when = {lx.fold(w) for w in _data()["clock"]["when"]}
-    out = []
-    for m in _DOTTED_TIME.finditer(text):
-        before = [lx.fold(w) for w in lx.words(re.split(r"[,;:?!]", text[: m.start()])[-1])]
-        if m.group(3) or "time" in meaning_concepts(text) or (before and (before[-1] in when or before[0] in when)):
-            hour, minute = int(m.group(1)), int(m.group(2))
-            if m.group(3):
-                hour = (hour % 12) + (12 if m.group(3).lower().startswith("p") else 0)
-            out.append((f"{hour:02d}:{minute:02d}", m.start(), m.end()))
-    return out
-
-
-def _dotted_times(text: str, add: Any) -> None:
-    for value, start, end in dotted_times(text):
-        add("time", value, start, end)
-
-
-def _clock(m: re.Match[str]) -> str:
-    if m.group(3):
-        hour, minute = int(m.group(1)), int(m.group(2) or 0)
-        pm = m.group(3).lower().startswith("p")
-        hour = (hour % 12) + (12 if pm else 0)
-        return f"{hour:02d}:{minute:02d}"
-    return f"{int(m.group(4)):02d}:{m.group(5)}"
-
-
-@cache
-def _clock_words() -> tuple[re.Pattern[str], dict[str, Any]]:
-    """The pattern of a time said in words, and the folded word tables it reads."""
-    data = _data()["clock"]
-    table = {key: {lx.fold(k): v for k, v in data[key].items()} for key in ("hours", "before", "after", "named")}
-    parts = {lx.fold(w): key for key in ("am", "pm", "night", "pm_after_filler") for w in data[key]}
-
-    def alt(items: Any) -> str:
-        return "|".join(re.escape(lx.fold(w)) for w in sorted(items, key=len, reverse=True))
-
-    hours = rf"\d{{1,2}}|{alt(table['hours'])}"
-    pattern = re.compile(
-        rf"(?<![\w:.])(?:(?P<named>{alt(table['named'])})"
-        rf"|(?:(?P<before>{alt(table['before'])})|(?P<after>{alt(table['after'])}))\s+(?P<hour>{hours})"
-        rf"|(?P<bare>{hours})(?::(?P<minute>[0-5]\d))?)"
-        rf"(?:\s+(?:(?P<oclock>{alt(data['oclock'])})|(?P<filler>{alt(data['filler'])})))?"
-        rf"(?:\s+(?P<part>{alt(parts)}))?(?![\w])"
-    )
-    return pattern, {**table, "parts": parts}
-
-
-def _said_times(text: str, add: Any) -> None:
-    """'9 утра' (09:00), 'wpół do ósmej wieczorem' (19:30), 'half past seven', 'noon': a time of day in words."""
-    folded = lx.fold(text)
-    if len(folded) != len(text):
-        return
-    pattern, table = _clock_words()
-    for m in pattern.finditer(folded):
-        if m["named"]:
-            add("time", table["named"][m["named"]], m.start(), m.end())
-            continue
-        written = m["hour"] or m["bare"]
-        hour = int(written) if written.isdigit() else table["hours"][written]
-        if not 0 <= hour <= 23:
-            continue
-        minutes = int(m["minute"] or 0)
-        if m["before"]:
-            hour, minutes = (hour - 1) % 12 or 12, table["before"][m["before"]]
-        elif m["after"]:
-            minutes = table["after"][m["after"]]
-        part = table["parts"].get(m["part"] or "")
-        if part == "pm_after_filler":
-            part = "pm" if m["filler"] else None
-        if not (m["hour"] or part or m["oclock"]):
-            continue
-        if hour < 12 and (part == "pm" or (part == "night" and hour >= 7)):
-            hour += 12
-        elif hour == 12 and part in ("am", "night"):
-            hour = 0
-        add("time", f"{hour:02d}:{minutes:02d}", m.start(), m.end())
 
 
 @cache
