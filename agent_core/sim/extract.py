@@ -1,7 +1,7 @@
-"""Structured values by meaning: what fills an output schema's fields that no tool argument rule does — flags
-('demo_requested' from 'wants a demo', not from 'doesn't need a demo'), scores (sentiment, risk), categories,
-things the model knows (a banana is a yellow fruit, the 2012 Olympics were in London), a name next to its word
-('the Enterprise plan'), and a value a result gave under the field's own name."""
+"""Structured values by meaning: what fills an output schema's fields that no tool argument rule does — fields
+judged from the text (flags, scores, categories: judged.py), things the model knows (a banana is a yellow fruit, the
+2012 Olympics were in London), a name next to its word ('the Enterprise plan'), and a value a result gave under the
+field's own name."""
 
 from __future__ import annotations
 
@@ -9,159 +9,11 @@ import re
 from functools import cache
 from typing import Any
 
-from agent_core.sim import kinds, measures
+from agent_core.sim import judged, kinds, measures
+from agent_core.sim.kinds import name_words
 from agent_core.sim.text import entities, facts, names
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import View
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-# A thing refused after its word: '<demo> не нужна', '<prezentacji> nie potrzebuje', '<demo> is not needed'.
-_NEEDED_NOT = re.compile(r"^\w*[\s,]+(?:is\s+|are\s+)?(?:не|nie|not)\s+(?:нуж|потреб|potrzeb|need|requir|want|chc|хоч)")
-_NEGATION = re.compile(r"(?:\bnot\b|n't\b|\bno\b|\bwithout\b|\bnever\b|\bне\b|\bнет\b|\bбез\b|\bnie\b|\bbez\b)", re.I)
-_POSITIVE = [
-    "good",
-    "great",
-    "love",
-    "loved",
-    "incredible",
-    "amazing",
-    "excellent",
-    "wonderful",
-    "okay",
-    "fine",
-    "happy",
-    "best",
-    "fantastic",
-    "perfect",
-    "хорош",
-    "отличн",
-    "прекрасн",
-    "замечательн",
-    "люблю",
-    "понравил",
-    "супер",
-    "dobr",
-    "świetn",
-    "wspaniał",
-    "doskonał",
-    "super",
-    "kocham",
-    "podoba",
-]
-_NEGATIVE = [
-    "bad",
-    "terrible",
-    "awful",
-    "hate",
-    "worst",
-    "horrible",
-    "won't",
-    "never",
-    "poor",
-    "broken",
-    "late",
-    "lost",
-    "плох",
-    "ужасн",
-    "отвратительн",
-    "ненавиж",
-    "худш",
-    "опоздал",
-    "потерял",
-    "сломал",
-    "zł",
-    "okropn",
-    "beznadziejn",
-    "fataln",
-    "spóźnił",
-    "zgubił",
-    "nienawidz",
-    "najgorsz",
-]
-# Words that say a flag is on, beyond its own name: a lost card is a card to block.
-_FLAG_WORDS = {
-    "block": [
-        "lost",
-        "stolen",
-        "stole",
-        "ukradl",
-        "ukradł",
-        "theft",
-        "fraud",
-        "hacked",
-        "украл",
-        "потерял",
-        "кража",
-        "мошенн",
-        "zgubił",
-        "ukradzion",
-        "skradzion",
-        "kradzież",
-        "oszust",
-    ],
-    "demo": [
-        "demo",
-        "demonstration",
-        "presentation",
-        "walkthrough",
-        "демо",
-        "показ",
-        "презентац",
-        "prezentacj",
-        "pokaz",
-    ],
-    "urgent": ["urgent", "asap", "immediately", "срочн", "pilne", "natychmiast"],
-}
-_RISKY = [
-    "lost",
-    "stolen",
-    "stole",
-    "ukradl",
-    "ukradł",
-    "theft",
-    "fraud",
-    "hack",
-    "украл",
-    "потерял",
-    "кража",
-    "мошенн",
-    "zgubił",
-    "ukradzion",
-    "skradzion",
-    "kradzież",
-    "oszust",
-]
-_CATEGORY_WORDS = {
-    "technology": [
-        "tech",
-        "quantum",
-        "computer",
-        "software",
-        "ai",
-        "digital",
-        "internet",
-        "технолог",
-        "компьютер",
-        "technolog",
-        "komputer",
-    ],
-    "politics": [
-        "election",
-        "government",
-        "minister",
-        "president",
-        "parliament",
-        "выбор",
-        "правительств",
-        "wybor",
-        "rząd",
-        "sejm",
-    ],
-    "sports": ["match", "football", "team", "goal", "championship", "матч", "футбол", "команд", "mecz", "piłk"],
-    "business": ["market", "company", "stock", "profit", "revenue", "economy", "рынок", "компани", "rynek", "firma"],
-    "entertainment": ["film", "movie", "music", "celebrity", "show", "фильм", "музык", "muzyk", "gwiazd"],
-}
-
 
 # Free-text properties of an output: what the model would say in its answer goes there.
 _TEXTY = (
@@ -189,10 +41,6 @@ def texty(pname: str, prop: dict[str, Any]) -> bool:
         return False
     words = lx.words(re.sub(r"[_\-]+", " ", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", pname)))
     return any(w in _TEXTY or w.rstrip("s") in _TEXTY for w in words)
-
-
-def _words(name: str) -> list[str]:
-    return lx.words(re.sub(r"[_\-]+", " ", _CAMEL.sub(" ", name)))
 
 
 @cache
@@ -263,7 +111,7 @@ def complete(
 
 def _judged(pname: str, prop: dict[str, Any]) -> bool:
     """Fields a model judges rather than copies: scores, risk levels, flags, scored categories."""
-    words = _words(pname)
+    words = name_words(pname)
     kind_type = prop.get("type")
     items: dict[str, Any] = prop["items"] if isinstance(prop.get("items"), dict) else {}
     scored = kind_type == "array" and "score" in (items.get("properties") or {})
@@ -288,14 +136,14 @@ def _resolved(prop: Any) -> dict[str, Any]:
 def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: dict[str, Any] | None) -> Any:
     kind_type = prop.get("type")
     text = f"{view.question}\n{view.system}"
-    words = _words(pname)
+    words = name_words(pname)
     if kind_type == "boolean":
-        return flag(view.question, pname)
+        return judged.flag(view.question, pname)
     if kind_type in ("integer", "number"):
         if "score" in words or "sentiment" in words:
-            return sentiment(view.question, pname)
+            return judged.sentiment(view.question, pname)
         if "risk" in words:
-            return risk(view.question)
+            return judged.risk(view.question)
         keyed = _keyed(view, pname)
         number = re.search(r"-?\d+(?:[.,]\d+)?", keyed or "")
         if number is None:
@@ -308,7 +156,7 @@ def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: 
     if kind_type == "array":
         items: dict[str, Any] = prop["items"] if isinstance(prop.get("items"), dict) else {}
         if items.get("type") == "object" and "score" in (items.get("properties") or {}):
-            return categories(view.question)
+            return judged.categories(view.question)
         return None
     if kind_type == "object" and prop.get("properties"):
         return complete(view, prop, {}, "", key) or None
@@ -330,59 +178,6 @@ def _by_type(prop: dict[str, Any], answer: str) -> Any:
     if prop.get("enum"):
         return prop["enum"][0]
     return {"integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}.get(str(kind_type), answer or "")
-
-
-def flag(text: str, pname: str) -> bool:
-    """True when the text asks for what the flag names, and does not say it does not."""
-    words = [
-        w for w in _words(pname) if w not in ("is", "has", "requested", "request", "wants", "needed", "need", "to")
-    ]
-    acts = [w for w in words if w in _FLAG_WORDS]
-    # 'block_card': the verb decides; the card named in "change my card's PIN" is its object, no reason to block.
-    words = acts or words
-    triggers = [t for w in words for t in _FLAG_WORDS.get(w, [])] + [w for w in words if len(w) > 3]
-    folded = lx.fold(text)
-    for trigger in triggers:
-        for match in re.finditer(rf"(?<![\w]){re.escape(lx.fold(trigger))}", folded):
-            before = folded[max(0, match.start() - 40) : match.start()]
-            if _NEEDED_NOT.match(folded[match.end() : match.end() + 40]):
-                continue  # 'демонстрация не нужна', 'prezentacji nie potrzebuje': refused after its word
-            if not _NEGATION.search(before.split(".")[-1].split(",")[-1] if "," in before else before.split(".")[-1]):
-                return True
-    return False
-
-
-def sentiment(text: str, pname: str) -> float:
-    """A 0-1 score from the text's good and bad words (positive, negative, the rest neutral)."""
-    tokens = lx.words(text)
-    good, bad = len(lx.hits(tokens, _POSITIVE)), len(lx.hits(tokens, _NEGATIVE))
-    if not good and not bad:
-        return 0.8 if "neutral" in pname else 0.1
-    positive, negative = round(0.9 * good / (good + bad), 2), round(0.9 * bad / (good + bad), 2)
-    if "positive" in pname:
-        return positive
-    if "negative" in pname:
-        return negative
-    return round(max(0.0, 1.0 - positive - negative), 2)
-
-
-def risk(text: str) -> int:
-    """A 0-10 risk level: a lost or stolen card, fraud, is high; a question about a balance is low."""
-    return 8 if lx.hits(lx.words(text), _RISKY) else 1
-
-
-def categories(text: str) -> list[dict[str, Any]]:
-    """The categories the prompt lists, scored by the words of the text (the best first)."""
-    listed = re.search(r"categor\w*[^:\n]*:\s*([^\n.]+)", text, re.I)
-    names = [n.strip(" '\"") for n in re.split(r",|\bor\b|\band\b", listed.group(1))] if listed else []
-    names = [n for n in names if n] or [k.title() for k in _CATEGORY_WORDS]
-    tokens = lx.words(text.split(":", 1)[0] if listed else text)
-    scored = []
-    for name in names:
-        words = _CATEGORY_WORDS.get(lx.fold(name), [lx.fold(name)])
-        scored.append((len(lx.hits(tokens, words)), name))
-    best = max(scored)[0] if scored else 0
-    return [{"name": n, "score": 0.9 if s == best and s else 0.1} for s, n in sorted(scored, key=lambda p: -p[0])]
 
 
 def characteristics(text: str) -> dict[str, str]:
@@ -415,7 +210,7 @@ def _from_results(view: View, words: list[str]) -> Any:
         if attempt.status != "ok":
             continue
         for fact in facts.read(attempt.output):
-            if set(_words(fact.key)) & wanted and isinstance(fact.value, (str, int, float)):
+            if set(name_words(fact.key)) & wanted and isinstance(fact.value, (str, int, float)):
                 return fact.value
         if "conditions" in wanted or "weather" in wanted:
             text = attempt.output.strip()

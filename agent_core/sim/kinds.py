@@ -65,7 +65,8 @@ _OPTION_KINDS = {
 }
 
 
-def _words(text: str) -> list[str]:
+def name_words(text: str) -> list[str]:
+    """The folded words of a name: 'demoRequested', 'demo_requested', 'demo-requested' -> ['demo', 'requested']."""
     return lx.words(re.sub(r"[_\-]+", " ", _CAMEL.sub(" ", text)))
 
 
@@ -98,18 +99,18 @@ def _kind_of(pname: str, prop_json: str, tool_json: str) -> str | None:
         return "url"
     if fmt in ("date", "date-time", "time"):
         return {"date": "date", "date-time": "datetime", "time": "time"}[fmt]
-    name_words = _words(pname)
-    if kind_type in (None, "string") and _glob(name_words, str(prop.get("description", "")) + tool_json):
+    pwords = name_words(pname)
+    if kind_type in (None, "string") and _glob(pwords, str(prop.get("description", "")) + tool_json):
         return "glob"  # search_files(pattern): '*.py' for 'Python files', not the sentence
     described = lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))
-    for words in (name_words, described):
-        found = _special(words, pname, prop, kind_type, words is name_words)
+    for words in (pwords, described):
+        found = _special(words, pname, prop, kind_type, words is pwords)
         if found:
             return found
-    slot = _slot(pname, prop, tool_json, name_words)
+    slot = _slot(pname, prop, tool_json, pwords)
     if kind_type in ("integer", "number") and slot not in ("number", "id", "id_number", None):
         slot = None  # a number-typed parameter takes a number, never a path or a city ('head' of read_text_file)
-    if slot == "path" and lx.hits(name_words, ["repo", "repository", "dir", "directory", "folder", "root", "cwd"]):
+    if slot == "path" and lx.hits(pwords, ["repo", "repository", "dir", "directory", "folder", "root", "cwd"]):
         return "directory"  # git's repo_path is a folder
     if slot is None and kind_type in ("integer", "number"):
         return "number"
@@ -200,9 +201,9 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
     return None
 
 
-def _glob(name_words: list[str], described: str) -> bool:
+def _glob(pwords: list[str], described: str) -> bool:
     """A parameter named pattern/glob/mask of a tool that speaks of glob patterns or shows one ('*.ext')."""
-    return bool(lx.hits(name_words, ["=pattern", "=glob", "=mask", "=wildcard"])) and bool(
+    return bool(lx.hits(pwords, ["=pattern", "=glob", "=mask", "=wildcard"])) and bool(
         re.search(r"\bglob\b|\bwildcard|['\"`]\*\*?/?\*?\.\w+", described, re.I)
     )
 
@@ -216,7 +217,7 @@ def _names_branch(words: list[str], prop: dict[str, Any]) -> bool:
 _PEOPLE = {"customer", "user", "person", "recipient", "sender", "client", "employee", "contact", "guest", "passenger"}
 
 
-def _slot(pname: str, prop: dict[str, Any], tool_json: str, name_words: list[str]) -> str | None:
+def _slot(pname: str, prop: dict[str, Any], tool_json: str, pwords: list[str]) -> str | None:
     """The older slots (city, id, body, sql, ...) from the lexicon's word lists."""
     found = None
     for tokens in (lx.words(pname), lx.words(_QUOTED.sub(" ", str(prop.get("description", ""))))):
@@ -229,12 +230,12 @@ def _slot(pname: str, prop: dict[str, Any], tool_json: str, name_words: list[str
     if found in ("query", None) and prop.get("type", "string") == "string" and "database" in tool.described:
         if sql.schema(json.loads(tool_json).get("description") or "") or "sql" in lx.words(str(prop)):
             return "sql"
-    if found in ("query", None) and "sql" in name_words + lx.words(str(prop.get("description", ""))):
+    if found in ("query", None) and "sql" in pwords + lx.words(str(prop.get("description", ""))):
         return "sql"
     about_folder = lx.hits(lx.words(str(prop.get("description", ""))), lx.lexicon()["slots"]["directory"])
     props = (json.loads(tool_json).get("input_schema") or {}).get("properties") or {}
     # the root a glob pattern is matched under (search_files(path, pattern)) is a folder
-    under = any(_glob(_words(p), str(v) + tool_json) for p, v in props.items() if p != pname)
+    under = any(_glob(name_words(p), str(v) + tool_json) for p, v in props.items() if p != pname)
     if found == "path" and ("list" in tool.name or about_folder or under) and not lx.extract_paths(str(prop)):
         return "directory"
     return found

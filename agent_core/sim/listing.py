@@ -180,7 +180,7 @@ def _replacement(work: Fill, props: dict[str, Any]) -> dict[str, str] | None:
     'zamień A na B'; quoted text is taken as written."""
     roles: dict[str | None, str] = {}
     for key, prop in props.items():
-        words = kinds._words(key)
+        words = kinds.name_words(key)
         if isinstance(prop, dict) and prop.get("type", "string") == "string":
             role = "old" if set(words) & set(_OLD) else "new" if set(words) & set(_NEW) else None
             roles.setdefault(role, key)
@@ -432,8 +432,8 @@ _UNTIL = re.compile(r"(?:\buntil|\btill|\bbefore|\bto|\bthrough|\bпо|\bдо|\b
 def dates_for(found: list[entities.Entity], pname: str, text: str) -> list[entities.Entity]:
     """The dates a period's bound takes: a start (start_timestamp, date_from, since) the dates after 'since / from /
     с / od', an end the dates after 'until / to / до / do'; a parameter with no role takes any date."""
-    role = places._role(pname) or ("source" if lx.hits(kinds._words(pname), ["since", "after"]) else "")
-    role = role or ("target" if lx.hits(kinds._words(pname), ["until", "before"]) else "")
+    role = places._role(pname) or ("source" if lx.hits(kinds.name_words(pname), ["since", "after"]) else "")
+    role = role or ("target" if lx.hits(kinds.name_words(pname), ["until", "before"]) else "")
     if not role:
         return found
     after = _SINCE if role == "source" else _UNTIL

@@ -6,7 +6,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from agent_core.sim.kinds import _SOURCE_WORDS, _TARGET_WORDS, _words
+from agent_core.sim.kinds import _SOURCE_WORDS, _TARGET_WORDS, name_words
 from agent_core.sim.text import entities, gazetteer
 from agent_core.sim.text import language as lx
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def _role(pname: str) -> str:
-    words = _words(pname)
+    words = name_words(pname)
     if lx.hits(words, [f"={w}" if len(w) <= 3 else w for w in _SOURCE_WORDS]):
         return "source"
     if lx.hits(words, [f"={w}" if len(w) <= 3 else w for w in _TARGET_WORDS]):

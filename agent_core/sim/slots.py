@@ -7,7 +7,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from agent_core.sim.kinds import _words, kind_of
+from agent_core.sim.kinds import kind_of, name_words
 from agent_core.sim.places import by_role as by_role  # args.py reads these here
 from agent_core.sim.places import city_info
 from agent_core.sim.places import place as place
@@ -150,7 +150,7 @@ def _a_tool_finds_coordinates(work: Fill) -> bool:
 
 def boolean(text: str, pname: str, prop: dict[str, Any]) -> bool | None:
     """True when the text asks for what the flag names ('include the forecast' for include_forecast)."""
-    words = [w for w in _words(pname) if w not in ("is", "include", "with", "use", "enable", "show", "only")]
+    words = [w for w in name_words(pname) if w not in ("is", "include", "with", "use", "enable", "show", "only")]
     if not words:
         return None
     tokens = lx.words(text)
@@ -173,13 +173,13 @@ def person(work: Fill, text: str, pname: str) -> str | None:
         for e in entities.of_kind(text, "person")
         if (e.start, str(id(text))) not in work.used and lx.fold(str(e.value)) not in own
     ]
-    if not found and set(_words(pname)) & {"author", "owner", "org", "organization", "organisation", "publisher"}:
+    if not found and set(name_words(pname)) & {"author", "owner", "org", "organization", "organisation", "publisher"}:
         company = next((n for _, n, kind in names.known_entities(text) if kind == "organization"), None)
         return company if company and lx.fold(company) not in own else None
     if not found:
         return None
     name = str(found[0].value)
-    words = _words(pname)
+    words = name_words(pname)
     parts = name.split()
     if "first" in words or "given" in words:
         return parts[0]
@@ -215,7 +215,7 @@ def branch(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> str | Non
     from ('from main', 'na bazie main') for a base or from_branch, else the one named ('branch fix/x', 'the develop
     branch', 'на ветку release')."""
     described = lx.words(str(prop.get("description") or ""))
-    words = _words(pname)
+    words = name_words(pname)
     patterns: tuple[re.Pattern[str], ...] = (_AFTER_WORD, _BEFORE_WORD)
     if "into" in described:
         patterns = (_INTO,)
@@ -260,7 +260,7 @@ def _label_words(word: str) -> list[str]:
 def named_value(text: str, word: str) -> str | None:
     """The value written after its name, in any of the three languages: 'my username is adavis', 'login: jdoe',
     'мой логин ivan_petrov'."""
-    names = [*(_words(word) or [word]), *_label_words(word)]
+    names = [*(name_words(word) or [word]), *_label_words(word)]
     label = "|".join(re.escape(w) for w in names) or re.escape(word)
     match = re.search(rf"(?:{label})\s*(?:is|:|=|-|—|это|to|jest)?\s*['\"“«„]?([\w.@+-]{{2,}})", text, re.I)
     if not match:
@@ -279,7 +279,7 @@ def thing_name(text: str, pname: str, tool: dict[str, Any], lang: str) -> str | 
     'Look up AA batteries in the inventory', the longest run of words that are no request, no place ('in the
     inventory', 'w magazynie') and none of the tool's own words; in Russian or Polish, the English name the user
     glossed in parentheses for an English tool ('świeczki urodzinowe (birthday candle)'). None for a person's name."""
-    words = _words(pname)
+    words = name_words(pname)
     if len(words) != 2 or words[-1] != "name" or words[0] in _THING_USERS:
         return None
     gloss = _GLOSS.search(text)
@@ -347,7 +347,7 @@ def typed_spans(text: str) -> tuple[tuple[int, int], ...]:
 
 def entity_words(pname: str) -> list[str]:
     """What a parameter identifies: 'customer' of customer_id, 'order' of orderId."""
-    return [w for w in _words(pname) if w not in ("id", "ids", "number", "no", "key", "code", "uuid")]
+    return [w for w in name_words(pname) if w not in ("id", "ids", "number", "no", "key", "code", "uuid")]
 
 
 def about_entity(pname: str, tool: dict[str, Any]) -> bool:
