@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import counts, examples, kinds, listing, qualifiers, shell, slots
+from agent_core.sim import counts, examples, kinds, listing, numeric, qualifiers, shell, slots
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
 from agent_core.sim.defaults import _listed_options as _listed_options
@@ -252,7 +252,7 @@ def _number(work: Fill, pname: str, prop: dict[str, Any], required: bool = False
         work.counted += 1
         return _as_number(found[work.counted - 1], prop) if work.counted <= len(found) else None
     for text in work.texts():
-        picked = listing.number_for(work, text, pname, prop, required)
+        picked = numeric.number_for(work, text, pname, prop, required)
         if picked is not None:
             return _as_number(str(picked), prop)
     found = _from_results_by_key(work, pname, prop, "number")
