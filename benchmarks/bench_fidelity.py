@@ -49,7 +49,7 @@ def public(show_failures: bool) -> tuple[dict[str, dict[str, float]], list[str]]
         for outcome in outcomes:
             by_file.setdefault(outcome.case["file"], []).append(outcome)
         for stem, group in sorted(by_file.items()):
-            print(f"  source:{stem:<40} {percent(group):5.1f}%  ({len(group)} cases)")
+            print(f"  source:{stem:<40} {percent([o.passed for o in group]):5.1f}%  ({len(group)} cases)")
     if show_failures:
         for outcome in outcomes:
             if not outcome.passed:

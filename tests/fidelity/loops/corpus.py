@@ -68,29 +68,35 @@ def tools_for(case: dict[str, Any], files: dict[str, dict[str, Any]]) -> dict[st
     return tools
 
 
-def run_corpus(only: str | None = None) -> list[Outcome]:
-    """Run every case (or those whose id contains `only`) and check it."""
+def run_corpus(only: str | None = None, stem: str | None = None) -> list[Outcome]:
+    """Run every case (or those whose id contains `only`, or those of one source file) and check it."""
     files, sdk = load_files(), client()
     outcomes = []
     for case in load_cases(files):
-        if only and only not in case["id"]:
+        if (only and only not in case["id"]) or (stem and case["file"] != stem):
             continue
         run = run_case(case, tools_for(case, files), sdk)
         outcomes.append(Outcome(case, run, check(case, run)))
     return outcomes
 
 
-def percent(outcomes: list[Outcome]) -> float:
-    return round(100.0 * sum(o.passed for o in outcomes) / len(outcomes), 1) if outcomes else 0.0
+def percent(passed: list[bool]) -> float:
+    return round(100.0 * sum(passed) / len(passed), 1) if passed else 0.0
 
 
 def breakdown(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
     """Pass % overall, by kind and by language (with the number of cases in each)."""
-    groups: dict[str, list[Outcome]] = defaultdict(list)
-    for o in outcomes:
-        groups[f"kind:{o.case['kind']}"].append(o)
-        groups[f"language:{o.case['lang']}"].append(o)
-    figures = {"overall": {"percent": percent(outcomes), "cases": len(outcomes)}}
+    return figures_of([(o.case, o.passed) for o in outcomes])
+
+
+def figures_of(results: list[tuple[dict[str, Any], bool]]) -> dict[str, dict[str, float]]:
+    """breakdown() of (case, passed) pairs: also the figures a record's failing list implies, without a run."""
+    groups: dict[str, list[bool]] = defaultdict(list)
+    for case, passed in results:
+        groups[f"kind:{case['kind']}"].append(passed)
+        groups[f"language:{case['lang']}"].append(passed)
+    everything = [passed for _, passed in results]
+    figures = {"overall": {"percent": percent(everything), "cases": len(everything)}}
     order = [f"kind:{k}" for k in KINDS] + [f"language:{lang}" for lang in LANGS]
     for key in sorted(groups, key=lambda k: order.index(k) if k in order else len(order)):
         figures[key] = {"percent": percent(groups[key]), "cases": len(groups[key])}
