@@ -230,3 +230,17 @@ def test_a_learner_who_joined_sees_their_class_even_on_a_link_without_it():
     at.switch_page("pages/lessons.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Group B" in c.value and "Ada" in c.value for c in at.caption)
+
+
+def test_the_lesson_pickers_counts_are_each_learners_own(lessons):
+    """One query gives every lesson's count of finished items (the picker's ✓), for this learner only."""
+    store = ProgressStore()
+    first, second = lessons[0], lessons[1]
+    store.mark("ann", first.id, "exercise:a")
+    store.mark("ann", first.id, "question:b")
+    store.mark("ann", first.id, "question:b")  # done twice is done once
+    store.mark("ann", second.id, "exercise:c")
+    store.mark("bob", second.id, "exercise:c")
+    assert store.counts("ann") == {first.id: 2, second.id: 1}
+    assert store.counts("bob") == {second.id: 1}
+    assert store.counts("cleo") == {}

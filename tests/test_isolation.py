@@ -29,7 +29,7 @@ import agent_core
 import lab_ui
 from agent_core.tools import lookups
 from lab_ui.controller.session import LabSession, default_config
-from lab_ui.lessons import page as lessons_view
+from lab_ui.lessons import catalog as lesson_catalog
 from lab_ui.playground.turn import TABS
 
 KEY_A = "sk-ant-" + "isolation-A-0123456789abcdef"  # split: no key-shaped literal in the repository
@@ -110,7 +110,7 @@ def _shared_values() -> dict[str, object]:
             )
             if mutable and not attr.startswith("__"):
                 found[f"{name}.{attr}"] = value
-    found["lessons (st.cache_resource)"] = lessons_view._lessons()
+    found["lessons (st.cache_data)"] = lesson_catalog._read()
     for path in sorted(lookups.DATA_DIR.glob("*.json")):
         found[f"tool data {path.name}"] = lookups.load_data(path.name)
     return found
@@ -161,7 +161,7 @@ def test_a_session_that_changes_everything_it_holds_changes_nothing_shared(app_e
     assert lab_of(b).config == pristine, "a new session starts from the pristine defaults"
     b.switch_page("pages/lessons.py").run()
     fresh = [k for k in list(b.session_state.keys()) if k.startswith("agent_loop_lab:lesson:")]
-    lesson = next(x for x in lessons_view._lessons() if fresh[0].endswith(x.id))
+    lesson = next(x for x in lesson_catalog._read() if fresh[0].endswith(x.id))
     assert b.session_state[fresh[0]].config == lesson.scenario_config("en")
 
 

@@ -81,6 +81,12 @@ class ProgressStore(ProgressTables):
             rows = conn.execute("SELECT item FROM progress WHERE learner = ? AND lesson = ?", (learner, lesson))
             return {r[0] for r in rows}
 
+    def counts(self, learner: str) -> dict[str, int]:
+        """How many items of each lesson this learner has finished, in one query (the lesson picker shows them all)."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT lesson, COUNT(*) FROM progress WHERE learner = ? GROUP BY lesson", (learner,))
+            return {lesson: count for lesson, count in rows}
+
     def reset(self, learner: str, lesson: str) -> None:
         with self._connect() as conn:
             conn.execute("DELETE FROM progress WHERE learner = ? AND lesson = ?", (learner, lesson))

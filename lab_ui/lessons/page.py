@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from agent_core.teaching.lessons import LESSONS_ROOT, Lesson, LessonError, load_lessons
+from agent_core.teaching.lessons import LESSONS_ROOT, Lesson, LessonError
 from agent_core.teaching.lessons.cheatsheet import cheat_sheet_html
 from agent_core.teaching.lessons.glossary import Term, load_glossary
 from agent_core.teaching.progress import ProgressStore
@@ -14,7 +14,7 @@ from lab_ui.controller import session
 from lab_ui.controller.session import LabSession
 from lab_ui.frame import url_state
 from lab_ui.frame.untrusted import md
-from lab_ui.lessons import class_join, code, follow, parsons, predictions
+from lab_ui.lessons import catalog, class_join, code, follow, parsons, predictions
 from lab_ui.lessons import exercises as lesson_exercises
 from lab_ui.lessons import quiz as quiz_view
 from lab_ui.lessons.steps import Part, StepView
@@ -23,13 +23,6 @@ from lab_ui.playground import page as playground
 from lab_ui.practice import page as practice
 from lab_ui.serving import who
 from lab_ui.words.i18n import t
-
-
-@st.cache_data(show_spinner=False)
-def _lessons() -> tuple[Lesson, ...]:
-    """Lessons are read once per server; cache_data hands every session its own copy."""
-    return tuple(load_lessons())
-
 
 _LESSON = "lessons:lesson"  # session_state: the lesson last open in this tab (the URL loses it on a page change)
 
@@ -222,13 +215,14 @@ def render() -> None:
     lang = session.get().language
     st.title(t("Lessons"))
     try:
-        lessons = _lessons()
+        lessons = catalog.lessons()
     except LessonError as exc:
         st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
         return
     learner, store = who.learner_id(), ProgressStore()
     class_join.render(learner)
-    progress = {x.id: len(store.done(learner, x.id)) for x in lessons}
+    counts = store.counts(learner)
+    progress = {x.id: counts.get(x.id, 0) for x in lessons}
     lesson = _pick(lessons, lang, progress)
     lab = _lesson_session(lesson, lang)
     playground.restore_draft(lab, f"lesson:{lesson.id}")

@@ -11,13 +11,14 @@ from agent_core.serving.mode import is_class_server
 from agent_core.teaching.class_lead import ClassLead, Place
 from agent_core.teaching.class_report import ClassReport, load_report
 from agent_core.teaching.classes import ClassError, ClassStore, SchoolClass, normalize_code
-from agent_core.teaching.lessons import Lesson, LessonError, load_lessons
+from agent_core.teaching.lessons import Lesson, LessonError
 from agent_core.teaching.progress import ProgressStore
 from agent_core.teaching.teacher_notes import SECTIONS, lesson_notes
 from lab_ui.controller import session
 from lab_ui.frame import presenter
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.frame.links import app_link
+from lab_ui.lessons import catalog
 from lab_ui.lessons.class_join import plain
 from lab_ui.serving import board
 from lab_ui.teacher import lead
@@ -35,16 +36,10 @@ SECTION_TITLES = {
 LEVEL_WORDS = {"beginner": mark("beginner"), "intermediate": mark("intermediate"), "advanced": mark("advanced")}
 
 
-@st.cache_data(show_spinner=False)
-def _lessons() -> tuple[Lesson, ...]:
-    """Lessons are read once per server; cache_data hands every session its own copy."""
-    return tuple(load_lessons())
-
-
 def render() -> None:
     st.title(t("Teacher"))
     try:
-        _lessons()  # a broken lesson is said plainly here, before any class is opened
+        catalog.lessons()  # a broken lesson is said plainly here, before any class is opened
     except LessonError as exc:
         st.error(t("A lesson could not be loaded:") + f"\n\n{exc}")
         return
@@ -127,8 +122,8 @@ def _go(opened: SchoolClass) -> None:
 def _header(opened: SchoolClass) -> None:
     st.subheader(plain(opened.name))
     lead.join_screen(opened)
-    lead.send_panel(opened, list(_lessons()))
-    lead.plan(opened, list(_lessons()))
+    lead.send_panel(opened, list(catalog.lessons()))
+    lead.plan(opened, list(catalog.lessons()))
     if presenter.on():  # on the projector: the teacher key is nowhere on screen (the URL lost it too)
         return
     with st.expander(t("Your teacher link (keep it; do not show it to the class)")):
@@ -142,7 +137,7 @@ def _header(opened: SchoolClass) -> None:
 def live_progress(code: str) -> None:
     """Redrawn every few seconds on its own: a learner's finished exercise or answer appears without a click.
     Picking a lesson redraws only this part too."""
-    lessons = list(_lessons())
+    lessons = list(catalog.lessons())
     report = load_report(code, lessons, ClassStore(), ProgressStore())
     right, answered = report.class_quiz_score()
     cols = st.columns(3)
