@@ -70,7 +70,9 @@ def restore_sticky() -> None:
 def remember_language(lang: str) -> None:
     """The language goes into the URL, and into a cookie for the next visit (set by a script of the app's own)."""
     put("lang", lang)
-    if st.session_state.get(_COOKIE_SET, st.context.cookies.get(COOKIE)) == lang:
+    # The cookie header is read only on a session's first run: after that the session knows what it set.
+    known = st.session_state[_COOKIE_SET] if _COOKIE_SET in st.session_state else st.context.cookies.get(COOKIE)
+    if known == lang:
         return
     st.session_state[_COOKIE_SET] = lang
     script = f"document.cookie = {json.dumps(f'{COOKIE}={lang}; path=/; max-age=31536000; samesite=lax')};"
