@@ -12,10 +12,11 @@ from agent_core.sim.brain import think
 Runner = Callable[[str, dict], tuple[str, bool]]
 
 
-def tool(name: str, description: str, props: dict, required: list[str] | None = None) -> dict:
-    """A tool definition as the Messages API takes it; every property required unless `required` says otherwise."""
+def tool(name: str, description: str, props: dict, required: list[str] | None = None, **extra) -> dict:
+    """A tool definition as the Messages API takes it; every property required unless `required` says otherwise;
+    `extra` adds fields beside the schema (MCP `annotations`, `strict`)."""
     schema = {"type": "object", "properties": props, "required": list(props) if required is None else required}
-    return {"name": name, "description": description, "input_schema": schema}
+    return {"name": name, "description": description, "input_schema": schema, **extra}
 
 
 def agent_loop(

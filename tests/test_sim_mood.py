@@ -8,18 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from sim_loop import agent_loop
+from sim_loop import agent_loop, tool
 
 from agent_core.sim.mood import asked_actions, tool_action
 
 TRACKER = "bakery/ovens"
-
-
-def tool(name: str, description: str, props: dict, **extra) -> dict:
-    schema = {"type": "object", "properties": props, "required": list(props)}
-    return {"name": name, "description": description, "input_schema": schema, **extra}
-
-
 S, N = {"type": "string"}, {"type": "number"}
 TOOLS = [
     tool("list_tickets", "Lists the tickets of a tracker project.", {"project": S}),
