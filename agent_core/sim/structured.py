@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from agent_core.sim.text.results import text_of
+
 _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 _CAPITALISED = re.compile(r"\b([A-ZĄĆĘŁŃÓŚŹŻА-ЯЁ][\wąćęłńóśźżа-яё-]+)")
 MAX_DEPTH = 12
@@ -55,18 +57,10 @@ def evidence(body: dict[str, Any], answer: str) -> Evidence:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "tool_result":
-                results.append(_result_text(block.get("content")))
+                results.append(text_of(block.get("content")))
             elif block.get("type") == "text" and message.get("role") == "user":
                 question = block.get("text") or question
     return Evidence(question, "\n".join(results), answer)
-
-
-def _result_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
-    return ""
 
 
 def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
