@@ -14,7 +14,7 @@ from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import View
-from agent_core.sim.text.results import blocks, text_of
+from agent_core.sim.text.results import calls_with_results
 
 # The field that names a record, best first: what a call that acts on the record takes.
 _ID_FIELDS = ("number", "id", "sha", "hash", "full_name", "path", "name", "title")
@@ -51,16 +51,11 @@ def ordinals() -> dict[str, int]:
 
 def earlier_items(messages: list[dict[str, Any]], q_index: int) -> list[Item]:
     """The items of the latest result before the reply that lists two or more, from the turn before it."""
-    inputs: dict[str, dict[str, Any]] = {}
-    results: list[tuple[str, str]] = []
-    for message in messages[:q_index]:
-        for block in blocks(message.get("content")):
-            if block.get("type") == "tool_use":
-                inputs[str(block.get("id"))] = block.get("input") or {}
-            elif block.get("type") == "tool_result" and not block.get("is_error"):
-                results.append((str(block.get("tool_use_id")), text_of(block.get("content"))))
-    for use_id, out in reversed(results):
-        found = items_of(out, inputs.get(use_id, {}))
+    results = [
+        (tool_input, text) for _, tool_input, text, failed in calls_with_results(messages[:q_index]) if not failed
+    ]
+    for tool_input, out in reversed(results):
+        found = items_of(out, tool_input)
         if len(found) >= 2:
             return found
     return []

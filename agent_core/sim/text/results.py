@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -89,8 +90,16 @@ def _hint(text: str) -> bool:
 
 def attempts_in(messages: list[dict[str, Any]]) -> list[Attempt]:
     """Every tool call in the messages that has its result, in order."""
-    asked: dict[str, tuple[str, dict[str, Any]]] = {}
     out = []
+    for name, tool_input, text, is_error in calls_with_results(messages):
+        failed = is_error or _refused_lookup(text, tool_input)
+        out.append(Attempt(name, tool_input, text, _status(text, failed)))
+    return out
+
+
+def calls_with_results(messages: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any], str, bool]]:
+    """Each tool call that has its result, in order: its name, its input, the result's text and its is_error."""
+    asked: dict[str, tuple[str, dict[str, Any]]] = {}
     for message in messages:
         content = message.get("content")
         if not isinstance(content, list):
@@ -105,9 +114,7 @@ def attempts_in(messages: list[dict[str, Any]]) -> list[Attempt]:
                 name, tool_input = asked.pop(block["tool_use_id"])
                 result = block.get("content")
                 text = result if isinstance(result, str) else text_of(result)
-                failed = bool(block.get("is_error")) or _refused_lookup(text, tool_input)
-                out.append(Attempt(name, tool_input, text, _status(text, failed)))
-    return out
+                yield name, tool_input, text, bool(block.get("is_error"))
 
 
 def noted_calls(text: str) -> tuple[str, list[Attempt]]:
