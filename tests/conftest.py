@@ -34,6 +34,8 @@ SECONDS_PER_TEST = {
     "test_browser_runs.py": 20,
     "test_browser_presenter.py": 25,
     "test_browser_playground.py": 25,
+    "test_browser_call_cancel.py": 25,
+    "test_browser_no_price.py": 25,
     "test_serve_class.py": 15,
     "security/test_storage_growth.py": 15,
     "test_wheel.py": 15,

@@ -6,11 +6,13 @@ import json
 import re
 
 import pytest
-from browser import needs_chromium, shot, wait_idle
+from browser import needs_chromium, pick, shot, wait_idle
+from keys import LANGUAGE
 from loopback import start_silent
 from test_call_timeouts import TOOL_USE
 
 from agent_core.wire.providers import ENV_LOCAL_READ_TIMEOUT
+from lab_ui.words.i18n import LANGUAGES
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -34,35 +36,42 @@ def _use_server(page, app: str, url: str, lang: str) -> None:
     wait_idle(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
-def test_a_call_in_flight_shows_its_seconds_and_cancel_keeps_the_run(app_servers, pages, lang):
+def _cancel_the_call_in_flight(page, lang: str) -> None:
+    """The step that sent a request the server never answers: its seconds count up, Cancel ends the wait."""
+    timer = page.get_by_text(re.compile(TIMER[lang]))
+    timer.first.wait_for(timeout=30_000)
+    page.get_by_text(re.compile(TIMER[lang].replace(r"(\d+)", r"([1-9]\d*)"))).first.wait_for(timeout=30_000)
+    seconds = int(re.search(TIMER[lang], timer.first.inner_text()).group(1))
+    assert seconds >= 1, "the seconds count up while the call is in flight"
+    cancel = page.locator(".st-key-call-cancel button")
+    assert cancel.is_visible()
+    shot(page, f"call-in-flight-{lang}")
+    cancel.click()
+    page.get_by_text(CANCELLED[lang]).first.wait_for(timeout=30_000)
+    wait_idle(page)
+    shot(page, f"call-cancelled-{lang}")
+    assert not page.get_by_text(re.compile(TIMER[lang])).count(), "the timer is gone"
+    assert page.locator(".st-key-btn-phase button").is_enabled(), "the run goes on from where it was"
+    assert page.get_by_role("cell", name="calculate", exact=True).count(), "turn 1 is still in the run"
+
+
+def test_a_call_in_flight_shows_its_seconds_and_cancel_keeps_the_run_in_every_language(app_servers, pages):
     silent = start_silent([json.dumps(TOOL_USE).encode()])  # answers turn 1, then never again
     try:
         env = {ENV_LOCAL_READ_TIMEOUT: "120"}  # longer than the test: only Cancel ends the wait
         app = app_servers.get(extra_env=env).url
         page = pages.new_page(viewport={"width": 1366, "height": 768})
-        _use_server(page, app, silent.url, lang)
+        _use_server(page, app, silent.url, "en")
         page.get_by_test_id("stSidebarNavItems").get_by_role("link").nth(1).click()  # the Playground
         step = page.locator(".st-key-btn-turn button")
         step.wait_for(timeout=30_000)
         step.click()  # turn 1: the canned tool call, run and appended
         wait_idle(page)
-        step.click()  # turn 2: the server reads the request and never answers
-        timer = page.get_by_text(re.compile(TIMER[lang]))
-        timer.first.wait_for(timeout=30_000)
-        page.get_by_text(re.compile(TIMER[lang].replace(r"(\d+)", r"([1-9]\d*)"))).first.wait_for(timeout=30_000)
-        seconds = int(re.search(TIMER[lang], timer.first.inner_text()).group(1))
-        assert seconds >= 1, "the seconds count up while the call is in flight"
-        cancel = page.locator(".st-key-call-cancel button")
-        assert cancel.is_visible()
-        shot(page, f"call-in-flight-{lang}")
-        cancel.click()
-        page.get_by_text(CANCELLED[lang]).first.wait_for(timeout=30_000)
-        wait_idle(page)
-        shot(page, f"call-cancelled-{lang}")
-        assert not page.get_by_text(re.compile(TIMER[lang])).count(), "the timer is gone"
-        assert page.locator(".st-key-btn-phase button").is_enabled(), "the run goes on from where it was"
-        assert page.get_by_role("cell", name="calculate", exact=True).count(), "turn 1 is still in the run"
-        assert [r for r in silent.requests if r.startswith("POST")] == ["POST /v1/messages"] * 2
+        for sent, lang in enumerate(["en", "ru", "pl"], start=2):
+            if lang != "en":  # the learner switches the language; the run stays, and the next call is theirs
+                pick(page, LANGUAGE, list(LANGUAGES).index(lang))
+            step.click()  # turn 2: the server reads the request and never answers
+            _cancel_the_call_in_flight(page, lang)
+            assert [r for r in silent.requests if r.startswith("POST")] == ["POST /v1/messages"] * sent
     finally:
         silent.stop()
