@@ -7,16 +7,20 @@ PORT ?= $(or $(STREAMLIT_SERVER_PORT),8501)
 .PHONY: run lint test check serve serve-class bench compat compat-python compat-node clean
 WORKERS ?= 2
 
+# uv installs the same packages from the same index as pip, in a third of the time (a fresh `make test` spent about
+# 90 s in pip); pip is the fallback wherever uv cannot be installed or cannot install.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet uv || $(BIN)/pip install --quiet --upgrade pip
+INSTALL = install() { if [ -x $(BIN)/uv ] && $(BIN)/uv pip install --quiet --python $(BIN)/python "$$@"; then :; \
+	else $(BIN)/pip install --quiet "$$@"; fi; }; install
 
 $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(INSTALL) -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(INSTALL) -e ".[test]"
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
@@ -78,7 +82,7 @@ compat: $(COMPAT)/.installed tests/node/node_modules/.installed compat/node/node
 
 # A class: WORKERS app processes behind nginx (sticky sessions) on PORT; set DATABASE_URL for PostgreSQL.
 $(VENV)/.installed-postgres: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[postgres]"
+	$(INSTALL) -e ".[postgres]"
 	touch $@ $(VENV)/.installed-run
 
 serve-class: $(VENV)/.installed-postgres
