@@ -313,3 +313,29 @@ def test_a_value_may_be_called_text_or_lang():
 
     assert sentence(Miss("text_present", {"text": "ACME"})) == "The final answer still mentions ACME."
     assert "ACME" in translate("ru", "The final answer still mentions {text}.", text="ACME", lang="x")
+
+
+def test_numbers_are_written_as_each_language_writes_them():
+    from agent_core.report.numbers import number_text
+
+    assert [number_text(v, "en") for v in (1360, 12345, 0.5)] == ["1,360", "12,345", "0.5"]
+    for lang in ("ru", "pl"):
+        assert [number_text(v, lang) for v in (1360, 12345, 0.5)] == ["1360", "12\u00a0345", "0,5"]
+    assert number_text(1234.5, "pl", 2) == "1\u00a0234,50"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_the_playgrounds_token_figures_are_written_in_the_tabs_language(app_env, lang):
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=90)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page("pages/playground.py").run()
+    click(at, keys.RUN_TO_END)
+    run = at.session_state[LAB_KEY].run
+    billed = sum(turn.usage.whole_input for turn in run.turns)
+    assert billed >= 1000, "a run big enough to need a thousands separator"
+    shown = [m.value for m in at.metric]
+    expected = (
+        f"{billed:,}" if lang == "en" else (f"{billed:,}".replace(",", "\u00a0") if billed >= 10_000 else str(billed))
+    )
+    assert expected in shown, f"{expected!r} not among {shown}"

@@ -6,7 +6,7 @@ import streamlit as st
 
 from lab_ui.controller.session import LabSession
 from lab_ui.controller.spend import NO_PRICE, spend_status
-from lab_ui.words.i18n import t
+from lab_ui.words.i18n import number, t
 
 
 def render_spend(lab: LabSession) -> None:
@@ -18,7 +18,7 @@ def render_spend(lab: LabSession) -> None:
         st.caption(
             t(
                 "Next step: sends about {tokens} input tokens · {no_price}",
-                tokens=f"{status.next_tokens:,}",
+                tokens=number(status.next_tokens),
                 no_price=t(NO_PRICE),
             )
         )

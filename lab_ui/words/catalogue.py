@@ -17,7 +17,7 @@ from agent_core.vocab import STOP_TABLE, DecisionKind, StopKind
 from agent_core.wire import errors
 from agent_core.wire.providers import PROVIDER_TABLE
 from lab_ui.frame.untrusted import code_span, md
-from lab_ui.words.i18n import mark, t
+from lab_ui.words.i18n import mark, number, t
 
 Translate = Callable[..., str]
 
@@ -155,7 +155,7 @@ def _limit(kind: StopKind, p: Params, tr: Translate) -> str | None:
         StopKind.ERROR_BUDGET: lambda: {"errors": p["errors"], "limit": p["limit"]},
         StopKind.SPEND_CAP: lambda: {"cap": f"{p['cap_usd']:.4f}", "spent": f"{p['spent_usd']:.4f}"},
         StopKind.COST_BUDGET: lambda: {"budget": f"{p['budget_usd']:.4f}", "spent": f"{p['spent_usd']:.4f}"},
-        StopKind.TOKEN_BUDGET: lambda: {"budget": f"{p['budget']:,}", "tokens": f"{p['tokens']:,}"},
+        StopKind.TOKEN_BUDGET: lambda: {"budget": number(p["budget"]), "tokens": number(p["tokens"])},
         StopKind.TIMEOUT: lambda: {"limit": f"{p['limit_s']:g}", "spent": f"{p['spent_s']:.1f}"},
         StopKind.STEP_LIMIT: lambda: {"limit": p["limit"]},
         StopKind.INVALID_REPLY: lambda: {"ids": p["ids"]},

@@ -7,6 +7,8 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
+from agent_core.report.numbers import number_text
+
 LANGUAGES = {"en": "English", "ru": "Русский", "pl": "Polski"}
 _DIR = Path(__file__).parent / "locales"
 
@@ -75,6 +77,11 @@ def t(text: str, /, **values) -> str:
     """`text` (the English string, which is also the key) in the current tab's language, formatted with `values`
     (positional-only, so a value may itself be called `text`, as a goal's missing text is)."""
     return translate(current_language(), text, **values)
+
+
+def number(value: float, digits: int | None = None) -> str:
+    """A figure as the current tab's language writes it (1,360 in English, 12 345 in Russian and Polish)."""
+    return number_text(value, current_language(), digits)
 
 
 def mark(text: str) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_core.model import Run, Usage
+from agent_core.report.numbers import number_text
 from agent_core.teaching.lessons.facts import FactError, data_value
 
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
@@ -104,11 +105,11 @@ class Figure:
         """The stated value as the text shows it in one language."""
         if self.equals is not None:
             if isinstance(self.equals, (int, float)) and not isinstance(self.equals, bool):
-                return _number(self.equals, lang, self.digits)
+                return number_text(self.equals, lang, self.digits)
             return str(self.equals)
         if self.about is not None:
-            return _number(self.about, lang, self.digits)
-        return "–".join(_number(v, lang, self.digits) for v in (self.min, self.max) if v is not None)
+            return number_text(self.about, lang, self.digits)
+        return "–".join(number_text(v, lang, self.digits) for v in (self.min, self.max) if v is not None)
 
 
 def figures_of(numbers: Any) -> dict[str, Figure]:
@@ -202,17 +203,3 @@ def placeholder_problems(numbers: dict[str, Any], figures: dict[str, Any]) -> li
     for name in sorted(set(figures) - used):
         problems.append(("figures", f"figure {name!r} is not shown in any text"))
     return problems
-
-
-def _number(value: float, lang: str, digits: int | None = None) -> str:
-    """1234 -> "1,234" in English; 12345 -> "12 345" and 0.5 -> "0,5" in Russian and Polish."""
-    if digits:
-        text = f"{value:,.{digits}f}"
-        return text if lang == "en" else text.replace(",", "\u00a0").replace(".", ",")
-    if isinstance(value, float) and not value.is_integer():
-        text = repr(value)
-        return text if lang == "en" else text.replace(".", ",")
-    whole = int(value)
-    if lang == "en":
-        return f"{whole:,}"
-    return f"{whole:,}".replace(",", "\u00a0") if abs(whole) >= 10_000 else str(whole)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_core.model import Run
-from agent_core.teaching.lessons.figures import MEASURES, _number
+from agent_core.report.numbers import number_text
+from agent_core.teaching.lessons.figures import MEASURES
 from agent_core.teaching.lessons.scenario import LessonError, entries, text_problems
 
 TURN_MEASURES = ("turn_tools", "turn_stop_reason", "turn_input_tokens")
@@ -40,12 +41,12 @@ class Option:
         if self.label:
             return self.label[lang]
         if self.min is not None and self.max is not None:
-            return f"{_number(self.min, lang)}–{_number(self.max, lang)}"
+            return f"{number_text(self.min, lang)}–{number_text(self.max, lang)}"
         if self.min is not None:
-            return f"≥ {_number(self.min, lang)}"
+            return f"≥ {number_text(self.min, lang)}"
         if self.max is not None:
-            return f"≤ {_number(self.max, lang)}"
-        return _number(self.value, lang) if isinstance(self.value, int) else str(self.value)
+            return f"≤ {number_text(self.max, lang)}"
+        return number_text(self.value, lang) if isinstance(self.value, int) else str(self.value)
 
 
 @dataclass(frozen=True)
