@@ -339,3 +339,9 @@ def test_the_playgrounds_token_figures_are_written_in_the_tabs_language(app_env,
         f"{billed:,}" if lang == "en" else (f"{billed:,}".replace(",", "\u00a0") if billed >= 10_000 else str(billed))
     )
     assert expected in shown, f"{expected!r} not among {shown}"
+    at.session_state["insights"] = translate(lang, "Context & cost")  # the charts' tab (drawn only when open)
+    at.run()
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert charts, "the run's charts are on the page"
+    separators = {c["layout"].get("separators") for c in charts}
+    assert separators == {".," if lang == "en" else ", "}, "the charts' ticks and hovers group digits the same way"

@@ -190,8 +190,14 @@ def raw_height() -> int:
     return PRESENTER_RAW_HEIGHT if on() else RAW_HEIGHT
 
 
+# Plotly's number format, per language: the decimal mark, then the thousands separator (12 345,5 in ru and pl).
+PLOTLY_SEPARATORS = {"en": ".,", "ru": ", ", "pl": ", "}
+
+
 def scale(figure):
-    """A Plotly figure with its text at least PRESENTER_FONT_PX in presenter mode (unchanged otherwise)."""
+    """A Plotly figure as this tab shows it: its numbers written in the tab's language, and in presenter mode its
+    text at least PRESENTER_FONT_PX."""
+    figure.update_layout(separators=PLOTLY_SEPARATORS.get(current_language(), ".,"))
     if on():
         figure.update_layout(font={"size": PRESENTER_FONT_PX})
         figure.update_xaxes(tickfont={"size": PRESENTER_FONT_PX}, title_font={"size": PRESENTER_FONT_PX})
