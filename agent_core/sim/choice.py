@@ -257,6 +257,8 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
         return "drop"  # "... saying that I'll be late and bring snacks"
     trial = Need(previous.intent, need.clause, None, tool=previous.tool)
     fill(view, trial, only_clause=True)
+    if "?" not in need.clause and _gives_reason(schema, previous.args, trial.args):
+        return "drop"  # '..., it was fixed in 2.4', 'nie planujemy tego robić': why the call before takes its option
     if trial.missing or not trial.args or trial.args == previous.args:
         return None
     need.tool, need.intent, need.score = previous.tool, previous.intent, previous.score
@@ -264,6 +266,12 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
         f"“{short(need.clause, 60)}” continues the clause before, so it goes to {previous.tool.get('name')} too."
     )
     return "same"
+
+
+def _gives_reason(schema: dict[str, Any], before: dict[str, Any], trial: dict[str, Any]) -> bool:
+    """A clause whose words choose only options the call before already took (an enum's value by its meaning)."""
+    chosen = {k: v for k, v in trial.items() if isinstance(schema.get(k), dict) and schema[k].get("enum")}
+    return bool(chosen) and all(before.get(k) == v for k, v in chosen.items())
 
 
 def feeder(view: View, need: Need) -> Need | None:

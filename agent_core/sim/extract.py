@@ -166,7 +166,7 @@ def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: 
     if words and words[-1] == "name":
         people = [e for e in entities.of_kind(view.question, "person")]
         if people:
-            return str(people[0].value)
+            return names.nominative(view.question, people[0], view.lang)
         known = [n for _, n, kind in names.known_entities(view.question) if kind == "person"]
         if known:
             return known[0]

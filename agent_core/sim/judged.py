@@ -9,8 +9,11 @@ from typing import Any
 from agent_core.sim.kinds import name_words
 from agent_core.sim.text import language as lx
 
-# A thing refused after its word: '<demo> не нужна', '<prezentacji> nie potrzebuje', '<demo> is not needed'.
-_NEEDED_NOT = re.compile(r"^\w*[\s,]+(?:is\s+|are\s+)?(?:не|nie|not)\s+(?:нуж|потреб|potrzeb|need|requir|want|chc|хоч)")
+# A thing refused after its word: '<demo> не нужна', '<prezentacji> nie potrzebuje', '<demo> is not needed', with a
+# word for when between them ('<демо> пока не нужно', '<demo> is still not needed', '<prezentacji> na razie nie chce').
+_NEEDED_NOT = re.compile(
+    r"^\w*[\s,]+(?:is\s+|are\s+)?(?:\w+\s+){0,2}?(?:не|nie|not)\s+(?:нуж|потреб|potrzeb|need|requir|want|chc|хоч)"
+)
 _NEGATION = re.compile(r"(?:\bnot\b|n't\b|\bno\b|\bwithout\b|\bnever\b|\bне\b|\bнет\b|\bбез\b|\bnie\b|\bbez\b)", re.I)
 
 

@@ -53,7 +53,8 @@ def _items(work: Fill, text: str, pname: str, items: dict[str, Any], item_kind: 
     wanted = by_kind.get(own or "") or by_kind.get(item_kind or "")
     if wanted:
         return list(dict.fromkeys(e.value for e in entities.of_kind(text, wanted)))
-    return _written_list(text, pname) or _known_labels(text, pname)
+    props = (work.need.tool_def.get("input_schema") or {}).get("properties") or {}
+    return _written_list(text, pname, [p for p in props if p != pname]) or _known_labels(text, pname)
 
 
 def _known_labels(text: str, pname: str) -> list[str]:
@@ -69,14 +70,15 @@ def _known_labels(text: str, pname: str) -> list[str]:
     return [name for name, said in table.items() if not name.startswith("_") and lx.hits(tokens, said)]
 
 
-def _written_list(text: str, pname: str) -> list[str]:
+def _written_list(text: str, pname: str, others: list[str] | None = None) -> list[str]:
     """The list after the parameter's name, in any of the three languages: 'with labels bug and frontend', 'tags: a,
-    b', 'assign it to marek-w', 'метки bug и ui', 'z etykietami i18n oraz bug'."""
-    stems = [re.escape(w[: max(4, len(w) - 3)]) for w in param_words(pname)]
+    b', 'assign it to marek-w', 'метки bug и ui', 'z etykietami i18n oraz bug'; it ends where the name of another
+    parameter (others) begins ('labels bug & checkout, assignees anna-k')."""
+    stems = _stems(pname)
     if not stems:
         return []
     match = re.search(
-        rf"\b(?:{'|'.join(stems)})\w*\s*(?:[:=]|(?:of|called|named)\s)?\s*(?:(?:it|them|this)\s+)?(?:to\s+)?(.+?)"
+        rf"\b(?:{'|'.join(stems)})\w*\s*(?:[:=]|(?:of|called|named)\s)?\s*(?:(?:it|them|this)\s+)?(?:(?:to|на|do)\s+)?(.+?)"
         r"(?:[.!?;\n]|,\s*(?:and|и|i|oraz|a)\s|$)",
         lx.fold(text),
     )
@@ -84,15 +86,24 @@ def _written_list(text: str, pname: str) -> list[str]:
         return []
     raw = text[match.start(1) : match.end(1)]
     raw = re.split(r"\s+(?:to|for|in|with|on|at|and then|then|в|для|na|dla|w)\s+", raw, maxsplit=1)[0]
+    later = [s for other in others or [] for s in _stems(other)]
+    if later:
+        raw = re.split(rf"(?:^|[\s,;]+)(?:{'|'.join(later)})\w*", raw, maxsplit=1, flags=re.I)[0]
     parts = [p.strip(" '\"“”„«»`") for p in _SPLIT.split(raw)]
     return [p for p in parts if p and len(p) <= 40 and lx.fold(p) not in lx.word_set("stopwords")][:MAX_ITEMS]
 
 
+def _stems(pname: str) -> list[str]:
+    return [re.escape(lx.fold(w)[: max(4, len(w) - 3)]) for w in param_words(pname)]
+
+
 def param_words(pname: str) -> list[str]:
-    """A parameter's own words and its Russian and Polish names ('labels': метки, etykiety; data/answers.json)."""
+    """A parameter's own words, its Russian and Polish names ('labels': метки, etykiety; data/answers.json) and the
+    other words a request names it by (lexicon param_names)."""
     words = kinds.name_words(pname)
     entry = lx.load("answers")["labels"].get(pname.lower()) or {}
-    return [*words[-1:], *(str(v) for lang, v in entry.items() if lang != "en")] if words else []
+    also = lx.lexicon()["param_names"].get(pname.lower(), [])  # 'tag it ...' for labels, 'назначь на ...'
+    return [*words[-1:], *(str(v) for lang, v in entry.items() if lang != "en"), *also] if words else []
 
 
 def _objects(work: Fill, items: dict[str, Any]) -> list[dict[str, Any]]:

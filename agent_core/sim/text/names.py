@@ -40,6 +40,27 @@ def _inflected(folded: str) -> str | None:
     return _bases().get(folded)
 
 
+def nominative(text: str, person: entities.Entity, lang: str) -> str:
+    """A person's name as a name field holds it: said after a word that takes the genitive ('от Сергея Волкова',
+    'od Katarzyny Lewandowskiej'), each word is put back to the nominative (Сергей Волков, Katarzyna Lewandowska)."""
+    name = str(person.value)
+    before = lx.words(text[max(0, person.start - 12) : person.start])[-1:]
+    table = lx.load("knowledge")["genitive_names"].get(lang)
+    if not table or not before or before[0] not in {lx.fold(w) for w in table["before"]}:
+        return name
+    return " ".join(_nominative_word(word, table["endings"]) for word in name.split())
+
+
+def _nominative_word(word: str, endings: list[list[str]]) -> str:
+    known = _inflected(lx.fold(word))
+    if known:
+        return known  # 'Marka' is Marek, 'Pawła' Paweł: the list knows the names whose stem changes
+    for genitive, base in endings:
+        if word.lower().endswith(genitive) and len(word) - len(genitive) >= 2:
+            return word[: len(word) - len(genitive)] + base
+    return word
+
+
 def known_entities(text: str) -> list[tuple[int, str, str]]:
     """(position, name, kind) of people, organisations and places in a text, for an entity extractor's output."""
     first = _first_names()
