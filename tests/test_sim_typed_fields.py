@@ -117,3 +117,57 @@ def test_a_name_said_in_the_genitive_is_written_in_the_nominative(text, lang, na
 )
 def test_a_thing_refused_with_a_word_between_is_refused(text, wanted):
     assert judged.flag(text, "demo_requested") is wanted
+
+
+LEAD = {
+    "type": "object",
+    "properties": {
+        "person": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "email": {"type": "string"}},
+            "required": ["name", "email"],
+        },
+        "interests": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["person", "interests"],
+}
+
+
+def structured(question: str) -> dict:
+    from agent_core.model import SimSettings
+    from agent_core.sim.brain import think
+
+    body = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 512,
+        "messages": [{"role": "user", "content": question}],
+        "output_config": {"format": {"type": "json_schema", "schema": LEAD}},
+    }
+    draft = think(body, SimSettings())
+    return json.loads("".join(b["text"] for b in draft.content if b["type"] == "text"))
+
+
+@pytest.mark.parametrize(
+    ("question", "email", "interests"),
+    [
+        (
+            "Lead: Ben Ortiz (ben.ortiz@kite.dev) is interested in invoices and payroll, call him Monday.",
+            "ben.ortiz@kite.dev",
+            ["invoices", "payroll"],
+        ),
+        (
+            "Лид: Вера Котова, vera.kotova@list.ru, интересы: склад и доставка, перезвонить в понедельник.",
+            "vera.kotova@list.ru",
+            ["склад", "доставка"],
+        ),
+        (
+            "Lead: Jan Kos, jan.kos@o2.pl, zainteresowania: magazyn i dostawy, oddzwonić w poniedziałek.",
+            "jan.kos@o2.pl",
+            ["magazyn", "dostawy"],
+        ),
+    ],
+)
+def test_a_nested_object_takes_typed_values_and_a_list_ends_after_its_last_item(question, email, interests):
+    out = structured(question)
+    assert out["person"]["email"] == email  # the e-mail of the text, inside the nested object too
+    assert out["interests"] == interests  # no 'in' before the first, no clause after the one joined by 'and'

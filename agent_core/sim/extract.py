@@ -160,6 +160,9 @@ def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: 
         return None
     if kind_type == "object" and prop.get("properties"):
         return complete(view, prop, {}, "", key) or None
+    typed = _typed(view, pname, prop, key)
+    if typed is not None:
+        return typed  # 'contact.email' of a nested object: the e-mail of the text, as a top-level one takes it
     from_results = measures.direction(view, words, prop) or _from_results(view, words)
     if from_results is not None:
         return from_results
@@ -171,6 +174,16 @@ def by_meaning(view: View, pname: str, prop: dict[str, Any], key: str, subject: 
         if known:
             return known[0]
     return adjacent_name(text, words)
+
+
+_TYPED = {"email": "email", "url": "url", "phone": "phone"}
+
+
+def _typed(view: View, pname: str, prop: dict[str, Any], key: str) -> str | None:
+    """The value of a string field whose kind is a typed value (an e-mail, a URL, a phone): the first in the text."""
+    kind = _TYPED.get(kinds.kind_of(pname, prop, key) or "")
+    found = entities.of_kind(view.question, kind) if kind else []
+    return str(found[0].value) if found else None
 
 
 def _by_type(prop: dict[str, Any], answer: str) -> Any:

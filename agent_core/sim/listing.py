@@ -89,8 +89,19 @@ def _written_list(text: str, pname: str, others: list[str] | None = None) -> lis
     later = [s for other in others or [] for s in _stems(other)]
     if later:
         raw = re.split(rf"(?:^|[\s,;]+)(?:{'|'.join(later)})\w*", raw, maxsplit=1, flags=re.I)[0]
-    parts = [p.strip(" '\"“”„«»`") for p in _SPLIT.split(raw)]
+    joined = re.search(r"\s(?:and|or|и|или|i|oraz|lub|&)\s", raw, re.I)
+    if joined and "," in raw[joined.end() :]:
+        raw = raw[: raw.index(",", joined.end())]  # 'биллинг и экспорт, просит демо': the last item came with 'и'
+    parts = [_unled(p.strip(" '\"“”„«»`")) for p in _SPLIT.split(raw)]
     return [p for p in parts if p and len(p) <= 40 and lx.fold(p) not in lx.word_set("stopwords")][:MAX_ITEMS]
+
+
+def _unled(item: str) -> str:
+    """An item without the small words that lead to it ('interested in analytics' -> 'analytics')."""
+    words = item.split(" ")
+    while len(words) > 1 and lx.fold(words[0]) in lx.word_set("stopwords"):
+        words = words[1:]
+    return " ".join(words)
 
 
 def _stems(pname: str) -> list[str]:
