@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from test_accounting import HAIKU, PRICING, SONNET, three_turn_run
@@ -205,3 +207,20 @@ def test_charts_read_in_russian_with_the_ui_tables(df):
     assert len(lines) > 1 and max(map(len, lines)) <= charts.TITLE_WIDTH, lines
     window = charts.context_by_component(df, 200_000, label=russian).layout.annotations[0].text
     assert "200,000" in window and "0.65%" in window and "Окно контекста" in window
+
+
+def test_the_window_notes_write_their_numbers_as_the_readers_language_does(df):
+    from agent_core.report.numbers import number_text
+
+    def polish(value: float, digits: int | None = None) -> str:
+        return number_text(value, "pl", digits)
+
+    note = charts.context_by_component(df, 200_000, number=polish).layout.annotations[0].text.replace("<br>", " ")
+    assert "200\u00a0000 tokens" in note and "200,000" not in note
+    assert re.search(r"\d,\d\d%", note), note  # a decimal comma in the share of the window
+    df[acc.COL_WHOLE] = [10_000, 15_000, 20_000]
+    df.attrs["context_window"] = 32_000  # crossed on turn 6 of the projection
+    ahead = charts.projection(df, 6, number=polish)
+    assert any("32\u00a0000-token" in a.text for a in ahead.layout.annotations), [
+        a.text for a in ahead.layout.annotations
+    ]

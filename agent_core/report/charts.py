@@ -14,6 +14,11 @@ from agent_core.cost.tokens import COMPONENT_LABELS, COMPONENTS
 from agent_core.model import Run
 
 Label = Callable[[str], str]  # turns an English chart text (or template) into the reader's language; str by default
+Number = Callable[..., str]  # writes a figure as the reader's language does: (value, digits=None) -> "12 345,5"
+
+
+def english_number(value: float, digits: int | None = None) -> str:
+    return f"{value:,.{digits}f}" if digits else f"{value:,}"
 
 
 def label_text(text: str) -> str:
@@ -120,7 +125,9 @@ def _no_price(df: pd.DataFrame, label: Label) -> str:
     return " (" + label("{note}: shown as $0").format(note=label(acc.NO_PRICE_NOTE)) + ")"
 
 
-def context_by_component(df: pd.DataFrame, window: int | None, label: Label = str) -> go.Figure:
+def context_by_component(
+    df: pd.DataFrame, window: int | None, label: Label = str, number: Number = english_number
+) -> go.Figure:
     """Stacked input tokens per turn by component, with the context window as a line or, when far above, in words."""
     note = df.attrs.get("components_note", "")
     fig = _base(
@@ -153,7 +160,7 @@ def context_by_component(df: pd.DataFrame, window: int | None, label: Label = st
     else:
         text = label("Context window: {window} tokens, far above; the largest turn used {share} of it")
         # Plotly never wraps an annotation: a one-line note was cut at the chart's right edge on a laptop.
-        note = _wrap(text.format(window=f"{window:,}", share=f"{peak / window:.2%}"), ANNOTATION_WIDTH)
+        note = _wrap(text.format(window=number(window), share=number(100 * peak / window, 2) + "%"), ANNOTATION_WIDTH)
         fig.add_annotation(
             text="<br>".join(note),
             xref="paper",
@@ -216,7 +223,9 @@ def peak_vs_billed(df: pd.DataFrame, label: Label = str) -> go.Figure:
     return fig
 
 
-def projection(df: pd.DataFrame, extra_turns: int, label: Label = str, priced: bool = True) -> go.Figure:
+def projection(
+    df: pd.DataFrame, extra_turns: int, label: Label = str, priced: bool = True, number: Number = english_number
+) -> go.Figure:
     """Cumulative tokens and cost if the run went on: the actual part solid, the projection dashed.
 
     `priced=False` (a local or unknown server): tokens only, no $ axis."""
@@ -257,11 +266,11 @@ def projection(df: pd.DataFrame, extra_turns: int, label: Label = str, priced: b
     fig.update_layout(yaxis={"rangemode": "tozero"})
     if priced:
         fig.update_layout(yaxis2=_money_axis2(label("USD so far")))
-    _window_warning(fig, table, df.attrs.get("context_window"), label)
+    _window_warning(fig, table, df.attrs.get("context_window"), label, number)
     return fig
 
 
-def _window_warning(fig: go.Figure, table: pd.DataFrame, window: int | None, label: Label) -> None:
+def _window_warning(fig: go.Figure, table: pd.DataFrame, window: int | None, label: Label, number: Number) -> None:
     """Say where a projected context would no longer fit: the real run would stop there."""
     if not window:
         return
@@ -271,7 +280,7 @@ def _window_warning(fig: go.Figure, table: pd.DataFrame, window: int | None, lab
         text = label("Turn {n}: context over the {window}-token window, the run would stop")
         fig.add_vline(x=turn, line={"dash": "dot", "color": "#d62728"})
         fig.add_annotation(
-            x=turn, y=1.02, yref="paper", showarrow=False, text=text.format(n=turn, window=f"{window:,}")
+            x=turn, y=1.02, yref="paper", showarrow=False, text=text.format(n=turn, window=number(window))
         )
 
 

@@ -10,7 +10,7 @@ from agent_core.report import charts
 from agent_core.wire.providers import is_priced
 from lab_ui.controller.spend import NO_PRICE
 from lab_ui.frame import presenter
-from lab_ui.words.i18n import mark, t
+from lab_ui.words.i18n import mark, number, t
 
 CACHE_OFF = mark(
     "Prompt caching is off in this run, so nothing was cached. Turn on 'Prompt caching' in the run's settings, "
@@ -40,7 +40,9 @@ def render(run: Run, key: str = "charts") -> None:
     st.caption(t(accounting.components_note(run.config.provider)))  # in charts.BORROWED_TEXTS
     window = accounting.context_window(run, pricing)
     left, right = _pair()
-    left.plotly_chart(presenter.scale(charts.context_by_component(df, window, label=t)), key=f"{key}-context")
+    left.plotly_chart(
+        presenter.scale(charts.context_by_component(df, window, label=t, number=number)), key=f"{key}-context"
+    )
     if priced:
         right.plotly_chart(presenter.scale(charts.cost_per_turn(df, label=t)), key=f"{key}-cost")
     else:
@@ -48,7 +50,9 @@ def render(run: Run, key: str = "charts") -> None:
     left, right = _pair()
     left.plotly_chart(presenter.scale(charts.peak_vs_billed(df, label=t)), key=f"{key}-peak")
     extra = right.slider(t("If this run went on for N more turns…"), 1, 100, 20, key=f"{key}-n")
-    right.plotly_chart(presenter.scale(charts.projection(df, extra, label=t, priced=priced)), key=f"{key}-projection")
+    right.plotly_chart(
+        presenter.scale(charts.projection(df, extra, label=t, priced=priced, number=number)), key=f"{key}-projection"
+    )
     if priced:  # each model's price for this run, and what caching saved: price lists, so not for a local server
         _prices_and_caching(run, df, pricing, key)
     with st.expander(t("Per-turn table")):
