@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 
 from agent_core.model import SimSettings
@@ -17,6 +18,18 @@ def tool(name: str, description: str, props: dict, required: list[str] | None = 
     `extra` adds fields beside the schema (MCP `annotations`, `strict`)."""
     schema = {"type": "object", "properties": props, "required": list(props) if required is None else required}
     return {"name": name, "description": description, "input_schema": schema, **extra}
+
+
+def structured(question: str, schema: dict) -> dict:
+    """The JSON the model answers a question with under output_config.format's schema, parsed."""
+    body = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 512,
+        "messages": [{"role": "user", "content": question}],
+        "output_config": {"format": {"type": "json_schema", "schema": schema}},
+    }
+    draft = think(body, SimSettings())
+    return json.loads("".join(b["text"] for b in draft.content if b["type"] == "text"))
 
 
 def agent_loop(

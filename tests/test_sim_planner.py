@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sim_loop import tool  # other test modules import it from here too
+from sim_loop import structured, tool  # other test modules import tool from here too
 
 from agent_core.model import SimSettings
 from agent_core.sim.brain import Draft, think
@@ -658,14 +658,7 @@ def test_structured_output_values_are_read_by_meaning_and_type():
         "additionalProperties": False,
     }
     text = "John Smith (john.smith@example.com) from Oslo wants a demo; it is 4 degrees Celsius there."
-    body = {
-        "model": "claude-sonnet-4-6",
-        "max_tokens": 200,
-        "messages": [{"role": "user", "content": text}],
-        "output_config": {"format": {"type": "json_schema", "schema": schema}},
-    }
-    draft = think(body, SimSettings())
-    assert json.loads(draft.content[-1]["text"]) == {
+    assert structured(text, schema) == {
         "name": "John Smith",
         "email": "john.smith@example.com",
         "city": "Oslo",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sim_loop import agent_loop, tool
+from sim_loop import agent_loop, structured, tool
 
 from agent_core.sim import judged
 from agent_core.sim.text import entities, names
@@ -133,20 +133,6 @@ LEAD = {
 }
 
 
-def structured(question: str) -> dict:
-    from agent_core.model import SimSettings
-    from agent_core.sim.brain import think
-
-    body = {
-        "model": "claude-sonnet-4-6",
-        "max_tokens": 512,
-        "messages": [{"role": "user", "content": question}],
-        "output_config": {"format": {"type": "json_schema", "schema": LEAD}},
-    }
-    draft = think(body, SimSettings())
-    return json.loads("".join(b["text"] for b in draft.content if b["type"] == "text"))
-
-
 @pytest.mark.parametrize(
     ("question", "email", "interests"),
     [
@@ -168,6 +154,6 @@ def structured(question: str) -> dict:
     ],
 )
 def test_a_nested_object_takes_typed_values_and_a_list_ends_after_its_last_item(question, email, interests):
-    out = structured(question)
+    out = structured(question, LEAD)
     assert out["person"]["email"] == email  # the e-mail of the text, inside the nested object too
     assert out["interests"] == interests  # no 'in' before the first, no clause after the one joined by 'and'
