@@ -118,23 +118,65 @@ def test_columns_stack_and_nothing_is_cut_at_768_1280_and_1366(app, pages, lang)
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("lang", ["ru", "pl"])
-def test_the_runs_pages_action_buttons_keep_their_whole_labels(app, pages, lang):
-    """'Re-run from turn…' in Russian and Polish was ellipsised in its quarter of the row, at 1366 px as at 768."""
+# Each button of the Runs page's action rows that is not wholly inside the main area as the learner sees it (the
+# main area's box cut at the window's edge): a button pushed past the edge is as unreadable as an ellipsised one.
+OUTSIDE_JS = """
+() => {
+  const main = document.querySelector("[data-testid='stMain']").getBoundingClientRect();
+  const right = Math.min(main.right, window.innerWidth);
+  return [...document.querySelectorAll("[class*='st-key-runs-'] button")]
+    .filter((b) => b.getClientRects().length && b.getBoundingClientRect().width > 0)
+    .filter((b) => b.getBoundingClientRect().left < main.left - 1 || b.getBoundingClientRect().right > right + 1)
+    .map((b) => (b.innerText || "").trim().split("\\n")[0]);
+}
+"""
+SIDEBAR_OPEN_JS = """
+() => {
+  const bar = document.querySelector("[data-testid='stSidebar'][data-collapsed='false']");
+  return bar !== null && Math.abs(bar.getBoundingClientRect().left) < 1;
+}
+"""
+
+
+def _runs_page(app, pages, lang: str, width: int, height: int):
+    """The Runs page of a finished run, loaded as a screen of that width loads it, idle and painted."""
     run = Run(RunConfig(task="2^16?", tools=default_specs(["calculate"])))
     Stepper(run).run_to_end()
     store = RunStore(app.db)
     store.save_run(run)
     store.close()
+    page = pages.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{app.url}/runs?lang={lang}")
+    page.locator(".st-key-runs-rerun button").wait_for(timeout=180_000)
+    wait_painted(page)
+    wait_layout(page)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
+def test_the_runs_pages_buttons_stay_whole_at_768_px_with_the_sidebar_open(app, pages, lang):
+    """A 768 px screen folds the sidebar away; opened, it takes 300 px and the four buttons under the run had a
+    quarter of the rest each: 'Re-run from turn…' and 'Delete…' were ellipsised ('Us…' in Polish)."""
+    page = _runs_page(app, pages, lang, 768, HEIGHT)
+    page.get_by_test_id("stExpandSidebarButton").click()
+    page.wait_for_function(SIDEBAR_OPEN_JS, polling="raf", timeout=30_000)
+    wait_layout(page)
+    found = page.evaluate(PROBLEMS_JS)
+    problems = [f"cut {text!r}" for text in found["cut"]] + [f"outside {text!r}" for text in page.evaluate(OUTSIDE_JS)]
+    if found["sideways"]:
+        problems.append("the page scrolls sideways")
+    page.screenshot(path=str(ARTIFACTS / f"responsive-runs-sidebar-{lang}-768.png"), timeout=30_000)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_the_runs_pages_action_buttons_keep_their_whole_labels(app, pages, lang):
+    """'Re-run from turn…' in Russian and Polish was ellipsised in its quarter of the row, at 1366 px as at 768."""
     problems: list[str] = []
     # Each width is loaded as a screen of that width loads it: a window shrunk from 1366 px keeps the sidebar open
     # beside the page (Streamlit folds it away only on a narrow first load), which measured what no 768 px screen shows.
     for width in (768, 1366):
-        page = pages.new_page(viewport={"width": width, "height": HEIGHT})
-        page.goto(f"{app.url}/runs?lang={lang}")
-        page.locator(".st-key-runs-rerun button").wait_for(timeout=180_000)
-        wait_painted(page)
-        wait_layout(page)
+        page = _runs_page(app, pages, lang, width, HEIGHT)
         problems += [f"at {width} px: cut {text!r}" for text in page.evaluate(PROBLEMS_JS)["cut"]]
         page.screenshot(path=str(ARTIFACTS / f"responsive-runs-{lang}-{width}.png"), timeout=30_000)
         page.close()

@@ -61,14 +61,15 @@ def render(lab: LabSession, runs_db: RunStore, summary: RunSummary, read_only: b
                 n=summary.parent_turn,
             )
         )
-    # 'Re-run from turn…' is the longest label (in Russian and Polish twice 'Delete…'): a quarter of the row
-    # cut it at 768 px and at 1366 px with the sidebar open.
-    cols = st.columns([1, 1, 1.4, 0.8])
-    if cols[0].button(
+    # A row that wraps, each button as wide as its label: fixed columns gave each a share of the row, and with the
+    # sidebar open at 768 px (300 px of it) 'Re-run from turn…' and 'Delete…' were ellipsised, in Russian and Polish
+    # (labels twice as long) every one of the four.
+    row = st.container(horizontal=True, key="runs:actions")
+    if row.button(
         t("Open as replay"),
         key="runs:replay",
         type="primary",
-        width="stretch",
+        width="content",
         # What a replay does: it moves turn by turn (its phases were not recorded one by one).
         help=t("View it in the Playground turn by turn with ◀ Back and Forward ▶; a replay never calls the model."),
     ):
@@ -84,21 +85,21 @@ def render(lab: LabSession, runs_db: RunStore, summary: RunSummary, read_only: b
                 client=md(summary.origin),
             )
         )
-        if cols[1].button(t("Make my copy"), key="runs:copy", width="stretch", disabled=summary.turns == 0):
+        if row.button(t("Make my copy"), key="runs:copy", width="content", disabled=summary.turns == 0):
             _copy(lab, runs_db, summary)
-    elif cols[1].button(
+    elif row.button(
         t("Continue live"),
         key="runs:live",
         disabled=not unfinished,
-        width="stretch",
+        width="content",
         help=t("Open it in the Playground to go on stepping it.")
         if unfinished
         else t("This run has stopped; re-run it from a turn instead."),
     ):
         _open(lab, runs_db, summary.id, replay=False)
-    with cols[2].popover(t("Re-run from turn…"), key="runs:rerun", disabled=summary.turns == 0, width="stretch"):
+    with row.popover(t("Re-run from turn…"), key="runs:rerun", disabled=summary.turns == 0, width="content"):
         _rerun(lab, runs_db, summary)
-    with cols[3].popover(t("Delete…"), key="runs:delete-menu", width="stretch"):
+    with row.popover(t("Delete…"), key="runs:delete-menu", width="content"):
         _delete(lab, runs_db, summary)
     _downloads(runs_db.path, summary)
     if st.toggle(
