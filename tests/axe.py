@@ -12,7 +12,7 @@ WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # The app's own styles (lab_ui/frame/presenter.py LAYOUT_CSS) come in an st.html element, whose code Streamlit loads
 # on first use: on a page's first load the sidebar's caption is drawn a moment before its contrast rule arrives (at
 # Streamlit's 3.5:1). axe looks at the page as it stays (clean-clone CI once caught "[en] home" in between).
-_STYLED = "() => [...document.querySelectorAll('style')].some((s) => s.textContent.includes('stCaptionContainer'))"
+STYLED = "() => [...document.querySelectorAll('style')].some((s) => s.textContent.includes('stCaptionContainer'))"
 # The app's focus script (lab_ui/frame/presenter.py FOCUS_JS) gives each code box tabindex on the animation frame after
 # it appears; a loaded machine can delay that frame past the moment the test looks.
 _UNMARKED = "() => !document.querySelector(\"[data-testid='stCode'] pre:not([tabindex])\")"
@@ -25,7 +25,7 @@ def _source() -> str:
 
 def violations(page) -> list[str]:
     """Every WCAG 2.2 AA violation axe finds on the page as it is now, one line per element ("" when none)."""
-    page.wait_for_function(_STYLED, timeout=30_000)
+    page.wait_for_function(STYLED, timeout=30_000)
     try:
         page.wait_for_function(_UNMARKED, timeout=5_000)
     except PlaywrightTimeout:
