@@ -26,6 +26,12 @@ MARK_JS = """(sel) => { document.querySelectorAll('[data-kbd]').forEach(e => del
   return new Set(all.map(e => e.dataset.kbd)).size; }"""
 
 
+# What keeps a control out of the count: how many there are, and whether each is visible, enabled and focusable.
+STATE_JS = """(sels) => sels.map(sel => [...document.querySelectorAll(sel)].map(e => ({sel, visible:
+  e.checkVisibility({visibilityProperty: true}), disabled: e.disabled, tabindex: e.getAttribute('tabindex'),
+  marked: e.dataset.kbd ?? null})))"""
+
+
 def _focused(page, css: str) -> bool:
     return page.evaluate("(css) => !!document.activeElement && document.activeElement.matches(css)", css)
 
@@ -57,7 +63,8 @@ def _mark_controls(page) -> int:
         wait_idle(page)
         if counted.count() == 2:  # Run to end and the script's Next are among the controls counted
             return total
-    raise AssertionError("the lesson page never settled")
+    state = page.evaluate(STATE_JS, [".st-key-btn-end button", f".st-key-next-{LESSON.id} button"])
+    raise AssertionError(f"the lesson page never settled: {state}")
 
 
 def test_a_lesson_by_keyboard_only(app, pages):
