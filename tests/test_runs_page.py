@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 from keys import NEXT_STEP, RUN_TO_END, STEP_BUTTONS, TURN_TABS
 from lab_app import APP, LAB_KEY, PLAYGROUND, click, ok, open_page, texts, widget
+from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
 from agent_core.examples import list_examples, load_example
@@ -98,6 +100,30 @@ def test_the_list_shows_each_run_with_its_figures_and_a_fork_names_its_parent(db
     assert row["cost $"] == pytest.approx(parent.total_cost_usd)
     assert row["task"] == parent.title and row["fork of"] == ""
     assert table.loc[child.id, "fork of"] == f"{parent.id} at turn 2"
+
+
+def test_the_lists_figures_are_written_as_the_learners_language_writes_numbers(db):
+    run = saved_example(db)
+    run.turns[0].usage.input_tokens += 12_000  # five digits, where Polish and Russian put a space
+    db.save_run(run)
+    for lang, tokens, cost in (
+        ("en", f"{run.total_tokens:,}", f"${run.total_cost_usd:.6f}"),
+        ("pl", f"{run.total_tokens:,}".replace(",", "\u00a0"), f"${run.total_cost_usd:.6f}".replace(".", ",")),
+    ):
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.query_params["lang"] = lang
+        at.run()
+        at.switch_page("pages/runs.py").run()
+        ok(at)
+        shown = _display_values(at.dataframe[0])
+        row = shown[shown.iloc[:, 0] == run.id].iloc[0]
+        assert (row.iloc[3], row.iloc[4]) == (tokens, cost), lang
+        assert at.dataframe[0].value.iloc[0, 3] == run.total_tokens, "the grid sorts by the number, not the text"
+
+
+def _display_values(frame) -> pd.DataFrame:
+    """The text the grid draws in each cell (the Styler's display values), by column position."""
+    return dataframe_util.convert_arrow_bytes_to_pandas_df(frame.proto.arrow_data.styler.display_values)
 
 
 def test_search_narrows_the_list_and_says_when_nothing_matches(db):

@@ -16,3 +16,9 @@ def number_text(value: float, lang: str, digits: int | None = None) -> str:
     if lang == "en":
         return f"{whole:,}"
     return f"{whole:,}".replace(",", "\u00a0") if abs(whole) >= 10_000 else str(whole)
+
+
+def money_text(amount: float, lang: str, digits: int) -> str:
+    """US dollars with the reader's decimal mark: "$0.0035" in English, "$0,0035" in Russian and Polish (the
+    amount is in dollars in every language, so the sign stays; only the way the number is written changes)."""
+    return "$" + number_text(amount, lang, digits)

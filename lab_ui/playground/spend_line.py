@@ -6,7 +6,7 @@ import streamlit as st
 
 from lab_ui.controller.session import LabSession
 from lab_ui.controller.spend import NO_PRICE, spend_status
-from lab_ui.words.i18n import number, t
+from lab_ui.words.i18n import money_md, number, t
 
 
 def render_spend(lab: LabSession) -> None:
@@ -47,5 +47,5 @@ def render_spend(lab: LabSession) -> None:
 
 
 def dollars(amount: float, digits: int) -> str:
-    """An amount for Markdown: the $ escaped, since two of them on one line would be typeset as LaTeX math."""
-    return f"\\${amount:.{digits}f}"
+    """An amount for Markdown in the tab's language: the $ escaped, since two on one line would be typeset as LaTeX."""
+    return money_md(amount, digits)

@@ -38,7 +38,7 @@ from lab_ui.playground import share as share_view
 from lab_ui.playground import spend_line as spend_view
 from lab_ui.playground import turn as turn_view
 from lab_ui.words.catalogue import error_markdown, last_error, stop_text
-from lab_ui.words.i18n import current_language, mark, number, t
+from lab_ui.words.i18n import current_language, mark, money, number, t
 
 PHASE_WORDS: dict[str, str] = {  # keyed by Phase (a StrEnum: the run's phase string finds its entry)
     Phase.BUILD_REQUEST: mark("build the request"),
@@ -286,7 +286,7 @@ def _totals(run, priced: bool) -> None:
         st.metric(t("Input billed so far"), number(billed), width="stretch")
         listed = priced and spend.price_listed(run.config.model)
         if priced:
-            st.metric(t("Cost so far"), f"${run.total_cost_usd:.4f}" if listed else "—", width="stretch")
+            st.metric(t("Cost so far"), money(run.total_cost_usd, 4) if listed else "—", width="stretch")
         else:  # a local or unknown server: no $ anywhere, its tokens instead
             output = sum(t.usage.output_tokens for t in run.turns if t.usage)
             st.metric(t("Output so far (tokens)"), number(output), width="stretch")

@@ -14,7 +14,7 @@ from agent_core.wire.providers import is_priced
 from lab_ui.controller import spend
 from lab_ui.frame import presenter
 from lab_ui.frame.untrusted import md
-from lab_ui.words.i18n import mark, number, t
+from lab_ui.words.i18n import mark, money, number, t
 
 A_KEY, B_KEY = "runs:compare_a", "runs:compare_b"
 PICKED_KEY = "runs:picked"  # the run picked in Saved runs (lab_ui.runs.page) is the first default
@@ -67,7 +67,7 @@ def _totals(run: Run, where, priced: bool) -> None:
     cols = where.columns(3)
     cols[0].metric(t("Turns"), len(run.turns))
     cols[1].metric(t("Tokens"), number(run.total_tokens))
-    cols[2].metric(t("Cost"), f"${run.total_cost_usd:.4f}" if priced else t(spend.NO_PRICE))
+    cols[2].metric(t("Cost"), money(run.total_cost_usd, 4) if priced else t(spend.NO_PRICE))
 
 
 def header(column: str) -> str:

@@ -21,7 +21,7 @@ from lab_ui.runs import compare as compare_view
 from lab_ui.runs import recorder as recorder_view
 from lab_ui.runs.actions import flash, run_label, show_flash
 from lab_ui.serving import who
-from lab_ui.words.i18n import mark, t
+from lab_ui.words.i18n import mark, money, number, t
 
 VIEWS = (mark("Saved runs"), mark("Compare"), mark("Import & examples"))
 # Session-state keys (not under agent_loop_lab:, which holds LabSessions only).
@@ -107,8 +107,14 @@ def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
         return
     st.session_state[IDS_KEY] = [r.id for r in runs]
     headers = {k: t(v) for k, v in HEADERS.items()}
+    # Display values in the tab's language (1 345, $0,003538 in Polish); the grid still sorts by the numbers under them.
+    table = (
+        summaries_table(runs)
+        .rename(columns=headers)
+        .style.format({headers["tokens"]: number, headers["cost $"]: lambda v: money(v, 6)}, na_rep="—")
+    )
     st.dataframe(
-        summaries_table(runs).rename(columns=headers),
+        table,
         hide_index=True,
         key="runs:table",
         on_select=_picked_from_table,
@@ -116,8 +122,6 @@ def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
         height=min(35 * (len(runs) + 1) + 3, 400),
         placeholder="—",  # a blank cost (a local server's run) would read "None", an English word in every language
         column_config={
-            headers["cost $"]: st.column_config.NumberColumn(format="$%.6f"),
-            headers["tokens"]: st.column_config.NumberColumn(format="localized"),
             headers["task"]: st.column_config.TextColumn(width="medium"),
             headers["turns"]: st.column_config.NumberColumn(width="small"),
         },

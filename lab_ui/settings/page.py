@@ -22,7 +22,7 @@ from lab_ui.controller.session import LabSession
 from lab_ui.frame.draw_queue import QUEUE
 from lab_ui.serving import classroom
 from lab_ui.words.catalogue import error_markdown, provider_label
-from lab_ui.words.i18n import mark, t
+from lab_ui.words.i18n import mark, money_md, t
 
 CUSTOM = mark("Custom URL")  # an option value, shown through t()
 SOURCES = {
@@ -328,10 +328,10 @@ def _daily_spend() -> None:
             "On this class server spending is counted per learner, per class and for the whole server, per day "
             "(UTC), in its database: a reload or a new tab changes nothing. Left for you today: **{left}** "
             "(the tightest limit: {scope}, {spent} of {limit} spent).",
-            left=f"${left.left_usd:.4f}",
+            left=money_md(left.left_usd, 4),
             scope=t(SCOPES[left.binding]),
-            spent=f"${left.spent_usd:.4f}",
-            limit=f"${left.limit_usd:.2f}",
+            spent=money_md(left.spent_usd, 4),
+            limit=money_md(left.limit_usd, 2),
         )
     )
 
@@ -357,7 +357,7 @@ def _spend(lab: LabSession) -> None:
             "what it may cost; the loop stops when the tab's spend reaches the cap. The offline model and local "
             "servers cost nothing, so the cap never stops them: the offline model's costs are Anthropic's list "
             "prices, simulated; a local or unknown server's runs show tokens only (no price).",
-            spent=f"${lab.session_spend_usd:.4f}",
+            spent=money_md(lab.session_spend_usd, 4),
         )
     )
 

@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-from agent_core.report.numbers import number_text
+from agent_core.report.numbers import money_text, number_text
 
 LANGUAGES = {"en": "English", "ru": "Русский", "pl": "Polski"}
 _DIR = Path(__file__).parent / "locales"
@@ -82,6 +82,16 @@ def t(text: str, /, **values) -> str:
 def number(value: float, digits: int | None = None) -> str:
     """A figure as the current tab's language writes it (1,360 in English, 12 345 in Russian and Polish)."""
     return number_text(value, current_language(), digits)
+
+
+def money(amount: float, digits: int) -> str:
+    """Dollars as the current tab's language writes the number ($0.0035 in English, $0,0035 in Polish)."""
+    return money_text(amount, current_language(), digits)
+
+
+def money_md(amount: float, digits: int) -> str:
+    """money() for Markdown: the $ escaped, since two of them in one text would be typeset as LaTeX maths."""
+    return "\\" + money(amount, digits)
 
 
 def mark(text: str) -> str:
