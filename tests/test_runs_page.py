@@ -22,6 +22,7 @@ from lab_ui.controller import spend
 from lab_ui.controller.click import Action, Level
 from lab_ui.frame.untrusted import md
 from lab_ui.runs import actions as run_actions
+from lab_ui.words.i18n import translate
 
 FIRST_EXAMPLE = list_examples()[0][0]
 
@@ -119,6 +120,22 @@ def test_the_lists_figures_are_written_as_the_learners_language_writes_numbers(d
         row = shown[shown.iloc[:, 0] == run.id].iloc[0]
         assert (row.iloc[3], row.iloc[4]) == (tokens, cost), lang
         assert at.dataframe[0].value.iloc[0, 3] == run.total_tokens, "the grid sorts by the number, not the text"
+
+
+def test_a_shipped_recordings_title_is_listed_in_the_learners_language_and_a_learners_own_as_typed(db):
+    example = saved_example(db)
+    mine = Run(config=example.config, turns=example.turns[:1], title="Weather in two cities")
+    db.save_run(mine)
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["lang"] = "ru"
+    at.run()
+    at.switch_page("pages/runs.py").run()
+    ok(at)
+    titles = dict(zip(at.dataframe[0].value.iloc[:, 0], at.dataframe[0].value.iloc[:, 1], strict=True))
+    assert titles[example.id] == translate("ru", example.title) != example.title
+    assert titles[mine.id] == "Weather in two cities", "a learner's own title is data, not a catalogue key"
+    picker = at.selectbox(key="runs:picked")
+    assert any(translate("ru", example.title) in option for option in picker.options), picker.options
 
 
 def _display_values(frame) -> pd.DataFrame:

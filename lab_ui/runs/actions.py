@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import streamlit as st
 
+from agent_core.examples import load_scenarios
 from agent_core.files import export, export_script
 from agent_core.model import Run
 from agent_core.storage.store import RunStore, RunSummary, StoreError
@@ -31,9 +32,21 @@ def show_flash() -> None:
         show(st.session_state.pop(FLASH_KEY))
 
 
+@cache
+def _example_titles() -> frozenset[tuple[str, str]]:
+    """(run id, title) of every shipped recording as imported: frozen, so the one copy is shared safely."""
+    return frozenset((f"example-{name}", meta["title"]) for name, meta in load_scenarios().items() if "title" in meta)
+
+
+def shown_title(r: RunSummary) -> str:
+    """A run's title or task; a shipped recording's own title in the tab's language (the catalogue has it), while a
+    learner's own words stay as they were typed."""
+    return t(r.title) if (r.id, r.title) in _example_titles() else r.label
+
+
 def run_label(r: RunSummary) -> str:
     """A saved run as one line: its title or task, cut at 70 characters, and its id."""
-    text = " ".join(r.label.split())
+    text = " ".join(shown_title(r).split())
     mark_recorded = f" · {t('recorded from a program')}" if r.recorded else ""
     return f"{text[:70] + '…' if len(text) > 70 else text} · {r.id}{mark_recorded}"
 

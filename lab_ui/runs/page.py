@@ -19,7 +19,7 @@ from lab_ui.frame.untrusted import md
 from lab_ui.runs import actions as run_actions
 from lab_ui.runs import compare as compare_view
 from lab_ui.runs import recorder as recorder_view
-from lab_ui.runs.actions import flash, run_label, show_flash
+from lab_ui.runs.actions import flash, run_label, show_flash, shown_title
 from lab_ui.serving import who
 from lab_ui.words.i18n import mark, money, number, t
 
@@ -52,7 +52,7 @@ def summaries_table(runs: list[RunSummary]) -> pd.DataFrame:
     rows = [
         {
             "run": r.id,
-            "task": r.title or r.task,
+            "task": shown_title(r),
             "provider": r.provider,
             "model": r.model,
             "turns": r.turns,
