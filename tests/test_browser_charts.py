@@ -47,6 +47,16 @@ OVERLAPS = """() => [...document.querySelectorAll("[data-testid='stPlotlyChart']
 })"""
 
 
+# A title or subtitle line wider than its chart: plotly never wraps one, it runs past the chart's edge and is cut.
+CUT_TITLES = """() => [...document.querySelectorAll("[data-testid='stPlotlyChart']")].flatMap(chart => {
+    const box = chart.getBoundingClientRect();
+    return [...chart.querySelectorAll(".gtitle tspan.line, .gtitle")].filter(line => {
+        const r = line.getBoundingClientRect();
+        return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1);
+    }).map(line => line.textContent);
+})"""
+
+
 def test_a_legend_never_covers_the_axis_title_in_a_narrow_chart(app, pages):
     """At 768 px the charts stand two abreast, about 360 px each, and the Russian legend wraps to seven rows."""
     db = app.db
@@ -64,3 +74,4 @@ def test_a_legend_never_covers_the_axis_title_in_a_narrow_chart(app, pages):
     charts.first.scroll_into_view_if_needed()
     shot(page, "charts-narrow-ru")
     assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate(CUT_TITLES) == [], "a title or subtitle line runs past its chart's edge"

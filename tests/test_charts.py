@@ -205,6 +205,11 @@ def test_charts_read_in_russian_with_the_ui_tables(df):
     title = charts.context_by_component(df, 200_000, label=russian).layout.title.text.split("<br><sup>")[0]
     lines = title.split("<br>")  # «Из чего состоит контекст, итерация за итерацией» was cut at a half-width chart
     assert len(lines) > 1 and max(map(len, lines)) <= charts.TITLE_WIDTH, lines
+    subtitle = [
+        line for line in charts.cost_per_turn(df, label=russian).layout.title.text.split("<br>") if "<sup>" in line
+    ]
+    shown = [line.removeprefix("<sup>").removesuffix("</sup>") for line in subtitle]
+    assert len(shown) > 1 and max(map(len, shown)) <= charts.SUBTITLE_WIDTH, shown  # cut at 768 px when one line
     window = charts.context_by_component(df, 200_000, label=russian).layout.annotations[0].text
     assert "200,000" in window and "0.65%" in window and "Окно контекста" in window
 

@@ -29,6 +29,7 @@ def label_text(text: str) -> str:
 # Trace names: the legend the learner reads, and what the tests check.
 WINDOW_TRACE = label_text("Context window")
 TITLE_WIDTH = 40  # characters a title line, at the title's size
+SUBTITLE_WIDTH = 58  # characters a subtitle line, at <sup>'s smaller size
 ANNOTATION_WIDTH = 48  # characters a line: fits half a 1366 px screen and a 768 px one
 COST_TRACE = label_text("Cost this turn")
 CUM_COST_TRACE = label_text("Cumulative cost")
@@ -77,7 +78,8 @@ def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
     """An empty figure with the title, subtitle and axis titles every chart carries (all already in the language)."""
     # Plotly never wraps a title: a long one (Russian and Polish ones are) was cut at a half-width chart's edge.
     lines = _wrap(title, TITLE_WIDTH)
-    text = "<br>".join(lines) + (f"<br><sup>{subtitle}</sup>" if subtitle else "")
+    under = _wrap(subtitle, SUBTITLE_WIDTH) if subtitle else []  # cut at 768 px as the title was, so wrapped too
+    text = "<br>".join(lines + [f"<sup>{line}</sup>" for line in under])
     fig = go.Figure()
     fig.update_layout(
         # Under the toolbar, at the top however tall the margin grows (by default it centres in the margin).
@@ -85,7 +87,7 @@ def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
         xaxis_title=x_title,
         yaxis_title=y_title,
         legend=bottom_legend(),
-        margin={"t": 96 + 22 * (len(lines) - 1)},
+        margin={"t": 96 + 22 * (len(lines) - 1) + 14 * max(len(under) - 1, 0)},
     )
     return fig
 
