@@ -1,5 +1,7 @@
 """After a 5-turn offline run the Playground shows the stacked context chart and the cost chart."""
 
+import re
+
 import pytest
 from browser import needs_chromium, open_tab, shot, tab, wait_idle
 
@@ -75,3 +77,7 @@ def test_a_legend_never_covers_the_axis_title_in_a_narrow_chart(app, pages):
     shot(page, "charts-narrow-ru")
     assert page.evaluate(OVERLAPS) == []
     assert page.evaluate(CUT_TITLES) == [], "a title or subtitle line runs past its chart's edge"
+    ticks = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .ytick text')].map(t => t.textContent)"
+    )
+    assert ticks and not [tick for tick in ticks if re.search(r"\d[kMG]$", tick)], ticks  # plotly's SI "30k" is English

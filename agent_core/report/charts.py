@@ -86,6 +86,8 @@ def _base(title: str, subtitle: str, x_title: str, y_title: str) -> go.Figure:
         title={"text": text, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 40}},
         xaxis_title=x_title,
         yaxis_title=y_title,
+        # Whole numbers, not plotly's SI "30k": the "k" is English, and the separators already write 30 000.
+        yaxis_exponentformat="none",
         legend=bottom_legend(),
         margin={"t": 96 + 22 * (len(lines) - 1) + 14 * max(len(under) - 1, 0)},
     )
