@@ -83,4 +83,17 @@ def time_zone(work: Fill, text: str, pname: str) -> str | None:
     cities = [e for e in entities.of_kind(text, "city") if zones.get(e.value) and zones[e.value] not in taken]
     if not cities:
         return None
-    return str(zones[by_role(cities, pname, text).value])
+    stated = _stated_at(cities, text, pname)
+    return str(zones[(stated or by_role(cities, pname, text)).value])
+
+
+def _stated_at(cities: list[entities.Entity], text: str, pname: str) -> entities.Entity | None:
+    """'Która godzina będzie w Tokio, gdy w Warszawie jest 16.30?': of two places, the one a time is stated for (the
+    nearest to it) is the source of a conversion, the other its target."""
+    times, role = entities.of_kind(text, "time"), _role(pname)
+    if not times or not role or len({e.value for e in cities}) < 2:
+        return None
+    at = times[0]
+    source = min(cities, key=lambda e: min(abs(e.start - at.end), abs(at.start - e.end)))
+    others = [e for e in cities if e.value != source.value]
+    return source if role == "source" else others[-1]

@@ -51,11 +51,12 @@ def _anchors(need: Need) -> list[tuple[int, int]]:
     for kind in ("number", "id", "email", "url", "phone", "repo", "file", "state"):
         spans = [(e.start, e.end) for e in found if e.kind == kind]
         values = [str(e.value) for e in found if e.kind == kind]
-        if len(spans) >= 2 and any(v in sent for v in values) and len(set(values)) == len(values):
+        # one value sent: a call per value; two sent ('from 123 to 456') are the one call's own
+        if len(spans) >= 2 and sum(v in sent for v in set(values)) == 1 and len(set(values)) == len(values):
             return spans
     zones = lx.load("entities")["zones"]
     cities = [e for e in found if e.kind == "city" and e.value in zones]  # 'в Лондоне': the inflected word's span
-    if len(cities) >= 2 and any(zones[e.value] in sent or e.value in sent for e in cities):
+    if len(cities) >= 2 and sum(zones[e.value] in sent or e.value in sent for e in cities) == 1:
         return [(e.start, e.end) for e in cities]
     return []
 

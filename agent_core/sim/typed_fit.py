@@ -38,8 +38,13 @@ def taken(view: View, need: Need, tool: dict[str, Any], key: str) -> tuple[froze
     values, by_format = set(), False
     for pname in required:
         value = trial.args.get(pname)
-        if value is None or isinstance(value, (bool, dict, list)) or str(value) not in need.clause:
-            continue  # a value from the clause as written, not a default or a guess
+        if (
+            value is None
+            or isinstance(value, (bool, dict, list))
+            or str(value) not in need.clause
+            and str(value) not in written
+        ):
+            continue  # a value from the clause as written ('18.45' read as 18:45), not a default or a guess
         formatted = kinds.kind_of(pname, props.get(pname) or {}, key) in FORMAT_KINDS
         if formatted or str(value) in written:
             values.add(str(value))

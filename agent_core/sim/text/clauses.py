@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim.text import arithmetic, backrefs, gazetteer, keeping, meaning, values
+from agent_core.sim.text import arithmetic, backrefs, clock, gazetteer, keeping, meaning, values
 from agent_core.sim.text import language as lx
 
 # Bounds on the work one reply does, whatever the input (BEHAVIOUR.md, "Huge inputs").
@@ -31,7 +31,11 @@ def _intent_hits(text: str) -> dict[str, int]:
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
     # A sum inside quotes is text to keep ('Save the line "Q4 sales up 12%"'), unless it is all there is
     unquoted = _QUOTES.sub(" ", text)
-    found["arithmetic"] += 2 if arithmetic.extract_expression(unquoted if unquoted.strip() else text) else 0
+    expression = arithmetic.extract_expression(unquoted if unquoted.strip() else text)
+    found["arithmetic"] += 2 if expression else 0
+    if found["arithmetic"] and not expression and clock.times(unquoted):
+        # 'what time is that', 'Сколько будет в Нью-Йорке, когда в Москве 18.45': of a time of day, no sum
+        found["time"], found["arithmetic"] = found["time"] + found["arithmetic"], 0
     if lx.extract_paths(text):  # a file name backs the verb next to it: "delete notes.txt" stays a delete
         found["delete" if found["delete"] else "file"] += 1
     return {name: n for name, n in found.items() if n}
@@ -100,6 +104,7 @@ def _joined(clauses: list[str], asked: set[str] | frozenset[str] = frozenset()) 
             or values.labels_part(clause)
             or _another_path(out[-1], clause)
             or _another_value(out[-1], clause)
+            or _premise_after(out[-1], clause)
             or keeping.asks_to_keep(clause)
             and "?" not in out[-1]
             and not keeping.asks_to_keep(out[-1])
@@ -172,3 +177,16 @@ def _sets_a_time(clause: str, following: str) -> bool:
     from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
 
     return not intent_hits(clause) and bool(intent_hits(following)) and bool(entities.of_kind(clause, "time"))
+
+
+def _premise_after(before: str, clause: str) -> bool:
+    """'Która godzina będzie w Tokio, gdy w Warszawie jest 16.30?': an 'if/when' clause after the question that
+    states a time and asks nothing is its premise, as it is when it comes first."""
+    from agent_core.sim.text import entities  # entities reads cities and numbers, which this module also uses
+
+    return (
+        bool(_SUBORDINATE.match(clause))
+        and not intent_hits(clause).keys() - {"arithmetic"}
+        and bool(entities.of_kind(clause, "time"))
+        and bool(intent_hits(before))
+    )
