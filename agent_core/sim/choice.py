@@ -332,6 +332,10 @@ def follow_up(view: View, need: Need) -> Need | None:
         out = need.outcome.output
         return any(str(v) in out and str(v) not in view.question for v in trial.args.values() if len(str(v)) > 3)
 
+    def same_thing(trial: Need) -> bool:  # nor a call that leaves the thing the clause named ('commit b2c3…')
+        named = {str(v) for v in need.args.values() if len(str(v)) > 3 and str(v) in need.clause}
+        return named <= {str(v) for v in trial.args.values()}
+
     tools = [t for t in view.tools if open_ and covers(t)]
     return _first_callable(
         view,
@@ -352,6 +356,7 @@ def follow_up(view: View, need: Need) -> Need | None:
             f"{need.tool_def.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
             f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
         ),
+        same_thing,
     )
 
 
