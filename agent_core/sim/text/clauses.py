@@ -27,10 +27,12 @@ _QUOTES = re.compile(
 def _intent_hits(text: str) -> dict[str, int]:
     # Cached: the question and earlier questions are read again on every turn; intent_hits hands out copies.
     text = keeping.request_head(text)  # 'Remember that Acme has opened ...': the fact asks nothing
-    tokens = lx.words(meaning.as_state(lx.paths_as_files(text)))
-    found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
-    # A sum inside quotes is text to keep ('Save the line "Q4 sales up 12%"'), unless it is all there is
+    # Words and sums inside quotes are text to keep ('Save the line "Q4 sales up 12%"', "commit with the message
+    # 'Update README'"), not what is asked, unless the quote is all there is
     unquoted = _QUOTES.sub(" ", text)
+    asked = unquoted if lx.words(unquoted) else text
+    tokens = lx.words(meaning.as_state(lx.paths_as_files(asked)))
+    found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
     expression = arithmetic.extract_expression(unquoted if unquoted.strip() else text)
     found["arithmetic"] += 2 if expression else 0
     if found["arithmetic"] and not expression and clock.times(unquoted):
