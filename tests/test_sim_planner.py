@@ -1019,8 +1019,7 @@ def test_a_confirmation_is_told_in_the_users_words_with_the_tools_beside_them():
     ]
     calls, answer, _ = loop(history, TECHNOVA, lambda n, a: ("Cancelled the order", False))
     assert calls == [("cancel_order", {"order_id": "19283"})]
-    # the tool's words as a literal (a code span): quoted as prose they would be English left in a Russian answer
-    assert answer == "Заказ 19283: отменено. Инструмент подтвердил: `Cancelled the order`.", answer
+    assert answer == "Заказ 19283: отменено («Cancelled the order»).", answer
 
 
 # ---- openai-agents-python's airline example: a booking code and a seat; Russian time questions -----------------

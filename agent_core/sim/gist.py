@@ -7,7 +7,7 @@ import csv
 import re
 from collections import Counter
 
-from agent_core.sim import prose
+from agent_core.sim import prose, retell
 from agent_core.sim.text import facts, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -116,13 +116,13 @@ def log_lines(lang: str, out: str, where: str = "") -> str | None:
     errors = []
     for line in (line for line in lines if _WORST.search(line)):
         stamp = _STAMP.search(line)
-        message = lx.quote(_piece(_WORST.split(line, 1)[-1].strip(" :-")), lang)
+        message = retell.glossed(_piece(_WORST.split(line, 1)[-1].strip(" :-")), lang)
         errors.append(f"{stamp.group(1)} {message}" if stamp else message)
     if errors:
         tail = say("gist.log_errors", lang, errors=", ".join(errors[:MAX_ITEMS]))
     else:
         example = _LEVEL.split(lines[0], 1)[-1].strip(" :-") or lines[0]  # the message, after its time and level
-        tail = say("gist.log_example", lang, example=lx.quote(_piece(example), lang))
+        tail = say("gist.log_example", lang, example=retell.glossed(_piece(example), lang))
     return say("gist.log", lang, where=where, n=len(lines), span=span, counts=counts, tail=tail)
 
 
@@ -210,7 +210,7 @@ def _sentences(question: str, lang: str, out: str, where: str) -> str:
     else:
         # In Russian or Polish the English text is quoted only in short pieces (a title, a clause) and what it is
         # about is said in the user's words: its commonest terms the vocabulary knows ('loop' -> 'цикл').
-        quoted = " — ".join(lx.quote(_clause(c), lang) for c in chosen)
+        quoted = " — ".join(retell.glossed(_clause(c), lang) for c in chosen)
         terms = _terms(out, lang)
         if terms:
             quoted += ". " + say("gist.topics", lang, terms=", ".join(terms))

@@ -39,9 +39,10 @@ def from_text(view: View, need: Need, out: str) -> str | None:
             repeated = [f"{label(k, view.lang)} {v}" for k, v in sent.items() if _repeats(v, out, done)]
             repeated += [f"`{h}`" for h in dict.fromkeys(_HEX_ID.findall(out)) if h not in str(sent)][:1]
             return f"{done.rstrip('.')} ({', '.join(repeated)})." if repeated else done
-        # the tool's own words stay beside the user's as a literal (a code span, as an error's exact text is shown):
-        # quoted as prose, 'Files staged successfully' would be English words left in a Russian answer
-        return say("compose.confirmed", view.lang, done=done, out=f"`{out.strip()}`")
+        # the tool's own words stay beside the user's, as for a translated value: they are what came over the wire;
+        # in Russian or Polish as a gloss right after the words that say it ('убраны из индекса («All staged ...»)')
+        done = done if view.lang == "en" else done.rstrip(".")
+        return say("compose.confirmed", view.lang, done=done, out=lx.quote(out.strip(), view.lang))
     where = _where_sent(view, need)
     # a status or a diff is told by its files, a log of records one line a record (gist.py)
     read = (

@@ -57,6 +57,8 @@ def value(raw: Any, lang: str, key: str = "") -> str:
         # a phrase said whole needs no English beside it; inside the answer's sentence, no capital or full stop
         return (rendered[:1].lower() + rendered[1:]).rstrip(".") if not rendered[1:2].isupper() else rendered
     translated = translate(text, lang)
+    if translated != text and _half_said(text):
+        translated = text  # 'Fix duplicate search results' -> 'Fix duplikat search results' helps nobody
     if translated == text and len(text) > SHORT_QUOTE and _is_sentence(text):
         return _told(text, lang)
     if translated == text and key and not names(key) and retell.english(text):
@@ -65,6 +67,19 @@ def value(raw: Any, lang: str, key: str = "") -> str:
         return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
     # The tool's own word stays beside the translation: it is what came over the wire.
     return f"{translated} ({lx.quote(text, lang)})"
+
+
+def _half_said(text: str) -> bool:
+    """Whether the known words of a value leave English prose beside them: lower-case words of 3+ letters (every
+    word of a title-case value: 'Dense Fog Advisory'), so a translation of those words alone would be half one."""
+    rest = text
+    for english, _ in _value_table():
+        rest = re.sub(rf"(?<![A-Za-z]){re.escape(english)}(?![A-Za-z])", " ", rest, flags=re.I)
+    plain = re.sub(r"\S+://\S+|\S+@\S+|\S*/\S+|`[^`]*`", " ", rest)
+    titled = all(w[:1].isupper() for w in re.findall(r"[A-Za-z]+", text))
+    return any(
+        w.islower() or (titled and not w.isupper()) for w in re.findall(r"(?<![\w'-])[A-Za-z]{3,}(?![\w'-])", plain)
+    )
 
 
 SHORT_QUOTE = 60  # an English line this long is quoted as it came; a longer passage is told, not quoted whole
