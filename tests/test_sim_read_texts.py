@@ -77,7 +77,7 @@ def test_the_wrapper_line_and_the_cut_note_are_no_part_of_the_page():
 def test_a_task_list_is_told_by_its_counts_and_items():
     out = "# Shopping\n- [ ] Buy bread\n- [x] Pay the rent\n- [ ] Call the plumber"
     _, answer = loop("Ile mam niezrobionych zadań w /srv/notes/home.md?", [READ], lambda n, a: out)
-    assert "Do zrobienia: 2" in answer and "„Buy bread”" in answer and "Zrobione: 1" in answer
+    assert "Do zrobienia: 2" in answer and "`Buy bread`" in answer and "„" not in answer and "Zrobione: 1" in answer
     assert "- [ ]" not in answer
 
 
@@ -85,7 +85,7 @@ def test_a_log_read_for_itself_is_told_by_its_span_levels_and_errors():
     out = "\n".join(f"2026-12-02 10:0{m}:00 {'ERROR Disk full' if m == 3 else 'INFO ok'}" for m in range(1, 6))
     sent, answer = loop("Покажи последние пять строк файла /var/log/web/app.log", [READ], lambda n, a: out)
     assert sent == [{"path": "/var/log/web/app.log", "tail": 5}]
-    assert "10:01:00" in answer and "10:05:00" in answer and "10:03:00 «Disk full»" in answer
+    assert "10:01:00" in answer and "10:05:00" in answer and "10:03:00 `Disk full`" in answer
 
 
 def test_a_csv_table_is_summed_or_its_top_row_named():
@@ -97,15 +97,16 @@ def test_a_csv_table_is_summed_or_its_top_row_named():
     assert gist.table("How many in total?", "en", "no,table\njust text") is None
 
 
-def test_a_page_summarised_in_russian_quotes_short_pieces_and_names_its_terms_in_russian():
+def test_a_page_summarised_in_russian_shows_short_pieces_and_names_its_terms_in_russian():
     out = (
         "# Tools and loops\n\nA loop sends the tool results back to the model: each tool answers once per turn, and "
         "the loop ends when no tool is asked for. Tools should be described precisely."
     )
     told = gist.tell("О чём статья? Коротко.", "ru", out)
     assert told is not None and "инструмент" in told and "цикл" in told
-    quotes = re.findall(r"«([^»]*)»", told)
-    assert quotes and all(len(q) <= 60 for q in quotes)  # a title, a clause: never a pasted passage
+    # a title, a clause, shown as the page's own words (code, never English prose in quotes): no pasted passage
+    shown = re.findall(r"`([^`]*)`", told)
+    assert shown and all(len(q) <= 60 for q in shown) and "«" not in told
 
 
 def test_a_clause_that_only_asks_when_belongs_to_the_clause_before():

@@ -7,7 +7,7 @@ import csv
 import re
 from collections import Counter
 
-from agent_core.sim import prose, retell
+from agent_core.sim import phrasing, prose, retell
 from agent_core.sim.text import facts, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -85,8 +85,8 @@ def checklist(lang: str, out: str, where: str = "") -> str | None:
     tasks = [m for m in (_TASK.match(line) for line in lines) if m]
     if len(tasks) < 2 or len(tasks) < 0.6 * len(lines):
         return None
-    open_ = [lx.quote(_piece(m.group(2)), lang) for m in tasks if m.group(1) == " "]
-    done = [lx.quote(_piece(m.group(2)), lang) for m in tasks if m.group(1) != " "]
+    open_ = [literal(_piece(m.group(2)), lang) for m in tasks if m.group(1) == " "]
+    done = [literal(_piece(m.group(2)), lang) for m in tasks if m.group(1) != " "]
     return say(
         "gist.tasks",
         lang,
@@ -116,13 +116,13 @@ def log_lines(lang: str, out: str, where: str = "") -> str | None:
     errors = []
     for line in (line for line in lines if _WORST.search(line)):
         stamp = _STAMP.search(line)
-        message = retell.glossed(_piece(_WORST.split(line, 1)[-1].strip(" :-")), lang)
+        message = literal(_piece(_WORST.split(line, 1)[-1].strip(" :-")), lang)
         errors.append(f"{stamp.group(1)} {message}" if stamp else message)
     if errors:
         tail = say("gist.log_errors", lang, errors=", ".join(errors[:MAX_ITEMS]))
     else:
         example = _LEVEL.split(lines[0], 1)[-1].strip(" :-") or lines[0]  # the message, after its time and level
-        tail = say("gist.log_example", lang, example=retell.glossed(_piece(example), lang))
+        tail = say("gist.log_example", lang, example=literal(_piece(example), lang))
     return say("gist.log", lang, where=where, n=len(lines), span=span, counts=counts, tail=tail)
 
 
@@ -160,6 +160,16 @@ def table(question: str, lang: str, out: str, where: str = "") -> str | None:
         parts = " + ".join(r[column].strip() for r in body[:MAX_ITEMS]) + (" + …" if len(body) > MAX_ITEMS else "")
         return say("gist.table_total", lang, where=where, column=name, total=shown, parts=parts)
     return None
+
+
+def literal(text: str, lang: str) -> str:
+    """A line of a file or a page (a task, a log's message, a heading, a sentence) in an answer: quoted in English
+    and when it is no English; in Russian and Polish said whole when the vocabulary knows every word, else shown as
+    code, its own words as they came (as an error's exact text is): English prose in quotes half-translates."""
+    if lang == "en" or not retell.english(text, strict=True):
+        return lx.quote(text, lang)
+    rendered = phrasing.render(text, lang)
+    return rendered.rstrip(".") if rendered else "`" + text.replace("`", "'") + "`"
 
 
 def code(name: str, lang: str) -> str:
@@ -210,7 +220,7 @@ def _sentences(question: str, lang: str, out: str, where: str) -> str:
     else:
         # In Russian or Polish the English text is quoted only in short pieces (a title, a clause) and what it is
         # about is said in the user's words: its commonest terms the vocabulary knows ('loop' -> 'цикл').
-        quoted = " — ".join(retell.glossed(_clause(c), lang) for c in chosen)
+        quoted = " — ".join(literal(_clause(c), lang) for c in chosen)
         terms = _terms(out, lang)
         if terms:
             quoted += ". " + say("gist.topics", lang, terms=", ".join(terms))

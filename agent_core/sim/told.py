@@ -133,7 +133,7 @@ def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
     for line in found[:MAX_RECORDS]:
         clock = CLOCK.search(line)
         message = re.sub(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION)\b[:\s-]*", "", line).strip() or line
-        message = lx.quote(message, view.lang) if view.lang != "en" else message  # the log's words, as they came
+        message = gist.literal(message, view.lang) if view.lang != "en" else message  # the log's words, as they came
         items.append(f"{clock.group(1)} {message}" if clock else message)
     sent = need.outcome.input if need and need.result else {}
     path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
