@@ -307,6 +307,8 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
             found = str(quoted[0].value) if quoted else None  # “Dune”, „Kupić mleko”: the title given in quotes
         return found
     if kind == "body":
+        if work.view.dictated:  # "wiadomość commita: aktualizacja README": the text after the label, as written
+            return work.view.dictated
         loose = pname in set((need.tool_def.get("input_schema") or {}).get("required") or [])
         return values.body_before(text, work.view.reply, tuple(str(v) for v in need.args.values()), loose=loose)
     if kind == "currency":

@@ -96,6 +96,9 @@ def _words(value: object) -> list[str]:
     return lx.words(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else []
 
 
+_DICTATED = frozenset({"body", "subject"})
+
+
 def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, window: int) -> Any:
     """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
     New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
@@ -118,7 +121,9 @@ def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, 
         }
         props = (row[2].get("input_schema") or {}).get("properties") or {}
         found = {kinds.kind_of(p, props.get(p) or {}, row[4]) for p in (trial if only_clause else whole).args}
-        return len(given) - ({"lat", "lng"} <= found) - 2 * len(whole.missing)  # coordinates are one place
+        # a text only the user can dictate (a commit's message) is asked for, no reason to take another tool
+        lacking = [p for p in whole.missing if kinds.kind_of(p, props.get(p) or {}, row[4]) not in _DICTATED]
+        return len(given) - ({"lat", "lng"} <= found) - 2 * len(lacking)  # coordinates are one place
 
     mine = filled(best)
     other = max(close, key=lambda r: (filled(r), r[0], r[1]))

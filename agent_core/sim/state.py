@@ -33,7 +33,8 @@ def resolve(view: View) -> None:
         return
     from agent_core.sim.mood import asked_actions
 
-    said = asked_actions(view.question)
+    view.dictated = _dictated(view.question, asked)
+    said = set() if view.dictated else asked_actions(view.question)
     if said and not said & asked_actions(request):
         view.reply, view.asked = view.question, asked
         return  # "Yes, please cancel it": a request of its own; the conversation before it gives its values
@@ -78,6 +79,26 @@ def _amends(view: View) -> bool:
     view.question = fixed
     view.notes.append(f"“{said}” corrects or narrows what I was asked, so I read: “{fixed[:80]}”.")
     return True
+
+
+_LABEL = re.compile(r"^\s*([^\W\d_][^\W\d_ ]*(?:\s+[^\W\d_]+){0,2})\s*[:—–]\s*(?=\S)")
+
+
+def _dictated(reply: str, asked: str) -> str:
+    """'Message: Fix login redirect' after 'What should the message say?': the reply names the thing asked for (or a
+    part of a message: 'Comment:', 'Текст:') and gives it after a colon, so what follows is the value, not a task
+    ('Fix' asks for no edit) and no other argument (the '2.5' of 'Comment: fix planned for 2.5')."""
+    label = _LABEL.match(reply)
+    if not label:
+        return ""
+    named = {lx.stem(w) for w in lx.words(asked) if len(w) > 3}
+    words = [w for w in lx.words(label.group(1)) if len(w) > 3]
+    parts = [lx.fold(p) for p in (*lx.lexicon()["body_words"], *lx.lexicon()["message_part_labels"])]
+    if any(lx.stems_match(lx.stem(w), n) for w in words for n in named) or any(
+        w.startswith(p) for w in words for p in parts if len(p) > 3
+    ):
+        return reply[label.end() :].strip()
+    return ""
 
 
 def _only_values(text: str) -> bool:

@@ -34,7 +34,7 @@ class Fill:
         if self.only_clause:
             yield from (need.focus, need.clause) if need.focus else (need.clause,)
             return
-        if view.reply and not wording:
+        if view.reply and not wording and not view.dictated:
             yield view.reply  # the user's answer to the model's question says what the request left open
             # "Yes, please cancel it": 'it' is what the model's own question named ("cancel order 47652?")
             yield from (s for s in re.split(r"(?<=[.?!])\s+|\n", view.asked) if s.rstrip().endswith("?"))

@@ -89,6 +89,9 @@ class View:
     fed: list[Attempt] = field(default_factory=list)
     reply: str = ""  # a short answer to the model's own question, read with the request it answers (sim/state.py)
     asked: str = ""  # the question the model asked that the reply answers
+    dictated: str = (
+        ""  # the reply is the one text asked for ("Comment: fix planned for 2.5"): that text, no other value
+    )
     note: str = ""  # a simulator note for the UI (knowledge.NOTE when it had to say it knows nothing)  # results of the calls made to find the current need's input
     injection: Injection | None = None  # instructions found in a tool result
     tool_keys: list[str] = field(default_factory=list)  # each tool as canonical JSON, the key of the score caches

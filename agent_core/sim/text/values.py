@@ -118,7 +118,7 @@ _BODY = re.compile(
     r"(?:\bsaying(?: that)?|\bthat says|\btelling (?:him|her|them)(?: that)?|\bwith the (?:text|message|body)"
     r"|\bbody\s*:?|\bmessage\s*:|\btext\s*:|(?<=comment)\s*:|(?<=reply)\s*:|(?<=write)\s*:|(?<=say)\s*:|(?<=комментарий)\s*:"
     r"|(?<=комментария)\s*:|(?<=текст)\s*:|(?<=напиши)\s*:|(?<=ответь)\s*:|(?<=komentarz)\s*:"
-    r"|(?<=komentarza)\s*:|(?<=treść)\s*:|(?<=napisz)\s*:|(?<=odpowiedz)\s*:"
+    r"|(?<=komentarza)\s*:|(?<=сообщение)\s*:|(?<=wiadomość)\s*:|(?<=wiadomosc)\s*:|(?<=treść)\s*:|(?<=napisz)\s*:|(?<=odpowiedz)\s*:"
     r"|(?<=\bnote)\s*:|(?<=notatkę)\s*:|(?<=заметку)\s*:|\bremember that"
     r"|(?<!\ba )(?<!\bthe )\bnote that|\bwrite down that"
     r"|(?:с )?текстом|(?:с )?содержанием|сообщи(?:в|те|ть)?,? что|напиши,? что|о том,? что|запомни,? что"
