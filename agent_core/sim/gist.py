@@ -148,7 +148,7 @@ def table(question: str, lang: str, out: str, where: str = "") -> str | None:
     asked = [i for i in numeric if prose.asks_about(question, header[i])]
     column = (asked or numeric)[-1]
     values = [_number(r[column]) or 0.0 for r in body]
-    name = lx.quote(header[column], lang) if lang != "en" else header[column]
+    name = code(header[column], lang)  # the table's own column name, a literal ('sales' is no Russian prose)
     if lx.hits(tokens, lx.lexicon()["most_words"]):
         labels = [i for i in range(len(header)) if i not in numeric and not re.fullmatch(r"[\d\-/:. T]+", body[0][i])]
         top = max(range(len(body)), key=lambda k: values[k])
