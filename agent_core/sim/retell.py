@@ -114,18 +114,3 @@ def retold(text: str, lang: str, bare: bool = False) -> str:
     if bare:
         return ", ".join(said) if said else say("retell.bare", lang)
     return say("retell.told", lang, items=", ".join(said)) if said else say("retell.bare", lang)
-
-
-GLOSS = 40  # a piece this short keeps the tool's own words beside the user's, as a gloss
-
-
-def glossed(text: str, lang: str) -> str:
-    """A short English piece of a result (a log message, a heading) in a Russian or Polish answer: said in the
-    user's words, the tool's own words in brackets after them when short ('тайм-аут, база данных («Database
-    timeout»)'); in English, or with nothing to say it by, quoted as it came."""
-    if lang == "en" or not english(text, strict=True):
-        return lx.quote(text, lang)
-    said = phrasing.render(text, lang) or ", ".join(items(text, lang))
-    if not said:
-        return lx.quote(text, lang)
-    return f"{said} ({lx.quote(text, lang)})" if len(text) <= GLOSS else said

@@ -133,7 +133,9 @@ def _saved_runs(lab: LabSession, runs_db: RunStore) -> None:
         t("Run"),
         list(by_id),
         key=PICKED_KEY,
-        format_func=lambda i: run_label(by_id[i]),
+        # Labels made now, in this run's language: a format_func called later (AppTest calls it outside the run)
+        # would find no language and write a shipped recording's title in English
+        format_func={i: run_label(r) for i, r in by_id.items()}.__getitem__,
         help=t("Or click a row of the table."),
     )
     run_actions.render(lab, runs_db, by_id[picked], read_only=of_class)
