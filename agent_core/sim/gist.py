@@ -7,7 +7,7 @@ import csv
 import re
 from collections import Counter
 
-from agent_core.sim import phrasing, prose, retell
+from agent_core.sim import aggregate, phrasing, prose, retell
 from agent_core.sim.text import facts, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -148,12 +148,16 @@ def table(question: str, lang: str, out: str, where: str = "") -> str | None:
     asked = [i for i in numeric if prose.asks_about(question, header[i])]
     column = (asked or numeric)[-1]
     values = [_number(r[column]) or 0.0 for r in body]
-    name = code(header[column], lang)  # the table's own column name, a literal ('sales' is no Russian prose)
-    if lx.hits(tokens, lx.lexicon()["most_words"]):
+    name = code(header[column], lang)  # a column's name is the table's own word, as a file's name is
+    ask = aggregate.asked(question)
+    least = ask is not None and ask.op == "min"  # 'меньше всего' asks the smallest, not the total its 'всего' names
+    if least or lx.hits(tokens, lx.lexicon()["most_words"]):
         labels = [i for i in range(len(header)) if i not in numeric and not re.fullmatch(r"[\d\-/:. T]+", body[0][i])]
-        top = max(range(len(body)), key=lambda k: values[k])
+        labels.sort(key=lambda i: len({r[i] for r in body}) < len(body))  # a column that tells the rows apart
+        top = (min if least else max)(range(len(body)), key=lambda k: values[k])
         label = body[top][labels[0]] if labels else body[top][0]
-        return say("gist.table_most", lang, where=where, label=code(label, lang), column=name, value=body[top][column])
+        key = "gist.table_least" if least else "gist.table_most"
+        return say(key, lang, where=where, label=code(label, lang), column=name, value=body[top][column])
     if lx.hits(tokens, lx.lexicon()["total_words"]):
         total = sum(values)
         shown = f"{total:g}" if total != int(total) else str(int(total))
