@@ -7,7 +7,7 @@ import re
 from functools import cache
 from typing import Any
 
-from agent_core.sim import phrasing, retell
+from agent_core.sim import phrasing, retell, stamps
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
 
@@ -44,6 +44,9 @@ def value(raw: Any, lang: str, key: str = "") -> str:
     description) told in the user's words (sim/retell.py)."""
     if isinstance(raw, bool):
         raw = "yes" if raw else "no"
+    stamp = stamps.told(raw, lang, key)  # a date or a size in bytes, in the user's words
+    if stamp:
+        return stamp
     if isinstance(raw, float):
         # 2911783.0384 -> 2911783.04 (an SQL average); 0.0012 keeps its digits instead of becoming 0
         cents = 1 <= abs(raw) < 1e15 or round(raw, 2) == raw
