@@ -85,7 +85,7 @@ def test_a_log_read_for_itself_is_told_by_its_span_levels_and_errors():
     out = "\n".join(f"2026-12-02 10:0{m}:00 {'ERROR Disk full' if m == 3 else 'INFO ok'}" for m in range(1, 6))
     sent, answer = loop("Покажи последние пять строк файла /var/log/web/app.log", [READ], lambda n, a: out)
     assert sent == [{"path": "/var/log/web/app.log", "tail": 5}]
-    assert "10:01:00" in answer and "10:05:00" in answer and "10:03:00 «Disk full»" in answer
+    assert "10:01:00" in answer and "10:05:00" in answer and "10:03:00 диск, заполнен («Disk full»)" in answer
 
 
 def test_a_csv_table_is_summed_or_its_top_row_named():
