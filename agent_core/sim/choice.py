@@ -328,13 +328,9 @@ def follow_up(view: View, need: Need) -> Need | None:
             return False  # never a change nobody asked for
         return tool.get("name") != need.tool_def.get("name") and bool(open_ & (other.name | other.described))
 
-    def fed(trial: Need) -> bool:  # the call takes a value the result gave, not only the question's
+    def fed(trial: Need) -> bool:  # the call takes a value the result gave, not only the question's ('O2' too)
         out = need.outcome.output
-        return any(str(v) in out and str(v) not in view.question for v in trial.args.values() if len(str(v)) > 3)
-
-    def same_thing(trial: Need) -> bool:  # nor a call that leaves the thing the clause named ('commit b2c3…')
-        named = {str(v) for v in need.args.values() if len(str(v)) > 3 and str(v) in need.clause}
-        return named <= {str(v) for v in trial.args.values()}
+        return any(_token_in(str(v), out) and not _token_in(str(v), view.question) for v in trial.args.values())
 
     tools = [t for t in view.tools if open_ and covers(t)]
     return _first_callable(
@@ -347,17 +343,12 @@ def follow_up(view: View, need: Need) -> Need | None:
             f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
         ),
         fed,
-    ) or _first_callable(
-        view,
-        need,
-        {"after": need},
-        tools,
-        lambda trial: (
-            f"{need.tool_def.get('name')} gave {', '.join(map(str, trial.args.values()))}; "
-            f"{trial.tool_def.get('name')} can now tell the rest ({', '.join(sorted(open_))})."
-        ),
-        same_thing,
     )
+
+
+def _token_in(value: str, text: str) -> bool:
+    """Whether the value stands in the text as a whole token ('O2' in 'orders: O1, O2'), not inside another word."""
+    return bool(value.strip()) and re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text) is not None
 
 
 def _first_callable(
