@@ -20,9 +20,11 @@ def ok(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def open_page(page: str = PLAYGROUND) -> AppTest:
-    """The app run once, then switched to `page` (a path from the repository's root)."""
+def open_page(page: str = PLAYGROUND, lang: str | None = None) -> AppTest:
+    """The app run once, then switched to `page` (a path from the repository's root); in `lang` from the link."""
     at = AppTest.from_file(APP, default_timeout=90)
+    if lang:
+        at.query_params["lang"] = lang
     at.run()
     at.switch_page(page).run()
     ok(at)

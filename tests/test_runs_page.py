@@ -111,11 +111,7 @@ def test_the_lists_figures_are_written_as_the_learners_language_writes_numbers(d
         ("en", f"{run.total_tokens:,}", f"${run.total_cost_usd:.6f}"),
         ("pl", f"{run.total_tokens:,}".replace(",", "\u00a0"), f"${run.total_cost_usd:.6f}".replace(".", ",")),
     ):
-        at = AppTest.from_file(APP, default_timeout=90)
-        at.query_params["lang"] = lang
-        at.run()
-        at.switch_page("pages/runs.py").run()
-        ok(at)
+        at = open_page("pages/runs.py", lang)
         shown = _display_values(at.dataframe[0])
         row = shown[shown.iloc[:, 0] == run.id].iloc[0]
         assert (row.iloc[3], row.iloc[4]) == (tokens, cost), lang
@@ -126,11 +122,7 @@ def test_a_shipped_recordings_title_is_listed_in_the_learners_language_and_a_lea
     example = saved_example(db)
     mine = Run(config=example.config, turns=example.turns[:1], title="Weather in two cities")
     db.save_run(mine)
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.query_params["lang"] = "ru"
-    at.run()
-    at.switch_page("pages/runs.py").run()
-    ok(at)
+    at = open_page("pages/runs.py", "ru")
     titles = dict(zip(at.dataframe[0].value.iloc[:, 0], at.dataframe[0].value.iloc[:, 1], strict=True))
     assert titles[example.id] == translate("ru", example.title) != example.title
     assert titles[mine.id] == "Weather in two cities", "a learner's own title is data, not a catalogue key"

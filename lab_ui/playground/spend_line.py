@@ -33,19 +33,14 @@ def render_spend(lab: LabSession) -> None:
             )
         )
         return
-    cap = t("{cap} cap", cap=dollars(status.cap_usd, 2)) if status.cap_usd is not None else t("no cap")
+    cap = t("{cap} cap", cap=money_md(status.cap_usd, 2)) if status.cap_usd is not None else t("no cap")
     line = t(
         "Next step: up to **{cost}** (input at its dearest rate plus max_tokens of output) · spent in this tab: "
         "**{spent}** of {cap}",
-        cost=dollars(status.next_cost_usd, 4),
-        spent=dollars(status.spent_usd, 4),
+        cost=money_md(status.next_cost_usd, 4),
+        spent=money_md(status.spent_usd, 4),
         cap=cap,
     )
     (st.warning if status.over_cap else st.caption)(
         line + (" · " + t("this step could pass the cap") if status.over_cap else "")
     )
-
-
-def dollars(amount: float, digits: int) -> str:
-    """An amount for Markdown in the tab's language: the $ escaped, since two on one line would be typeset as LaTeX."""
-    return money_md(amount, digits)
