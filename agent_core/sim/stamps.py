@@ -5,7 +5,6 @@ o 12:00'; a size in bytes with its unit ('2048 bytes', '2048 байт', '2048 ba
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 from agent_core.sim.prose import plural
@@ -18,9 +17,8 @@ _JS_DATE = re.compile(
 )
 
 
-@cache
 def _table() -> dict[str, Any]:
-    table: dict[str, Any] = lx.load("answers")["stamps"]
+    table: dict[str, Any] = lx.load("answers")["stamps"]  # lx.load reads the file once
     return table
 
 

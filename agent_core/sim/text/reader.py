@@ -86,13 +86,11 @@ class View:
     notes: list[str] = field(default_factory=list)
     earlier: tuple[str, ...] = ()  # texts of the conversation before the question, the latest first
     said_before: tuple[str, ...] = ()  # of those, what the user wrote (the model's own answers are no instruction)
-    fed: list[Attempt] = field(default_factory=list)
+    fed: list[Attempt] = field(default_factory=list)  # results of the calls made to find the current need's input
     reply: str = ""  # a short answer to the model's own question, read with the request it answers (sim/state.py)
     asked: str = ""  # the question the model asked that the reply answers
-    dictated: str = (
-        ""  # the reply is the one text asked for ("Comment: fix planned for 2.5"): that text, no other value
-    )
-    note: str = ""  # a simulator note for the UI (knowledge.NOTE when it had to say it knows nothing)  # results of the calls made to find the current need's input
+    dictated: str = ""  # the reply is the one text asked for ("Comment: fix planned for 2.5"): that text alone
+    note: str = ""  # a simulator note for the UI (knowledge.NOTE when it had to say it knows nothing)
     injection: Injection | None = None  # instructions found in a tool result
     tool_keys: list[str] = field(default_factory=list)  # each tool as canonical JSON, the key of the score caches
     bar: int = THRESHOLD  # the score a tool needs to be used (lower when a forced reply must act: sim/output.py)
