@@ -10,7 +10,7 @@ from agent_core.report import charts
 from agent_core.wire.providers import is_priced
 from lab_ui.controller.spend import NO_PRICE
 from lab_ui.frame import presenter
-from lab_ui.words.i18n import mark, number, t
+from lab_ui.words.i18n import mark, money, number, t
 
 CACHE_OFF = mark(
     "Prompt caching is off in this run, so nothing was cached. Turn on 'Prompt caching' in the run's settings, "
@@ -58,7 +58,7 @@ def render(run: Run, key: str = "charts") -> None:
     with st.expander(t("Per-turn table")):
         if not priced:
             df = df.drop(columns=[accounting.COL_COST, accounting.COL_CUM_COST])
-        st.dataframe(df, hide_index=True)
+        st.dataframe(_in_language(df), hide_index=True)
         st.download_button(
             t("Download CSV"),
             accounting.table_csv(df),
@@ -78,3 +78,18 @@ def _prices_and_caching(run: Run, df, pricing, key: str) -> None:
         right.info(t(CACHE_OFF))
     else:
         right.info(t(CACHE_UNUSED))
+
+
+def _in_language(df):
+    """The per-turn table's figures as the tab's language writes them (12 345, $0,003538 in Polish); the grid still
+    sorts by the numbers under them, and the CSV download keeps plain numbers."""
+    figures = [c for c in df.columns if c != accounting.COL_TURN and df[c].dtype.kind in "if"]
+    return df.style.format({c: _figure_format(c) for c in figures}, na_rep="—")
+
+
+def _figure_format(column: str):
+    if column in (accounting.COL_COST, accounting.COL_CUM_COST):
+        return lambda v: money(v, 6)
+    if column == accounting.COL_WINDOW_SHARE:
+        return lambda v: number(v, 3)
+    return number

@@ -86,7 +86,7 @@ def _cell(column: str, value: Any) -> str:
     if value is None:
         return t(NO_TURN)
     if column.endswith("$"):
-        return f"{value:.6f}"
+        return number(value, 6)
     return number(value) if isinstance(value, int) else str(value)
 
 

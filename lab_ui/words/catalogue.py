@@ -139,13 +139,13 @@ def _final(p: Params, tr: Translate) -> str:
 
 
 def _limit(kind: StopKind, p: Params, tr: Translate) -> str | None:
-    """A guard's stop in words, its figures formatted as the English always showed them."""
+    """A guard's stop in words, its figures written as the learner's language writes numbers (0,0123 in Polish)."""
     if kind == StopKind.SPEND_CAP and p.get("daily") in DAILY_CAP and p.get("no_budget"):
         return tr(NO_BUDGET)
     if kind == StopKind.SPEND_CAP and p.get("daily") in DAILY_CAP:
-        return tr(DAILY_CAP[p["daily"]], cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
+        return tr(DAILY_CAP[p["daily"]], cap=number(p["cap_usd"], 2), spent=number(p["spent_usd"], 4))
     if kind == StopKind.SPEND_CAP and p.get("session"):
-        return tr(SESSION_CAP, cap=f"{p['cap_usd']:.2f}", spent=f"{p['spent_usd']:.4f}")
+        return tr(SESSION_CAP, cap=number(p["cap_usd"], 2), spent=number(p["spent_usd"], 4))
     if kind == StopKind.RUN_TOO_LARGE and p.get("session"):
         return tr(SESSION_TOO_LARGE, size=_megabytes(p["bytes"]), limit=_megabytes(p["limit"]))
     if kind == StopKind.STEP_LIMIT and "ceiling" in p:
@@ -153,10 +153,10 @@ def _limit(kind: StopKind, p: Params, tr: Translate) -> str | None:
     by_kind: dict[str, Callable[[], dict[str, Any]]] = {
         StopKind.REPEATED_CALL: lambda: {"times": p["times"]},
         StopKind.ERROR_BUDGET: lambda: {"errors": p["errors"], "limit": p["limit"]},
-        StopKind.SPEND_CAP: lambda: {"cap": f"{p['cap_usd']:.4f}", "spent": f"{p['spent_usd']:.4f}"},
-        StopKind.COST_BUDGET: lambda: {"budget": f"{p['budget_usd']:.4f}", "spent": f"{p['spent_usd']:.4f}"},
+        StopKind.SPEND_CAP: lambda: {"cap": number(p["cap_usd"], 4), "spent": number(p["spent_usd"], 4)},
+        StopKind.COST_BUDGET: lambda: {"budget": number(p["budget_usd"], 4), "spent": number(p["spent_usd"], 4)},
         StopKind.TOKEN_BUDGET: lambda: {"budget": number(p["budget"]), "tokens": number(p["tokens"])},
-        StopKind.TIMEOUT: lambda: {"limit": f"{p['limit_s']:g}", "spent": f"{p['spent_s']:.1f}"},
+        StopKind.TIMEOUT: lambda: {"limit": number(p["limit_s"]), "spent": number(p["spent_s"], 1)},
         StopKind.STEP_LIMIT: lambda: {"limit": p["limit"]},
         StopKind.INVALID_REPLY: lambda: {"ids": p["ids"]},
         StopKind.REQUEST_TOO_LARGE: lambda: {"size": _megabytes(p["bytes"]), "limit": _megabytes(p["limit"])},
@@ -167,7 +167,7 @@ def _limit(kind: StopKind, p: Params, tr: Translate) -> str | None:
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / 1_000_000:.1f}"
+    return number(size / 1_000_000, 1)
 
 
 def stop_words(cause: StopCause, error: str = "", tr: Translate = t) -> str:
