@@ -18,25 +18,30 @@ from agent_core.model import SimSettings
 from agent_core.sim import start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type
 
-# About how many seconds each test of these files takes on the 2-core machine (CI's --durations; a file left out
-# is quick). Each test process sorts its tests longest first, the same way, so that with `--dist worksteal`
+# About how many seconds each test of these files takes on the 2-core machine (--durations of a clean clone's
+# `make test`, 2026-12-02; a file left out is quick). Each test process sorts its tests longest first, the same way, so that with `--dist worksteal`
 # (make test) the long tests start early and the run ends on short ones that the other process can take over:
 # neither process idles while the other finishes a long browser walk. Figures need only be rough.
 SECONDS_PER_TEST = {
-    "test_browser_language.py": 100,
+    "test_browser_language.py": 130,
+    "test_browser_runs.py": 70,
+    "test_browser_lesson_puzzle.py": 65,
     "test_browser_a11y.py": 60,
+    "test_browser_teacher.py": 50,
+    "test_secrets_canary.py": 50,
+    "test_browser_class_server.py": 45,
+    "test_browser_state.py": 40,
+    "test_serve_class.py": 40,
+    "test_browser_lessons.py": 40,
+    "test_isolation.py": 40,
     "test_language.py": 40,
-    "test_secrets_canary.py": 30,
-    "test_browser_class_server.py": 30,
-    "test_browser_teacher.py": 35,
-    "test_isolation.py": 20,
-    "test_browser_lessons.py": 30,
-    "test_browser_runs.py": 20,
-    "test_browser_presenter.py": 25,
+    "test_browser_no_price.py": 38,
+    "test_browser_presenter.py": 35,
+    "test_browser_call_cancel.py": 30,
     "test_browser_playground.py": 25,
-    "test_browser_call_cancel.py": 25,
-    "test_browser_no_price.py": 25,
-    "test_serve_class.py": 15,
+    "test_browser_practice.py": 25,
+    "test_browser_responsive.py": 25,
+    "test_browser_keyboard.py": 22,
     "security/test_storage_growth.py": 15,
     "test_wheel.py": 15,
     "test_fidelity_loops.py": 3,
