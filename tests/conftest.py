@@ -19,9 +19,10 @@ from agent_core.sim import start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type
 
 # About how many seconds each test of these files takes on the 2-core machine (--durations of a clean clone's
-# `make test`, 2026-12-02; a file left out is quick). Each test process sorts its tests longest first, the same way, so that with `--dist worksteal`
-# (make test) the long tests start early and the run ends on short ones that the other process can take over:
-# neither process idles while the other finishes a long browser walk. Figures need only be rough.
+# `make test`, 2026-12-02; a file left out is quick). Each test process sorts its tests longest first, the same
+# way, so that with `--dist worksteal` (make test) the long tests start early and the run ends on short ones that
+# the other process can take over: neither process idles while the other finishes a long browser walk. Figures
+# need only be rough.
 SECONDS_PER_TEST = {
     "test_browser_language.py": 130,
     "test_browser_runs.py": 70,
