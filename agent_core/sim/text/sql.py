@@ -162,9 +162,16 @@ _BARE_HOW = ["how much", "сколько", "ile"]
 
 def _kind(tokens: list[str]) -> str | None:
     found = [agg for agg, words in _AGGREGATES.items() if lx.hits(tokens, words)]
-    if found[:1] == ["COUNT"] and "SUM" in found and lx.hits(tokens, _BARE_HOW):
+    if found[:1] == ["COUNT"] and "SUM" in found and lx.hits(tokens, _BARE_HOW) and _of_amount(tokens):
         return "SUM"  # 'Ile łącznie wyniosła sprzedaż', 'сколько в сумме': how much in all, not how many
     return found[0] if found else None
+
+
+def _of_amount(tokens: list[str]) -> bool:
+    """'Ile łącznie wyniosła sprzedaż' sums an amount; 'Сколько всего альбомов' only counts in all."""
+    in_all = lx.lexicon()["sql_in_all"]["words"]
+    own = [w for w in _AGGREGATES["SUM"] if not lx.hits([w], in_all)]
+    return bool(lx.hits(tokens, lx.lexicon()["sql_amounts"]) or lx.hits(tokens, own))
 
 
 def _values(text: str, skip: set[str]) -> list[str]:
