@@ -28,6 +28,9 @@ _AGGREGATES = {
         "самая высокая",
         "самый высокий",
         "больше всех",
+        "больше всего",
+        "чаще всего",
+        "najczęściej",
         "najwyższ",
         "największ",
         "najwięcej",
@@ -87,6 +90,7 @@ _COLUMN_WORDS = {
     "department": ["department", "dept", "отдел", "dział", "dziale", "działu"],
     "name": ["name", "named", "called", "имя", "зовут", "imię", "nazw"],
     "city": ["city", "город", "miasto", "mieście"],
+    "country": ["country", "стран", "kraj"],
     "status": ["status", "статус", "stan"],
     "total": ["total", "amount", "сумм", "kwot"],
     "quantity": ["quantity", "stock", "units", "количеств", "ilość", "sztuk"],
@@ -162,6 +166,8 @@ _BARE_HOW = ["how much", "сколько", "ile"]
 
 def _kind(tokens: list[str]) -> str | None:
     found = [agg for agg, words in _AGGREGATES.items() if lx.hits(tokens, words)]
+    if len(found) > 1 and "SUM" in found and not _of_amount(tokens):
+        found.remove("SUM")  # 'больше всего клиентов': the most, 'всего' only part of the phrase
     if found[:1] == ["COUNT"] and "SUM" in found and lx.hits(tokens, _BARE_HOW) and _of_amount(tokens):
         return "SUM"  # 'Ile łącznie wyniosła sprzedaż', 'сколько в сумме': how much in all, not how many
     return found[0] if found else None
