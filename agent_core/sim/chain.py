@@ -47,7 +47,7 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     seen = seen | {own}
     deeper: list[Need] = []
     open_tools = [t for t in view.tools if str(t.get("name", "")) not in seen]
-    promised = [t for t in open_tools if any(_promises(view, need, t, p) for p in missing)]
+    promised = [t for t in open_tools if any(promises(view, need, t, p) for p in missing)]
     for tool in promised or [t for t in open_tools if _owner_record(view, need, t, missing)]:
         name = str(tool.get("name", ""))
         trial = Need("tool", need.clause, None, tool=tool, feeds=need, focus=need.focus)
@@ -141,7 +141,7 @@ def promising(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     out: list[Need] = []
     for tool in view.tools:
         name = str(tool.get("name", ""))
-        if depth >= MAX_DEPTH or name in seen or not any(_promises(view, need, tool, p) for p in missing):
+        if depth >= MAX_DEPTH or name in seen or not any(promises(view, need, tool, p) for p in missing):
             continue
         trial = Need("tool", need.clause, None, tool=tool, feeds=need, focus=need.focus)
         fill(view, trial, guess=False)
@@ -150,7 +150,7 @@ def promising(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     return out
 
 
-def _promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
+def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
     """The tool's definition says it finds what the parameter wants, and it does not itself need it."""
     schema = tool.get("input_schema") or {}
     if pname in (schema.get("required") or []):

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from agent_core.sim import kinds, listing
+from agent_core.sim import chain, kinds, listing
 from agent_core.sim.args import fill
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
@@ -99,6 +99,13 @@ def _words(value: object) -> list[str]:
 _DICTATED = frozenset({"body", "subject"})
 
 
+def _found_first(view: View, need: Need, pname: str) -> bool:
+    """Another offered tool finds what the parameter wants (sql_db_query's query is written from the schema that
+    sql_db_schema shows): the model calls that one first, so the user lacks nothing."""
+    own = need.tool_def.get("name")
+    return any(t.get("name") != own and chain.promises(view, need, t, pname) for t in view.tools)
+
+
 def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, window: int) -> Any:
     """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
     New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
@@ -122,7 +129,11 @@ def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, 
         props = (row[2].get("input_schema") or {}).get("properties") or {}
         found = {kinds.kind_of(p, props.get(p) or {}, row[4]) for p in (trial if only_clause else whole).args}
         # a text only the user can dictate (a commit's message) is asked for, no reason to take another tool
-        lacking = [p for p in whole.missing if kinds.kind_of(p, props.get(p) or {}, row[4]) not in _DICTATED]
+        lacking = [
+            p
+            for p in whole.missing
+            if kinds.kind_of(p, props.get(p) or {}, row[4]) not in _DICTATED and not _found_first(view, whole, p)
+        ]
         return len(given) - ({"lat", "lng"} <= found) - 2 * len(lacking)  # coordinates are one place
 
     mine = filled(best)

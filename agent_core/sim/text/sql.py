@@ -28,6 +28,9 @@ _AGGREGATES = {
         "самая высокая",
         "самый высокий",
         "больше всех",
+        "больше всего",
+        "чаще всего",
+        "najczęściej",
         "najwyższ",
         "największ",
         "najwięcej",
@@ -87,6 +90,7 @@ _COLUMN_WORDS = {
     "department": ["department", "dept", "отдел", "dział", "dziale", "działu"],
     "name": ["name", "named", "called", "имя", "зовут", "imię", "nazw"],
     "city": ["city", "город", "miasto", "mieście"],
+    "country": ["country", "стран", "kraj"],
     "status": ["status", "статус", "stan"],
     "total": ["total", "amount", "сумм", "kwot"],
     "quantity": ["quantity", "stock", "units", "количеств", "ilość", "sztuk"],
@@ -162,9 +166,18 @@ _BARE_HOW = ["how much", "сколько", "ile"]
 
 def _kind(tokens: list[str]) -> str | None:
     found = [agg for agg, words in _AGGREGATES.items() if lx.hits(tokens, words)]
-    if found[:1] == ["COUNT"] and "SUM" in found and lx.hits(tokens, _BARE_HOW):
+    if len(found) > 1 and "SUM" in found and not _of_amount(tokens):
+        found.remove("SUM")  # 'больше всего клиентов': the most, 'всего' only part of the phrase
+    if found[:1] == ["COUNT"] and "SUM" in found and lx.hits(tokens, _BARE_HOW) and _of_amount(tokens):
         return "SUM"  # 'Ile łącznie wyniosła sprzedaż', 'сколько в сумме': how much in all, not how many
     return found[0] if found else None
+
+
+def _of_amount(tokens: list[str]) -> bool:
+    """'Ile łącznie wyniosła sprzedaż' sums an amount; 'Сколько всего альбомов' only counts in all."""
+    in_all = lx.lexicon()["sql_in_all"]["words"]
+    own = [w for w in _AGGREGATES["SUM"] if not lx.hits([w], in_all)]
+    return bool(lx.hits(tokens, lx.lexicon()["sql_amounts"]) or lx.hits(tokens, own))
 
 
 def _values(text: str, skip: set[str]) -> list[str]:
