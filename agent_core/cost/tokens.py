@@ -12,11 +12,10 @@ Real tokenizers differ; the simulated model reports exactly these numbers.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
-from agent_core import lineup
+from agent_core import jsontext, lineup
 
 COMPONENTS = ("system", "tools", "tool_prompt", "user_text", "assistant_text", "tool_use", "tool_result")
 COMPONENT_LABELS = {
@@ -34,7 +33,7 @@ BLOCK_FRAMING = 2
 # Hidden tool-use system prompt: (auto/none, any/tool) per model, from models.json (the API docs' figures).
 _DEFAULT_TOOL_PROMPT = (497, 589)
 # What json.dumps(value, ensure_ascii=False, separators=(",", ":")) builds on every call, built once.
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_COMPACT = jsontext.encoder(separators=(",", ":"))
 
 
 def estimate_text(text: str) -> int:
@@ -50,7 +49,7 @@ def estimate_text(text: str) -> int:
 
 def estimate_json(value: Any) -> int:
     """Tokens for a structured value, measured as compact JSON."""
-    return estimate_text(_COMPACT.encode(value))
+    return estimate_text(_COMPACT(value))
 
 
 def tool_prompt_tokens(model: str, tool_choice: dict[str, Any] | None, has_tools: bool) -> int:

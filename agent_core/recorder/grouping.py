@@ -8,18 +8,19 @@ re-serialise replies: `citations: null` dropped, thinking text omitted, strings 
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent_core import jsontext
+
 OPEN_RUNS = 200  # runs that may still grow; older ones are closed (a new request then starts a run)
-_CANON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+_CANON = jsontext.encoder(sort_keys=True, separators=(",", ":"))
 
 
 def _canon(value: Any) -> str:
-    return _CANON.encode(value)
+    return _CANON(value)
 
 
 def _result_content(content: Any) -> Any:

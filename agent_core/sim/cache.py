@@ -19,7 +19,6 @@ What the docs define (platform.claude.com/docs/en/build-with-claude/prompt-cachi
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -27,14 +26,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agent_core import lineup
+from agent_core import jsontext, lineup
 from agent_core.cost import tokens
 
 TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}
 LOOKBACK_BLOCKS = 20
 DEFAULT_MIN_TOKENS = 1024  # a model the table does not list
 MAX_ENTRIES = 20_000  # oldest forgotten first: a bound, not a behaviour
-_KEY = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+_KEY = jsontext.encoder(sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def _without_mark(block: Any) -> Any:
 def _chain(previous: str, *parts: Any) -> str:
     digest = hashlib.sha256(previous.encode("ascii"))
     for part in parts:
-        digest.update(b"\x1f" + _KEY.encode(part).encode("utf-8"))
+        digest.update(b"\x1f" + _KEY(part).encode("utf-8"))
     return digest.hexdigest()
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from agent_core import jsontext
 from agent_core.cost import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
@@ -35,7 +36,7 @@ CHAT_ROUTE = "/v1/chat/completions"
 # Statuses the SDKs retry (with every 5xx): a request answered with one of these is still being retried.
 RETRIED_STATUSES = frozenset({408, 409, 429})
 # What json.dumps(..., sort_keys=True, ensure_ascii=False, separators=(",", ":")) builds per call, built once.
-_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+_CANONICAL = jsontext.encoder(sort_keys=True, separators=(",", ":"))
 
 
 @dataclass
@@ -124,7 +125,7 @@ def _ids(seed: int, key: str) -> Callable[[str, int], str]:
 
 def canonical(body: dict[str, Any]) -> str:
     """The request as canonical JSON; `stream` is left out so both modes get the same ids."""
-    return _CANONICAL.encode({k: v for k, v in body.items() if k != "stream"})
+    return _CANONICAL({k: v for k, v in body.items() if k != "stream"})
 
 
 def _json_reply(status: int, data: dict[str, Any], headers: dict[str, str] | None = None) -> SimReply:

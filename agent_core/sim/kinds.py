@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from agent_core import jsontext
 from agent_core.sim.text import language as lx
 from agent_core.sim.text import meaning, sql
 
@@ -70,12 +71,12 @@ def name_words(text: str) -> list[str]:
     return lx.words(re.sub(r"[_\-]+", " ", _CAMEL.sub(" ", text)))
 
 
-_PROP_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)  # json.dumps' output; one encoder, not one a call
+_PROP_JSON = jsontext.encoder(sort_keys=True)  # json.dumps' output; one encoder, not one a call
 
 
 def kind_of(pname: str, prop: dict[str, Any], tool_json: str) -> str | None:
     """The kind of value a parameter wants (cached: every parameter is read again on every turn)."""
-    return _kind_of(pname, _PROP_JSON.encode(prop), tool_json)
+    return _kind_of(pname, _PROP_JSON(prop), tool_json)
 
 
 @lru_cache(maxsize=2048)

@@ -321,7 +321,7 @@ def understand(view: View) -> list[Need]:
 
 
 def _tool_key(tool: dict[str, Any]) -> str:
-    return SORTED_JSON.encode(tool)
+    return SORTED_JSON(tool)
 
 
 @lx.text_cache

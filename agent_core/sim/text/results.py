@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
+from agent_core import jsontext
 from agent_core.sim.text import arithmetic
 from agent_core.sim.text import language as lx
 
@@ -16,7 +17,7 @@ SHORT_RESULT = 200  # only short results can mean "unavailable"; a long document
 # Tool calls the program reports in plain text (summaries of old turns, workflow data): "- name({json}) -> result: text",
 # the status word in the run's language (lexicon.json call_status: "- read_file({...}) -> ошибка: ...").
 # json.dumps(value, sort_keys=True, ensure_ascii=False) without building an encoder per call (a hot spot).
-SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+SORTED_JSON = jsontext.encoder(sort_keys=True)
 
 
 @cache
@@ -147,7 +148,7 @@ def noted_calls(text: str) -> tuple[str, list[Attempt]]:
 
 def call_key(name: str, tool_input: Any) -> str:
     """Identity of a call: the same tool with the same input."""
-    return name + SORTED_JSON.encode(tool_input)
+    return name + SORTED_JSON(tool_input)
 
 
 def short(text: str, limit: int = 120) -> str:
