@@ -8,7 +8,9 @@ Three tool sets: the two tools below, every client tool of the app's catalog (wh
 the brain scores each tool for each need, so more tools cost more), and 20 tools (the catalog's plus tutorial-style
 ones from tests/fidelity/tools.json). --twenty: only the 20 tools; --repeats N: fewer requests. Uses the real brain when
 agent_core/sim/brain.py is present, otherwise a trivial stand-in (the figure then measures only the HTTP side:
-validation, shaping, usage and ids). Prints figures; asserts nothing.
+validation, shaping, usage and ids). Each figure is printed beside a floor timed alongside it (parsing the request
+and writing it back as JSON), as a multiple of it, so runs on a busy or slower machine compare. Prints figures;
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -115,17 +117,28 @@ def post(handler: SimHandler, raw: bytes):
     return reply
 
 
-def median_ms(handler: SimHandler, tools: list[dict], in_loop: bool, first_station: int) -> float:
-    """Median time of REPEATS fresh 50-turn requests; in_loop: each after its own 49-turn predecessor."""
-    times = []
+def floor_ms(raw: bytes) -> float:
+    """The floor: reading the request and writing JSON of its size back (json.loads, json.dumps), the work no server
+    skips, in CPU time. Timed beside each request, so a machine that is busy or slow shows in both figures alike."""
+    started = time.process_time()
+    json.dumps(json.loads(raw), ensure_ascii=False)
+    return (time.process_time() - started) * 1000
+
+
+def median_ms(handler: SimHandler, tools: list[dict], in_loop: bool, first_station: int) -> tuple[float, ...]:
+    """Median wall and CPU times of REPEATS fresh 50-turn requests, and of their floors; in_loop: each request after
+    its own 49-turn predecessor."""
+    walls, cpus, floors = [], [], []
     for station in range(first_station, first_station + REPEATS):
         raw = request(TURNS, station, tools)
         if in_loop:
             post(handler, request(TURNS - 1, station, tools))
-        started = time.perf_counter()
+        floors.append(floor_ms(raw))
+        started, cpu = time.perf_counter(), time.process_time()
         post(handler, raw)
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
+        walls.append((time.perf_counter() - started) * 1000)
+        cpus.append((time.process_time() - cpu) * 1000)
+    return statistics.median(walls), statistics.median(cpus), statistics.median(floors)
 
 
 def main() -> None:
@@ -149,10 +162,17 @@ def main() -> None:
             handler = SimHandler(SimSettings(), think=brain_fn)
             post(handler, request(TURNS, 0, tools))  # load the data files first: a one-off per process
             for in_loop, mode in ((True, "in a loop"), (False, "cold")):
-                figure = median_ms(handler, tools, in_loop, station)
+                figure, cpu, floor = median_ms(handler, tools, in_loop, station)
                 station += REPEATS
                 verdict = "OK" if figure < TARGET_MS else "SLOW"
-                print(f"  {label}, {tools_label}, {mode}: {figure:.2f} ms (target < {TARGET_MS:.0f} ms) {verdict}")
+                print(
+                    f"  {label}, {tools_label}, {mode}: {figure:.2f} ms (target < {TARGET_MS:.0f} ms) {verdict}; "
+                    f"CPU {cpu:.2f} ms = {cpu / floor:.1f}x the floor ({floor:.2f} ms)"
+                )
+    print(
+        "  floor: the CPU time of json.loads + json.dumps of the same request, timed beside it; on a busy machine "
+        "the ms figures grow, read the x floor ones"
+    )
     if think is None:
         print("  (agent_core/sim/brain.py not present yet: real-brain figure skipped)")
 
