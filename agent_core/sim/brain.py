@@ -249,8 +249,8 @@ def _mark_twins(needs: list[Need]) -> None:
 def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
     """Give each past call to the need it served; calls nobody asked for (injected ones) are returned."""
     left, spare = [], {id(n) for n in needs if n.result is not None and empty(n.result.output)}
-    for index, attempt in enumerate(attempts):
-        listing = relist.lists_for(attempt, attempts[:index])  # it serves the need that looks for the name only
+    for attempt, listing in zip(attempts, relist.listings(attempts), strict=True):
+        # listing: it serves the need that looks for the name only
         open_needs = [
             n
             for n in needs

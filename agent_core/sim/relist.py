@@ -75,14 +75,25 @@ def finder(view: View, need: Need) -> Need | None:
     return None
 
 
-def lists_for(attempt: Attempt, before: list[Attempt]) -> bool:
-    """A listing made for an earlier failed read of the same tool (get_file_contents of the folder after the file's
-    404): it answers the search for the name, not the read."""
+def listings(attempts: list[Attempt]) -> list[bool]:
+    """For each attempt: is it a listing made for an earlier failed read of the same tool (get_file_contents of the
+    folder after the file's 404)? It answers the search for the name, not the read. One pass: the failed reads are
+    kept as they come, so a long run's history is not rescanned for every call."""
+    out: list[bool] = []
+    failed_reads: list[tuple[Attempt, tuple[str, str]]] = []
+    for attempt in attempts:
+        out.append(_lists_after(attempt, failed_reads))
+        found = missing(attempt)
+        if found:
+            failed_reads.append((attempt, found))
+    return out
+
+
+def _lists_after(attempt: Attempt, failed_reads: list[tuple[Attempt, tuple[str, str]]]) -> bool:
     if attempt.status != "ok":
         return False
-    for failed in before:
-        found = missing(failed) if failed.name == attempt.name else None
-        if found and attempt.input == {**failed.input, found[0]: _parent(found[1])}:
+    for failed, (pname, name) in failed_reads:
+        if failed.name == attempt.name and attempt.input == {**failed.input, pname: _parent(name)}:
             return True
     return False
 

@@ -80,10 +80,10 @@ def gives_values(view: View, previous: Need, need: Need) -> bool:
     taken = set(_words(list(previous.args.values())))
     taken -= own
     props = (previous.tool.get("input_schema") or {}).get("properties") or {}
-    names = [w[: max(4, len(w) - 3)] for p in props for w in listing.param_words(p)]
+    names = tuple(lx.fold(w[: max(4, len(w) - 3)]) for p in props for w in listing.param_words(p))
     words = lx.content_words(need.clause)
     values = [w for w in words if w in taken]
-    named = [w for w in words if w not in taken and any(lx.fold(w).startswith(lx.fold(n)) for n in names)]
+    named = [w for w in words if w not in taken and lx.fold(w).startswith(names)]
     return bool(values) and len(values) + len(named) == len(words)
 
 

@@ -324,8 +324,16 @@ def _injection_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[
     return (re.compile(_pattern(words["triggers"]), re.I), re.compile(reply, re.I), re.compile(call, re.I))
 
 
+@lx.text_cache
+def _triggered(output: str) -> bool:
+    # Every result of the history is searched again on every turn: whether it holds a trigger is read once.
+    return bool(_injection_patterns()[0].search(lx.attend(output)))
+
+
 def find_injection(attempt: Attempt, tools: list[dict[str, Any]]) -> Injection | None:
     """The injection pattern of BEHAVIOUR.md: a trigger, then 'Call <tool> with ...' or 'Reply only with ...'."""
+    if not _triggered(attempt.output):
+        return None
     triggers, replies, calls = _injection_patterns()
     output = lx.attend(attempt.output)  # like everything else, read closely only at the start and the end
     trigger = triggers.search(output)

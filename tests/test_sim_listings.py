@@ -1,0 +1,19 @@
+"""A listing made for an earlier failed read is found in one pass over the history, however long it is."""
+
+from __future__ import annotations
+
+from agent_core.sim import relist
+from agent_core.sim.text.results import Attempt
+
+
+def _read(path: str, status: str = "error", output: str = "") -> Attempt:
+    return Attempt("get_file_contents", {"owner": "o", "path": path}, output or f"404 Not Found: {path}", status)
+
+
+def test_the_listing_after_a_failed_read_is_marked() -> None:
+    failed = _read("docs/DEPLOY.md")
+    listing = _read("docs", "ok", '[{"name": "deploy.md"}]')
+    other = _read("src", "ok", '[{"name": "main.py"}]')
+    assert relist.missing(failed) == ("path", "docs/DEPLOY.md")
+    assert relist.listings([other, failed, listing, other]) == [False, False, True, False]
+    assert relist.listings([listing, failed]) == [False, False]  # a listing before the failure is not for it
