@@ -17,3 +17,13 @@ def test_the_listing_after_a_failed_read_is_marked() -> None:
     assert relist.missing(failed) == ("path", "docs/DEPLOY.md")
     assert relist.listings([other, failed, listing, other]) == [False, False, True, False]
     assert relist.listings([listing, failed]) == [False, False]  # a listing before the failure is not for it
+
+
+def test_a_result_told_by_its_shape_is_read_once() -> None:
+    from agent_core.sim import told
+
+    told._gist.cache_clear()
+    out = " M README.md\n?? notes/\n"
+    first = told._gist(out, "What changed?", "en", "")
+    assert told._gist(out, "What changed?", "en", "") == first  # the same reading, from the cache
+    assert isinstance(first, tuple) and isinstance(first[0], bool)  # immutable: no caller can change the next one's

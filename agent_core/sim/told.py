@@ -44,17 +44,9 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         done = done if view.lang == "en" else done.rstrip(".")
         return say("compose.confirmed", view.lang, done=done, out=lx.quote(out.strip(), view.lang))
     where = _where_sent(view, need)
-    # a status or a diff is told by its files, a log of records one line a record (gist.py)
-    read = (
-        gist.changes(view.lang, out, where)
-        or gist.records(view.question, view.lang, out, where)
-        or gist.checklist(view.lang, out, where)
-        or gist.table(view.question, view.lang, out, where)
-    )
-    if read:
+    told, read = _gist(out, view.question, view.lang, where)
+    if told:
         return read
-    if gist.listing(out):
-        return gist.tell(view.question, view.lang, out, where)
     lines = facts.read(out)
     rows = [line for line in out.splitlines() if line.strip()]
     if len(lines) >= 2 and len(lines) >= 0.6 * len(rows) and len(out) < 2000:
@@ -66,6 +58,24 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         if answered:
             return answered
     return gist.tell(view.question, view.lang, out, where)
+
+
+@lx.text_cache
+def _gist(out: str, question: str, lang: str, where: str) -> tuple[bool, str | None]:
+    """(True, the sentence) when the result's shape tells it, else (False, None). Read once per result: a long
+    run's answer quotes the same results turn after turn."""
+    # a status or a diff is told by its files, a log of records one line a record (gist.py)
+    read = (
+        gist.changes(lang, out, where)
+        or gist.records(question, lang, out, where)
+        or gist.checklist(lang, out, where)
+        or gist.table(question, lang, out, where)
+    )
+    if read:
+        return True, read
+    if gist.listing(out):
+        return True, gist.tell(question, lang, out, where)
+    return False, None
 
 
 _NOT_FACTS = ("weather", "file", "list", "time", "delete", "arithmetic", "derived", "stock")

@@ -51,8 +51,14 @@ def text_cache(fn: Callable[..., _Result]) -> Callable[..., _Result]:
     def call(text: str, *args: Any) -> _Result:
         return cached(text, *args) if len(text) <= TEXT_CACHE_LIMIT else fn(text, *args)
 
-    call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
-    return call
+    @wraps(fn)
+    def call_one(text: str) -> _Result:
+        # Most of these read the text alone and run hundreds of times a turn: no argument tuple to pack and unpack.
+        return cached(text) if len(text) <= TEXT_CACHE_LIMIT else fn(text)
+
+    wrapper = call_one if fn.__code__.co_argcount == 1 and not fn.__code__.co_flags & 0x0C else call
+    wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    return wrapper
 
 
 def attend(text: str) -> str:

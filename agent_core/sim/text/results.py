@@ -79,9 +79,10 @@ def _status(text: str, is_error: bool) -> str:
 def _refused_lookup(text: str, tool_input: dict[str, Any]) -> bool:
     """'Couldn't find a user with email of ann@x.com', returned as a plain result: a short answer that opens by
     saying the thing asked for is not there and names the value sent is a failed look-up, not data."""
-    head = text.strip()[:40]
+    if len(text) >= SHORT_RESULT or not _NOT_FOUND.match(text.strip()[:40]):
+        return False  # most results: the values sent are not looked at
     sent = [str(v) for v in tool_input.values() if isinstance(v, str | int) and not isinstance(v, bool) and str(v)]
-    return len(text) < SHORT_RESULT and bool(_NOT_FOUND.match(head)) and any(v in text for v in sent)
+    return any(v in text for v in sent)
 
 
 def _hint(text: str) -> bool:
