@@ -27,3 +27,13 @@ def test_a_result_told_by_its_shape_is_read_once() -> None:
     first = told._gist(out, "What changed?", "en", "")
     assert told._gist(out, "What changed?", "en", "") == first  # the same reading, from the cache
     assert isinstance(first, tuple) and isinstance(first[0], bool)  # immutable: no caller can change the next one's
+
+
+def test_the_dictated_part_is_found_as_before() -> None:
+    from agent_core.sim.text import values
+
+    clause = "Save a note that says: Meeting moved to Friday"
+    assert values.request_part(clause) == values.request_part(clause) == "Save a note "
+    assert values.body(clause) == "Meeting moved to Friday"
+    assert values.continues_message("send it saying that I'll be late")
+    assert not values.continues_message("What's the weather in Oslo?")

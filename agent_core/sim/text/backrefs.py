@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim.text.language import WEB, extract_paths, hits, lexicon, word_set, words
+from agent_core.sim.text.language import WEB, extract_paths, hits, lexicon, text_cache, word_set, words
 
 
 def refers_back(clause: str) -> bool:
@@ -29,6 +29,7 @@ def acts_on_premise(before: str, clause: str, before_asks: bool) -> bool:
     return plain and bool(re.search(r"\d", before)) and bool(hits(words(clause), lexicon()["back_pronouns"]))
 
 
+@text_cache
 def own_part(clause: str) -> str:
     """A clause without the question it carries about what it finds ('Who made the last commit in /r, and what did it
     change?' -> 'Who made the last commit in /r'): the tool is chosen for the first, which the second then asks of."""

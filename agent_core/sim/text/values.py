@@ -140,9 +140,16 @@ def _clean(text: str) -> str:
     return text.strip().strip(_ENDS).strip()
 
 
+@lx.text_cache
+def _body_at(text: str) -> tuple[int, str] | None:
+    """Where the words that dictate a message end, and those words: the search runs once per text."""
+    match = _BODY.search(text)
+    return (match.end(), match.group()) if match else None
+
+
 def continues_message(clause: str) -> bool:
     """The clause dictates a message ('saying that ...', 'что ...', 'że ...'): what follows is more of it."""
-    return bool(_BODY.search(clause)) or bool(quoted(clause))
+    return _body_at(clause) is not None or bool(quoted(clause))
 
 
 _LEAD_IN = re.compile(r"^\W*(?:(?:and|with|the|a|its|и|с|со|а|i|z|ze|o|oraz)\s+)*", re.I)
@@ -159,6 +166,7 @@ def labels_part(clause: str) -> bool:
     return 0 < len(head) <= 2 and lx.fold(head[0]).startswith(tuple(lx.fold(w) for w in labels))
 
 
+@lx.text_cache  # a search with many lookbehinds, run for every need on every turn
 def request_part(clause: str) -> str:
     """The clause without the message it dictates ('Save a note that says: Meeting moved to Friday' -> 'Save a
     note'): what the user asks for, not the words to write."""
@@ -203,14 +211,15 @@ def _after_body_word(before: str) -> bool:
 def body(text: str, taken: tuple[str, ...] = (), loose: bool = True) -> str | None:
     """A message's or a note's text: after 'saying' / 'что' / 'że', a quoted passage, or (loose: a required text)
     what follows the verb."""
-    match = _BODY.search(text)
-    if match:
+    found = _body_at(text)
+    if found:
+        end, said = found
         for pos, value in quoted(text):
-            if 0 <= pos - match.end() <= 2:
+            if 0 <= pos - end <= 2:
                 return value
-        if _CONTENT.match(match.group()) and match.group().rstrip().endswith(":") and text[match.end() :].strip():
-            return text[match.end() :].strip()  # "containing: Hello, world!" is a file's content, as written
-        rest = _clean(text[match.end() :])
+        if _CONTENT.match(said) and said.rstrip().endswith(":") and text[end:].strip():
+            return text[end:].strip()  # "containing: Hello, world!" is a file's content, as written
+        rest = _clean(text[end:])
         if rest:
             return rest
     if not loose:
