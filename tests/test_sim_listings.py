@@ -37,3 +37,13 @@ def test_the_dictated_part_is_found_as_before() -> None:
     assert values.body(clause) == "Meeting moved to Friday"
     assert values.continues_message("send it saying that I'll be late")
     assert not values.continues_message("What's the weather in Oslo?")
+
+
+def test_keyword_hits_are_a_fresh_list_each_time() -> None:
+    from agent_core.sim.text import language as lx
+
+    tokens = lx.words("What's the weather in Oslo?")
+    first = lx.hits(tokens, ["weather", "forecast"])
+    first.append("changed by a caller")
+    assert lx.hits(tokens, ["weather", "forecast"]) == ["weather"]  # the cached reading is not the caller's list
+    assert lx.hits(tuple(tokens), ("weather",)) == ["weather"]

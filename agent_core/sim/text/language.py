@@ -6,7 +6,7 @@ import difflib
 import json
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache, wraps
 from pathlib import Path
@@ -160,7 +160,7 @@ def keywords(items: tuple[str, ...]) -> tuple[Keyword, ...]:
     return tuple(out)
 
 
-def _at(tokens: list[str], start: int, key: Keyword) -> bool:
+def _at(tokens: Sequence[str], start: int, key: Keyword) -> bool:
     window = tokens[start : start + len(key.tokens)]
     return len(window) == len(key.tokens) and all(
         _token_hit(t, k, key.exact) for t, k in zip(window, key.tokens, strict=False)
@@ -208,12 +208,27 @@ def _index(items: tuple[str, ...]) -> _Index:
     )
 
 
-def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
+HITS_CACHE_TOKENS = 2_000  # token lists up to this long have their hits cached (the same texts come every turn)
+
+
+def hits(tokens: list[str] | tuple[str, ...], items: list[str] | tuple[str, ...]) -> list[str]:
     """The distinct keywords of a word list found in a token list (phrases as consecutive words), in list order."""
-    index = _index(tuple(items))
+    said = tuple(tokens)
+    if len(said) > HITS_CACHE_TOKENS:
+        return list(_hits(said, tuple(items)))
+    return list(_cached_hits(said, tuple(items)))  # a new list: a caller may change its copy
+
+
+@lru_cache(maxsize=8192)
+def _cached_hits(tokens: tuple[str, ...], items: tuple[str, ...]) -> tuple[str, ...]:
+    return _hits(tokens, items)
+
+
+def _hits(tokens: tuple[str, ...], items: tuple[str, ...]) -> tuple[str, ...]:
+    index = _index(items)
     unique = {t for t in tokens if t[:3] in index.prefixes}
     if not unique:
-        return []
+        return ()
     found: set[int] = set()
     for token in unique:
         found.update(index.whole.get(token, ()))
@@ -227,7 +242,7 @@ def hits(tokens: list[str], items: list[str] | tuple[str, ...]) -> list[str]:
                 _token_hit(t, first, key.exact) and _at(tokens, n, key) for n, t in enumerate(tokens)
             ):
                 found.add(i)
-    return [index.texts[i] for i in sorted(found)]
+    return tuple(index.texts[i] for i in sorted(found))
 
 
 def first_hit(tokens: list[str], items: list[str]) -> int | None:
