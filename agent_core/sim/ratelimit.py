@@ -9,6 +9,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 
 # Tier-1-like limits per minute; figures for display, not enforced.
 REQUESTS_PER_MINUTE = 50
@@ -17,6 +18,7 @@ OUTPUT_TOKENS_PER_MINUTE = 8_000
 WINDOW_S = 60
 
 
+@lru_cache(maxsize=64)  # a window's reset time, formatted once for all the requests of its minute
 def _rfc3339(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 

@@ -256,6 +256,7 @@ def lexicon() -> dict[str, Any]:
     return load("lexicon")
 
 
+@text_cache  # the question and the earlier turns, read again on every turn
 def detect_language(text: str) -> str:
     """en, ru or pl, by alphabet, Polish letters and Polish function words; names and code do not count."""
     prose = _NOT_PROSE.sub(" ", text)
