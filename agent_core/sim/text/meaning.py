@@ -103,7 +103,7 @@ def concepts(text: str) -> frozenset[str]:
     found: set[str] = set()
     for s in set(stems):
         found.update(index.by_stem.get(s, ()))
-        found.update(c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k))
+        found.update(_started(index, s))
     for phrase, concept in index.phrases:
         if concept not in found and phrase[0] in stems:
             n = len(phrase)
@@ -116,7 +116,20 @@ def concepts(text: str) -> frozenset[str]:
 def _word_concepts(word: str) -> frozenset[str]:
     """The concepts of one word (no phrases)."""
     index, s = _index(), _key_stem(word)
-    return index.by_stem.get(s, frozenset()) | {c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k)}
+    return index.by_stem.get(s, frozenset()) | set(_started(index, s))
+
+
+@cache
+def _stop_stems() -> frozenset[str]:
+    return frozenset(_key_stem(w) for w in lx.word_set("stopwords"))
+
+
+def _started(index: _ConceptIndex, s: str) -> set[str]:
+    """The concepts of the longer words a stem starts or is started by. Not of a stop word's: 'меня' (me) starts
+    'менял' (changed), yet asks of no change."""
+    if s in _stop_stems():
+        return set()
+    return {c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k)}
 
 
 def kin(found: frozenset[str]) -> frozenset[str]:
@@ -129,6 +142,21 @@ def kin(found: frozenset[str]) -> frozenset[str]:
 
 
 @lx.text_cache
+@lx.text_cache
+def _phrase_words(text: str) -> frozenset[str]:
+    """Stems of the words a concept's phrase of the text uses: 'last' of 'when did I last touch it' is said of the
+    change ('modified'), no word of its own that a tool's 'the last N lines' would share."""
+    tokens = lx.words(_CAMEL.sub(" ", text))
+    stems = tuple(_key_stem(t) for t in tokens)
+    found: set[str] = set()
+    for phrase, _ in _index().phrases:
+        n = len(phrase)
+        for i in (i for i, s in enumerate(stems) if s == phrase[0]):
+            if stems[i : i + n] == phrase:
+                found.update(lx.stem(t) for t in tokens[i : i + n])
+    return frozenset(found)
+
+
 def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stop words, no one-letter words)."""
     stop = lx.word_set("stopwords")
@@ -235,7 +263,8 @@ def _fit(clause: str, tool_json: str) -> Fit:
     described = asked & tool.described
     against = asked & (tool.against - tool.described)  # "weather, but not forecasts" still claims the weather
     # Words of the synonym table already counted as concepts; the rest ("employees", "Apple") count on their own.
-    words = [w for w in _shared_words(content_stems(clause), tool.words) if not concepts(w)]
+    phrased = _phrase_words(clause)
+    words = [w for w in _shared_words(content_stems(clause), tool.words) if not concepts(w) and w not in phrased]
     against_words = _shared_words(content_stems(clause), tool.against_words - tool.words)
     if against or (against_words and not described):
         return Fit(AGAINST, tuple(sorted(against)) + tuple(against_words))
