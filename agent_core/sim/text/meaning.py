@@ -166,10 +166,10 @@ def kin(found: frozenset[str]) -> frozenset[str]:
 
 @lx.text_cache
 @lx.text_cache
-def _phrase_words(text: str) -> frozenset[str]:
-    """Stems of the words a concept's phrase of the text uses: 'last' of 'when did I last touch it' is said of the
-    change ('modified'), no word of its own that a tool's 'the last N lines' would share."""
-    return frozenset(lx.stem(t) for _, said in _phrase_hits(text) for t in said)
+def _phrase_words(text: str, claimed: frozenset[str]) -> frozenset[str]:
+    """Stems of the words a concept's phrase of the text uses, of concepts the tool does not claim: 'last' of 'when
+    did I last touch it' is said of the change ('modified'), no word that a tool's 'the last N lines' shares."""
+    return frozenset(lx.stem(t) for concept, said in _phrase_hits(text) if concept not in claimed for t in said)
 
 
 def content_stems(text: str) -> frozenset[str]:
@@ -278,7 +278,7 @@ def _fit(clause: str, tool_json: str) -> Fit:
     described = asked & tool.described
     against = asked & (tool.against - tool.described)  # "weather, but not forecasts" still claims the weather
     # Words of the synonym table already counted as concepts; the rest ("employees", "Apple") count on their own.
-    phrased = _phrase_words(clause)
+    phrased = _phrase_words(clause, tool.described | tool.name)
     words = [w for w in _shared_words(content_stems(clause), tool.words) if not concepts(w) and w not in phrased]
     against_words = _shared_words(content_stems(clause), tool.against_words - tool.words)
     if against or (against_words and not described):
