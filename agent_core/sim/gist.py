@@ -58,11 +58,13 @@ def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
         files, folders = entries
         names = [code(n, lang) for n in [*(f"{d}/" for d in folders), *files]]
         shown = ", ".join(names[:MAX_ITEMS]) + (", …" if len(names) > MAX_ITEMS else "")
-        told = say(
+        entries_said = say(
             "gist.listing" if len(names) != 1 else "gist.listing_one", lang, where=where, n=len(names), items=shown
         )
         marked = _MARKED.findall(out)  # git branch's '* main': the branch checked out, which 'which branch' asks
-        return told + say("gist.marked", lang, name=code(marked[0], lang)) if len(marked) == 1 else told
+        if len(marked) == 1:
+            return entries_said + say("gist.marked", lang, name=code(marked[0], lang))
+        return entries_said
     if len(" ".join(out.split())) < LONG:
         return None
     told = changes(lang, out, where) or records(question, lang, out, where)
