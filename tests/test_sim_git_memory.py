@@ -118,7 +118,8 @@ def test_what_the_last_commit_changed_is_shown_by_the_hash_the_log_gave():
     replies, answer = loop(
         "Who made the last commit in /srv/repo, and what did it change?", definitions("git"), repository
     )
-    assert replies[0] == [("git_log", {"repo_path": "/srv/repo"})]
+    # the last commit is one to list (max_count=1), as 'ostatni commit' of the corpus's git-status-and-last-pl
+    assert replies[0] == [("git_log", {"repo_path": "/srv/repo", "max_count": 1})]
     assert replies[1] == [("git_show", {"repo_path": "/srv/repo", "revision": "aaaa1111"})]
     assert "Jan Nowak" in answer and "notes.txt" in answer
 
@@ -201,7 +202,7 @@ def test_commits_asked_in_polish_or_russian_go_to_the_log_with_the_period(questi
 def test_what_changed_in_the_last_commit_is_its_show_not_the_working_tree(question):
     replies, answer = loop(question, definitions("git"), repository)
     assert replies == [
-        [("git_log", {"repo_path": "/srv/repo"})],
+        [("git_log", {"repo_path": "/srv/repo", "max_count": 1})],
         [("git_show", {"repo_path": "/srv/repo", "revision": "aaaa1111"})],
     ]
     assert "notes.txt" in answer

@@ -17,6 +17,7 @@ PIECE = 90  # at most this much of one sentence is quoted
 MAX_ITEMS = 15
 # '* main' in a list of branches marks the current one; it is an entry like the others
 ENTRY = re.compile(r"^\s*(?:\*\s+)?(?:\[(FILE|DIR|F|D)\]\s*|[-d][rwx-]{9}\s+.*\s)?([\w.@~/-]+?)(/)?\s*$", re.I)
+_MARKED = re.compile(r"^\s*\*\s+([\w.@~/-]+)\s*$", re.M)
 _FOUND = re.compile(r"^\s*/[\w.~-]+(?:/[\w.~-]+)+\s*$")
 _LEVEL = re.compile(r"\b(ERROR|CRITICAL|FATAL|WARN(?:ING)?|INFO|DEBUG)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -57,9 +58,13 @@ def tell(question: str, lang: str, out: str, where: str = "") -> str | None:
         files, folders = entries
         names = [code(n, lang) for n in [*(f"{d}/" for d in folders), *files]]
         shown = ", ".join(names[:MAX_ITEMS]) + (", …" if len(names) > MAX_ITEMS else "")
-        return say(
+        entries_said = say(
             "gist.listing" if len(names) != 1 else "gist.listing_one", lang, where=where, n=len(names), items=shown
         )
+        marked = _MARKED.findall(out)  # git branch's '* main': the branch checked out, which 'which branch' asks
+        if len(marked) == 1:
+            return entries_said + say("gist.marked", lang, name=code(marked[0], lang))
+        return entries_said
     if len(" ".join(out.split())) < LONG:
         return None
     told = changes(lang, out, where) or records(question, lang, out, where)
@@ -339,6 +344,9 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
         return None
     rows = []
     people: Counter[str] = Counter()
+    mine = _person_records(question, lang, blocks)
+    if mine:
+        return mine
     for block in blocks:
         said = [v for k, v in block.items() if k != first and not HASH.match(v)]
         person = next((v for v in block.values() if v in _people(block)), "")
@@ -357,6 +365,21 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
         return say("gist.most", lang, who=code(who, lang), k=k, n=len(blocks))
     head = "gist.records" if len(blocks) > 1 else "gist.records_one"
     return say(head, lang, where=where, n=len(blocks)) + "\n" + "\n".join(rows[:MAX_ITEMS])
+
+
+def _person_records(question: str, lang: str, blocks: list[dict[str, str]]) -> str | None:
+    """'How many commits has Ann Kowalska made, and what was her most recent one?': the records of the person the
+    question names, counted, and the newest of them (a log lists the newest first)."""
+    folded = lx.fold(question)
+    theirs = [b for b in blocks for p in _people(b) if len(p) > 3 and lx.fold(p) in folded]
+    if not theirs or len(theirs) == len(blocks):
+        return None
+    first, who = theirs[0], next(p for p in _people(theirs[0]) if lx.fold(p) in folded)
+    said = [v for k, v in first.items() if not HASH.match(v) and v != who]
+    date = next((v[:10] for v in said if re.match(r"^\d{4}-\d\d-\d\d", v)), "")
+    text = max((v for v in said if not re.match(r"^\d{4}-\d\d-\d\d", v)), key=len, default="")
+    shown = lx.quote(text, lang) if lang == "en" else code(text, lang)
+    return say("gist.person_records", lang, who=code(who, lang), k=len(theirs), n=len(blocks), text=shown, date=date)
 
 
 def _one(block: dict[str, str]) -> bool:

@@ -32,7 +32,8 @@ def number_for(
         free = [e for e in entities.of_kind(text, "id") if e.text.startswith("#") and str(e.value).isdigit()]
         free = [replace(e, value=int(e.value)) for e in free if (e.start, marker) not in work.used]
     if not free:
-        return None
+        counts = bool(set(name_words(pname)) & _COUNT_PARAM)
+        return 1 if counts and _newest_one(text, str(work.need.tool_def.get("description", ""))) else None
     words = _own_words(pname)
     chosen = None
     if words:
@@ -74,6 +75,18 @@ def _required_now(work: Fill, prop: dict[str, Any]) -> bool:
     the number is required, so the number the text has left over is it ('the same as issue 42')."""
     said = _REQUIRED_WHEN.search(str(prop.get("description", "")))
     return said is not None and str(work.need.args.get(said.group(1))) == said.group(2)
+
+
+def _newest_one(text: str, described: str) -> bool:
+    """'the last commit', 'ostatni commit', 'последний коммит': the newest one of what the tool lists, in the
+    singular (lexicon newest_one), so a count parameter takes 1; 'the last commits' or 'last week' is no such count."""
+    tokens = lx.words(text)
+    for i in range(len(tokens) - 1):
+        after = tokens[i + 1]
+        if not lx.hits([tokens[i]], lx.lexicon()["newest_one"]) or (after.isascii() and after.endswith("s")):
+            continue
+        return bool(concepts(after) & concepts(described))  # the thing listed: a commit of 'Shows the commit logs'
+    return False
 
 
 _COUNT_PARAM = frozenset({"count", "limit", "max", "top", "num", "size", "per"})

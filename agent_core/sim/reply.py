@@ -141,6 +141,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
             tool=need.outcome.name,
             out=_weather_out(out, view.lang) if intent == "weather" else clip(out),
         )
+        if intent == "file":
+            line += told.gloss(view.lang, out)
     if intent == "list" and shell.asks_count(view.question):
         total, files, folders = shell.count(out)
         line += " " + say("list_count", view.lang, n=total, files=files, folders=folders)

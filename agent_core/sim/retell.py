@@ -14,7 +14,7 @@ from agent_core.sim.text.language import say
 MOST = 6
 # A word, a number or version, or a quoted piece; a name keeps its number after it ('Safari 19', 'Django 6.1').
 _TOKEN = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"|([A-Za-z][\w-]*)|(\d+(?:\.\d+)*)")
-_SENTENCE_END = re.compile(r"^[.!?;:]")
+_SENTENCE_END = re.compile(r"^(?:[.!?;:]|[ \t]*\n)")  # a line break ends a line of a note as a full stop would
 _NOT_TERMS = {"yes", "no", "true", "false", "light"}  # a yes, a no or a 'light' alone says nothing of the text
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from agent_core.sim import acks, gist, phrasing, prose
+from agent_core.sim import acks, gist, phrasing, prose, retell
 from agent_core.sim.compose import MAX_RECORDS, QUOTE_LIMIT, record_line, subject
 from agent_core.sim.text import facts
 from agent_core.sim.text import language as lx
@@ -149,6 +149,20 @@ def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
     path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
     head = say("compose.log_errors", view.lang, n=len(found), path=f" {path}" if path else "")
     return head + "\n" + "\n".join(f"- {i}" for i in items)
+
+
+def gloss(lang: str, out: str) -> str:
+    """After a short English file quoted whole in a Russian or Polish answer, what it says in the user's words
+    ('Buy milk' -> 'молоко'): the quote keeps the file's own words, the gloss lets the reader follow them."""
+    if lang == "en" or not retell.english(out):
+        return ""
+    rendered = phrasing.render(out, lang)
+    if rendered:
+        return "\n" + capitalised(rendered.rstrip(".")) + "."
+    # a term spelt as in English ('bank' in Polish) would read as a word left untranslated: the quote has it
+    own = {w.casefold() for w in re.findall(r"[A-Za-z]+", out)}
+    said = [item for item in retell.items(out, lang) if item.casefold() not in own]
+    return "\n" + capitalised(say("retell.told", lang, items=", ".join(said))) + "." if said else ""
 
 
 def short_text(view: View, need: Need, out: str) -> str:

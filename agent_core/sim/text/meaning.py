@@ -28,6 +28,7 @@ class _ConceptIndex:
     by_stem: dict[str, frozenset[str]]
     by_start: dict[str, tuple[tuple[str, str], ...]]  # 4-letter start -> (stem, concept) for longer words
     phrases: tuple[tuple[tuple[str, ...], str], ...]
+    forms: dict[tuple[tuple[str, ...], str], tuple[str | None, ...]]  # a phrase's words to be said as written ('=')
     exclusive: tuple[frozenset[str], ...]
     related: dict[str, tuple[str, ...]]  # a question's concept -> tool concepts that serve it ("count" -> database)
 
@@ -37,12 +38,14 @@ def _index() -> _ConceptIndex:
     data = lx.load("concepts")
     by_stem: dict[str, set[str]] = {}
     by_start: dict[str, list[tuple[str, str]]] = {}
-    phrases = []
+    phrases, forms = [], {}
     for concept, items in data["concepts"].items():
         for item in items:
             stems = tuple(_key_stem(t) for t in lx.words(item))
             if len(stems) > 1:
                 phrases.append((stems, concept))
+                if "=" in item:  # 'pokaż =commity': the plural as written, so 'pokaż commit b2c3d4e' is one commit
+                    forms[(stems, concept)] = tuple(w[1:] if w.startswith("=") else None for w in item.split())
             elif stems:
                 by_stem.setdefault(stems[0], set()).add(concept)
                 if len(stems[0]) >= 4:
@@ -51,6 +54,7 @@ def _index() -> _ConceptIndex:
         {k: frozenset(v) for k, v in by_stem.items()},
         {k: tuple(v) for k, v in by_start.items()},
         tuple(phrases),
+        forms,
         tuple(frozenset(group) for group in data["exclusive"]),
         {k: tuple(v) for k, v in data["related"].items() if not k.startswith("_")},
     )
@@ -103,20 +107,52 @@ def concepts(text: str) -> frozenset[str]:
     found: set[str] = set()
     for s in set(stems):
         found.update(index.by_stem.get(s, ()))
-        found.update(c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k))
-    for phrase, concept in index.phrases:
-        if concept not in found and phrase[0] in stems:
-            n = len(phrase)
-            if any(stems[i : i + n] == phrase for i, s in enumerate(stems) if s == phrase[0]):
-                found.add(concept)
+        found.update(_started(index, s))
+    found.update(concept for concept, _ in _phrase_hits(text))
     return frozenset(opposites.apply(lx.words(text), found, _word_concepts))
+
+
+@lx.text_cache
+def _phrase_hits(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The concepts' phrases the text says, each with the words that say it. A number inside the phrase is its
+    count, not a word of it: 'the last 2 commits' says 'last commits', 'ostatnie 3 commity' 'ostatnie commity'."""
+    tokens = lx.words(_CAMEL.sub(" ", text))
+    stems = [_key_stem(t) for t in tokens]
+    counted = [i for i, t in enumerate(tokens) if not t.isdigit()]
+    orders = [list(range(len(tokens)))] + ([counted] if len(counted) < len(tokens) else [])
+    out, index = [], _index()
+    for order in orders:
+        seq = tuple(stems[i] for i in order)
+        firsts = set(seq)
+        for phrase, concept in index.phrases:
+            if phrase[0] not in firsts:
+                continue
+            n, forms = len(phrase), index.forms.get((phrase, concept), ())
+            for j in (j for j, s in enumerate(seq) if s == phrase[0] and seq[j : j + n] == phrase):
+                said = [tokens[i] for i in order[j : j + n]]
+                if all(f is None or f == w for f, w in zip(forms, said, strict=False)):
+                    out.append((concept, tuple(tokens[order[j] : order[j + n - 1] + 1])))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
 def _word_concepts(word: str) -> frozenset[str]:
     """The concepts of one word (no phrases)."""
     index, s = _index(), _key_stem(word)
-    return index.by_stem.get(s, frozenset()) | {c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k)}
+    return index.by_stem.get(s, frozenset()) | set(_started(index, s))
+
+
+@cache
+def _stop_stems() -> frozenset[str]:
+    return frozenset(_key_stem(w) for w in lx.word_set("stopwords"))
+
+
+def _started(index: _ConceptIndex, s: str) -> set[str]:
+    """The concepts of the longer words a stem starts or is started by. Not of a stop word's: 'меня' (me) starts
+    'менял' (changed), yet asks of no change."""
+    if s in _stop_stems():
+        return set()
+    return {c for k, c in index.by_start.get(s[:4], ()) if lx.stems_match(s, k)}
 
 
 def kin(found: frozenset[str]) -> frozenset[str]:
@@ -129,6 +165,13 @@ def kin(found: frozenset[str]) -> frozenset[str]:
 
 
 @lx.text_cache
+@lx.text_cache
+def _phrase_words(text: str, claimed: frozenset[str]) -> frozenset[str]:
+    """Stems of the words a concept's phrase of the text uses, of concepts the tool does not claim: 'last' of 'when
+    did I last touch it' is said of the change ('modified'), no word that a tool's 'the last N lines' shares."""
+    return frozenset(lx.stem(t) for concept, said in _phrase_hits(text) if concept not in claimed for t in said)
+
+
 def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stop words, no one-letter words)."""
     stop = lx.word_set("stopwords")
@@ -235,7 +278,8 @@ def _fit(clause: str, tool_json: str) -> Fit:
     described = asked & tool.described
     against = asked & (tool.against - tool.described)  # "weather, but not forecasts" still claims the weather
     # Words of the synonym table already counted as concepts; the rest ("employees", "Apple") count on their own.
-    words = [w for w in _shared_words(content_stems(clause), tool.words) if not concepts(w)]
+    phrased = _phrase_words(clause, tool.described | tool.name)
+    words = [w for w in _shared_words(content_stems(clause), tool.words) if not concepts(w) and w not in phrased]
     against_words = _shared_words(content_stems(clause), tool.against_words - tool.words)
     if against or (against_words and not described):
         return Fit(AGAINST, tuple(sorted(against)) + tuple(against_words))
