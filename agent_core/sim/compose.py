@@ -96,13 +96,15 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
     return None
 
 
-def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
-    """The keys the question asks about ('the email address' -> email, 'статус' -> status)."""
+def _asked(view: View, need: Need, record: dict[str, Any], loose: bool = False) -> list[str]:
+    """The keys the question asks about ('the email address' -> email, 'статус' -> status); loose: also those the
+    tool is about anyway (the 'status' of get_order_details, whose 'details' are a status)."""
     tool = need.tool or {}
-    own = f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}"
+    own = "" if loose else f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}"
     # What the tool is about anyway ('forecast' of get_forecast) is no particular field the user asks for; the
     # fields its description lists are ('size' of get_file_info's "metadata: size, ... times").
-    asked = meaning.concepts(view.question) - meaning.concepts(str(tool.get("name", "")).replace("_", " "))
+    named = "" if loose else str(tool.get("name", "")).replace("_", " ")
+    asked = meaning.concepts(view.question) - meaning.concepts(named)
     # content words only: 'Are there alerts' asks for no 'area'
     question = {lx.stem(lx.fold(w)) for w in lx.content_words(view.question)} - {lx.stem(w) for w in lx.words(own)}
     out = []
@@ -113,11 +115,36 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
             lx.stem(w) in question for w in words + said if len(w) > 2
         ):
             out.append(key)
+    out += [k for k in record if k not in out and _asked_by(norm(k), view.question)]
     sent_args = need.outcome.input if need.result else need.args
     sent = {norm(k) for k in sent_args}
     given = {str(v) for v in sent_args.values()}
     # The value the user gave ('the phone 555-123-4567') is how the record was found, not what they ask for.
     return [k for k in out if norm(k) not in sent and norm(k) != "id" and str(record[k]) not in given]
+
+
+def _asked_by(key: str, question: str) -> bool:
+    """The question asks for the field in words its key does not use ('Co jest w moim zamówieniu?' -> items)."""
+    ways = answers_table().get("asked_by", {}).get(key) or []
+    folded = f" {' '.join(lx.words(question))} "
+    return any(f" {' '.join(lx.words(way))} " in folded for way in ways)
+
+
+def asked_fields(view: View, need: Need, loose: bool = False) -> list[str]:
+    """The fields of a need's result (one record) that the question asks for; [] when it is no record."""
+    data = facts.parse(need.outcome.output) if need.result is not None else None
+    return _asked(view, need, data, loose) if isinstance(data, dict) else []
+
+
+def _counted(view: View, key: str, raw: Any) -> str | None:
+    """'Сколько у меня заказов?': a list field asked for with 'how many' is told by its count, '2 заказа'."""
+    forms = (answers_table().get("counted", {}).get(norm(key)) or {}).get(view.lang)
+    if not forms or not isinstance(raw, (list, dict)) or not lx.hits(lx.words(view.question), lx.lexicon()["how_many"]):
+        return None
+    from agent_core.sim.prose import plural
+
+    n = str(len(raw))
+    return f"{n} {plural(n, forms.split('|'), view.lang)}"
 
 
 def _main_fields(need: Need, record: dict[str, Any]) -> list[str]:
@@ -137,7 +164,19 @@ def _field(raw: Any, lang: str, key: str = "") -> str:
         raw = clipped(raw)  # a paragraph in a field is told by its first clauses, never pasted whole
     if isinstance(raw, dict):
         return _nested(raw, lang)
+    if isinstance(raw, list) and raw and all(isinstance(v, dict) for v in raw):
+        return "; ".join(_entry(v, lang) for v in raw[:MAX_RECORDS])
     return "; ".join(value(v, lang, key) for v in raw) if _scalars(raw) else value(raw, lang, key)
+
+
+def _entry(record: dict[str, Any], lang: str) -> str:
+    """One record of a list field (an order's items): by its name, with its price when it has one."""
+    keys = {norm(k): v for k, v in record.items()}
+    name = next((keys[k] for k in ("name", "title", "product", "id") if k in keys), None)
+    if name is None:
+        return _brief(record, lang)
+    price = next((keys[k] for k in ("price", "amount", "cost") if k in keys), None)
+    return f"{value(name, lang)} ({value(price, lang)})" if price is not None else value(name, lang)
 
 
 def _nested(raw: dict[str, Any], lang: str) -> str:
@@ -155,7 +194,7 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     keys = asked or _main_fields(need, record)
     total = _total(view, [record])
     keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
-    parts = [f"{label(k, lang)} {_field(record[k], lang, k)}" for k in keys]
+    parts = [_part(view, record, k) for k in keys]
     head = subject(view, need)
     if len(parts) == 1 and not head:
         owner = _owner(record, keys[0]) if lang != "en" else ""
@@ -174,6 +213,12 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     joined = _joined(parts, lang)
     line = f"{head}: {joined}." if head else capitalised(joined) + "."
     return f"{line} {total}" if total else line
+
+
+def _part(view: View, record: dict[str, Any], key: str) -> str:
+    told = f"{label(key, view.lang)} {_field(record[key], view.lang, key)}"
+    count = _counted(view, key, record[key])
+    return f"{count} ({told})" if count else told
 
 
 def _key_said(view: View, key: str) -> str:
