@@ -184,6 +184,8 @@ def options_only(view: View, need: Need) -> bool:
     if entities.of_kind(need.clause, "id", "email", "url", "phone", "file", "repo"):
         return False  # 'the emails of customers C1 and C2': a clause naming a thing of its own asks about it
     key = key_in_view(view, need.tool_def)
+    if _own_lookup(need, key):
+        return False
     profile = meaning.profile(key)
     theirs = profile.name | profile.described | profile.params
     words = [w for w in lx.content_words(need.value) if not w.isdigit()]
@@ -203,6 +205,14 @@ def options_only(view: View, need: Need) -> bool:
             continue
         rest.append(word)
     return len(rest) <= (1 if picked else 0)
+
+
+def _own_lookup(need: Need, key: str) -> bool:
+    """'почта ann.lee@mail.com, логин annlee': a clause that picks get_user's key (username) and gives its value is
+    a lookup of its own, tried when the other clause's e-mail finds nobody."""
+    selector = kinds.selector(key)
+    found = need.args.get(selector["value"]) if selector else None
+    return isinstance(found, str) and found.lower() in need.clause.lower()
 
 
 def _an_option(word: str, key: str) -> bool:

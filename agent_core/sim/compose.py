@@ -130,10 +130,10 @@ def _asked_by(key: str, question: str) -> bool:
     return any(f" {' '.join(lx.words(way))} " in folded for way in ways)
 
 
-def asked_fields(view: View, need: Need, loose: bool = False) -> list[str]:
-    """The fields of a need's result (one record) that the question asks for; [] when it is no record."""
+def asked_fields(view: View, need: Need, loose: bool = False) -> list[str] | None:
+    """The fields of a need's result (one record) that the question asks for; None when it is no record."""
     data = facts.parse(need.outcome.output) if need.result is not None else None
-    return _asked(view, need, data, loose) if isinstance(data, dict) else []
+    return _asked(view, need, data, loose) if isinstance(data, dict) else None
 
 
 def _counted(view: View, key: str, raw: Any) -> str | None:

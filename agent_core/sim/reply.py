@@ -344,10 +344,11 @@ def _ask(view: View, need: Need) -> str:
 
 def _answers_instead(view: View, feeder: Need, fed: Need) -> bool:
     """A call made to find another's input holds the field the question asks for ('Jakie metody płatności mam?':
-    the user's details the order was found by), and the call it fed holds none: the feeder's result answers."""
+    the user's details the order was found by), and the one record it fed holds none: the feeder's result answers.
+    A list the fed call returns (the user's orders) is the answer itself."""
     if feeder.state != "done" or fed.state != "done":
         return False
-    return bool(compose.asked_fields(view, feeder)) and not compose.asked_fields(view, fed, loose=True)
+    return bool(compose.asked_fields(view, feeder)) and compose.asked_fields(view, fed, loose=True) == []
 
 
 def chat_text(view: View) -> str:
