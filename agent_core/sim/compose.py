@@ -25,8 +25,9 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # ---- what a call was about ------------------------------------------------------------------------------------
 
 
-def subject(view: View, need: Need) -> str:
-    """What a result is about, from the tool's name and the value sent: 'Order O2', 'Заказ O2', 'Klient C1'."""
+def subject(view: View, need: Need, record: dict[str, Any] | None = None) -> str:
+    """What a result is about, from the tool's name and the value sent: 'Order O2', 'Заказ O2', 'Klient C1'; the
+    one record a list tool returned (get_customer_orders) by its own id, never by its owner's (the customer's)."""
     name = str((need.tool or {}).get("name", ""))
     words = [w for w in lx.words(_CAMEL.sub(" ", name).replace("_", " ")) if w not in lx.word_set("subject_skip")]
     thing = next((noun(w, view.lang) for w in reversed(words) if noun(w, view.lang)), None)
@@ -41,11 +42,23 @@ def subject(view: View, need: Need) -> str:
         if isinstance(v, (str, int)) and not isinstance(v, bool) and not _an_option(props.get(k) or {}, v)
     ]
     numbered = [str(v) for k, v in plain if {"id", "number", "num"} & set(norm(k).split("_"))]
+    own = next((record[k] for k in record if norm(k) == "id"), None) if record else None
+    named = next((w for w in reversed(words) if noun(w, view.lang)), "")
+    if own is not None and named and any(_owners_id(k, [named]) for k, _ in plain):
+        numbered = [str(own)]
     paths = [str(v) for _, v in plain if re.fullmatch(r"[\w.~-]*/[\w./~-]+", str(v))]  # write_file's path
     ident = next(iter(numbered + paths), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
     if thing and ident:
         return f"{capitalised(thing)} {ident}"
     return capitalised(thing) if thing else ident
+
+
+def _owners_id(pname: str, named: list[str]) -> bool:
+    """customer_id of get_customer_orders names who owns the orders, not an order."""
+    parts = norm(pname).split("_")
+    entity = [w for w in parts if w not in ("id", "number", "num")]
+    stems = {lx.stem(w) for w in named}
+    return len(parts) > len(entity) and bool(entity) and not any(lx.stem(w) in stems for w in entity)
 
 
 def _an_option(prop: dict[str, Any], sent: Any) -> bool:
@@ -195,7 +208,10 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     total = _total(view, [record])
     keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
     parts = [_part(view, record, k) for k in keys]
-    head = subject(view, need)
+    head = subject(view, need, record)
+    if head and len(parts) > 1 and "id" in record and head.endswith(f" {record['id']}") and "id" in keys:
+        parts.pop(keys.index("id"))  # 'Заказ 19283: товар ...', the id said once
+        keys.remove("id")
     if len(parts) == 1 and not head:
         owner = _owner(record, keys[0]) if lang != "en" else ""
         told = (
