@@ -160,6 +160,8 @@ def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
     kind = kinds.kind_of(pname, prop, _tool_key(need.tool_def))
     text = f"{_CAMEL.sub(' ', str(tool.get('name', ''))).replace('_', ' ')} {tool.get('description') or ''}"
     words = lx.words(text)
+    if kind not in ("id", "id_number") and "id" in lx.words(_name_text(tool)):
+        return False  # find_user_id_by_name_zip finds an id; the email its description names is not what it returns
     if kind in _PRODUCES:
         return bool(lx.hits(words, _PRODUCES[kind]))
     if kind in ("id", "id_number") or kind is None or kind == "named":
@@ -172,6 +174,10 @@ def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
         return False
     wanted_words = slots.entity_words(pname)
     return bool(wanted_words) and bool(meaning.concepts(" ".join(wanted_words)) & meaning.concepts(text))
+
+
+def _name_text(tool: dict[str, Any]) -> str:
+    return _CAMEL.sub(" ", str(tool.get("name", ""))).replace("_", " ")
 
 
 def options_only(view: View, need: Need) -> bool:

@@ -206,6 +206,8 @@ def _without_tool(view: View, need: Need) -> str:
     words = lx.content_words(need.clause)
     if need.intent == "search" and words and all(lx.hits(lx.words(w), lx.lexicon()["which_more"]) for w in words):
         return ""  # 'Which is bigger, 2^10 or 1000?': the sum's line answers it
+    if need.tool is None and lx.hits(lx.words(need.clause), lx.lexicon()["deliberation"]):
+        return ""  # 'Я ещё думаю, отменять ли его': the user thinks aloud, nothing is asked
     fact = None if need.value else knowledge.known_fact(need.clause, view.lang)
     if fact:
         return fact  # 'At what temperature does water boil?' is no weather question
