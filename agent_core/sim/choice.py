@@ -291,7 +291,9 @@ def feeder(view: View, need: Need) -> Need | None:
     ids_wanted = any("id" in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p).replace("_", " ")) for p in lacking)
 
     def promises(tool: dict[str, Any]) -> bool:
-        if not ids_wanted and "id" in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))).replace("_", " ")):
+        if not ids_wanted and "id" in lx.words(
+            re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))).replace("_", " ")
+        ):
             return False  # find_user_id_by_name_zip finds an id, not the email its description tells to try first
         promised = {lx.stem(w) for w in lx.words(str(tool.get("description") or ""))}
         return any(lx.stems_match(w, p) for w in wanted for p in promised)
