@@ -1,5 +1,4 @@
-"""Shop chains told from the record that holds what was asked: a member's orders, their count and saved cards come
-from the member's record the order was found by; an order's items by name; a refused cancel in the user's words."""
+"""Shop chains told from the record that holds what was asked, and a refused cancel in the user's words."""
 
 from __future__ import annotations
 
