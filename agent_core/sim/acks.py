@@ -115,3 +115,21 @@ def done_said(verb: str, thing: str, lang: str) -> str:
 
 
 _PATH = re.compile(r"(?<![\w`])(?:~|\.{1,2})?/[\w.~-]+(?:/[\w.~-]+)*/?(?![\w`])")
+
+
+_REFUSED = re.compile(r"\b(?:can't|can’t|cannot|can not|couldn't|could not|unable to|not possible|not allowed)\b", re.I)
+
+
+def refused(verb: str, thing: str, out: str, lang: str) -> str | None:
+    """'Order has already shipped. Can't cancel it.': an action the tool would not do, told in the user's words
+    ('Zamówienie 74651: nie można anulować (status: wysłane)'), never the tool's English sentence."""
+    text = out.strip()
+    if len(text) > 160 or not _REFUSED.search(text):
+        return None
+    table = answers_table()["refused"]
+    template = (table.get(verb) or table["_"]).get(lang) or table["_"]["en"]
+    said = str(template).format(thing=capitalised(thing) if thing else say("compose.it", lang))
+    known = answers_table()["values"]
+    state = next((w for w in lx.words(text) if w in known and w != verb), None)
+    why = str(table["state"].get(lang) or table["state"]["en"]).format(state=value(state, lang)) if state else ""
+    return f"{said} ({why})." if why else f"{said}."

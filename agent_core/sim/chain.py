@@ -160,6 +160,8 @@ def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
     kind = kinds.kind_of(pname, prop, _tool_key(need.tool_def))
     text = f"{_CAMEL.sub(' ', str(tool.get('name', ''))).replace('_', ' ')} {tool.get('description') or ''}"
     words = lx.words(text)
+    if kind not in ("id", "id_number") and "id" in lx.words(_name_text(tool)):
+        return False  # find_user_id_by_name_zip finds an id; the email its description names is not what it returns
     if kind in _PRODUCES:
         return bool(lx.hits(words, _PRODUCES[kind]))
     if kind in ("id", "id_number") or kind is None or kind == "named":
@@ -174,6 +176,10 @@ def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
     return bool(wanted_words) and bool(meaning.concepts(" ".join(wanted_words)) & meaning.concepts(text))
 
 
+def _name_text(tool: dict[str, Any]) -> str:
+    return _CAMEL.sub(" ", str(tool.get("name", ""))).replace("_", " ")
+
+
 def options_only(view: View, need: Need) -> bool:
     """A clause that only sets how the call of the clause beside it runs ('and give me the 3 newest results',
     'w dziedzinie finance', 'najtrafniejsze najpierw') or names its tool ('Poszukaj w bazie wiedzy'): it gives
@@ -184,6 +190,8 @@ def options_only(view: View, need: Need) -> bool:
     if entities.of_kind(need.clause, "id", "email", "url", "phone", "file", "repo"):
         return False  # 'the emails of customers C1 and C2': a clause naming a thing of its own asks about it
     key = key_in_view(view, need.tool_def)
+    if _own_lookup(need, key):
+        return False
     profile = meaning.profile(key)
     theirs = profile.name | profile.described | profile.params
     words = [w for w in lx.content_words(need.value) if not w.isdigit()]
@@ -203,6 +211,14 @@ def options_only(view: View, need: Need) -> bool:
             continue
         rest.append(word)
     return len(rest) <= (1 if picked else 0)
+
+
+def _own_lookup(need: Need, key: str) -> bool:
+    """'почта ann.lee@mail.com, логин annlee': a clause that picks get_user's key (username) and gives its value is
+    a lookup of its own, tried when the other clause's e-mail finds nobody."""
+    selector = kinds.selector(key)
+    found = need.args.get(selector["value"]) if selector else None
+    return isinstance(found, str) and found.lower() in need.clause.lower()
 
 
 def _an_option(word: str, key: str) -> bool:

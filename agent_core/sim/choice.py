@@ -288,7 +288,13 @@ def feeder(view: View, need: Need) -> Need | None:
     if not wanted or view.choice_type in ("any", "tool"):
         return None
 
+    ids_wanted = any("id" in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p).replace("_", " ")) for p in lacking)
+
     def promises(tool: dict[str, Any]) -> bool:
+        if not ids_wanted and "id" in lx.words(
+            re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))).replace("_", " ")
+        ):
+            return False  # find_user_id_by_name_zip finds an id, not the email its description tells to try first
         promised = {lx.stem(w) for w in lx.words(str(tool.get("description") or ""))}
         return any(lx.stems_match(w, p) for w in wanted for p in promised)
 
@@ -321,6 +327,7 @@ def follow_up(view: View, need: Need) -> Need | None:
         return None  # a step of a chain already planned, or a change made: the change was what the clause asked
     used = meaning.profile(_tool_key(need.tool))
     open_ = meaning.concepts(need.clause) - used.name - used.described - used.params - GENERIC_MEANING
+    open_ -= _in_result(need.outcome.output)  # 'How many items have I ordered?': the orders listed name their product
 
     def covers(tool: dict[str, Any]) -> bool:
         other = meaning.profile(_tool_key(tool))
@@ -344,6 +351,14 @@ def follow_up(view: View, need: Need) -> Need | None:
         ),
         fed,
     )
+
+
+def _in_result(out: str) -> frozenset[str]:
+    """The concepts of the fields the result's records already hold."""
+    from agent_core.sim.text import facts
+
+    keys = {k for r in facts.records(out) for k in r}
+    return meaning.concepts(" ".join(k.replace("_", " ") for k in keys)) if keys else frozenset()
 
 
 def _token_in(value: str, text: str) -> bool:

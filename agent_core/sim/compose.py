@@ -25,8 +25,9 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # ---- what a call was about ------------------------------------------------------------------------------------
 
 
-def subject(view: View, need: Need) -> str:
-    """What a result is about, from the tool's name and the value sent: 'Order O2', 'Заказ O2', 'Klient C1'."""
+def subject(view: View, need: Need, record: dict[str, Any] | None = None) -> str:
+    """What a result is about, from the tool's name and the value sent: 'Order O2', 'Заказ O2', 'Klient C1'; the
+    one record a list tool returned (get_customer_orders) by its own id, never by its owner's (the customer's)."""
     name = str((need.tool or {}).get("name", ""))
     words = [w for w in lx.words(_CAMEL.sub(" ", name).replace("_", " ")) if w not in lx.word_set("subject_skip")]
     thing = next((noun(w, view.lang) for w in reversed(words) if noun(w, view.lang)), None)
@@ -41,11 +42,23 @@ def subject(view: View, need: Need) -> str:
         if isinstance(v, (str, int)) and not isinstance(v, bool) and not _an_option(props.get(k) or {}, v)
     ]
     numbered = [str(v) for k, v in plain if {"id", "number", "num"} & set(norm(k).split("_"))]
+    own = next((record[k] for k in record if norm(k) == "id"), None) if record else None
+    named = next((w for w in reversed(words) if noun(w, view.lang)), "")
+    if own is not None and named and any(_owners_id(k, [named]) for k, _ in plain):
+        numbered = [str(own)]
     paths = [str(v) for _, v in plain if re.fullmatch(r"[\w.~-]*/[\w./~-]+", str(v))]  # write_file's path
     ident = next(iter(numbered + paths), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
     if thing and ident:
         return f"{capitalised(thing)} {ident}"
     return capitalised(thing) if thing else ident
+
+
+def _owners_id(pname: str, named: list[str]) -> bool:
+    """customer_id of get_customer_orders names who owns the orders, not an order."""
+    parts = norm(pname).split("_")
+    entity = [w for w in parts if w not in ("id", "number", "num")]
+    stems = {lx.stem(w) for w in named}
+    return len(parts) > len(entity) and bool(entity) and not any(lx.stem(w) in stems for w in entity)
 
 
 def _an_option(prop: dict[str, Any], sent: Any) -> bool:
@@ -96,13 +109,15 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
     return None
 
 
-def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
-    """The keys the question asks about ('the email address' -> email, 'статус' -> status)."""
+def _asked(view: View, need: Need, record: dict[str, Any], loose: bool = False) -> list[str]:
+    """The keys the question asks about ('the email address' -> email, 'статус' -> status); loose: also those the
+    tool is about anyway (the 'status' of get_order_details, whose 'details' are a status)."""
     tool = need.tool or {}
-    own = f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}"
+    own = "" if loose else f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}"
     # What the tool is about anyway ('forecast' of get_forecast) is no particular field the user asks for; the
     # fields its description lists are ('size' of get_file_info's "metadata: size, ... times").
-    asked = meaning.concepts(view.question) - meaning.concepts(str(tool.get("name", "")).replace("_", " "))
+    named = "" if loose else str(tool.get("name", "")).replace("_", " ")
+    asked = meaning.concepts(view.question) - meaning.concepts(named)
     # content words only: 'Are there alerts' asks for no 'area'
     question = {lx.stem(lx.fold(w)) for w in lx.content_words(view.question)} - {lx.stem(w) for w in lx.words(own)}
     out = []
@@ -113,11 +128,36 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
             lx.stem(w) in question for w in words + said if len(w) > 2
         ):
             out.append(key)
+    out += [k for k in record if k not in out and _asked_by(norm(k), view.question)]
     sent_args = need.outcome.input if need.result else need.args
     sent = {norm(k) for k in sent_args}
     given = {str(v) for v in sent_args.values()}
     # The value the user gave ('the phone 555-123-4567') is how the record was found, not what they ask for.
     return [k for k in out if norm(k) not in sent and norm(k) != "id" and str(record[k]) not in given]
+
+
+def _asked_by(key: str, question: str) -> bool:
+    """The question asks for the field in words its key does not use ('Co jest w moim zamówieniu?' -> items)."""
+    ways = answers_table().get("asked_by", {}).get(key) or []
+    folded = f" {' '.join(lx.words(question))} "
+    return any(f" {' '.join(lx.words(way))} " in folded for way in ways)
+
+
+def asked_fields(view: View, need: Need, loose: bool = False) -> list[str] | None:
+    """The fields of a need's result (one record) that the question asks for; None when it is no record."""
+    data = facts.parse(need.outcome.output) if need.result is not None else None
+    return _asked(view, need, data, loose) if isinstance(data, dict) else None
+
+
+def _counted(view: View, key: str, raw: Any) -> str | None:
+    """'Сколько у меня заказов?': a list field asked for with 'how many' is told by its count, '2 заказа'."""
+    forms = (answers_table().get("counted", {}).get(norm(key)) or {}).get(view.lang)
+    if not forms or not isinstance(raw, (list, dict)) or not lx.hits(lx.words(view.question), lx.lexicon()["how_many"]):
+        return None
+    from agent_core.sim.prose import plural
+
+    n = str(len(raw))
+    return f"{n} {plural(n, forms.split('|'), view.lang)}"
 
 
 def _main_fields(need: Need, record: dict[str, Any]) -> list[str]:
@@ -137,7 +177,19 @@ def _field(raw: Any, lang: str, key: str = "") -> str:
         raw = clipped(raw)  # a paragraph in a field is told by its first clauses, never pasted whole
     if isinstance(raw, dict):
         return _nested(raw, lang)
+    if isinstance(raw, list) and raw and all(isinstance(v, dict) for v in raw):
+        return "; ".join(_entry(v, lang) for v in raw[:MAX_RECORDS])
     return "; ".join(value(v, lang, key) for v in raw) if _scalars(raw) else value(raw, lang, key)
+
+
+def _entry(record: dict[str, Any], lang: str) -> str:
+    """One record of a list field (an order's items): by its name, with its price when it has one."""
+    keys = {norm(k): v for k, v in record.items()}
+    name = next((keys[k] for k in ("name", "title", "product", "id") if k in keys), None)
+    if name is None:
+        return _brief(record, lang)
+    price = next((keys[k] for k in ("price", "amount", "cost") if k in keys), None)
+    return f"{value(name, lang)} ({value(price, lang)})" if price is not None else value(name, lang)
 
 
 def _nested(raw: dict[str, Any], lang: str) -> str:
@@ -155,8 +207,11 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     keys = asked or _main_fields(need, record)
     total = _total(view, [record])
     keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
-    parts = [f"{label(k, lang)} {_field(record[k], lang, k)}" for k in keys]
-    head = subject(view, need)
+    parts = [_part(view, record, k) for k in keys]
+    head = subject(view, need, record)
+    if head and len(parts) > 1 and "id" in record and head.endswith(f" {record['id']}") and "id" in keys:
+        parts.pop(keys.index("id"))  # 'Заказ 19283: товар ...', the id said once
+        keys.remove("id")
     if len(parts) == 1 and not head:
         owner = _owner(record, keys[0]) if lang != "en" else ""
         told = (
@@ -174,6 +229,12 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     joined = _joined(parts, lang)
     line = f"{head}: {joined}." if head else capitalised(joined) + "."
     return f"{line} {total}" if total else line
+
+
+def _part(view: View, record: dict[str, Any], key: str) -> str:
+    told = f"{label(key, view.lang)} {_field(record[key], view.lang, key)}"
+    count = _counted(view, key, record[key])
+    return f"{count} ({told})" if count else told
 
 
 def _key_said(view: View, key: str) -> str:

@@ -208,6 +208,8 @@ def _without_tool(view: View, need: Need) -> str:
     words = lx.content_words(need.clause)
     if need.intent == "search" and words and all(lx.hits(lx.words(w), lx.lexicon()["which_more"]) for w in words):
         return ""  # 'Which is bigger, 2^10 or 1000?': the sum's line answers it
+    if need.tool is None and lx.hits(lx.words(need.clause), lx.lexicon()["deliberation"]):
+        return ""  # 'Я ещё думаю, отменять ли его': the user thinks aloud, nothing is asked
     fact = None if need.value else knowledge.known_fact(need.clause, view.lang)
     if fact:
         return fact  # 'At what temperature does water boil?' is no weather question
@@ -344,6 +346,15 @@ def _ask(view: View, need: Need) -> str:
     return which(view) or say("ask.other", view.lang, tool=need.tool_def.get("name"), param=slot)
 
 
+def _answers_instead(view: View, feeder: Need, fed: Need) -> bool:
+    """A call made to find another's input holds the field the question asks for ('Jakie metody płatności mam?':
+    the user's details the order was found by), and the one record it fed holds none: the feeder's result answers.
+    A list the fed call returns (the user's orders) is the answer itself."""
+    if feeder.state != "done" or fed.state != "done":
+        return False
+    return bool(compose.asked_fields(view, feeder)) and compose.asked_fields(view, fed, loose=True) == []
+
+
 def chat_text(view: View) -> str:
     """The reply to a message that asks nothing a tool does (a greeting, thanks, a question of fact)."""
     return _chat(view)
@@ -381,7 +392,10 @@ def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
         if need.state == "done" and id(need.result) in quoted:
             continue  # one result that answered two needs is quoted once
         if need.state == "done" and need.feeds is not None and need.feeds.state in ("done", "call", "wait"):
-            continue  # a call made to find another call's input: its answer is told through that call's
+            if not _answers_instead(view, need, need.feeds):
+                continue  # a call made to find another call's input: its answer is told through that call's
+        elif need.state == "done" and any(_answers_instead(view, n, need) for n in needs if n.feeds is need):
+            continue  # 'Which orders do I have?': the user's record lists them; the one order fetched adds nothing
         if served_elsewhere(need, needs):
             continue
         quoted.add(id(need.result))

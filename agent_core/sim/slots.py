@@ -262,7 +262,7 @@ def named_value(text: str, word: str) -> str | None:
     'мой логин ivan_petrov'."""
     names = [*(name_words(word) or [word]), *_label_words(word)]
     label = "|".join(re.escape(w) for w in names) or re.escape(word)
-    match = re.search(rf"(?:{label})\s*(?:is|:|=|-|—|это|to|jest)?\s*['\"“«„]?([\w.@+-]{{2,}})", text, re.I)
+    match = re.search(rf"(?:{label})\s*(?:is|'s|’s|:|=|-|—|это|to|jest)?\s*['\"“«„]?([\w.@+-]{{2,}})", text, re.I)
     if not match:
         return None
     value = match.group(1).rstrip(".")  # 'My username is johndoe.': the sentence's full stop is no part of it

@@ -24,6 +24,10 @@ def from_text(view: View, need: Need, out: str) -> str | None:
     errors = log_errors(view, out, need)
     if errors:
         return errors
+    verb = acks.verb(need)
+    refusal = acks.refused(verb, subject(view, need), out, view.lang) if verb else None
+    if refusal:
+        return refusal
     if told_done(view, need, out):
         verb = str(acks.verb(need))
         done = capitalised(
