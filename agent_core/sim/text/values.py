@@ -112,7 +112,7 @@ def _concepts(word: str) -> frozenset[str]:
 # ---- parts of a message ---------------------------------------------------------------------------
 
 _SUBJECT = re.compile(
-    r"(?:subject(?: line)?|titled|title|тем(?:ой|а|у)|заголовк\w*|temat(?:em)?|tytuł(?:em)?)\s*:?\s*", re.I
+    r"(?:subject(?: line)?|titled|title|тем(?:ой|а|у)|заголов\w*|temat(?:em)?|tytuł(?:em)?)\s*:?\s*", re.I
 )
 _BODY = re.compile(
     r"(?:\bsaying(?: that)?|\bthat says|\btelling (?:him|her|them)(?: that)?|\bwith the (?:text|message|body)"
@@ -170,6 +170,7 @@ def request_part(clause: str) -> str:
 
 
 MAX_SUBJECT_WORDS = 6
+MAX_TITLE_GAP = 6  # words between a title word and its quoted title: "the title of issue 43 in octo-org/webshop to"
 
 
 def subject_from(body: str) -> str | None:
@@ -183,12 +184,19 @@ def subject_from(body: str) -> str | None:
 
 
 def subject(text: str) -> str | None:
-    """A message's subject: the quoted text after 'subject' / 'тема' / 'temat', else the words after it."""
-    match = _SUBJECT.search(text)
-    if not match:
+    """A message's subject: the quoted text after 'subject' / 'тема' / 'temat' (or a few words on: 'the title of
+    issue 43 to "Dark mode"', 'tytuł zgłoszenia 43 na „Tryb ciemny”'), else the words after it."""
+    spans = [(pos, pos + len(value) + 2) for pos, value in quoted(text)]
+    matches = [m for m in _SUBJECT.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
+    if not matches:
         return None
+    match = matches[0]
     for pos, value in quoted(text):
         if 0 <= pos - match.end() <= 2:
+            return value
+    for pos, value in quoted(text):
+        between = text[match.end() : pos]
+        if pos > match.end() and len(between.split()) <= MAX_TITLE_GAP and not re.search(r"[.;!?\n]\s", between):
             return value
     rest = re.split(r"\s+(?:saying|that|and|и|что|i|że)\b|[,.;!?]", text[match.end() :], maxsplit=1)[0]
     return _clean(rest) or None
