@@ -18,6 +18,7 @@ _ID = re.compile(r"(?<![\w@.#/-])(?:#\s?(\d{1,12})|([A-Za-z]{1,5}-?\d{1,12}(?:-\
 _BARE = re.compile(r"(?<![\w.,#-])(\d{3,12})(?![\w.,]\d)")
 # Booking codes and seats: 'HG52KD', 'QX7P2M' (capitals and digits mixed), '12C' (a row and a seat letter)
 _CODE = re.compile(r"(?<![\w@.#/-])((?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}|\d{1,2}[A-K])(?![\w-])")
+_SEAT = re.compile(r"\d{1,2}[A-K]")
 # Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5.
 _GROUPED = {
     "en": re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])"),
@@ -94,6 +95,8 @@ def identifier(
             return value
         if labelled:
             continue
+        if _SEAT.fullmatch(value) and "seat" not in topic:
+            continue  # 'put me in 14C': a row and a seat letter is a seat, no confirmation number
         if not (_concepts(before) & _ENTITIES):
             free.append(value)  # "cancel O1": nothing says it belongs to something else
     if labelled:
