@@ -84,7 +84,7 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
         elif any(lx.fold(word).startswith(n) for n in first if len(n) >= 3):
             out.append((m.start(), word, "person"))
             taken.append((m.start(), m.end()))
-    companies = {lx.fold(n) for names in lx.load("entities")["companies"].values() for n in names}
+    companies = _companies()
     for m in re.finditer(
         r"«([^»]+)»|\b([A-Z][A-Za-z0-9&]+(?:\s+(?:Inc|Corp|Ltd|LLC|GmbH)\.?)?)|(?<=\s)([А-ЯЁŁŚŻ][\w-]+)", text
     ):
@@ -97,6 +97,17 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
             out.append((start, name, "organization"))
             taken.append((start, start + len(name)))
     return sorted(out)
+
+
+@cache
+def _companies() -> frozenset[str]:
+    return frozenset(lx.fold(n) for names in lx.load("entities")["companies"].values() for n in names)
+
+
+def company_in(text: str) -> str | None:
+    """A well-known company named in any case ('у google', 'models by meta'), as written; for a field that is
+    an organisation already (an author, an owner), where a lower-case 'google' is no plain word."""
+    return next((m.group() for m in re.finditer(r"(?<![\w.-])[A-Za-z][\w&-]+", text) if lx.fold(m.group()) in _companies()), None)
 
 
 @cache
