@@ -107,7 +107,10 @@ def _companies() -> frozenset[str]:
 def company_in(text: str) -> str | None:
     """A well-known company named in any case ('у google', 'models by meta'), as written; for a field that is
     an organisation already (an author, an owner), where a lower-case 'google' is no plain word."""
-    return next((m.group() for m in re.finditer(r"(?<![\w.-])[A-Za-z][\w&-]+", text) if lx.fold(m.group()) in _companies()), None)
+    return next(
+        (m.group() for m in re.finditer(r"(?<![\w.-])[A-Za-z][\w&-]+", text) if lx.fold(m.group()) in _companies()),
+        None,
+    )
 
 
 @cache
