@@ -239,10 +239,11 @@ def tables_for(question: str, listed: str) -> list[str]:
     """The tables of a listing ('Album, Artist, Genre, ...') a question is about: those its words name."""
     names = [n.strip(" '\"`[]()") for n in re.split(r"[,\n]", listed) if n.strip(" '\"`[]()")]
     names = [n for n in names if re.fullmatch(r"\w+", n)]
-    from agent_core.sim.text.sql_filter import known_value
+    from agent_core.sim.text.sql_filter import known_value, through
 
     known = known_value(question, names)  # 'jazz tracks': the Genre table holds jazz
-    return [n for n in names if _mentions(question, n) is not None or (known and n == known[0])]
+    extra = [known[0], *through(question, names, known[0])] if known else []
+    return [n for n in names if _mentions(question, n) is not None or n in extra]
 
 
 def build(question: str, description: str) -> str | None:

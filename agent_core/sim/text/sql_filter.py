@@ -16,19 +16,40 @@ def _known() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     return tuple(
         (kind, value, tuple(lx.fold(f) for f in forms))
         for kind, values in table.items()
-        if kind != "_about"
+        if not kind.startswith("_")
         for value, forms in values.items()
     )
 
 
 def known_value(question: str, names: list[str]) -> tuple[str, str] | None:
     """(table, value) of a value the question names that the model knows belongs to one of these tables."""
-    tokens = lx.words(question)
+    tokens, folded = lx.words(question), lx.fold(question)
     for kind, value, forms in _known():
-        owner = next((n for n in names if lx.stems_match(lx.stem(lx.fold(n)), kind)), None)
-        if owner and any(t == f or (len(f) > 4 and t.startswith(f)) for t in tokens for f in forms):
+        owner = _table_of(kind, names)
+        if owner and any(_said(f, tokens, folded) for f in forms):
             return owner, value
     return None
+
+
+def _table_of(kind: str, names: list[str]) -> str | None:
+    return next((n for n in names if lx.stems_match(lx.stem(lx.fold(n)), kind)), None)
+
+
+def _said(form: str, tokens: list[str], folded: str) -> bool:
+    if " " in form or "/" in form:
+        return re.search(rf"(?<!\w){re.escape(form)}(?!\w)", folded) is not None
+    return any(t == form or (len(form) > 4 and t.startswith(form)) for t in tokens)
+
+
+def through(question: str, names: list[str], known: str) -> list[str]:
+    """The tables a named table reaches the known value's table by ('_through': a track's artist is its album's)."""
+    links = lx.load("knowledge")["table_values"].get("_through", {})
+    kind = next((k for k in links if _table_of(k, [known])), None)
+    if kind is None:
+        return []
+    named = [n for n in names if sql._mentions(question, n) is not None]
+    via = [links[kind][k] for k in links[kind] if _table_of(k, named)]
+    return [n for n in names if any(_table_of(v, [n]) for v in via)]
 
 
 def _said_value(question: str, tables: list[sql.Table], measured: sql.Table) -> tuple[str, str] | None:
@@ -66,14 +87,29 @@ def filtered(question: str, tables: list[sql.Table]) -> str | None:
         if not found:
             continue
         other = by_name[found[0]]
-        key, column = _key(measured, other), _category(other)
-        if key is None or column is None:
+        joins, column = _path(measured, other, tables), _category(other)
+        if joins is None or column is None:
             continue
-        return _select(kind, measured, other, key, f"{other.name}.{column} = '{found[1]}'")
+        return _select(kind, measured, joins, f"{other.name}.{column} = '{found[1]}'")
     return None
 
 
-def _select(kind: str, measured: sql.Table, other: sql.Table, key: str, where: str) -> str | None:
+def _path(measured: sql.Table, other: sql.Table, tables: list[sql.Table]) -> str | None:
+    """The JOINs from the measured table to the value's: on their shared key, or through one table between."""
+    key = _key(measured, other)
+    if key:
+        return f"JOIN {other.name} ON {measured.name}.{key} = {other.name}.{key}"
+    for mid in tables:
+        first, second = _key(measured, mid), _key(mid, other)
+        if mid not in (measured, other) and first and second:
+            return (
+                f"JOIN {mid.name} ON {measured.name}.{first} = {mid.name}.{first} "
+                f"JOIN {other.name} ON {mid.name}.{second} = {other.name}.{second}"
+            )
+    return None
+
+
+def _select(kind: str, measured: sql.Table, joins: str, where: str) -> str | None:
     if kind == "COUNT":
         what = "COUNT(*)"
     else:
@@ -81,7 +117,4 @@ def _select(kind: str, measured: sql.Table, other: sql.Table, key: str, where: s
         if measure is None:
             return None
         what = f"{kind}({measured.name}.{measure})"
-    return (
-        f"SELECT {what} FROM {measured.name} JOIN {other.name} ON {measured.name}.{key} = {other.name}.{key} "
-        f"WHERE {where}"
-    )
+    return f"SELECT {what} FROM {measured.name} {joins} WHERE {where}"
