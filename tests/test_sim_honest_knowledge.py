@@ -111,5 +111,5 @@ def test_a_clause_that_only_restates_what_the_calls_covered_adds_no_offline_note
 
     calls, answer, drafts = loop("show me commit 9f8e7d6. repo is /srv/shop", [show], run)
     assert calls and "offline" not in answer and drafts[-1].note == "", answer
-    _, answer, drafts = loop("Who painted the Mona Lisa?", [show], _never)
+    _, answer, drafts = loop("Who painted The Starry Night?", [show], _never)
     assert "offline" in answer and drafts[-1].note == knowledge.NOTE  # outside the table it still says so

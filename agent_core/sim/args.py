@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import counts, examples, kinds, listing, numeric, qualifiers, shell, slots
+from agent_core.sim import counts, examples, kinds, listing, narrowing, numeric, qualifiers, shell, slots
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
 from agent_core.sim.defaults import _listed_options as _listed_options
@@ -121,6 +121,10 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
         said = slots.enum_value(text, listed, pname)
         if said is not None:
             return said
+    for text in (work.need.clause, work.view.question) if kind_type in (None, "string") else ():
+        found = narrowing.filter_value(text, pname)  # 'only in the security domain': domain_filter "security"
+        if found is not None:
+            return found
     if kind == "object":
         return _object(work, prop, required, depth)
     if kind == "array":

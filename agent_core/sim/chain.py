@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from agent_core.sim import kinds, slots
+from agent_core.sim import kinds, narrowing, slots
 from agent_core.sim.args import fill, key_in_view
 from agent_core.sim.mood import tool_action
 from agent_core.sim.text import entities, meaning, values
@@ -198,6 +198,7 @@ def options_only(view: View, need: Need) -> bool:
     numbers = {e.text.lower() for e in entities.of_kind(need.clause, "number")}
     listed = {lx.fold(o) for o in _listed(key)}
     said = {lx.fold(w) for w in words if lx.fold(w) in listed or _an_option(w, key)}
+    said |= narrowing.filters_said(need.clause, _names(json.loads(key)))  # 'only in the security domain'
     picked = bool(numbers) or bool(said)
     rest: list[str] = []
     for i, word in enumerate(words):
@@ -207,7 +208,7 @@ def options_only(view: View, need: Need) -> bool:
         if any(meaning.concepts(p) & theirs for p in pair if " " in p):
             continue  # 'bazie wiedzy' is the knowledge base the tool queries
         stem = lx.stem(word)
-        if any(lx.stems_match(stem, t) for t in profile.words | profile.param_words):
+        if any(lx.stems_match(stem, t) for t in profile.words | profile.param_words) or narrowing.is_noun(word):
             continue
         rest.append(word)
     return len(rest) <= (1 if picked else 0)
@@ -246,6 +247,18 @@ def _props(schema_owner: dict[str, Any]) -> list[dict[str, Any]]:
         for prop in (stack.pop().get("properties") or {}).values():
             if isinstance(prop, dict):
                 out.append(prop)
+                stack.append(prop)
+    return out
+
+
+def _names(schema_owner: dict[str, Any]) -> list[str]:
+    """Every property name of a tool's input schema, nested objects' too."""
+    out: list[str] = []
+    stack = [schema_owner.get("input_schema") or {}]
+    while stack:
+        for name, prop in (stack.pop().get("properties") or {}).items():
+            if isinstance(prop, dict):
+                out.append(name)
                 stack.append(prop)
     return out
 

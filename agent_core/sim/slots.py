@@ -175,6 +175,7 @@ def person(work: Fill, text: str, pname: str) -> str | None:
     ]
     if not found and set(name_words(pname)) & {"author", "owner", "org", "organization", "organisation", "publisher"}:
         company = next((n for _, n, kind in names.known_entities(text) if kind == "organization"), None)
+        company = company or names.company_in(text)
         return company if company and lx.fold(company) not in own else None
     if not found:
         return None

@@ -84,7 +84,7 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
         elif any(lx.fold(word).startswith(n) for n in first if len(n) >= 3):
             out.append((m.start(), word, "person"))
             taken.append((m.start(), m.end()))
-    companies = {lx.fold(n) for names in lx.load("entities")["companies"].values() for n in names}
+    companies = _companies()
     for m in re.finditer(
         r"«([^»]+)»|\b([A-Z][A-Za-z0-9&]+(?:\s+(?:Inc|Corp|Ltd|LLC|GmbH)\.?)?)|(?<=\s)([А-ЯЁŁŚŻ][\w-]+)", text
     ):
@@ -92,12 +92,34 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
         start = m.start()
         if any(s <= start < e for s, e in taken) or lx.fold(name) in lx.word_set("stopwords"):
             continue
-        before = text[max(0, start - 30) : start].lower()
-        at_work = re.search(r"(works? at|at|of|компании|в|w|firmy|prezes\w*|директор\w*|ceo of)\s+[«\"]?$", before)
+        at_work = _org_cue().search(text[max(0, start - 30) : start].lower())
         if m.group(1) or lx.fold(name) in companies or "inc" in lx.fold(name) or at_work:
             out.append((start, name, "organization"))
             taken.append((start, start + len(name)))
     return sorted(out)
+
+
+@cache
+def _companies() -> frozenset[str]:
+    return frozenset(lx.fold(n) for names in lx.load("entities")["companies"].values() for n in names)
+
+
+def company_in(text: str) -> str | None:
+    """A well-known company named in any case ('у google', 'models by meta'), as written; for a field that is
+    an organisation already (an author, an owner), where a lower-case 'google' is no plain word."""
+    return next(
+        (m.group() for m in re.finditer(r"(?<![\w.-])[A-Za-z][\w&-]+", text) if lx.fold(m.group()) in _companies()),
+        None,
+    )
+
+
+@cache
+def _org_cue() -> re.Pattern[str]:
+    """The words right before a name that make it an organisation (entities.json 'organisation_cues')."""
+    table = lx.load("entities")["organisation_cues"]
+    cues = sorted((c for lang, words in table.items() if lang != "_about" for c in words), key=len, reverse=True)
+    alts = "|".join(re.escape(c.rstrip("*")) + (r"\w*" if c.endswith("*") else "") for c in cues)
+    return re.compile(rf"(?<![\w])(?:{alts})\s+[«\"]?$")
 
 
 _JOINS = frozenset({"and", "or", "и", "или", "а", "i", "oraz", "lub", "albo"})

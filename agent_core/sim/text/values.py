@@ -18,6 +18,7 @@ _ID = re.compile(r"(?<![\w@.#/-])(?:#\s?(\d{1,12})|([A-Za-z]{1,5}-?\d{1,12}(?:-\
 _BARE = re.compile(r"(?<![\w.,#-])(\d{3,12})(?![\w.,]\d)")
 # Booking codes and seats: 'HG52KD', 'QX7P2M' (capitals and digits mixed), '12C' (a row and a seat letter)
 _CODE = re.compile(r"(?<![\w@.#/-])((?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}|\d{1,2}[A-K])(?![\w-])")
+_SEAT = re.compile(r"\d{1,2}[A-K]")
 # Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5.
 _GROUPED = {
     "en": re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])"),
@@ -94,6 +95,8 @@ def identifier(
             return value
         if labelled:
             continue
+        if _SEAT.fullmatch(value) and "seat" not in topic:
+            continue  # 'put me in 14C': a row and a seat letter is a seat, no confirmation number
         if not (_concepts(before) & _ENTITIES):
             free.append(value)  # "cancel O1": nothing says it belongs to something else
     if labelled:
@@ -112,7 +115,7 @@ def _concepts(word: str) -> frozenset[str]:
 # ---- parts of a message ---------------------------------------------------------------------------
 
 _SUBJECT = re.compile(
-    r"(?:subject(?: line)?|titled|title|тем(?:ой|а|у)|заголовк\w*|temat(?:em)?|tytuł(?:em)?)\s*:?\s*", re.I
+    r"(?:subject(?: line)?|titled|title|тем(?:ой|а|у)|заголов\w*|temat(?:em)?|tytuł(?:em)?)\s*:?\s*", re.I
 )
 _BODY = re.compile(
     r"(?:\bsaying(?: that)?|\bthat says|\btelling (?:him|her|them)(?: that)?|\bwith the (?:text|message|body)"
@@ -178,6 +181,7 @@ def request_part(clause: str) -> str:
 
 
 MAX_SUBJECT_WORDS = 6
+MAX_TITLE_GAP = 6  # words between a title word and its quoted title: "the title of issue 43 in octo-org/webshop to"
 
 
 def subject_from(body: str) -> str | None:
@@ -191,12 +195,19 @@ def subject_from(body: str) -> str | None:
 
 
 def subject(text: str) -> str | None:
-    """A message's subject: the quoted text after 'subject' / 'тема' / 'temat', else the words after it."""
-    match = _SUBJECT.search(text)
-    if not match:
+    """A message's subject: the quoted text after 'subject' / 'тема' / 'temat' (or a few words on: 'the title of
+    issue 43 to "Dark mode"', 'tytuł zgłoszenia 43 na „Tryb ciemny”'), else the words after it."""
+    spans = [(pos, pos + len(value) + 2) for pos, value in quoted(text)]
+    matches = [m for m in _SUBJECT.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
+    if not matches:
         return None
+    match = matches[0]
     for pos, value in quoted(text):
         if 0 <= pos - match.end() <= 2:
+            return value
+    for pos, value in quoted(text):
+        between = text[match.end() : pos]
+        if pos > match.end() and len(between.split()) <= MAX_TITLE_GAP and not re.search(r"[.;!?\n]\s", between):
             return value
     rest = re.split(r"\s+(?:saying|that|and|и|что|i|że)\b|[,.;!?]", text[match.end() :], maxsplit=1)[0]
     return _clean(rest) or None
