@@ -137,7 +137,8 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
         value = extract(kind, text, work, pname, prop, labelled=True)
         if value is not None:
             return value
-    for text in work.texts(kind in _WORDING):
+    # an option is the user's choice: 'comments 1' in the model's own answer asks for no 'get_comments'
+    for text in work.texts(kind in _WORDING, own=kind != "enum"):
         if kind == "directory" and not required and text == work.view.question != work.need.clause:
             break  # an optional path filters: only a path of its own clause ('README and the last commits')
         value = extract(kind, text, work, pname, prop)
