@@ -252,8 +252,10 @@ def _number(work: Fill, pname: str, prop: dict[str, Any], required: bool = False
         found = re.findall(r"\d+(?:\.\d+)?", need.value)
         work.counted += 1
         return _as_number(found[work.counted - 1], prop) if work.counted <= len(found) else None
+    own = set(work.view.earlier) - set(work.view.said_before)
     for text in work.texts():
-        picked = numeric.number_for(work, text, pname, prop, required)
+        # the model's own answer ('Safari 19, ...') gives a number only beside its word ('Issue 44')
+        picked = numeric.number_for(work, text, pname, prop, required, labelled=text in own)
         if picked is not None:
             return _as_number(str(picked), prop)
     found = _from_results_by_key(work, pname, prop, "number")
