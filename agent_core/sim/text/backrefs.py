@@ -71,4 +71,3 @@ def says_where(clause: str, path: str) -> bool:
     acts = [w for k, v in lexicon()["actions"].items() if not k.startswith("_") for w in v["words"]]
     said = words(clause.replace(path, " "))
     return bool(hits(said, pronouns)) and not hits(said, acts) and "?" not in clause
-

@@ -279,7 +279,9 @@ def _spoken(text: str) -> list[tuple[int, int, Any]]:
     spoken = [
         (s, e, v)
         for s, e, v in out
-        if lx.fold(text[s:e]) not in ("one", "a", "i") and not _partitive(text, e) and not _stands_for_one(text, s, e, v)
+        if lx.fold(text[s:e]) not in ("one", "a", "i")
+        and not _partitive(text, e)
+        and not _stands_for_one(text, s, e, v)
     ]
     return _with_decimals(text, spoken)
 
