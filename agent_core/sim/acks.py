@@ -12,7 +12,7 @@ from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
 from agent_core.sim.words import answers_table, capitalised, label, norm, noun, value
 
-_IDENTS = frozenset({"id", "number", "url", "html_url", "web_url", "node_id", "uri", "link", "key"})
+_IDENTS = frozenset({"id", "number", "url", "html_url", "web_url", "node_id", "uri", "link", "key", "ref", "sha"})
 _LINKS = ("html_url", "web_url", "url", "link", "uri")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NOT_TOLD = frozenset({"owner", "repo", "method", "number", "id", "body", "content", "text", "description", "message"})
@@ -21,7 +21,7 @@ MAX_TOLD = 60  # a changed value longer than this (a body) is not repeated
 
 def line(view: View, need: Need, record: dict[str, Any]) -> str | None:
     """The acknowledgement of a change as a sentence, or None when the record is more than one."""
-    if not record or not all(norm(k) in _IDENTS and isinstance(v, (str, int)) for k, v in record.items()):
+    if not record or not all(norm(k) in _IDENTS and isinstance(v, (str, int)) or _names(v) for k, v in record.items()):
         return None
     sent = need.outcome.input
     done = answers_table()["done"]
@@ -37,6 +37,11 @@ def line(view: View, need: Need, record: dict[str, Any]) -> str | None:
     link = next((str(record[k]) for k in _LINKS if k in record), "") if verb == "create" else ""
     extra = ", ".join([*changes, *([link] if link else [])])
     return f"{said.rstrip('.')} ({extra})." if extra else said
+
+
+def _names(raw: Any) -> bool:
+    """A nested record that only names what was written: a new branch's `"object": {"sha": ..., "type": "commit"}`."""
+    return isinstance(raw, dict) and bool(raw) and all(norm(k) in _IDENTS | {"type"} for k in raw)
 
 
 def _name_words(need: Need) -> list[str]:

@@ -27,9 +27,9 @@ def amended(request: str, reply: str) -> str | None:
             if units:
                 changed = f"{_UNITS.sub('', changed)} {units.group()}"
             return changed
-    if _narrows(reply) and not any(entities.of_kind(reply, kind) for kind in KINDS) and "?" not in request:
+    if _narrows(reply) and not any(entities.of_kind(reply, kind) for kind in KINDS):
         # 'Only the bugs.', «только баги»: the same request with one more filter, read as one sentence
-        return f"{request.strip().rstrip('.!')} {reply.strip().rstrip('.!?')}"
+        return f"{request.strip().rstrip('.!?')} {reply.strip().rstrip('.!?')}"
     return None
 
 

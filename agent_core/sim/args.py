@@ -141,7 +141,8 @@ def _value(work: Fill, pname: str, prop: dict[str, Any], kind: str | None, requi
         value = extract(kind, text, work, pname, prop, labelled=True)
         if value is not None:
             return value
-    for text in work.texts(kind in _WORDING):
+    # an option is the user's choice: 'comments 1' in the model's own answer asks for no 'get_comments'
+    for text in work.texts(kind in _WORDING, own=kind != "enum"):
         if kind == "directory" and not required and text == work.view.question != work.need.clause:
             break  # an optional path filters: only a path of its own clause ('README and the last commits')
         value = extract(kind, text, work, pname, prop)
@@ -255,8 +256,10 @@ def _number(work: Fill, pname: str, prop: dict[str, Any], required: bool = False
         found = re.findall(r"\d+(?:\.\d+)?", need.value)
         work.counted += 1
         return _as_number(found[work.counted - 1], prop) if work.counted <= len(found) else None
+    own = set(work.view.earlier) - set(work.view.said_before)
     for text in work.texts():
-        picked = numeric.number_for(work, text, pname, prop, required)
+        # the model's own answer ('Safari 19, ...') gives a number only beside its word ('Issue 44')
+        picked = numeric.number_for(work, text, pname, prop, required, labelled=text in own)
         if picked is not None:
             return _as_number(str(picked), prop)
     found = _from_results_by_key(work, pname, prop, "number")

@@ -351,7 +351,7 @@ def _decide(view: View, need: Need, needs: list[Need], answered: dict[str, Attem
         need.state, need.result, need.call = ("done", reused, None) if reused else ("call", None, need.args)
         if reused:
             view.notes.append(f"{reused.name} already answered this call earlier; I reuse its result.")
-        elif state.needs_confirmation(view, tool_action(view_key(view, need.tool_def))):
+        elif state.needs_confirmation(view, tool_action(view_key(view, need.tool_def)), need.clause):
             need.state, need.call = "confirm", None
             view.notes.append("The system prompt asks me to confirm this first, so I ask before I act.")
     if need.state == "ask":

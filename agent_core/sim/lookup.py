@@ -41,7 +41,8 @@ def unknown_name(attempt: Attempt) -> tuple[Path, str] | None:
     if attempt.status != "error" or not lx.hits(lx.words(attempt.output), lx.lexicon()["not_found_errors"]):
         return None
     for path, value in _leaves(attempt.input):
-        if _NAME.match(value) and _said(value, attempt.output):
+        # a file name ('CONTRIBUTING.md') is no short name of something longer: its folder says what is there
+        if _NAME.match(value) and _said(value, attempt.output) and not lx.extract_paths(value):
             return path, value
     return None
 

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 
 
 def number_for(
-    work: Fill, text: str, pname: str, prop: dict[str, Any], nested_required: bool = False
+    work: Fill, text: str, pname: str, prop: dict[str, Any], nested_required: bool = False, labelled: bool = False
 ) -> int | float | None:
     """The number a numeric parameter means in text: one with its unit or word beside it, a year for a year,
-    else the next number nobody took, in the order the text says them."""
+    else (unless only a labelled one will do) the next number nobody took, in the order the text says them."""
     marker = str(id(text))
     days = _days(text) if "day" in name_words(pname) or "days" in name_words(pname) else None
     if days is not None:
@@ -51,7 +51,7 @@ def number_for(
         chosen = next((e for e in free if _beside(text, e, lx.lexicon()["list_edge_words"])), None)
     required = nested_required or pname in set((work.need.tool_def.get("input_schema") or {}).get("required") or [])
     required = required or _required_now(work, prop)
-    if chosen is None and not required and words:
+    if chosen is None and (labelled or not required and words):
         return None  # an optional number is sent only when the text points at it ('5 guests', 'limit 10')
     if chosen is None:
         mine = {
@@ -131,7 +131,10 @@ def _own_words(pname: str) -> list[str]:
 def _beside(text: str, e: entities.Entity, words: list[str], same_thing: bool = False) -> bool:
     """A parameter's word stands right next to the number ('5 guests', 'limit 10', 'возраст 30'); same_thing: or a
     word for the same thing ('тикет 42' for ticket_number)."""
-    around = lx.words(text[max(0, e.start - 24) : e.start])[-2:] + lx.words(text[e.end : e.end + 24])[:2]
+    # a comma or a semicolon ends what a number goes with: 'Safari 19, błąd' is no 'błąd 19'
+    before = re.split(r"[,;\n]", text[max(0, e.start - 24) : e.start])[-1]
+    after = re.split(r"[,;\n]", text[e.end : e.end + 24])[0]
+    around = lx.words(before)[-2:] + lx.words(after)[:2]
     if not words:
         return False
     return bool(lx.hits(around, words)) or (same_thing and bool(concepts(" ".join(around)) & concepts(" ".join(words))))

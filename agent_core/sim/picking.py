@@ -145,13 +145,21 @@ def retell(request: str, reply: str, item: Item, word: str, pending: bool) -> st
     reply acting on the item: 'What did the second one change?' -> 'What did commit b2c3 change?'; 'The last one -
     add a comment: X' -> 'issue 44 add a comment: X' (one clause: the item is what the action is done to)."""
     sentences = re.split(r"(?<=[.!?])\s+", request.strip()) if pending else []
-    kept = " ".join(s for s in sentences if s and not s.endswith("?"))
+    kept = " ".join(s for s in sentences if s and not s.endswith("?")) or " ".join(_waiting(request))
     places = [e.text for e in entities.of_kind(request, "repo")] + _FOLDER.findall(request)
     context = [p for p in dict.fromkeys(places) if p not in kept and not item.value.startswith(p.rstrip("/"))]
     rest = _without_pick(reply, word)
     said = _in_place(reply, word, item) if rest is None else " ".join(x for x in (item.name, rest) if x)
     where = f"{', '.join(context)}:" if context else ""  # the place the items were listed in
     return " ".join(x for x in (kept, where, said) if x)
+
+
+def _waiting(request: str) -> list[str]:
+    """'List the open issues, I want to leave a comment on one': the parts of the earlier request that wait for the
+    item the user picks, each a sentence of its own."""
+    ones = {lx.fold(w) for w in _words()["one_of"]}
+    parts = re.split(r"(?<=[.!?])\s+|,\s+", request.strip())
+    return [p.rstrip(".!") + "." for p in parts if p and not p.endswith("?") and ones & set(lx.words(p))]
 
 
 def _without_pick(reply: str, word: str) -> str | None:

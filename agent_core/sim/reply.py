@@ -319,6 +319,8 @@ def _confirm(view: View, need: Need) -> str:
     action = tool_action(args.key_in_view(view, need.tool_def))
     thing = compose.subject(view, need) or str(need.tool_def.get("name"))
     table = lx.load("phrases")["confirm"]
+    if any(str(v).lower() in ("closed", "close") for v in (need.args or {}).values()):
+        action = "close"  # issue_write(state="closed") writes, and what it does is to close the issue
     template = "confirm." + (action if action in table else "_")
     return say(template, view.lang, thing=thing)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from agent_core.sim import chain, kinds, listing
 from agent_core.sim.args import fill
+from agent_core.sim.defaults import _base_option
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, intent_hits
@@ -106,6 +107,39 @@ def _found_first(view: View, need: Need, pname: str) -> bool:
     return any(t.get("name") != own and chain.promises(view, need, t, pname) for t in view.tools)
 
 
+def _feeds(view: View, need: Need, best: Any, other: Any) -> bool:
+    """The other tool is the one called first to find what the best lacks, and the clause asks the best for a
+    reading of its own (issue_read's 'get_comments' for 'the comments on the Safari bug'), which no record of the
+    list holds: choosing the best calls both. 'Which issue has the most comments?' picks a record of the list."""
+    whole = Need(need.intent, need.clause, need.value, tool=best[2])
+    fill(view, whole, results=False)
+    if not chain.lacking(whole) or not _own_reading(view, need, best[2]) or _picks_by_field(need.clause):
+        return False
+    from agent_core.sim.choice import feeder  # choice scores with this module; its feeder finds the first call
+
+    said = len(view.notes)
+    first = feeder(view, whole)
+    del view.notes[said:]  # only a trial: the call is planned, and noted, once the tool is chosen
+    return first is not None and first.tool_def.get("name") == other[2].get("name")
+
+
+def _picks_by_field(clause: str) -> bool:
+    """'the most commented issue': one record of a list, picked by a field (lexicon.json 'picked_by')."""
+    tokens = lx.words(clause)
+    return any(not k.startswith("_") and lx.hits(tokens, said) for k, said in lx.lexicon()["picked_by"].items())
+
+
+def _own_reading(view: View, need: Need, tool: dict[str, Any]) -> bool:
+    """The clause itself picks an option of the tool other than its plain one (a method, a part to read)."""
+    trial = Need(need.intent, need.clause, need.value, tool=tool)
+    fill(view, trial, only_clause=True, results=False)
+    props = (tool.get("input_schema") or {}).get("properties") or {}
+    return any(
+        isinstance((props.get(p) or {}).get("enum"), list) and v != _base_option(props[p]["enum"])
+        for p, v in trial.args.items()
+    )
+
+
 def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, window: int) -> Any:
     """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
     New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
@@ -138,6 +172,8 @@ def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, 
 
     mine = filled(best)
     other = max(close, key=lambda r: (filled(r), r[0], r[1]))
+    if _feeds(view, need, best, other):
+        return best  # 'the comments on the Safari bug': list_issues finds the issue issue_read reads, no rival of it
     gain = filled(other) - mine
     if gain == 0 and best[0] - other[0] <= 1:  # the clause gives both as much: the whole question may tell
         gain = filled(other, False) - filled(best, False)

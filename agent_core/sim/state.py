@@ -13,7 +13,7 @@ from agent_core.sim.text.results import text_of
 
 MAX_REPLY_WORDS = 8  # a longer message is a request of its own
 _CONFIRM = re.compile(
-    r"(?:before|prior to)\s+([\w\s]{2,40}?),?\s+(?:[^.]{0,80}?)(?:ask|get)\s+(?:them|the user|the customer|for)?\s*"
+    r"(?:before|prior to)\s+([\w\s,]{2,80}?),?\s+(?:[^.,]{0,80}?)(?:ask|get)\s+(?:them|the user|the customer|for)?\s*"
     r"(?:to\s+)?confirm|перед\s+тем\s+как\s+([\w\s]{2,40}?)[,.]?\s[^.]{0,80}?подтвер|zanim\s+([\w\s]{2,40}?)[,.]?\s[^.]{0,80}?potwierd",
     re.I,
 )
@@ -172,8 +172,9 @@ def _picked(reply: str, asked: str) -> str:
     return f"{reply} ({items[index]})"
 
 
-def needs_confirmation(view: View, action: str) -> bool:
-    """The system prompt asks to confirm this action first, and the user has not said yes to it yet."""
+def needs_confirmation(view: View, action: str, clause: str = "") -> bool:
+    """The system prompt asks to confirm this action first, and the user has not said yes to it yet. A tool that
+    only says it writes (issue_write) does what its clause asks: 'Close issue 44' closes, which is to confirm."""
     if not action or not view.system:
         return False
     from agent_core.sim.mood import asked_actions
@@ -182,6 +183,6 @@ def needs_confirmation(view: View, action: str) -> bool:
     for match in _CONFIRM.finditer(view.system):
         phrase = next(g for g in match.groups() if g)
         wanted |= asked_actions(phrase)
-    if action not in wanted:
+    if action not in wanted and not (action == "write" and asked_actions(clause) & wanted):
         return False
     return not (view.reply and entities.yes_no(view.reply) is True)

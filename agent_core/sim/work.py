@@ -26,10 +26,11 @@ class Fill:
     selection: tuple[str, Any] | None = None  # get_user(key, value): the option and its value, found once
     optional: bool = False  # the parameter being filled is not required
 
-    def texts(self, wording: bool = False) -> Iterator[str]:
+    def texts(self, wording: bool = False, own: bool = True) -> Iterator[str]:
         """Where a value is looked for, in order: the clause (or for the user's own wording the whole question first),
-        the question, the system prompt, the conversation before it, then earlier results. Lazy: most values are in
-        the first text, and a long run's results are read only when they are needed."""
+        the question, the system prompt, the conversation before it (own=False: only what the user wrote in it),
+        then earlier results. Lazy: most values are in the first text, and a long run's results are read only when
+        they are needed."""
         need, view = self.need, self.view
         if self.only_clause:
             yield from (need.focus, need.clause) if need.focus else (need.clause,)
@@ -47,7 +48,7 @@ class Fill:
         yield view.system
         # An optional value is the user's: the model's own earlier answer ("title Search returns duplicates") is no
         # instruction to set it
-        yield from view.said_before if self.optional else view.earlier
+        yield from view.said_before if self.optional or not own else view.earlier
 
     def results(self) -> Iterator[str]:
         """Earlier results of this episode, the latest first."""

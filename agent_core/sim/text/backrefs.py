@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from agent_core.sim.text.language import WEB, extract_paths, hits, lexicon, text_cache, word_set, words
 
@@ -52,3 +53,22 @@ def names_own_value(clause: str) -> bool:
     if asks and asks[0] in word_set("wh_words"):
         actions = []  # '..., and what did it change?' asks what was done, it does nothing itself
     return bool(WEB.search(clause)) or bool(hits(words(clause), actions))
+
+
+def held_by_next(need: Any, after: list[Any]) -> bool:
+    """'Show me the deploy instructions from x/y, they should be in docs/DEPLOY.md': a search fallen back to (a
+    reader Need) is what the file the next clause points to holds, so reading the file serves it."""
+    from agent_core.sim.text.clauses import intent_hits  # clauses reads this module's pronouns
+
+    if need.intent != "search" or not after or after[0].intent != "file" or not after[0].value:
+        return False
+    return "search" not in intent_hits(need.clause) and says_where(after[0].clause, str(after[0].value))
+
+
+def says_where(clause: str, path: str) -> bool:
+    """'..., they should be in docs/DEPLOY.md': a clause that only says by a pronoun where the thing the clause before
+    asks for is, with no request of its own; what that clause asks is the file's, no search of its own."""
+    pronouns = lexicon()["back_pronouns"] + lexicon()["keep_requests"]["subjects"]
+    acts = [w for k, v in lexicon()["actions"].items() if not k.startswith("_") for w in v["words"]]
+    said = words(clause.replace(path, " "))
+    return bool(hits(said, pronouns)) and not hits(said, acts) and "?" not in clause

@@ -276,8 +276,26 @@ def _spoken(text: str) -> list[tuple[int, int, Any]]:
                 run.extend((m.start(), m.end(), p) for p in parts)
         previous_end = m.end()
     close()
-    spoken = [(s, e, v) for s, e, v in out if lx.fold(text[s:e]) not in ("one", "a", "i") and not _partitive(text, e)]
+    spoken = [
+        (s, e, v)
+        for s, e, v in out
+        if lx.fold(text[s:e]) not in ("one", "a", "i")
+        and not _partitive(text, e)
+        and not _stands_for_one(text, s, e, v)
+    ]
     return _with_decimals(text, spoken)
+
+
+def _stands_for_one(text: str, start: int, end: int, value: Any) -> bool:
+    """'do jednego', 'Chcę jedno skomentować': a lone 'one' with no noun after it stands for one of the things
+    named before (as English 'one' does), no number; 'w jednej skrzynce' is 1."""
+    if value != 1 or " " in text[start:end].strip():
+        return False
+    after = _NEXT_WORD.match(text, end)
+    if after is None:
+        return True
+    word = after[1].lower()  # unfolded: 'pałac' is no 'ać'
+    return any(word.endswith(e) and len(word) > len(e) + 2 for e in lx.lexicon()["one_pronoun"]["verb_endings"])
 
 
 def _partitive(text: str, end: int) -> bool:

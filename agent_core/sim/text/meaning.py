@@ -71,7 +71,7 @@ def _stems(text: str) -> tuple[str, ...]:
 
 
 _OPEN_STATE = re.compile(
-    r"\b(?:are|is|still|currently|remain|stay)\s+open\b|\bopen\s+(?=(?:issues|tickets|bugs|orders|pull requests|prs|tasks|items)\b)",
+    r"(?:\b(?:are|is|still|currently|remain|stay)|\w['’]s)\s+open\b|\bopen\s+(?=(?:issue|ticket|bug|order|pull request|pr|task|item)s?\b)",
     re.I,
 )
 

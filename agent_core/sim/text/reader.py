@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from agent_core.model import SimSettings
-from agent_core.sim.text import arithmetic, gazetteer, referents, story
+from agent_core.sim.text import arithmetic, backrefs, gazetteer, referents, story
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.clauses import TAIL_CLAUSES, _clauses
 from agent_core.sim.text.clauses import intent_hits as intent_hits  # read by choice, spread and state from here
@@ -311,6 +311,7 @@ def understand(view: View) -> list[Need]:
     valued = {n.intent for n in needs if n.value}
     # "Oblicz, ile to jest 9^9^9": a clause that only names what another clause asks with a value adds nothing.
     needs = [n for n in needs if n.value or n.intent not in valued]
+    needs = [n for i, n in enumerate(needs) if not backrefs.held_by_next(n, needs[i + 1 : i + 2])]
     _add_comparison(view, needs)
     view.notes.append(
         f"The user writes in {LANG_NAMES[view.lang]}; needs: "

@@ -129,6 +129,7 @@ _BODY = re.compile(
     r"|\bcontaining|\bwith (?:the )?contents?|содержащ\w*|с содержимым|zawierając\w*|z zawartością)\s*:?\s*",
     re.I,
 )
+_PROGRESSIVE = re.compile(r"\b(?:are|is|am|were|was)\s+(?:\w+\s+){0,2}$", re.I)
 _CONTENT = re.compile(r"containing|with (?:the )?contents?|содержащ|с содержимым|zawierając|z zawartością", re.I)
 _LEADING_VERB = re.compile(
     r"^(?:please\s+|пожалуйста,?\s+|proszę\s+)?(?:save|add|create|write|store|take|make|jot down|"
@@ -174,6 +175,8 @@ def request_part(clause: str) -> str:
     """The clause without the message it dictates ('Save a note that says: Meeting moved to Friday' -> 'Save a
     note'): what the user asks for, not the words to write."""
     match = _BODY.search(clause)
+    if match and _PROGRESSIVE.search(clause[: match.start()]) and match.group().lower().startswith("saying"):
+        match = None  # 'What are people saying in the comments?' asks what was said, it dictates nothing
     head = clause[: match.start()] if match else clause
     # '..., please remember that.' dictates nothing: 'that' points back at the fact said before it
     dictated = match is not None and bool(lx.content_words(clause[match.end() :]))
