@@ -259,6 +259,10 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
     fill(view, trial, only_clause=True)
     if "?" not in need.clause and _gives_reason(schema, previous.args, trial.args):
         return "drop"  # '..., it was fixed in 2.4', 'nie planujemy tego robić': why the call before takes its option
+    taken = {json.dumps(v, sort_keys=True) for v in previous.args.values()}
+    if trial.args and all(json.dumps(v, sort_keys=True) in taken for v in trial.args.values()):
+        view.notes.append(f"“{short(need.clause, 60)}” only says what the call before already took.")
+        return "drop"  # '..., а коллега сидит в Токио': the call before took Tokyo from it
     if trial.missing or not trial.args or trial.args == previous.args:
         return None
     need.tool, need.intent, need.score = previous.tool, previous.intent, previous.score
