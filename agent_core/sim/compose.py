@@ -8,7 +8,7 @@ from typing import Any
 
 from agent_core.sim import acks, aggregate, phrasing, weather
 from agent_core.sim.prose import clipped
-from agent_core.sim.text import facts, meaning, sql
+from agent_core.sim.text import facts, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -43,9 +43,23 @@ def subject(view: View, need: Need) -> str:
     numbered = [str(v) for k, v in plain if {"id", "number", "num"} & set(norm(k).split("_"))]
     paths = [str(v) for _, v in plain if re.fullmatch(r"[\w.~-]*/[\w./~-]+", str(v))]  # write_file's path
     ident = next(iter(numbered + paths), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
+    if not thing and ident:
+        return _state_said(view.question, ident) or ident
     if thing and ident:
         return f"{capitalised(thing)} {ident}"
     return capitalised(thing) if thing else ident
+
+
+_PLACE_BEFORE = re.compile(r"(?i:\b(?:in|в|во|w|we)\s+)$")
+
+
+def _state_said(question: str, code: str) -> str:
+    """A US state sent by its code ('FL') as the question names it ('Во Флориде'), so the answer speaks its words."""
+    for start, end, found in gazetteer.us_states(question):
+        if found == code:
+            lead = _PLACE_BEFORE.search(question[:start])
+            return capitalised(question[lead.start() if lead else start : end])
+    return ""
 
 
 def _an_option(prop: dict[str, Any], sent: Any) -> bool:
