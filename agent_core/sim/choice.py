@@ -11,7 +11,7 @@ from typing import Any
 from agent_core.sim import allowed, kinds, shell, spread, stored, topics, typed_fit
 from agent_core.sim.args import fill
 from agent_core.sim.mood import CHANGE_PENALTY, _action_points, asked_actions, computes, tool_action
-from agent_core.sim.text import backrefs, guidance, meaning, values
+from agent_core.sim.text import backrefs, gazetteer, guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.names import linked
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
@@ -270,6 +270,19 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
         f"“{short(need.clause, 60)}” continues the clause before, so it goes to {previous.tool.get('name')} too."
     )
     return "same"
+
+
+def premise(need: Need, needs: list[Need]) -> bool:
+    """A clause no tool fits that only sets the scene for another's call ('planning a walk round krakow this
+    afternoon, whats it like outside'): every place it names is what another clause's call is about."""
+    if need.tool is not None or need.intent not in GENERIC or _own_intent(need) or "?" in need.clause:
+        return False
+    named = gazetteer.places(need.clause)
+    others = [n for n in needs if n is not need and n.tool is not None]
+    sent = " ".join(json.dumps([n.args, n.value], ensure_ascii=False) for n in others)
+    # a clause asking about a place without naming one ('whats it like outside') takes it from the scene
+    placeless = any(lx.lexicon()["main_slot"].get(n.intent) == "city" and not n.value for n in others)
+    return bool(named) and (placeless or all(place in sent for place in named))
 
 
 def _gives_reason(schema: dict[str, Any], before: dict[str, Any], trial: dict[str, Any]) -> bool:
