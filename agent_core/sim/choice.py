@@ -248,6 +248,8 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
             return "drop"
     if previous.tool is None or need.tool is not None or need.derived is not None or _own_intent(need):
         return None
+    if _result_tells(view, previous, need):
+        return "drop"  # '..., i jak są poważne?': the alerts' severity is in what the call before returned
     schema = (previous.tool.get("input_schema") or {}).get("properties") or {}
     writes = any(
         kinds.kind_of(p, v if isinstance(v, dict) else {}, _tool_key(previous.tool)) == "body"
@@ -270,6 +272,18 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
         f"“{short(need.clause, 60)}” continues the clause before, so it goes to {previous.tool.get('name')} too."
     )
     return "same"
+
+
+def _result_tells(view: View, previous: Need, need: Need) -> bool:
+    """A clause asking only for something the call before returned as a field of its own (the 'severity' of alerts)."""
+    asked = meaning.concepts(need.clause) - GENERIC_MEANING
+    name = previous.tool.get("name") if previous.tool else None
+    outputs = [a.output for a in view.episode if a.name == name and a.status == "ok"]
+    fields = {k.replace("_", " ") for out in outputs for k in _FIELD.findall(out)}
+    return bool(asked) and bool(fields) and asked <= meaning.concepts(" ".join(fields))
+
+
+_FIELD = re.compile(r'"(\w+)"\s*:')
 
 
 def premise(need: Need, needs: list[Need]) -> bool:

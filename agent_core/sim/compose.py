@@ -127,6 +127,10 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
             lx.stem(w) in question for w in words + said if len(w) > 2
         ):
             out.append(key)
+    if out and meaning.concepts(view.question) & meaning.concepts(str(tool.get("name", "")).replace("_", " ")):
+        # 'Jakie ostrzeżenia ... i jak są poważne?': which alerts (by their name) and the field asked about each
+        named = next((k for k in record if norm(k) in answers_table()["name_keys"] and k not in out), None)
+        out = [named, *out] if named else out
     sent_args = need.outcome.input if need.result else need.args
     sent = {norm(k) for k in sent_args}
     given = {str(v) for v in sent_args.values()}
