@@ -130,7 +130,8 @@ def _asked(view: View, need: Need, record: dict[str, Any]) -> list[str]:
     if out and meaning.concepts(view.question) & meaning.concepts(str(tool.get("name", "")).replace("_", " ")):
         # 'Jakie ostrzeżenia ... i jak są poważne?': which alerts (by their name) and the field asked about each
         named = next((k for k in record if norm(k) in answers_table()["name_keys"] and k not in out), None)
-        out = [named, *out] if named else out
+        unsaid = named is not None and not set(lx.words(str(record[named]))) <= set(lx.words(view.question))
+        out = [named, *out] if named and unsaid else out  # 'dr Nikola Tesla' asked by name is not named again
     sent_args = need.outcome.input if need.result else need.args
     sent = {norm(k) for k in sent_args}
     given = {str(v) for v in sent_args.values()}

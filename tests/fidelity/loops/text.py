@@ -65,7 +65,9 @@ _PROSE_WORD = re.compile(r"[A-Za-z]{3,}")
 # The original in brackets right after the answer's own word for it, "ясно («clear»)": a gloss, already translated.
 _GLOSS = re.compile(r"(?<=\w)\s*\(\s*[«„\"“][^»”\"\n]{1,40}[»”\"]\s*\)")
 # Keys whose values name or identify a record rather than say something about it (an alert's area is a place).
-_NAME_KEY = re.compile(r"name|title|subject|login|user|email|branch|ref|path|file|url|type|label|tag|sha|area|id$", re.I)
+_NAME_KEY = re.compile(
+    r"name|title|subject|login|user|email|branch|ref|path|file|url|type|label|tag|sha|area|id$", re.I
+)
 
 
 @cache
