@@ -24,7 +24,7 @@ from agent_core.sim import (
 )
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
-from agent_core.sim.choice import choose, feeder, follow
+from agent_core.sim.choice import choose, feeder, follow, premise
 from agent_core.sim.draft import Draft
 from agent_core.sim.mood import tool_action
 from agent_core.sim.retry import retry as retry_call
@@ -141,7 +141,7 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
         if need.tool is not None and need.derived is None:
             fill(view, need, results=False)  # what the question itself gives: the chain is planned the same each turn
             kept += spread.siblings(view, need)
-    kept = chain.without_options(view, kept)
+    kept = chain.without_options(view, [n for n in kept if not premise(n, kept)])
     pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}
     needs[:] = _with_feeders(view, kept)
     needs[:] = existing.checked(view, needs, fill, tool_action)  # a fact about a stored entity is added to it

@@ -11,7 +11,7 @@ from typing import Any
 from agent_core.sim import allowed, kinds, shell, spread, stored, topics, typed_fit
 from agent_core.sim.args import fill
 from agent_core.sim.mood import CHANGE_PENALTY, _action_points, asked_actions, computes, tool_action
-from agent_core.sim.text import backrefs, guidance, meaning, values
+from agent_core.sim.text import backrefs, gazetteer, guidance, meaning, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.names import linked
 from agent_core.sim.text.reader import Need, View, _tool_key, _values, intent_hits
@@ -248,6 +248,8 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
             return "drop"
     if previous.tool is None or need.tool is not None or need.derived is not None or _own_intent(need):
         return None
+    if _result_tells(view, previous, need):
+        return "drop"  # '..., i jak są poważne?': the alerts' severity is in what the call before returned
     schema = (previous.tool.get("input_schema") or {}).get("properties") or {}
     writes = any(
         kinds.kind_of(p, v if isinstance(v, dict) else {}, _tool_key(previous.tool)) == "body"
@@ -259,6 +261,10 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
     fill(view, trial, only_clause=True)
     if "?" not in need.clause and _gives_reason(schema, previous.args, trial.args):
         return "drop"  # '..., it was fixed in 2.4', 'nie planujemy tego robić': why the call before takes its option
+    taken = {json.dumps(v, sort_keys=True) for v in previous.args.values()}
+    if trial.args and all(json.dumps(v, sort_keys=True) in taken for v in trial.args.values()):
+        view.notes.append(f"“{short(need.clause, 60)}” only says what the call before already took.")
+        return "drop"  # '..., а коллега сидит в Токио': the call before took Tokyo from it
     if trial.missing or not trial.args or trial.args == previous.args:
         return None
     need.tool, need.intent, need.score = previous.tool, previous.intent, previous.score
@@ -266,6 +272,31 @@ def follow(view: View, previous: Need, need: Need) -> str | None:
         f"“{short(need.clause, 60)}” continues the clause before, so it goes to {previous.tool.get('name')} too."
     )
     return "same"
+
+
+def _result_tells(view: View, previous: Need, need: Need) -> bool:
+    """A clause asking only for something the call before returned as a field of its own (the 'severity' of alerts)."""
+    asked = meaning.concepts(need.clause) - GENERIC_MEANING
+    name = previous.tool.get("name") if previous.tool else None
+    outputs = [a.output for a in view.episode if a.name == name and a.status == "ok"]
+    fields = {k.replace("_", " ") for out in outputs for k in _FIELD.findall(out)}
+    return bool(asked) and bool(fields) and asked <= meaning.concepts(" ".join(fields))
+
+
+_FIELD = re.compile(r'"(\w+)"\s*:')
+
+
+def premise(need: Need, needs: list[Need]) -> bool:
+    """A clause no tool fits that only sets the scene for another's call ('planning a walk round krakow this
+    afternoon, whats it like outside'): every place it names is what another clause's call is about."""
+    if need.tool is not None or need.intent not in GENERIC or _own_intent(need) or "?" in need.clause:
+        return False
+    named = gazetteer.places(need.clause)
+    others = [n for n in needs if n is not need and n.tool is not None]
+    sent = " ".join(json.dumps([n.args, n.value], ensure_ascii=False) for n in others)
+    # a clause asking about a place without naming one ('whats it like outside') takes it from the scene
+    placeless = any(lx.lexicon()["main_slot"].get(n.intent) == "city" and not n.value for n in others)
+    return bool(named) and (placeless or all(place in sent for place in named))
 
 
 def _gives_reason(schema: dict[str, Any], before: dict[str, Any], trial: dict[str, Any]) -> bool:

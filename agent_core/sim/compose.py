@@ -8,7 +8,7 @@ from typing import Any
 
 from agent_core.sim import acks, aggregate, phrasing, weather
 from agent_core.sim.prose import clipped
-from agent_core.sim.text import facts, meaning, sql
+from agent_core.sim.text import facts, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -48,6 +48,8 @@ def subject(view: View, need: Need, record: dict[str, Any] | None = None) -> str
         numbered = [str(own)]
     paths = [str(v) for _, v in plain if re.fullmatch(r"[\w.~-]*/[\w./~-]+", str(v))]  # write_file's path
     ident = next(iter(numbered + paths), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
+    if not thing and ident:
+        return _state_said(view.question, ident) or ident
     if thing and ident:
         return f"{capitalised(thing)} {ident}"
     return capitalised(thing) if thing else ident
@@ -59,6 +61,18 @@ def _owners_id(pname: str, named: list[str]) -> bool:
     entity = [w for w in parts if w not in ("id", "number", "num")]
     stems = {lx.stem(w) for w in named}
     return len(parts) > len(entity) and bool(entity) and not any(lx.stem(w) in stems for w in entity)
+
+
+_PLACE_BEFORE = re.compile(r"(?i:\b(?:in|в|во|w|we)\s+)$")
+
+
+def _state_said(question: str, code: str) -> str:
+    """A US state sent by its code ('FL') as the question names it ('Во Флориде'), so the answer speaks its words."""
+    for start, end, found in gazetteer.us_states(question):
+        if found == code:
+            lead = _PLACE_BEFORE.search(question[:start])
+            return capitalised(question[lead.start() if lead else start : end])
+    return ""
 
 
 def _an_option(prop: dict[str, Any], sent: Any) -> bool:
@@ -129,6 +143,11 @@ def _asked(view: View, need: Need, record: dict[str, Any], loose: bool = False) 
         ):
             out.append(key)
     out += [k for k in record if k not in out and _asked_by(norm(k), view.question)]
+    if out and meaning.concepts(view.question) & meaning.concepts(str(tool.get("name", "")).replace("_", " ")):
+        # 'Jakie ostrzeżenia ... i jak są poważne?': which alerts (by their name) and the field asked about each
+        named = next((k for k in record if norm(k) in answers_table()["name_keys"] and k not in out), None)
+        unsaid = named is not None and not set(lx.words(str(record[named]))) <= set(lx.words(view.question))
+        out = [named, *out] if named and unsaid else out  # 'dr Nikola Tesla' asked by name is not named again
     sent_args = need.outcome.input if need.result else need.args
     sent = {norm(k) for k in sent_args}
     given = {str(v) for v in sent_args.values()}

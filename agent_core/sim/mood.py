@@ -113,13 +113,19 @@ def asked_actions(clause: str) -> frozenset[str]:
 def _past_reading(tokens: list[str]) -> list[str]:
     """The words after the part a reading verb leads ('show ... and then close it' keeps 'close it'); all of them
     when the clause starts otherwise. A polite opener ('please', 'можешь', 'proszę') is skipped first."""
-    lead = tokens
-    while lead and lx.first_hit(lead[:2], lx.lexicon()["polite_openers"]) == 0:
-        lead = lead[1:]
+    lead, openers = tokens, lx.lexicon()["polite_openers"]
+    while lead and lx.first_hit(lead[:2], openers) == 0:
+        lead = lead[2:] if " ".join(lead[:2]) in _two_word(tuple(openers)) else lead[1:]  # all of 'can you'
+
     if not lead or lx.first_hit(lead[:2], lx.lexicon()["reading_verbs"]) != 0:
         return tokens
     cut = lx.first_hit(lead, lx.lexicon()["conjunctions"])
     return [] if cut is None else lead[cut:]
+
+
+@lru_cache(maxsize=8)
+def _two_word(openers: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(" ".join(lx.words(o)) for o in openers if len(lx.words(o)) == 2)
 
 
 _KIN = {"write": {"update", "create"}, "update": {"write", "move"}, "move": {"update"}, "create": {"write"}}

@@ -10,7 +10,7 @@ from agent_core.sim.text import figures
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View
 from agent_core.sim.text.results import Attempt
-from agent_core.sim.weather import CELSIUS, FAHRENHEIT, result_unit
+from agent_core.sim.weather import CELSIUS, FAHRENHEIT, asked_unit, result_unit
 
 _MORE = re.compile(r"truncated|more content|more results|next page|обрезан|продолжени|obcięt|więcej", re.I)
 
@@ -41,8 +41,7 @@ def conversion(view: View, need: Need, earlier: Attempt | None = None) -> Need |
     result = need.result or earlier
     if result is None or need.tool is None or need.intent != "weather" or need.after is not None:
         return None
-    words = lx.words(view.question)
-    asked = "C" if lx.hits(words, CELSIUS) else "F" if lx.hits(words, FAHRENHEIT) else None
+    asked = asked_unit(view.question)
     got = result_unit(need.tool, result.output)
     if asked is None or got is None or asked == got:
         return None

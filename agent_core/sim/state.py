@@ -102,9 +102,17 @@ def _dictated(reply: str, asked: str) -> str:
 
 
 def _only_values(text: str) -> bool:
-    from agent_core.sim.text.clauses import only_values  # reader reads clauses the same way
+    from agent_core.sim.text.clauses import intent_hits, only_values  # reader reads clauses the same way
 
-    return only_values(text) or len(lx.content_words(text)) == 1 and not entities.yes_no(text)
+    if only_values(text):
+        return True
+    if len(lx.content_words(text)) == 1:
+        return not entities.yes_no(text) and not intent_hits(text)  # 'а погода там какая?' asks for more
+    cities = entities.of_kind(text, "city")  # 'a w nowym jorku?': a city of two words is still one value
+    rest = text
+    for city in reversed(cities):
+        rest = rest[: city.start] + " " + rest[city.end :]
+    return bool(cities) and not lx.content_words(rest)
 
 
 def _replaced(request: str, reply: str) -> str:

@@ -77,9 +77,9 @@ def _typed_in(clause: str) -> frozenset[str]:
 
 def credits(view: View, need: Need, tools: list[dict[str, Any]], keys: list[str]) -> list[int]:
     """Each tool's credit: TYPED_POINTS when a required parameter takes a typed value of the clause that at most
-    half of the tools take (the path every git tool takes, the owner/repo of every GitHub tool tell none apart),
-    FILLED_POINTS more when all its required parameters are filled."""
-    if need.intent == "arithmetic" or len(tools) < 2 or not _typed_in(need.clause):
+    half of the tools take (the path every git tool takes, the owner/repo of every GitHub tool tell none apart) or
+    that the only tool takes by its format, FILLED_POINTS more when all its required parameters are filled."""
+    if need.intent == "arithmetic" or not tools or not _typed_in(need.clause):
         return [0] * len(tools)  # no value written in a form of its own: nothing to tell tools apart by (and fast)
     rows = [
         taken(view, need, tool, key) if _may_take(key) else _NOTHING for tool, key in zip(tools, keys, strict=False)
@@ -90,6 +90,7 @@ def credits(view: View, need: Need, tools: list[dict[str, Any]], keys: list[str]
             counts[value] = counts.get(value, 0) + 1
     out = []
     for values, by_format, complete in rows:
-        rare = any(2 * counts[v] <= len(tools) for v in values)
+        # the only tool: a value of the very kind its parameter names ('check what https://... says' and fetch(url))
+        rare = any(2 * counts[v] <= len(tools) for v in values) or len(tools) == 1 and by_format and bool(values)
         out.append(((TYPED_POINTS if by_format else LOOSE_POINTS) + FILLED_POINTS * complete) if rare else 0)
     return out

@@ -40,6 +40,24 @@ CELSIUS = ["celsius", "цельси", "celsjusz"]
 FAHRENHEIT = ["fahrenheit", "фаренгейт"]
 
 
+def asked_unit(text: str) -> str | None:
+    """'C' or 'F': the unit a question asks in, by name ('по Цельсию') or a degree word and its letter ('w stopniach
+    C', 'in degrees F')."""
+    words = lx.words(text)
+    if lx.hits(words, CELSIUS):
+        return "C"
+    if lx.hits(words, FAHRENHEIT):
+        return "F"
+    lettered = _LETTERED.search(text)
+    return lettered.group(1) if lettered else None
+
+
+_DEGREES = lx.load("entities")["units"]["degrees"]
+_LETTERED = re.compile(
+    r"(?i:" + "|".join(re.escape(d) + (r"\w*" if d[-1].isalpha() else "") for d in _DEGREES) + r")\s*([CF])\b"
+)
+
+
 def result_unit(tool: dict[str, Any], output: str) -> str | None:
     """'F' or 'C': the unit a weather result states, else the one its tool's description says it gives."""
     stated = re.search(r"°\s*([CF])\b|\"(?:temperature_)?units?\"\s*:\s*\"(celsius|fahrenheit|[CF])\"", output, re.I)

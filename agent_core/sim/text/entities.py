@@ -74,7 +74,9 @@ def find(text: str) -> tuple[Entity, ...]:
         inner = next(g for g in m.groups() if g is not None)
         found.append(Entity("quoted", inner, m.start(), m.end(), m.group()))
     for m in _URL.finditer(text):
-        add("url", m.group().rstrip(".,;:!?"), m.start(), m.start() + len(m.group().rstrip(".,;:!?")))
+        address = m.group().rstrip(".,;:!?")
+        sent = address if "://" in address else "https://" + address  # 'www.python.org/...' opens as a browser does
+        add("url", sent, m.start(), m.start() + len(address))
     for m in _BARE_URL.finditer(text):  # 'смотри shop.example.net/pricing': a site and a page, as a browser reads it
         add("url", "https://" + m.group().rstrip(".,;:!?"), m.start(), m.start() + len(m.group().rstrip(".,;:!?")))
     for m in _EMAIL.finditer(text):

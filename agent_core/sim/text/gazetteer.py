@@ -44,11 +44,22 @@ class City:
         return dict(self.in_phrase).get(lang) or f"in {self.name}"
 
 
+def _declined(forms: list[str], lang: str) -> list[str]:
+    """The forms with the case endings a hard-consonant name takes ('Бостон' -> 'Бостону'), so a city listed only in
+    some cases is still found in the others."""
+    rule = load("cities")["declension"].get(lang)
+    if rule is None:
+        return forms
+    extra = [form + ending for form in forms if form[-1:].lower() in rule["after"] for ending in rule["endings"]]
+    return [*forms, *extra]
+
+
 @cache
 def _cities() -> tuple[City, ...]:
     out = []
     for entry in load("cities")["cities"]:
-        forms = tuple(dict.fromkeys([entry["name"], *entry["en"], *entry["ru"], *entry["pl"]]))
+        names = [entry["name"], *entry["en"], *_declined(entry["ru"], "ru"), *entry["pl"]]
+        forms = tuple(dict.fromkeys(names))
         out.append(City(entry["name"], forms, tuple(sorted(entry.get("in", {}).items()))))
     return tuple(out)
 

@@ -313,6 +313,8 @@ def _split_clauses(text: str) -> tuple[str, ...]:
             right = _WORD.findall(sentence[match.end() : match.end() + _NEIGHBOUR])
             if left and right and _is_number_word(fold(left[-1])) and _is_number_word(fold(right[0])):
                 continue
+            if left and right and any(fold(w) in word_set("pair_words") for w in left[-3:-1]):
+                continue  # 'the difference between UTC and GMT': one pair, not two requests
             if _EMAIL_END.search(sentence[: match.start()]) and _EMAIL_START.match(sentence[match.end() :]):
                 continue  # 'an email to ilan@example.com and katia@example.com saying hi': one request, two recipients
             clauses.append(sentence[start : match.start()])

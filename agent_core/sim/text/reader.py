@@ -370,6 +370,8 @@ def _clause_intent(view: View, clause: str, previous: str | None) -> str | None:
     found = intent_hits(clause)
     order = list(lx.lexicon()["intents"])
     intent = max(found, key=lambda k: (found[k], -order.index(k))) if found else None
+    if intent is None and _is_chat(clause):
+        return None  # '..., plain words please': how to answer, not another thing to look up
     if intent is None and previous and _values(previous, clause) != [None]:
         intent = previous  # "weather in Oslo and Paris": the second clause inherits
     if intent is None and previous == "arithmetic" and arithmetic.on_result(clause, "0"):

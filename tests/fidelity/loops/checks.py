@@ -236,7 +236,9 @@ def _answer(case: dict[str, Any], expect: dict[str, Any], run: Run) -> list[str]
     said = language(answer)
     if said != case["lang"] and said != "?":
         problems.append(f"answer is in {said}, the question in {case['lang']}: {answer[:80]!r}")
-    elif case["lang"] != "en" and (left := untranslated(answer, [c.answer.text for c in run.calls], _own(case, run))):
+    elif case["lang"] != "en" and (
+        left := untranslated(answer, [c.answer.text for c in run.calls], _own(case, run), case["lang"])
+    ):
         problems.append(f"answer leaves English words untranslated ({left[0]!r}): {answer[:80]!r}")
     if claims_no_tool(answer) and not expect.get("may_lack_tool"):
         problems.append(f"answer says it lacks a tool, which a careful model would not: {answer[:100]!r}")

@@ -35,6 +35,11 @@ _UNTRANSLATED = set(
     "the and is are with for of not found clear snow rain light cloudy sunny foggy fog drizzle overcast windy "
     "partly mostly showers shipped delivered processing cancelled error degrees today tonight".split()
 )
+# Words a language writes exactly as English does ('agent', 'model'): an answer saying them is not left in English.
+_SAME_SPELLING = {
+    "pl": set("agent agents model program test limit token prompt status plan problem system hotel port bank".split()),
+    "ru": set(),
+}
 # A fenced block or a code span, a file path or a web address, or a quoted value short enough to be a name, a title or one line of a
 # result: an answer in any language quotes those as they are. A longer quoted passage is pasted text, and it counts.
 _QUOTED = re.compile(
@@ -59,8 +64,10 @@ _TOKEN = re.compile(r"[\w.@/:+-]*\w")
 _PROSE_WORD = re.compile(r"[A-Za-z]{3,}")
 # The original in brackets right after the answer's own word for it, "ясно («clear»)": a gloss, already translated.
 _GLOSS = re.compile(r"(?<=\w)\s*\(\s*[«„\"“][^»”\"\n]{1,40}[»”\"]\s*\)")
-# Keys whose values name or identify a record rather than say something about it.
-_NAME_KEY = re.compile(r"name|title|subject|login|user|email|branch|ref|path|file|url|type|label|tag|sha|id$", re.I)
+# Keys whose values name or identify a record rather than say something about it (an alert's area is a place).
+_NAME_KEY = re.compile(
+    r"name|title|subject|login|user|email|branch|ref|path|file|url|type|label|tag|sha|area|id$", re.I
+)
 
 
 @cache
@@ -155,16 +162,17 @@ def result_words(results: Iterable[str]) -> set[str]:
     return words
 
 
-def untranslated(text: str, results: Iterable[str] = (), allowed: Iterable[str] = ()) -> list[str]:
+def untranslated(text: str, results: Iterable[str] = (), allowed: Iterable[str] = (), lang: str = "") -> list[str]:
     """English words left in a Russian or Polish answer: well-known ones outside quotes, and any prose word of a
-    tool's result, quoted or not (code, paths, addresses, and words the user or the case itself uses aside)."""
+    tool's result, quoted or not (code, paths, addresses, words the user or the case itself uses, and words the
+    answer's language spells the same aside)."""
     prose = re.sub(r"`[^`]*`|\"[^\"]*\"|«[^»]*»|„[^”\"]*[”\"]", " ", text)
     left = [w for w in re.findall(r"[A-Za-z]+", prose) if w.casefold() in _UNTRANSLATED]
     results = list(results)
     copied = result_words(results)
     for name in result_names(results):
         text = text.replace(name, " ")
-    keep = {w.casefold() for text in allowed for w in re.findall(r"[A-Za-z]+", text)}
+    keep = {w.casefold() for text in allowed for w in re.findall(r"[A-Za-z]+", text)} | _SAME_SPELLING.get(lang, set())
     tokens = _TOKEN.findall(_GLOSS.sub(" ", _VERBATIM.sub(" ", text)))
     left += [t for t in tokens if _PROSE_WORD.fullmatch(t) and t.casefold() in copied and t.casefold() not in keep]
     return list(dict.fromkeys(left))
