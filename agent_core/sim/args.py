@@ -12,7 +12,7 @@ from agent_core.sim import counts, examples, kinds, listing, narrowing, numeric,
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
 from agent_core.sim.defaults import _listed_options as _listed_options
-from agent_core.sim.text import arithmetic, entities, facts, gazetteer, meaning, sql, values
+from agent_core.sim.text import arithmetic, entities, facts, gazetteer, meaning, sql, sql_filter, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
 from agent_core.sim.work import Fill
@@ -328,7 +328,7 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         found = _entity(work, text, ("file",), pname) if slots.names_files(prop) else None
         return found or (values.known_file(text) if slots.names_files(prop) else None) or values.directory(text)
     if kind == "sql":
-        return sql.build(text, slots.schema_text(work))
+        return sql_filter.query(text, slots.schema_text(work))
     if kind == "boolean":
         return slots.boolean(text, pname, prop)
     if kind == "person":
@@ -346,7 +346,7 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return slots.unit(text)
     if kind == "tables":
         listed = next((r for r in work.results() if "," in r and "create table" not in r.lower()), "")
-        found = sql.tables_for(need.clause if need.clause else work.view.question, listed) if listed else []
+        found = sql_filter.tables_for(need.clause if need.clause else work.view.question, listed) if listed else []
         return ", ".join(found) if found else None
     return None
 

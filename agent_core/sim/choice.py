@@ -181,7 +181,7 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     if not ranked:
         return
     best = max(ranked, key=lambda r: (r[0], r[1]))
-    filled = spread.best_filled(view, need, ranked, best, THRESHOLD, FILL_WINDOW)
+    filled = spread.best_filled(view, need, ranked, best, THRESHOLD, FILL_WINDOW, feeder)
     best = best if filled is not best and _serves_more(need.clause, best[4], filled[4]) else filled
     listing = ", ".join(f"{r[2].get('name')}={r[0]}" for r in ranked)
     shell_at = shell.listing_tool(view.tools) if need.intent == "list" and kind != "tool" else None

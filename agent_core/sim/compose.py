@@ -145,9 +145,10 @@ def _asked(view: View, need: Need, record: dict[str, Any], loose: bool = False) 
     out += [k for k in record if k not in out and _asked_by(norm(k), view.question)]
     if out and meaning.concepts(view.question) & meaning.concepts(str(tool.get("name", "")).replace("_", " ")):
         # 'Jakie ostrzeżenia ... i jak są poważne?': which alerts (by their name) and the field asked about each
-        named = next((k for k in record if norm(k) in answers_table()["name_keys"] and k not in out), None)
-        unsaid = named is not None and not set(lx.words(str(record[named]))) <= set(lx.words(view.question))
-        out = [named, *out] if named and unsaid else out  # 'dr Nikola Tesla' asked by name is not named again
+        name_key = next((k for k in record if norm(k) in answers_table()["name_keys"] and k not in out), None)
+        unsaid = name_key is not None and not set(lx.words(str(record[name_key]))) <= set(lx.words(view.question))
+        if name_key is not None and unsaid:  # 'dr Nikola Tesla' asked by name is not name_key again
+            out = [name_key, *out]
     sent_args = need.outcome.input if need.result else need.args
     sent = {norm(k) for k in sent_args}
     given = {str(v) for v in sent_args.values()}

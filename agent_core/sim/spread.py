@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from agent_core.sim import chain, kinds, listing
@@ -14,6 +15,9 @@ from agent_core.sim.defaults import _base_option
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, intent_hits
+
+# choice.feeder, handed in: choice scores with this module, so this module cannot import it
+Finder = Callable[[View, Need], Need | None]
 
 MAX_SPREAD = 4  # a clause listing more values than this is a list for one call, not calls
 _JOINS = re.compile(r"^\s*(?:,|and|or|&|и|или|а также|i|lub|oraz|albo)\s+(?:(?:in|at|for|в|во|на|w|we|dla)\s+)?", re.I)
@@ -107,7 +111,7 @@ def _found_first(view: View, need: Need, pname: str) -> bool:
     return any(t.get("name") != own and chain.promises(view, need, t, pname) for t in view.tools)
 
 
-def _feeds(view: View, need: Need, best: Any, other: Any) -> bool:
+def _feeds(view: View, need: Need, best: Any, other: Any, feeder: Finder) -> bool:
     """The other tool is the one called first to find what the best lacks, and the clause asks the best for a
     reading of its own (issue_read's 'get_comments' for 'the comments on the Safari bug'), which no record of the
     list holds: choosing the best calls both. 'Which issue has the most comments?' picks a record of the list."""
@@ -115,8 +119,6 @@ def _feeds(view: View, need: Need, best: Any, other: Any) -> bool:
     fill(view, whole, results=False)
     if not chain.lacking(whole) or not _own_reading(view, need, best[2]) or _picks_by_field(need.clause):
         return False
-    from agent_core.sim.choice import feeder  # choice scores with this module; its feeder finds the first call
-
     said = len(view.notes)
     first = feeder(view, whole)
     del view.notes[said:]  # only a trial: the call is planned, and noted, once the tool is chosen
@@ -140,7 +142,7 @@ def _own_reading(view: View, need: Need, tool: dict[str, Any]) -> bool:
     )
 
 
-def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, window: int) -> Any:
+def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, window: int, feeder: Finder) -> Any:
     """Of tools scored within a point of the best, the one the clause gives most arguments to: 'when it is 4 PM in
     New York, what time is it in London' fills convert_time(source, time, target), not get_current_time(zone)."""
     if need.intent == "arithmetic":
@@ -172,7 +174,7 @@ def best_filled(view: View, need: Need, ranked: list[Any], best: Any, bar: int, 
 
     mine = filled(best)
     other = max(close, key=lambda r: (filled(r), r[0], r[1]))
-    if _feeds(view, need, best, other):
+    if _feeds(view, need, best, other, feeder):
         return best  # 'the comments on the Safari bug': list_issues finds the issue issue_read reads, no rival of it
     gain = filled(other) - mine
     if gain == 0 and best[0] - other[0] <= 1:  # the clause gives both as much: the whole question may tell

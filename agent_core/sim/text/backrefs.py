@@ -55,14 +55,13 @@ def names_own_value(clause: str) -> bool:
     return bool(WEB.search(clause)) or bool(hits(words(clause), actions))
 
 
-def held_by_next(need: Any, after: list[Any]) -> bool:
+def held_by_next(need: Any, after: list[Any], searched: bool) -> bool:
     """'Show me the deploy instructions from x/y, they should be in docs/DEPLOY.md': a search fallen back to (a
-    reader Need) is what the file the next clause points to holds, so reading the file serves it."""
-    from agent_core.sim.text.clauses import intent_hits  # clauses reads this module's pronouns
-
+    reader Need) is what the file the next clause points to holds, so reading the file serves it. `searched`: the
+    clause itself names a search (its intent hits, which clauses counts with this module's pronouns)."""
     if need.intent != "search" or not after or after[0].intent != "file" or not after[0].value:
         return False
-    return "search" not in intent_hits(need.clause) and says_where(after[0].clause, str(after[0].value))
+    return not searched and says_where(after[0].clause, str(after[0].value))
 
 
 def says_where(clause: str, path: str) -> bool:

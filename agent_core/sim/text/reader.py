@@ -311,7 +311,11 @@ def understand(view: View) -> list[Need]:
     valued = {n.intent for n in needs if n.value}
     # "Oblicz, ile to jest 9^9^9": a clause that only names what another clause asks with a value adds nothing.
     needs = [n for n in needs if n.value or n.intent not in valued]
-    needs = [n for i, n in enumerate(needs) if not backrefs.held_by_next(n, needs[i + 1 : i + 2])]
+    needs = [
+        n
+        for i, n in enumerate(needs)
+        if not backrefs.held_by_next(n, needs[i + 1 : i + 2], "search" in intent_hits(n.clause))
+    ]
     _add_comparison(view, needs)
     view.notes.append(
         f"The user writes in {LANG_NAMES[view.lang]}; needs: "

@@ -235,26 +235,13 @@ def _joined(question: str, tables: list[Table]) -> str | None:
     )
 
 
-def tables_for(question: str, listed: str) -> list[str]:
-    """The tables of a listing ('Album, Artist, Genre, ...') a question is about: those its words name."""
-    names = [n.strip(" '\"`[]()") for n in re.split(r"[,\n]", listed) if n.strip(" '\"`[]()")]
-    names = [n for n in names if re.fullmatch(r"\w+", n)]
-    from agent_core.sim.text.sql_filter import known_value, through
-
-    known = known_value(question, names)  # 'jazz tracks': the Genre table holds jazz
-    extra = [known[0], *through(question, names, known[0])] if known else []
-    return [n for n in names if _mentions(question, n) is not None or n in extra]
-
-
 def build(question: str, description: str) -> str | None:
     """SELECT ... FROM ... [WHERE ...] for a question, using only tables and columns the description states."""
     tables = schema(description)
     if not tables:
         return None
-    from agent_core.sim.text.sql_filter import filtered  # it reads this module's helpers
-
-    joined = filtered(question, tables)
-    joined = joined or (_joined(question, tables) if lx.hits(lx.words(question), _GROUP_WORDS) else None)
+    # a filter through a joined table ('jazz tracks') is sql_filter's, tried before this (sql_filter.query)
+    joined = _joined(question, tables) if lx.hits(lx.words(question), _GROUP_WORDS) else None
     if joined:
         return joined
     table = min(tables, key=lambda t: (_mentions(question, t.name) is None, tables.index(t)))

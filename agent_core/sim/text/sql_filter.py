@@ -118,3 +118,18 @@ def _select(kind: str, measured: sql.Table, joins: str, where: str) -> str | Non
             return None
         what = f"{kind}({measured.name}.{measure})"
     return f"SELECT {what} FROM {measured.name} {joins} WHERE {where}"
+
+
+def tables_for(question: str, listed: str) -> list[str]:
+    """The tables of a listing ('Album, Artist, Genre, ...') a question is about: those its words name."""
+    names = [n.strip(" '\"`[]()") for n in re.split(r"[,\n]", listed) if n.strip(" '\"`[]()")]
+    names = [n for n in names if re.fullmatch(r"\w+", n)]
+    known = known_value(question, names)  # 'jazz tracks': the Genre table holds jazz
+    extra = [known[0], *through(question, names, known[0])] if known else []
+    return [n for n in names if sql._mentions(question, n) is not None or n in extra]
+
+
+def query(question: str, description: str) -> str | None:
+    """The SQL for a question: a filter through a joined table ('how many jazz tracks') first, else sql.build's."""
+    tables = sql.schema(description)
+    return (filtered(question, tables) if tables else None) or sql.build(question, description)
