@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_core.sim import knowledge, mood, narrowing
-from agent_core.sim.text import names, sql, values
+from agent_core.sim.text import names, sql_filter, values
 
 _CHINOOK = """
 CREATE TABLE "Genre" ("GenreId" INTEGER NOT NULL, "Name" NVARCHAR(120), PRIMARY KEY ("GenreId"))
@@ -50,14 +50,14 @@ def test_send_verbs_and_titles_and_seats() -> None:
 
 
 def test_sql_filtered_by_a_value_of_a_joined_table() -> None:
-    jazz = sql.build("how many jazz tracks do we have?", _CHINOOK)
+    jazz = sql_filter.query("how many jazz tracks do we have?", _CHINOOK)
     assert jazz is not None and "JOIN Genre" in jazz and "Genre.Name = 'Jazz'" in jazz and "COUNT(*)" in jazz
-    maiden = sql.build("how many Iron Maiden songs have we got in the db?", _CHINOOK)
+    maiden = sql_filter.query("how many Iron Maiden songs have we got in the db?", _CHINOOK)
     assert maiden is not None and "JOIN Album" in maiden and "Artist.Name = 'Iron Maiden'" in maiden
-    usa = sql.build("Jaka jest średnia wartość faktury u klientów z USA?", _CHINOOK)
+    usa = sql_filter.query("Jaka jest średnia wartość faktury u klientów z USA?", _CHINOOK)
     assert usa == (
         "SELECT AVG(Invoice.Total) FROM Invoice JOIN Customer ON Invoice.CustomerId = Customer.CustomerId "
         "WHERE Customer.Country = 'USA'"
     )
     listed = "Album, Artist, Customer, Genre, Invoice, Track"
-    assert sql.tables_for("how many Iron Maiden songs have we got?", listed) == ["Album", "Artist", "Track"]
+    assert sql_filter.tables_for("how many Iron Maiden songs have we got?", listed) == ["Album", "Artist", "Track"]
