@@ -165,13 +165,13 @@ def kin(found: frozenset[str]) -> frozenset[str]:
 
 
 @lx.text_cache
-@lx.text_cache
 def _phrase_words(text: str, claimed: frozenset[str]) -> frozenset[str]:
     """Stems of the words a concept's phrase of the text uses, of concepts the tool does not claim: 'last' of 'when
     did I last touch it' is said of the change ('modified'), no word that a tool's 'the last N lines' shares."""
     return frozenset(lx.stem(t) for concept, said in _phrase_hits(text) if concept not in claimed for t in said)
 
 
+@lx.text_cache
 def content_stems(text: str) -> frozenset[str]:
     """Stems of the words that carry meaning (no stop words, no one-letter words)."""
     stop = lx.word_set("stopwords")
