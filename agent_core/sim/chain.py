@@ -76,7 +76,7 @@ def _owner_record(view: View, need: Need, tool: dict[str, Any], missing: list[st
     careful model looks for the user's own things, so that reading comes first."""
     if not lx.hits(lx.words(view.question), lx.lexicon()["own_words"]) or tool_action(_tool_key(tool)) != "read":
         return False
-    named = set(lx.words(_CAMEL.sub(" ", str(tool.get("name", ""))).replace("_", " ")))
+    named = set(lx.words(_name_text(tool)))
     if not named & lx.word_set("owner_entities") or "id" in named:
         return False  # find_user_id_by_email finds the owner's id, not the owner's record
     required = set((tool.get("input_schema") or {}).get("required") or [])
@@ -158,9 +158,9 @@ def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
     props = (need.tool_def.get("input_schema") or {}).get("properties") or {}
     prop: dict[str, Any] = props[pname] if isinstance(props.get(pname), dict) else {}
     kind = kinds.kind_of(pname, prop, _tool_key(need.tool_def))
-    text = f"{_CAMEL.sub(' ', str(tool.get('name', ''))).replace('_', ' ')} {tool.get('description') or ''}"
+    text = f"{_name_text(tool)} {tool.get('description') or ''}"
     words = lx.words(text)
-    if kind not in ("id", "id_number") and "id" in lx.words(_name_text(tool)):
+    if kind not in ("id", "id_number") and finds_an_id(tool):
         return False  # find_user_id_by_name_zip finds an id; the email its description names is not what it returns
     if kind in _PRODUCES:
         return bool(lx.hits(words, _PRODUCES[kind]))
@@ -178,6 +178,11 @@ def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
 
 def _name_text(tool: dict[str, Any]) -> str:
     return _CAMEL.sub(" ", str(tool.get("name", ""))).replace("_", " ")
+
+
+def finds_an_id(tool: dict[str, Any]) -> bool:
+    """The tool's name says it finds an id (find_user_id_by_name_zip), whatever its description tells to try."""
+    return "id" in lx.words(_name_text(tool))
 
 
 def options_only(view: View, need: Need) -> bool:
@@ -239,28 +244,24 @@ def _listed(key: str) -> list[str]:
     return [o for prop in _props(json.loads(key)) for o in _listed_options(prop)]
 
 
-def _props(schema_owner: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every property of a tool's input schema, nested objects' too."""
-    out: list[dict[str, Any]] = []
-    stack = [schema_owner.get("input_schema") or {}]
-    while stack:
-        for prop in (stack.pop().get("properties") or {}).values():
-            if isinstance(prop, dict):
-                out.append(prop)
-                stack.append(prop)
-    return out
-
-
-def _names(schema_owner: dict[str, Any]) -> list[str]:
-    """Every property name of a tool's input schema, nested objects' too."""
-    out: list[str] = []
+def _named_props(schema_owner: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every property of a tool's input schema with its name, nested objects' too."""
+    out: list[tuple[str, dict[str, Any]]] = []
     stack = [schema_owner.get("input_schema") or {}]
     while stack:
         for name, prop in (stack.pop().get("properties") or {}).items():
             if isinstance(prop, dict):
-                out.append(name)
+                out.append((name, prop))
                 stack.append(prop)
     return out
+
+
+def _props(schema_owner: dict[str, Any]) -> list[dict[str, Any]]:
+    return [prop for _, prop in _named_props(schema_owner)]
+
+
+def _names(schema_owner: dict[str, Any]) -> list[str]:
+    return [name for name, _ in _named_props(schema_owner)]
 
 
 def without_options(view: View, needs: list[Need]) -> list[Need]:

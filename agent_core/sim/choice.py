@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import allowed, kinds, shell, spread, stored, topics, typed_fit
+from agent_core.sim import allowed, chain, kinds, shell, spread, stored, topics, typed_fit
 from agent_core.sim.args import fill
 from agent_core.sim.mood import CHANGE_PENALTY, _action_points, asked_actions, computes, tool_action
 from agent_core.sim.text import backrefs, gazetteer, guidance, meaning, values
@@ -322,9 +322,7 @@ def feeder(view: View, need: Need) -> Need | None:
     ids_wanted = any("id" in lx.words(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", p).replace("_", " ")) for p in lacking)
 
     def promises(tool: dict[str, Any]) -> bool:
-        if not ids_wanted and "id" in lx.words(
-            re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(tool.get("name", ""))).replace("_", " ")
-        ):
+        if not ids_wanted and chain.finds_an_id(tool):
             return False  # find_user_id_by_name_zip finds an id, not the email its description tells to try first
         promised = {lx.stem(w) for w in lx.words(str(tool.get("description") or ""))}
         return any(lx.stems_match(w, p) for w in wanted for p in promised)

@@ -29,9 +29,8 @@ def from_text(view: View, need: Need, out: str) -> str | None:
     if refusal:
         return refusal
     if told_done(view, need, out):
-        verb = str(acks.verb(need))
         done = capitalised(
-            say("compose.done_verb", view.lang, said=acks.done_said(verb, subject(view, need), view.lang))
+            say("compose.done_verb", view.lang, said=acks.done_said(str(verb), subject(view, need), view.lang))
         )
         plain = lx.fold(out).strip(" .!") in acks.SUCCESS
         if plain:

@@ -200,15 +200,16 @@ def subject_from(body: str) -> str | None:
 def subject(text: str) -> str | None:
     """A message's subject: the quoted text after 'subject' / 'тема' / 'temat' (or a few words on: 'the title of
     issue 43 to "Dark mode"', 'tytuł zgłoszenia 43 na „Tryb ciemny”'), else the words after it."""
-    spans = [(pos, pos + len(value) + 2) for pos, value in quoted(text)]
+    quotes = quoted(text)
+    spans = [(pos, pos + len(value) + 2) for pos, value in quotes]
     matches = [m for m in _SUBJECT.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
     if not matches:
         return None
     match = matches[0]
-    for pos, value in quoted(text):
+    for pos, value in quotes:
         if 0 <= pos - match.end() <= 2:
             return value
-    for pos, value in quoted(text):
+    for pos, value in quotes:
         between = text[match.end() : pos]
         if pos > match.end() and len(between.split()) <= MAX_TITLE_GAP and not re.search(r"[.;!?\n]\s", between):
             return value
