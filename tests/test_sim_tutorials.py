@@ -215,8 +215,18 @@ def test_stock_price_from_a_company_name_or_a_ticker(task):
     assert "189.84" in answer(drafts)
 
 
-def test_grouped_numbers_reach_the_calculator_whole():
-    drafts = converse(request("What is the result of 1,984,135 * 9,343,116?", [CALCULATOR]))
+@pytest.mark.parametrize(
+    "task",
+    [
+        "What is the result of 1,984,135 * 9,343,116?",
+        # two comma groups cannot be a decimal, in any language: the whole number, never '135*9.343'
+        "Сколько будет 1,984,135 * 9,343,116?",
+        "Ile to jest 1,984,135 * 9,343,116?",
+        "Сколько будет 1 984 135 * 9 343 116?",
+    ],
+)
+def test_grouped_numbers_reach_the_calculator_whole(task):
+    drafts = converse(request(task, [CALCULATOR]))
     assert first_calls(drafts) == [("calculator", {"expression": "1984135*9343116"})]
     assert str(1984135 * 9343116) in answer(drafts)
 

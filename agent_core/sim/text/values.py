@@ -22,7 +22,11 @@ _SEAT = re.compile(r"\d{1,2}[A-K]")
 # Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5.
 _GROUPED = {
     "en": re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])"),
-    "other": re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3}){1,}(?![\d.]|,\d)|(?<![\d.,])\d{1,3}(?:[  ]\d{3})+(?![\d])"),
+    # two comma groups or more ('1,984,135') cannot be a decimal comma, so they group thousands here too
+    "other": re.compile(
+        r"(?<![\d.,])\d{1,3}(?:\.\d{3}){1,}(?![\d.]|,\d)|(?<![\d.,])\d{1,3}(?:[  ]\d{3})+(?![\d])"
+        r"|(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?![\d,]|\.\d)"
+    ),
 }
 _THIN_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[  ]\d{3})+(?![\d])")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
