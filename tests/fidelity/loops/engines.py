@@ -195,12 +195,38 @@ def _calc_op(fake: dict[str, Any], args: dict[str, Any], data: dict[str, Any]) -
     return Answer(_number_text(ops[str(args["operation"])](a, b)))
 
 
+def _mcp_sqlite(fake: dict[str, Any], args: dict[str, Any], data: dict[str, Any]) -> Answer:
+    """The MCP SQLite server: str() of the rows as dictionaries; its errors come back as text, not flagged."""
+    op, query = fake["op"], str(args.get("query", ""))
+    if op == "list_tables":
+        query = "SELECT name FROM sqlite_master WHERE type='table'"
+    elif op == "describe_table":
+        query = "SELECT * FROM pragma_table_info('" + str(args["table_name"]).replace("'", "''") + "')"
+    elif op == "read_query" and not query.strip().upper().startswith("SELECT"):
+        return Answer("Error: Only SELECT queries are allowed for read_query")
+    elif op == "write_query" and query.strip().upper().startswith("SELECT"):
+        return Answer("Error: SELECT queries are not allowed for write_query")
+    connection = sqlite3.connect(":memory:")
+    connection.row_factory = sqlite3.Row
+    try:
+        connection.executescript(";\n".join(data[fake["db"]]))
+        cursor = connection.execute(query)
+        if op == "write_query":
+            return Answer(str([{"affected_rows": cursor.rowcount}]))
+        return Answer(str([dict(row) for row in cursor.fetchall()]))
+    except sqlite3.Error as error:
+        return Answer(f"Database error: {error}")
+    finally:
+        connection.close()
+
+
 ENGINES = {
     "calc_op": _calc_op,
     "sql_tables": _sql_tables,
     "sql_schema": _sql_schema,
     "sql_query": _sql_query,
     "echo": _echo,
+    "mcp_sqlite": _mcp_sqlite,
     "calculator": _calculator,
     "arith": _arith,
     "time_now": _time_now,
