@@ -33,7 +33,10 @@ tests/node/node_modules/.installed: tests/node/package.json tests/node/package-l
 # The formatter, the linter and the type checker (config in pyproject.toml: strict for agent_core) gate `make check`.
 # The tests run in TEST_WORKERS processes (pytest-xdist), each with its own app servers and Chromium. Three on two
 # cores: a browser test waits for its app server and Chromium (other processes), so a third worker fills those
-# waits (2817 tests on a quiet 2-core machine: 580 s of pytest with 3, 620 s with 2; CI, 2026-12-02: 400 s, 3272 tests).
+# waits (2817 tests on a quiet 2-core machine: 580 s of pytest with 3, 620 s with 2; CI, 2026-12-02: 400 s, 3272 tests;
+# 2026-12-04, 3343 tests: 589 s on a busy machine, 661-813 s in CI from a fresh clone, where PYTHONDONTWRITEBYTECODE
+# made each of the suite's Python processes compile every module anew: tests/conftest.py now gives them one bytecode
+# cache in the venv, which took a subset of program, CLI and browser tests from 508 s to 331 s, 237 to 150 s of CPU).
 TEST_WORKERS ?= 3
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
@@ -42,8 +45,9 @@ lint: $(VENV)/.installed-test
 
 # `make test`: the formatter and the linter gate the tests; the type checker runs beside them (on a fresh clone it
 # has no cache: ~40 s of one core, which the tests' waits for browsers and servers leave free) and prints its verdict after them;
-# either failing fails make test. `--dist worksteal` with tests/conftest.py's longest-first order: an idle process
-# takes tests over from the busy one, so the run ends when both have nothing left.
+# either failing fails make test. `--dist worksteal` with tests/schedule.py's order (one share per process, longest
+# first, as many seconds each): an idle process takes the quick tests at the back of a busy one's share, so the run
+# ends when all have nothing left.
 test: $(VENV)/.installed-test tests/node/node_modules/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .

@@ -4,12 +4,15 @@ Chromium per test process."""
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from collections.abc import Iterator
 from pathlib import Path
 
+import browser
 import pytest
+import schedule
 from browser import App, AppServers, LabBrowser, Pages, launch, running_app
 from scripted_brain import RecordingHandler, scripted_think
 
@@ -18,51 +21,25 @@ from agent_core.model import SimSettings
 from agent_core.sim import start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type
 
-# About how many seconds each test of these files takes on the 2-core machine (--durations of a clean clone's
-# `make test`, 2026-12-02; a file left out is quick). Each test process sorts its tests longest first, the same
-# way, so that with `--dist worksteal` (make test) the long tests start early and the run ends on short ones that
-# the other process can take over: neither process idles while the other finishes a long browser walk. Figures
-# need only be rough.
-SECONDS_PER_TEST = {
-    "test_browser_language.py": 130,
-    "test_browser_runs.py": 70,
-    "test_browser_lesson_puzzle.py": 65,
-    "test_browser_a11y.py": 60,
-    "test_browser_teacher.py": 50,
-    "test_secrets_canary.py": 50,
-    "test_browser_class_server.py": 45,
-    "test_browser_state.py": 40,
-    "test_serve_class.py": 40,
-    "test_browser_lessons.py": 40,
-    "test_isolation.py": 40,
-    "test_language.py": 40,
-    "test_browser_no_price.py": 38,
-    "test_browser_presenter.py": 35,
-    "test_browser_call_cancel.py": 30,
-    "test_browser_playground.py": 25,
-    "test_browser_practice.py": 25,
-    "test_browser_responsive.py": 25,
-    "test_browser_keyboard.py": 22,
-    "security/test_storage_growth.py": 15,
-    "test_wheel.py": 15,
-    "test_fidelity_loops.py": 3,
-    "test_lesson_code.py": 5,
-    "test_import_cost.py": 5,
-}
-BROWSER_TEST_SECONDS = 15  # a browser test of a file not named above
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set (CI, a fresh clone's venv has no bytecode), every Python process the tests
+    start (test processes, app servers, tutorial programs) compiled each module it imported anew: about 3 s of CPU a
+    process, a third of a tutorial program's test. They share a bytecode cache in the venv instead (outside the
+    checkout, as the variable wants; `make clean` removes it). Set here, before the test processes start."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and sys.prefix != sys.base_prefix:
+        prefix = os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(sys.prefix) / "pycache"))
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
+        browser.BASE_ENV.pop("PYTHONDONTWRITEBYTECODE", None)  # taken as this module was imported
+        browser.BASE_ENV["PYTHONPYCACHEPREFIX"] = prefix
 
 
-def _expected_seconds(item: pytest.Item) -> float:
-    path = item.path.as_posix()
-    for name, seconds in SECONDS_PER_TEST.items():
-        if path.endswith("/" + name):
-            return seconds
-    return BROWSER_TEST_SECONDS if item.get_closest_marker("browser") else 0
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first (a stable sort: a file's tests keep their order, and the quick ones theirs)."""
-    items.sort(key=_expected_seconds, reverse=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest tests first, dealt into even shares for `--dist worksteal` (tests/schedule.py)."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    worksteal = config.getoption("dist", "no") == "worksteal"
+    items[:] = schedule.order(items, workers if worksteal else 1)
 
 
 @pytest.fixture
