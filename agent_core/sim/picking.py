@@ -129,7 +129,7 @@ def pick(reply: str, items: list[Item]) -> tuple[Item, str] | None:
         counted = at + 1 < len(tokens) and tokens[at + 1][:1].isdigit()  # 'the last 10 lines' picks no item
         if token in ordinals and not counted and -len(items) <= ordinals[token] < len(items):
             return items[ordinals[token]], token
-    if not lx.hits(tokens, [f"={w}" for w in _words()["about"]]):
+    if not lx.hits(tokens, [f"={w}" for w in _words()["about"]]) and not _described_one(tokens):
         return None
     asked = [w for w in lx.content_words(reply) if len(w) > 2]
     scores = [sum(lx.fold(w) in lx.fold(item.text) for w in asked) for item in items]
@@ -137,6 +137,13 @@ def pick(reply: str, items: list[Item]) -> tuple[Item, str] | None:
     if best == 0 or scores.count(best) > 1:
         return None
     return items[scores.index(best)], ""
+
+
+def _described_one(tokens: list[str]) -> bool:
+    """'close the dark mode one': what the item is about said before the word that stands for it."""
+    ones = {lx.fold(w) for w in _words()["described_one"]}
+    told = {lx.fold(w) for w in lx.content_words(" ".join(tokens))}
+    return any(t in ones and at and tokens[at - 1] in told for at, t in enumerate(tokens))
 
 
 def retell(request: str, reply: str, item: Item, word: str, pending: bool) -> str:
