@@ -282,10 +282,14 @@ def _result_tells(view: View, previous: Need, need: Need) -> bool:
     name = previous.tool.get("name") if previous.tool else None
     outputs = [a.output for a in view.episode if a.name == name and a.status == "ok"]
     fields = {k.replace("_", " ") for out in outputs for k in _FIELD.findall(out)}
+    counted = {k.replace("_", " ") for out in outputs for k in _COUNTED.findall(out)}
+    if "count" in asked and asked - {"count"} <= meaning.concepts(" ".join(counted)):
+        asked = asked - {"count"}  # 'ile mają komentarzy': the record's "comments": 5 is the count asked
     return bool(asked) and bool(fields) and asked <= meaning.concepts(" ".join(fields))
 
 
 _FIELD = re.compile(r'"(\w+)"\s*:')
+_COUNTED = re.compile(r'"(\w+)"\s*:\s*\d')
 
 
 def premise(need: Need, needs: list[Need]) -> bool:

@@ -192,3 +192,16 @@ def _premise_after(before: str, clause: str) -> bool:
         and bool(entities.of_kind(clause, "time"))
         and bool(intent_hits(before))
     )
+
+
+def own_part(question: str, clause: str) -> str:
+    """The question without its other clauses that ask a question of their own (a question word first, a '?'
+    after): in 'Kto założył zgłoszenia 43 i 44 ... i ile mają komentarzy?' the count is the last clause's, no option
+    of the first clause's call."""
+    wh = set(lx.lexicon()["wh_words"])
+    for other in _clauses(question):
+        words = lx.words(other)
+        asks = bool(words) and words[0] in wh and re.search(re.escape(other) + r"\s*\?", question) is not None
+        if other not in clause and asks:
+            question = question.replace(other, " ")
+    return question
