@@ -297,7 +297,7 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
     if kind == "query":
         return need.value if need.intent in GENERIC else " ".join(lx.content_words(text)) or None
     if kind == "enum":
-        text = own_part(text, need.clause) if text == work.view.question else text
+        text = meaning.as_request(own_part(text, need.clause) if text == work.view.question else text)
         return slots.enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)), pname)
     if kind in ("id", "id_number"):
         # an ID another parameter of this call took is not this one's too (confirmation_number and new_seat)
