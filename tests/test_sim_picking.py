@@ -69,3 +69,18 @@ def test_a_count_after_last_picks_nothing() -> None:
     items = picking.items_of("[FILE] a.txt\n[FILE] b.md", {"path": "/srv/box"})
     assert picking.pick("show the last 10 lines", items) is None
     assert picking.pick("otwórz drugi", items) == (items[1], "drugi")
+
+
+def test_the_older_or_newer_one_picks_by_the_dates_the_items_carry() -> None:
+    log = (
+        "Commit: 'aaaa1111bbbb'\nAuthor: Ola\nDate: 2026-11-30 18:00:00\nMessage: 'two'\n\n"
+        "Commit: 'cccc2222dddd'\nAuthor: Ola\nDate: 2026-11-29 09:00:00\nMessage: 'one'"
+    )
+    items = picking.items_of(log, {})
+    for reply, value in (
+        ("what did the older one change", "cccc2222dddd"),
+        ("а что поменял более ранний?", "cccc2222dddd"),
+        ("co zmienił ten nowszy", "aaaa1111bbbb"),
+    ):
+        found = picking.pick(reply, items)
+        assert found is not None and found[0].value == value, reply

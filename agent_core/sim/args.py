@@ -14,6 +14,7 @@ from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py r
 from agent_core.sim.defaults import _listed_options as _listed_options
 from agent_core.sim.text import arithmetic, entities, facts, gazetteer, meaning, sql, sql_filter, values
 from agent_core.sim.text import language as lx
+from agent_core.sim.text.clauses import own_part
 from agent_core.sim.text.reader import Need, View, _tool_key
 from agent_core.sim.work import Fill
 
@@ -296,6 +297,7 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
     if kind == "query":
         return need.value if need.intent in GENERIC else " ".join(lx.content_words(text)) or None
     if kind == "enum":
+        text = meaning.as_request(own_part(text, need.clause) if text == work.view.question else text)
         return slots.enum_value(text, tuple(v for v in prop["enum"] if isinstance(v, str)), pname)
     if kind in ("id", "id_number"):
         # an ID another parameter of this call took is not this one's too (confirmation_number and new_seat)

@@ -93,10 +93,12 @@ def _ranking(
         acting = _action_points(clause, key, dedicated) if tie is None else 0
         points = boost + fit.points + guidance.POINTS * bool(tie) + 2 * exact + acting + DISTINCT * (key in distinct)
         points += allowed.OPTION_POINTS * allowed.names_an_option(clause, key)
+        filters = allowed.names_a_filter(clause, key)
+        points += allowed.FILTER_POINTS * filters
         if options and fit.points > 0 and set(fit.shared) <= options:
             points -= fit.points  # 'в стиле супергероев' is the menu's option, not a request for a superhero theme
         rows.append((points, boost, about if intent != "list" else bool(set(fit.shared) - GENERIC_MEANING - {"list"})))
-        named = named or exact or (about and bool(meaning.profile(key).name & meaning.concepts(clause)))
+        named = named or exact or filters or (about and bool(meaning.profile(key).name & meaning.concepts(clause)))
     if intent == "search" and named and "search" not in intent_hits(clause):
         # The clause asks for no search, it only fell back to the search intent; a tool named for what it asks
         # about ('commity' -> list_commits, 'most popular model on the Hub' -> get_hub_stats) is dedicated to it,
@@ -280,10 +282,14 @@ def _result_tells(view: View, previous: Need, need: Need) -> bool:
     name = previous.tool.get("name") if previous.tool else None
     outputs = [a.output for a in view.episode if a.name == name and a.status == "ok"]
     fields = {k.replace("_", " ") for out in outputs for k in _FIELD.findall(out)}
+    counted = {k.replace("_", " ") for out in outputs for k in _COUNTED.findall(out)}
+    if "count" in asked and asked - {"count"} <= meaning.concepts(" ".join(counted)):
+        asked = asked - {"count"}  # 'ile mają komentarzy': the record's "comments": 5 is the count asked
     return bool(asked) and bool(fields) and asked <= meaning.concepts(" ".join(fields))
 
 
 _FIELD = re.compile(r'"(\w+)"\s*:')
+_COUNTED = re.compile(r'"(\w+)"\s*:\s*\d')
 
 
 def premise(need: Need, needs: list[Need]) -> bool:

@@ -107,6 +107,8 @@ def asked_actions(clause: str) -> frozenset[str]:
     found |= {by_concept[c] for c in meaning.concepts(" ".join(tokens)) if c in by_concept and c[0] != "_"}
     if tokens and tokens[0] in ("email", "mail", "text", "message", "sms", "dm"):
         found.add("send")  # "Email alice@example.org ...": the noun as a verb, at the start
+    if not found and meaning.opens_new(clause):
+        found.add("create")
     return frozenset(found)
 
 

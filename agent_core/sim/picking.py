@@ -129,7 +129,10 @@ def pick(reply: str, items: list[Item]) -> tuple[Item, str] | None:
         counted = at + 1 < len(tokens) and tokens[at + 1][:1].isdigit()  # 'the last 10 lines' picks no item
         if token in ordinals and not counted and -len(items) <= ordinals[token] < len(items):
             return items[ordinals[token]], token
-    if not lx.hits(tokens, [f"={w}" for w in _words()["about"]]):
+    dated = _by_age(tokens, items)
+    if dated is not None:
+        return dated
+    if not lx.hits(tokens, [f"={w}" for w in _words()["about"]]) and not _described_one(tokens):
         return None
     asked = [w for w in lx.content_words(reply) if len(w) > 2]
     scores = [sum(lx.fold(w) in lx.fold(item.text) for w in asked) for item in items]
@@ -137,6 +140,29 @@ def pick(reply: str, items: list[Item]) -> tuple[Item, str] | None:
     if best == 0 or scores.count(best) > 1:
         return None
     return items[scores.index(best)], ""
+
+
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?")
+
+
+def _by_age(tokens: list[str], items: list[Item]) -> tuple[Item, str] | None:
+    """'what did the older one change': the item with the earliest date ('the newer one': the latest), by the dates
+    the items carry (a log's 'Date: 2026-11-29 ...'), whatever order they were listed in."""
+    ages = _words()["by_age"]
+    wanted = next((age for age in ("oldest", "newest") if lx.hits(tokens, [f"={w}" for w in ages[age]])), None)
+    dates = [min(_DATE.findall(item.text), default="") for item in items]
+    if wanted is None or not all(dates) or len(set(dates)) != len(dates):
+        return None
+    at = dates.index(min(dates) if wanted == "oldest" else max(dates))
+    said = {lx.fold(w) for w in ages[wanted]}
+    return items[at], next((t for t in tokens if t in said), "")
+
+
+def _described_one(tokens: list[str]) -> bool:
+    """'close the dark mode one': what the item is about said before the word that stands for it."""
+    ones = {lx.fold(w) for w in _words()["described_one"]}
+    told = {lx.fold(w) for w in lx.content_words(" ".join(tokens))}
+    return any(t in ones and at and tokens[at - 1] in told for at, t in enumerate(tokens))
 
 
 def retell(request: str, reply: str, item: Item, word: str, pending: bool) -> str:

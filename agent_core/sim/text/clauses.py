@@ -29,7 +29,8 @@ def _intent_hits(text: str) -> dict[str, int]:
     text = keeping.request_head(text)  # 'Remember that Acme has opened ...': the fact asks nothing
     # Words and sums inside quotes are text to keep ('Save the line "Q4 sales up 12%"', "commit with the message
     # 'Update README'"), not what is asked, unless the quote is all there is
-    unquoted = _QUOTES.sub(" ", text)
+    # 'открой issue «Медленный поиск»' opens a new issue: the title it gives says so, so it is read before it goes
+    unquoted = _QUOTES.sub(" ", meaning.as_state(text) if meaning.opens_new(text) else text)
     asked = unquoted if lx.words(unquoted) else text
     tokens = lx.words(meaning.as_state(lx.paths_as_files(asked)))
     found = {name: len(lx.hits(tokens, kws)) for name, kws in lx.lexicon()["intents"].items()}
@@ -192,3 +193,16 @@ def _premise_after(before: str, clause: str) -> bool:
         and bool(entities.of_kind(clause, "time"))
         and bool(intent_hits(before))
     )
+
+
+def own_part(question: str, clause: str) -> str:
+    """The question without its other clauses that ask a question of their own (a question word first, a '?'
+    after): in 'Kto założył zgłoszenia 43 i 44 ... i ile mają komentarzy?' the count is the last clause's, no option
+    of the first clause's call."""
+    wh = set(lx.lexicon()["wh_words"])
+    for other in _clauses(question):
+        words = lx.words(other)
+        asks = bool(words) and words[0] in wh and re.search(re.escape(other) + r"\s*\?", question) is not None
+        if other not in clause and asks:
+            question = question.replace(other, " ")
+    return question

@@ -93,9 +93,44 @@ def as_state(text: str) -> str:
     if "open" in folded:
         text = _OPEN_STATE.sub(lambda m: m.group().lower().replace("open", "unresolved"), text)
         text = _OPEN_NEW.sub("create ", text)
+    text = as_request(text)
     if "открыт" in folded or "otwart" in folded:
         text = _OPEN_ADJECTIVE.sub("unresolved", text)
     return text
+
+
+_TITLE = re.compile(r'"[^"]+"|“[^”]+”|„[^”]+”|«[^»]+»')
+_NAMED = re.compile(r"\d|\b\w+\.\w{1,5}\b")
+
+
+def _opening_at(tokens: list[str]) -> int | None:
+    """Where the clause's own verb 'open' stands: first, or after a polite opener ('please', 'можешь')."""
+    lead = 0
+    openers = set(lx.lexicon()["polite_openers"])
+    while lead < len(tokens) and tokens[lead] in openers:
+        lead += 1
+    verbs = lx.lexicon()["opening_verbs"]["words"]
+    return lead if lead < len(tokens) and lx.hits(tokens[lead : lead + 1], verbs) else None
+
+
+def as_request(text: str) -> str:
+    """'открой issue «Медленный поиск»' as the request to create it that it is (opens_new)."""
+    if not opens_new(text):
+        return text
+    at = _opening_at(lx.words(text)) or 0
+    verb = next(m for i, m in enumerate(re.finditer(r"\w+", text)) if i == at)
+    return f"{text[: verb.start()]}create{text[verb.end() :]}"
+
+
+@lx.text_cache
+def opens_new(text: str) -> bool:
+    """'открой issue в octo-org/webshop «Медленный поиск»', 'otwórz zgłoszenie „…”': a clause that starts by opening a
+    thing it gives a new title in quotes, with no number or file naming one already there, asks to make it (English
+    says 'open an issue')."""
+    if _TITLE.search(text) is None or _opening_at(lx.words(text)) is None:
+        return False
+    plain = _TITLE.sub(" ", text)
+    return _NAMED.search(re.sub(r"[\w.-]+/[\w.-]+", " ", plain)) is None
 
 
 @lx.text_cache
