@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from sim_loop import agent_loop, tool
@@ -53,3 +54,18 @@ def test_a_request_to_move_seats_changes_the_seat(question, seats):
     ((name, sent),) = replies[0]
     assert name == seats[0]["name"]
     assert sorted(sent.values()) == ["14C", "HG52KD"]
+
+
+def test_a_lower_case_english_i_splits_no_clause():
+    from agent_core.sim.text import language as lx
+
+    assert lx.split_clauses("what cards do i have saved?") == ["what cards do i have saved"]
+    assert len(lx.split_clauses("Sprawdź pogodę w Krakowie i sprawdź godzinę w Tokio")) == 2
+
+
+def test_a_labelled_id_after_the_question_belongs_to_it():
+    tau = Path(__file__).parent / "fidelity" / "loops" / "cases" / "tau_bench_retail.json"
+    defined = json.loads(tau.read_text(encoding="utf-8"))["tools"]
+    tools = [defined[name]["definition"] for name in ("find_user_id_by_email", "get_user_details", "get_order_details")]
+    replies, _ = agent_loop("what cards or wallets do i have saved? my user id is mei_ahmed_5058", tools, ok)
+    assert replies[0] == [("get_user_details", {"user_id": "mei_ahmed_5058"})]

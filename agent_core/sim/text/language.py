@@ -341,10 +341,13 @@ _EMAIL_START = re.compile(r"\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 @text_cache
 def _split_clauses(text: str) -> tuple[str, ...]:
     pattern = _conjunctions()
+    english = "i" in text.split() and detect_language(text) == "en"  # 'do i have ...' typed in lower case: I
     clauses = []
     for sentence in _SENTENCES.split(text):
         start = 0
         for match in pattern.finditer(sentence):
+            if english and match.group().strip() == "i":
+                continue
             # Only the words touching the conjunction matter; reading all of each side made long sentences quadratic.
             left = _WORD.findall(sentence[max(0, match.start() - _NEIGHBOUR) : match.start()])
             right = _WORD.findall(sentence[match.end() : match.end() + _NEIGHBOUR])
