@@ -178,8 +178,10 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
         )
     ):
         return "person"
-    if own and kind_type in (None, "string") and len(words) >= 2 and words[-1] in ("number", "code", "seat"):
-        return "id"  # update_seat(confirmation_number, new_seat): 'HG52KD', '7A', never the whole sentence
+    labels = ("number", "code", "seat") if len(words) >= 2 else ("seat",)  # a bare 'number' is a quantity
+    if own and kind_type in (None, "string") and words and words[-1] in labels:
+        # update_seat(confirmation_number, new_seat), change_seat(seat): 'HG52KD', '7A', never the whole sentence
+        return "id"
     if own and any(w.startswith("tabl") for w in words) and lx.hits(words, ["names", "=name", "list", "tables"]):
         return "tables"  # sql_db_schema(table_names): the tables a listing showed that the question is about
     if own and words in (["unit"], ["units"], ["unit", "of", "measure"]) and kind_type in (None, "string"):

@@ -317,7 +317,7 @@ def _confirm(view: View, need: Need) -> str:
     from agent_core.sim.mood import tool_action
 
     action = tool_action(args.key_in_view(view, need.tool_def))
-    thing = compose.subject(view, need) or str(need.tool_def.get("name"))
+    thing = words.in_sentence(compose.subject(view, need), view.lang) or str(need.tool_def.get("name"))
     table = lx.load("phrases")["confirm"]
     if any(str(v).lower() in ("closed", "close") for v in (need.args or {}).values()):
         action = "close"  # issue_write(state="closed") writes, and what it does is to close the issue

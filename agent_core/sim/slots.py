@@ -12,7 +12,7 @@ from agent_core.sim.places import by_role as by_role  # args.py reads these here
 from agent_core.sim.places import city_info
 from agent_core.sim.places import place as place
 from agent_core.sim.places import time_zone as time_zone
-from agent_core.sim.text import entities, gazetteer, meaning, names, option_meaning, sql
+from agent_core.sim.text import entities, gazetteer, meaning, names, opposites, option_meaning, sql
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
@@ -75,14 +75,14 @@ def _option_words() -> dict[str, tuple[str, ...]]:
 @lx.text_cache
 def enum_value(text: str, options: tuple[str, ...], pname: str = "") -> str | None:
     """The option the text means: written out ('fahrenheit'), or said another way ('°F', 'высокий', 'pilne')."""
-    tokens = lx.words(text)
-    literal = next((v for v in options if lx.words(v) and lx.hits(tokens, [v])), None)
+    # A negated word picks no option: 'not urgent', 'не срочно', 'nie pilne' are no 'high' (options.json says 'low').
+    literal = next((v for v in options if lx.words(v) and opposites.plainly(text, [v])), None)
     if literal is not None:
         return literal
     table = _option_words()
     for option in options:
         said = table.get(lx.fold(option).replace(" ", "_"))
-        if said and lx.hits(tokens, list(said)):
+        if said and opposites.plainly(text, said):
             return option
     units = {e.unit for e in entities.of_kind(text, "number") if e.unit}
     for option in options:

@@ -166,6 +166,14 @@ def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def in_sentence(subject: str, lang: str) -> str:
+    """A subject said inside a sentence: a noun of the answers table starts it in lower case ('cancel order 13579',
+    'Отменить заказ 13579?'); a name keeps its capital ('Ann Kowalska')."""
+    first = subject.split(" ", 1)[0]
+    nouns = {str(entry.get(lang, "")).lower() for entry in answers_table()["nouns"].values()}
+    return first.lower() + subject[len(first) :] if first.lower() in nouns else subject
+
+
 def sky_words(text: str, lang: str) -> str:
     """A weather condition in the user's words: 'Sunny with wind.' -> 'солнечно, ветрено' when each part is known,
     else as value() tells it; no full stop of its own inside the answer's sentence."""

@@ -59,11 +59,16 @@ _REGION_LEAD = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+\s+[a-zа-яё�
 _REPORTED = re.compile(r"^\s*(?:что|że|iż)\s[^?]*$", re.I)  # "Dopisz do Ann, że ...": what is to be written
 _SUBORDINATE = re.compile(r"^\s*(?:if|when|once|whenever|если|когда|jeśli|jezeli|jeżeli|gdy|kiedy)\b", re.I)
 _ONLY_VALUES = re.compile(r"^\s*(?:in|at|for|в|во|на|w|we|po|na)?\s*", re.I)
+_SNAKE_ID = re.compile(r"\b[^\W\d_]+(?:_[^\W_]+)*_\d+\b")  # sara_doe_496, omar_khan_2363
 _UNIT_WORDS = ("celsius", "fahrenheit", "цельси", "фаренгейт", "celsjusz", "fahrenheit", "metric", "imperial")
 
 
 def only_values(clause: str) -> bool:
     """'France', 'in Fahrenheit', 'по Цельсию', '1965', ', Piotr': a clause only giving the one before a value."""
+    ids = _SNAKE_ID.findall(clause)
+    if len(ids) == 1 and "?" not in clause and not intent_hits(clause):
+        # '... ? my user id is mei_ahmed_5058': an id written as one word, with its label
+        return len(lx.content_words(_SNAKE_ID.sub(" ", clause))) <= 3
     words = lx.content_words(clause)
     if not words or len(words) > 3 or "?" in clause:
         return False

@@ -128,11 +128,46 @@ def stem(token: str) -> str:
 
 
 def stems_match(a: str, b: str) -> bool:
-    """Two stems mean the same word: equal, or one (of 4+ letters) starts the other."""
+    """Two stems mean the same word: equal, or one (of 4+ letters) starts the other and the data tells them
+    apart in no way (see _apart)."""
     if a == b:
         return True
     short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return len(short) >= 4 and long.startswith(short)
+    return len(short) >= 4 and long.startswith(short) and not _apart(short, long)
+
+
+@cache
+def _meanings() -> dict[str, frozenset[str]]:
+    """Each one-word entry of the synonym table (concepts.json), as written and by its stem: the concepts it names."""
+    found: dict[str, set[str]] = {}
+    for concept, items in load("concepts")["concepts"].items():
+        for item in items:
+            said = words(item)
+            if len(said) == 1:
+                for form in {said[0], stem(said[0])}:
+                    found.setdefault(form, set()).add(concept)
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+@lru_cache(maxsize=4096)
+def _apart(short: str, long: str) -> bool:
+    """A word that starts a longer one is no form of it when the synonym table gives the longer one a meaning the
+    shorter lacks, the shorter being a stop word or a word of other concepts: 'check' is not 'checkout' (switch),
+    'konto' (user) not 'kontakt' (contact), 'logi' (logs) not 'login'. Inflections ('отмен', 'отменяет') and words
+    the table leaves out keep matching."""
+    table = _meanings()
+    theirs = table.get(long) or table.get(stem(long))
+    if not theirs:
+        return False
+    mine = table.get(short) or table.get(stem(short))
+    if mine is None:
+        return short in word_set("stopwords") or short in _stop_stems()
+    return not mine & theirs
+
+
+@cache
+def _stop_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in word_set("stopwords"))
 
 
 @dataclass(frozen=True)
@@ -145,7 +180,7 @@ class Keyword:
 
 
 def _token_hit(token: str, key: str, exact: bool) -> bool:
-    return token == key or (not exact and len(key) >= 4 and token.startswith(key))
+    return token == key or (not exact and len(key) >= 4 and token.startswith(key) and not _apart(key, token))
 
 
 @cache
@@ -233,7 +268,9 @@ def _hits(tokens: tuple[str, ...], items: tuple[str, ...]) -> tuple[str, ...]:
     for token in unique:
         found.update(index.whole.get(token, ()))
         found.update(index.loose.get(stem(token), ()))
-        found.update(i for i, word in index.starts.get(token[:4], ()) if token.startswith(word))
+        found.update(
+            i for i, word in index.starts.get(token[:4], ()) if token.startswith(word) and not _apart(word, token)
+        )
     if index.phrases:
         prefixes = {t[:4] for t in unique}  # a cheap first filter: most phrases share no 4-letter start with the text
         for i, key in index.phrases:
@@ -304,10 +341,13 @@ _EMAIL_START = re.compile(r"\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 @text_cache
 def _split_clauses(text: str) -> tuple[str, ...]:
     pattern = _conjunctions()
+    english = "i" in text.split() and detect_language(text) == "en"  # 'do i have ...' typed in lower case: I
     clauses = []
     for sentence in _SENTENCES.split(text):
         start = 0
         for match in pattern.finditer(sentence):
+            if english and match.group().strip() == "i":
+                continue
             # Only the words touching the conjunction matter; reading all of each side made long sentences quadratic.
             left = _WORD.findall(sentence[max(0, match.start() - _NEIGHBOUR) : match.start()])
             right = _WORD.findall(sentence[match.end() : match.end() + _NEIGHBOUR])

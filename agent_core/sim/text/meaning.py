@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from agent_core.sim.text import heads, opposites
 from agent_core.sim.text import language as lx
-from agent_core.sim.text import opposites
 
 # Points of the meaning score (BEHAVIOUR.md, "Choosing a tool").
 NAME_POINTS, NAME_MAX = 2, 4
@@ -144,7 +144,8 @@ def concepts(text: str) -> frozenset[str]:
         found.update(index.by_stem.get(s, ()))
         found.update(_started(index, s))
     found.update(concept for concept, _ in _phrase_hits(text))
-    return frozenset(opposites.apply(lx.words(text), found, _word_concepts))
+    tokens = lx.words(text)
+    return frozenset(heads.apply(text, opposites.apply(tokens, found, _word_concepts), _word_concepts))
 
 
 @lx.text_cache
