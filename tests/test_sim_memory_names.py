@@ -85,3 +85,31 @@ def test_a_whole_tree_is_asked_of_the_tree_tool_and_told_with_nested_files(quest
     replies, answer = agent_loop(question, definitions("filesystem"), disk)
     assert replies[0] == [("directory_tree", {"path": "/home/ann/work"})]
     assert "src/main.py" in answer and "README.md" in answer
+
+
+def disk_files(name: str, args: dict) -> tuple[str, bool]:
+    if name == "read_text_file" and args["path"] == "/home/ann/projects/CHANGES.md":
+        return "Version: 2.0.1\nBranch: release\nHost: shop.example.net", False
+    if name == "list_allowed_directories":
+        return "Allowed directories:\n/home/ann/projects", False
+    return "size: 64\nisFile: true", False
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which version is in /home/ann/projects/CHANGES.md in my projects folder?",
+        "Какая версия в файле /home/ann/projects/CHANGES.md в папке projects?",
+    ],
+)
+def test_a_folder_said_beside_a_named_file_asks_no_listing_the_file_is_read(question):
+    replies, answer = agent_loop(question, definitions("filesystem"), disk_files)
+    assert replies[0] == [("read_text_file", {"path": "/home/ann/projects/CHANGES.md"})]
+    assert "2.0.1" in answer
+
+
+def test_a_branch_and_a_host_of_a_record_are_code_in_a_russian_answer():
+    replies, answer = agent_loop(
+        "Что написано в файле /home/ann/projects/CHANGES.md?", definitions("filesystem"), disk_files
+    )
+    assert "`release`" in answer and "`shop.example.net`" in answer, answer
