@@ -8,7 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from sim_loop import agent_loop
+from sim_loop import agent_loop, conversation
+
+from agent_core.sim.words import value
 
 CASES = Path(__file__).parent / "fidelity" / "loops" / "cases"
 
@@ -28,7 +30,11 @@ STORE = {
 
 
 def memory(name: str, args: dict) -> tuple[str, bool]:
-    if name in ("read_graph", "search_nodes", "open_nodes"):
+    if name == "search_nodes":  # a search matches the start of a name's words ('Kowalskiej' finds Kowalska)
+        said = args["query"].lower()
+        found = [e for e in STORE["entities"] if any(w[:5].lower() in said for w in e["name"].split())]
+        return json.dumps({"entities": found, "relations": []}), False
+    if name in ("read_graph", "open_nodes"):
         return json.dumps(STORE), False
     if name == "add_observations":
         return json.dumps(args["observations"]), False
@@ -113,3 +119,20 @@ def test_a_branch_and_a_host_of_a_record_are_code_in_a_russian_answer():
         "Что написано в файле /home/ann/projects/CHANGES.md?", definitions("filesystem"), disk_files
     )
     assert "`release`" in answer and "`shop.example.net`" in answer, answer
+
+
+def test_a_follow_up_to_add_to_her_record_adds_only_the_fact():
+    made = conversation(
+        ["Co wiesz o Ann Kowalskiej?", "dopisz jej, że zna też niemiecki"], definitions("memory"), memory
+    )
+    assert made[1] == [
+        ("add_observations", {"observations": [{"entityName": "Ann Kowalska", "contents": ["zna też niemiecki"]}]})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("note", "told"), [("zna też niemiecki", "zna też niemiecki"), ("Works as a data engineer", "")]
+)
+def test_a_polish_note_is_told_as_written_an_english_one_in_polish_words(note, told):
+    said = value(note, "pl", "contents")
+    assert (told in said) if told else note not in said
