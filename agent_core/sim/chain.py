@@ -46,7 +46,10 @@ def producers(view: View, need: Need, depth: int = 0, seen: frozenset[str] = fro
     own = str(need.tool_def.get("name", ""))
     seen = seen | {own}
     deeper: list[Need] = []
-    open_tools = [t for t in view.tools if str(t.get("name", "")) not in seen]
+    # nothing is created or changed only to find a value (create_entities for the names delete_entities takes)
+    open_tools = [
+        t for t in view.tools if str(t.get("name", "")) not in seen and tool_action(_tool_key(t)) in ("read", "")
+    ]
     promised = [t for t in open_tools if any(promises(view, need, t, p) for p in missing)]
     for tool in promised or [t for t in open_tools if _owner_record(view, need, t, missing)]:
         name = str(tool.get("name", ""))

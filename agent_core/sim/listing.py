@@ -54,7 +54,19 @@ def _items(work: Fill, text: str, pname: str, items: dict[str, Any], item_kind: 
     if wanted:
         return list(dict.fromkeys(e.value for e in entities.of_kind(text, wanted)))
     props = (work.need.tool_def.get("input_schema") or {}).get("properties") or {}
-    return _written_list(text, pname, [p for p in props if p != pname]) or _known_labels(text, pname)
+    written = _written_list(text, pname, [p for p in props if p != pname]) or _known_labels(text, pname)
+    return written or _things_named(work, text, pname)
+
+
+def _things_named(work: Fill, text: str, pname: str) -> list[str]:
+    """The names an array of names takes (delete_entities' entityNames, open_nodes' names): the stored records
+    the text speaks of, by their stored names ('Ann Kowalskiej' -> 'Ann Kowalska'), else the names it gives."""
+    if kinds.name_words(pname)[-1:] != ["names"] or text not in (work.need.clause, work.need.focus, work.view.question):
+        return []
+    before = [a.output for a in work.view.history.values()]
+    kept = stored.stored_names([*work.results(), *before])
+    said = [n for n in kept if stored.mentioned(text, [n])]
+    return said or ([kept[-1]] if stored.pointed(text, kept[-1:]) else []) or names.proper_names(text)
 
 
 def _known_labels(text: str, pname: str) -> list[str]:

@@ -20,6 +20,7 @@ from agent_core.sim import (
     routine,
     shell,
     told,
+    tree,
     weather,
     words,
 )
@@ -114,7 +115,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
     if data is None:
         out = pages.unwrapped(out, need.outcome.input)  # 'Contents of <url>:' restates the call; the page follows
         out = markup.facts(out) or out  # raw HTML told by its title, heading and values, never its tags
-    composed = compose.from_data(view, need, data) if data is not None else None
+    composed = tree.line(data, view.lang, told.where_sent(view, need)) if data is not None else None
+    composed = composed or (compose.from_data(view, need, data) if data is not None else None)
     if composed is None and intent not in ("arithmetic", "derived", "list"):
         composed = told.from_text(view, need, out)
     elif (

@@ -48,12 +48,14 @@ def _term(words: list[str], lang: str) -> tuple[str, int]:
 
 def english(text: str, strict: bool = False) -> bool:
     """Whether a value reads as English prose: two lower-case English words of 3+ letters, or one of 4+, outside
-    addresses (`strict`: any one, as in a piece quoted inside prose: 'Pay now')."""
+    addresses (`strict`: any one, as in a piece quoted inside prose: 'Pay now'), and Polish by its words and letters
+    is none."""
     plain = re.sub(r"\S+://\S+|\S+@\S+|\S*/\S+|`[^`]*`", " ", text)
     lower = re.findall(r"(?<![\w'-])[a-z]{3,}(?![\w'-])", plain)
     # '4 min' or '12 GB' is a figure with its unit, no prose; 'Reproduced on Safari' is
     prose = len(lower) >= (1 if strict else 2) or any(len(w) >= 4 for w in lower)
-    return prose and not re.search(r"[а-яё]", plain, re.I)
+    # Russian or Polish prose (a note the user dictated: 'zna też niemiecki') is no English
+    return prose and not re.search(r"[а-яё]", plain, re.I) and lx.detect_language(plain) != "pl"
 
 
 def items(text: str, lang: str) -> list[str]:

@@ -46,7 +46,7 @@ def from_text(view: View, need: Need, out: str) -> str | None:
         # in Russian or Polish as a gloss right after the words that say it ('убраны из индекса («All staged ...»)')
         done = done if view.lang == "en" else done.rstrip(".")
         return say("compose.confirmed", view.lang, done=done, out=lx.quote(out.strip(), view.lang))
-    where = _where_sent(view, need)
+    where = where_sent(view, need)
     told, read = _gist(out, view.question, view.lang, where)
     if told:
         return read
@@ -126,7 +126,7 @@ def told_done(view: View, need: Need, out: str) -> bool:
     )
 
 
-def _where_sent(view: View, need: Need) -> str:
+def where_sent(view: View, need: Need) -> str:
     """' in /home/ann/app' for a result about a path, a URL or a file the call named."""
     sent = need.outcome.input if need.result else need.args
     place = next((str(v) for v in sent.values() if isinstance(v, str) and re.search(r"[/\\.]", v)), "")

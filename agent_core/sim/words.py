@@ -66,6 +66,8 @@ def value(raw: Any, lang: str, key: str = "") -> str:
         return _told(text, lang)
     if translated == text and key and not names(key) and retell.english(text):
         return retell.retold(text, lang)
+    if translated == text and key and norm(key) in answers_table()["code_keys"] and re.fullmatch(r"[^\s`]+", text):
+        return f"`{text}`"  # a branch's, a host's or a path's own name is code in a Russian or Polish answer
     if translated == text:
         return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
     # The tool's own word stays beside the translation: it is what came over the wire.

@@ -20,7 +20,7 @@ def asks_to_keep(clause: str) -> bool:
     table = _table()
     said = [w for w in lx.words(clause) if lx.fold(w) not in lx.word_set("stopwords") or w in table["back"]]
     verbs = [w for w in said if lx.fold(w) in {lx.fold(v) for v in table["verbs"]}]
-    kept = {lx.fold(w) for key in ("verbs", "back", "store") for w in table[key]}
+    kept = {lx.fold(w) for key in ("verbs", "back", "store", "to_whom") for w in table[key]}
     return bool(verbs) and "?" not in clause and all(lx.fold(w) in kept for w in said)
 
 

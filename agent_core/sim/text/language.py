@@ -397,8 +397,17 @@ def extract_paths(text: str) -> list[str]:
 
 @text_cache
 def paths_as_files(text: str) -> str:
-    """Each file name read as 'file' (as extract_paths finds them): '/srv/lists/home.md' asks no listing."""
-    return _WEB_OR_PATH.sub(lambda m: " file " if _is_path(m.group(1)) else m.group(), text)
+    """Each file name read as 'file' (as extract_paths finds them): '/srv/lists/home.md' asks no listing, nor does
+    a folder said beside it ('changelog.md in my projects folder': where the file lies)."""
+    read = _WEB_OR_PATH.sub(lambda m: " file " if _is_path(m.group(1)) else m.group(), text)
+    return _folder_words().sub(" ", read) if read != text else read
+
+
+@cache
+def _folder_words() -> re.Pattern[str]:
+    said = lexicon()["folder_words"]["words"]
+    alts = "|".join(re.escape(w.rstrip("*")) + (r"\w*" if w.endswith("*") else "") for w in said)
+    return re.compile(rf"(?<![\w/.-])(?:{alts})(?![\w/.-])", re.I)
 
 
 def _is_path(found: str | None) -> bool:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from agent_core.sim.text import heads, opposites
+from agent_core.sim.text import heads, keeping, opposites
 from agent_core.sim.text import language as lx
 
 # Points of the meaning score (BEHAVIOUR.md, "Choosing a tool").
@@ -305,8 +305,20 @@ _EXTENSION = re.compile(r"(?<=\w)\.[A-Za-z][A-Za-z0-9]{0,5}\b")
 
 
 @lx.text_cache
+def _kept_fact_actions(clause: str) -> frozenset[str]:
+    """The actions only a fact to keep says ('Remember that Acme has opened an office': 'opened' reads nothing):
+    the fact is what is written, not what is asked."""
+    fact = keeping.fact_of(clause)
+    if fact == clause:
+        return frozenset()
+    actions = frozenset().union(*_index().exclusive)
+    return (concepts(fact) - concepts(keeping.request_head(clause))) & actions
+
+
+@lx.text_cache
 def _fit(clause: str, tool_json: str) -> Fit:
     tool, asked = profile(tool_json), concepts(_QUOTED.sub(" ", clause))  # a quoted title asks nothing itself
+    asked -= _kept_fact_actions(clause)
     if any(w in lx.load("entities")["known_files"] for w in lx.words(clause)):
         asked |= {"file"}  # 'Покажи README': a well-known file named by its bare word asks for that file
     clause = _EXTENSION.sub(" ", clause)  # a file's type is no word of the request: 'config.json' asks for no JSON

@@ -142,3 +142,30 @@ def linked(text: str) -> bool:
         if between == between.lower() and not _JOINS & set(words) and verb not in stop:
             return True
     return False
+
+
+_CAPITALISED = re.compile(r"(?<![\w-])[A-ZА-ЯЁŁŚŻŹĆ][\w'’&-]*(?:\s+[A-ZА-ЯЁŁŚŻŹĆ][\w'’&-]*)*")
+_QUOTED_NAME = re.compile(r"[«\"“„]([^»\"”]{2,40})[»\"”]")
+
+
+def proper_names(text: str) -> list[str]:
+    """The names a text gives, as written: quoted ones, and runs of capitalised words ('Acme', 'Project Falcon'),
+    places aside; a sentence's first word is a name only when it is no word of the language ('Delete Acme')."""
+    out = [m.group(1).strip() for m in _QUOTED_NAME.finditer(text)]
+    places = {lx.fold(n) for _, n, kind in known_entities(text) if kind == "location"}  # 'in Gdańsk' names no record
+    for m in _CAPITALISED.finditer(_QUOTED_NAME.sub(" ", text)):
+        words = m.group().split()
+        opening = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1:] in ".!?:"
+        if opening and (lx.fold(words[0]) in lx.word_set("stopwords") or _a_word(words[0])):
+            words = words[1:]
+        name = re.sub(r"['’]s$", "", " ".join(words))
+        if name and lx.fold(name) not in lx.word_set("stopwords") | places and name not in out:
+            out.append(name)
+    return out
+
+
+def _a_word(word: str) -> bool:
+    """A word the model knows as a word of the language (a request verb, a concept's word), not a name."""
+    from agent_core.sim.text import meaning  # meaning reads the lexicon's concepts, which need no names
+
+    return bool(meaning.concepts(word)) or lx.fold(word) in lx.word_set("request_verbs")
