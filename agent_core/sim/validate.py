@@ -210,6 +210,8 @@ def _check_messages(messages: Any, seed: int, tie: str = "") -> None:
         raise InvalidRequest("messages: Input should be a valid list")
     if not messages:
         raise InvalidRequest("messages: at least one message is required")
+    if _plainly_valid(messages, seed, tie):
+        return  # the common case in one pass; anything unusual goes through the checks below, which name it
     for i, message in enumerate(messages):
         _check_message_shape(i, message, last=i == len(messages) - 1)
     # Mid-conversation `role: "system"` messages are context between turns: the turn rules below read the
@@ -229,6 +231,47 @@ def _check_messages(messages: Any, seed: int, tie: str = "") -> None:
         else:
             previous = (turns[n - 1][1], contents[n - 1]) if n else None
             _check_tool_results(i, contents[n], previous)
+
+
+def _plainly_valid(messages: list[Any], seed: int, tie: str) -> bool:
+    """True when the checks of _check_messages would all pass, found in one pass over user and assistant messages
+    with non-empty content; False (a mid-conversation system message, empty content, any rule broken) is not an
+    answer: the full checks then run and name the error."""
+    seen: set[str] = set()
+    asked: set[Any] = set()  # the tool_use ids of the assistant message just before, each to be answered
+    for i, message in enumerate(messages):
+        if type(message) is not dict or asked and message.get("role") != "user":
+            return False
+        role, content = message.get("role"), message.get("content")
+        if (role != "user" and (role != "assistant" or not i)) or not content or type(content) not in (str, list):
+            return False
+        answered, other = set(), False
+        for block in content if type(content) is list else ():
+            kind = block.get("type") if type(block) is dict else None
+            if type(kind) is not str or kind == "text" and not block.get("text"):
+                return False
+            if role == "user" and kind == "tool_result":
+                if other or block.get("tool_use_id") not in asked:
+                    return False
+                answered.add(block["tool_use_id"])
+            elif role == "user":
+                other = True
+            elif kind == "tool_use":
+                tool_id = block.get("id")
+                if type(tool_id) is not str or not TOOL_USE_ID.match(tool_id) or tool_id in seen:
+                    return False
+                seen.add(tool_id)
+                answered.add(tool_id)
+            elif (
+                kind == "tool_result"
+                or kind == "thinking"
+                and not signature_ok(block.get("thinking"), block.get("signature"), seed, tie)
+            ):
+                return False
+        if role == "user" and not asked <= answered:
+            return False
+        asked = answered if role == "assistant" else set()
+    return True
 
 
 SYSTEM_MESSAGE_BLOCKS = ("text", "tool_addition", "tool_removal")

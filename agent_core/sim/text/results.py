@@ -79,10 +79,16 @@ def _status(text: str, is_error: bool) -> str:
 def _refused_lookup(text: str, tool_input: dict[str, Any]) -> bool:
     """'Couldn't find a user with email of ann@x.com', returned as a plain result: a short answer that opens by
     saying the thing asked for is not there and names the value sent is a failed look-up, not data."""
-    if len(text) >= SHORT_RESULT or not _NOT_FOUND.match(text.strip()[:40]):
+    if len(text) >= SHORT_RESULT or not _opens_not_found(text):
         return False  # most results: the values sent are not looked at
     sent = [str(v) for v in tool_input.values() if isinstance(v, str | int) and not isinstance(v, bool) and str(v)]
     return any(v in text for v in sent)
+
+
+@lx.text_cache
+def _opens_not_found(text: str) -> bool:
+    # Cached: every earlier result is read again on every turn, and the case-blind match costs microseconds.
+    return bool(_NOT_FOUND.match(text.strip()[:40]))
 
 
 def _hint(text: str) -> bool:
