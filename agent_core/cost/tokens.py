@@ -79,25 +79,33 @@ def _block_component(text_key: str, block: dict[str, Any]) -> tuple[str, int]:
 
 def _add_messages(parts: dict[str, int], messages: list[dict[str, Any]]) -> None:
     # Runs over the whole history twice per turn offline (the sim and the accounting), so the common
-    # blocks (text, tool_result) are counted inline; the rest goes through _block_component.
+    # blocks (text, tool_result) are counted inline into local sums; the rest goes through _block_component.
+    user = assistant = results = 0
     for message in messages:
-        own = "assistant_text" if message.get("role") == "assistant" else "user_text"
+        mine = message.get("role") == "assistant"
         content = message.get("content")
         if isinstance(content, str):
-            parts[own] += MESSAGE_FRAMING + estimate_text(content)
-            continue
-        parts[own] += MESSAGE_FRAMING
-        for block in content or []:
-            if not isinstance(block, dict):
-                continue
-            kind = block.get("type")
-            if kind == "text":
-                parts[own] += estimate_text(block.get("text", "")) + BLOCK_FRAMING
-            elif kind == "tool_result" and isinstance(block.get("content", ""), str):
-                parts["tool_result"] += estimate_text(block.get("content", "")) + BLOCK_FRAMING
-            else:
-                name, size = _block_component(own, block)
-                parts[name] += size + BLOCK_FRAMING
+            size = MESSAGE_FRAMING + estimate_text(content)
+        else:
+            size = MESSAGE_FRAMING
+            for block in content or []:
+                if not isinstance(block, dict):
+                    continue
+                kind = block.get("type")
+                if kind == "text":
+                    size += estimate_text(block.get("text", "")) + BLOCK_FRAMING
+                elif kind == "tool_result" and isinstance(text := block.get("content", ""), str):
+                    results += estimate_text(text) + BLOCK_FRAMING
+                else:
+                    name, cost = _block_component("assistant_text" if mine else "user_text", block)
+                    parts[name] += cost + BLOCK_FRAMING
+        if mine:
+            assistant += size
+        else:
+            user += size
+    parts["user_text"] += user
+    parts["assistant_text"] += assistant
+    parts["tool_result"] += results
 
 
 def split_components(body: dict[str, Any]) -> dict[str, int]:

@@ -251,17 +251,15 @@ def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
     left, spare = [], {id(n) for n in needs if n.result is not None and empty(n.result.output)}
     for attempt, listing in zip(attempts, relist.listings(attempts), strict=True):
         # listing: it serves the need that looks for the name only
+        # A long run's later calls mostly find every need answered: no retry to look for (spare), no need open.
         open_needs = [
             n
             for n in needs
-            if (n.result is None or reopens(n, attempt, spare)) and _serves(n, attempt) and (n.feeds or not listing)
+            if (n.result is None or (spare and reopens(n, attempt, spare)))
+            and _serves(n, attempt)
+            and (n.feeds or not listing)
         ]
-        need = (
-            next((n for n in open_needs if n.args == attempt.input and n.result is None), None)
-            or next((n for n in open_needs if n.attempts and n.attempts[-1].status != "ok"), None)
-            or next((n for n in open_needs if not n.attempts), None)
-            or next((n for n in open_needs if n.result is not None), None)  # the retry of an empty lookup
-        )
+        need = _served(open_needs, attempt) if open_needs else None
         if need is None:
             left.append(attempt)
             continue
@@ -270,6 +268,15 @@ def _attach(needs: list[Need], attempts: list[Attempt]) -> list[Attempt]:
             need.result = attempt
             spare |= {id(need)} if empty(attempt.output) else set()  # an empty lookup's retry may follow
     return left
+
+
+def _served(open_needs: list[Need], attempt: Attempt) -> Need | None:
+    return (
+        next((n for n in open_needs if n.args == attempt.input and n.result is None), None)
+        or next((n for n in open_needs if n.attempts and n.attempts[-1].status != "ok"), None)
+        or next((n for n in open_needs if not n.attempts), None)
+        or next((n for n in open_needs if n.result is not None), None)  # the retry of an empty lookup
+    )
 
 
 def _serves(need: Need, attempt: Attempt) -> bool:

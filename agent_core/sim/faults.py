@@ -210,7 +210,7 @@ def _applies(fault: dict[str, Any], kind: str, turn: int, attempt: int) -> bool:
 def plan_faults(faults: list[dict[str, Any]], body: object, attempt: int) -> FaultPlan:
     """Combine every matching fault: slow delays add up, the first failure wins."""
     plan = FaultPlan()
-    turn = turn_of(body)
+    turn = turn_of(body) if faults else 1  # no faults (the usual case): the history is not counted
     decided = False
     for fault in faults or []:
         kind = _kind(fault)

@@ -103,7 +103,21 @@ def _tie(body: Any, row: ModelRow | None) -> str:
 
 
 def _hex(*parts: Any) -> str:
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:24]
+    return hashlib.sha256("\x1f".join(map(_str, parts)).encode("utf-8")).hexdigest()[:24]
+
+
+_PRINTABLE = bytes(range(0x20, 0x7F))
+
+
+def _str(part: Any) -> str:
+    """str(part); for a request body, repr of the bytes built in fewer passes when they are printable ASCII with
+    no lone single quote (repr then escapes only backslashes and single quotes): a body is hashed on every request."""
+    if not isinstance(part, bytes) or part.translate(None, _PRINTABLE):  # what is left is not printable ASCII
+        return str(part)
+    text = part.decode("ascii")
+    if "'" in text and '"' not in text:
+        return str(part)
+    return "b'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 NOTE_HEADER = "x-sim-note"  # values: "no_world_knowledge" (agent_core/sim/knowledge.py)

@@ -88,7 +88,7 @@ def _system_blocks(system: Any) -> list[dict[str, Any]]:
 def for_brain(body: dict[str, Any]) -> dict[str, Any]:
     """The request as the brain reads it: system messages and reminders moved into the system prompt."""
     messages = body.get("messages")
-    if not isinstance(messages, list):
+    if not isinstance(messages, list) or _as_is(messages):
         return body
     context: list[str] = []
     turns: list[dict[str, Any]] = []
@@ -113,3 +113,22 @@ def for_brain(body: dict[str, Any]) -> dict[str, Any]:
     if not any(m.get("role") == "user" for m in turns):  # the only user turn held nothing but reminders
         turns = [m for m in messages if isinstance(m, dict) and m.get("role") != "system"]
     return {**body, "system": _system_blocks(body.get("system")) + extra, "messages": turns}
+
+
+def _as_is(messages: list[Any]) -> bool:
+    """True when for_brain has nothing to move or drop: no system message, no reminder, no user turn that holds
+    nothing (a cheap look on every request; False only means the full reading decides)."""
+    for message in messages:
+        if not isinstance(message, dict) or message.get("role") == "system":
+            return False
+        content = message.get("content")
+        if message.get("role") != "user":
+            continue
+        if isinstance(content, str):
+            if "<system-reminder>" in content or not content.strip():
+                return False
+        elif not isinstance(content, list) or not content:
+            return False
+        elif any(isinstance(b, dict) and "<system-reminder>" in str(b.get("text", "")) for b in content):
+            return False
+    return True

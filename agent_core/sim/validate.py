@@ -399,9 +399,8 @@ def _cache_mark(where: str, mark: Any) -> dict[str, Any]:
 
 def cache_marked(body: dict[str, Any]) -> list[dict[str, Any]]:
     """The cache_control dicts in prompt order (tools, system, messages)."""
-    marks = [t.get("cache_control") for t in body.get("tools") or [] if isinstance(t, dict)]
     system = body.get("system")
-    marks += [b.get("cache_control") for b in system if isinstance(b, dict)] if isinstance(system, list) else []
-    for message in body.get("messages") or []:
-        marks += [b.get("cache_control") for b in _blocks(message.get("content"))]
-    return [m for m in marks if isinstance(m, dict)]
+    blocks = [*(body.get("tools") or []), *(system if isinstance(system, list) else [])]
+    # One flat pass: it runs over every block of the history on every request.
+    blocks += [b for m in body.get("messages") or [] if isinstance(c := m.get("content"), list) for b in c]
+    return [m for b in blocks if isinstance(b, dict) and isinstance(m := b.get("cache_control"), dict)]

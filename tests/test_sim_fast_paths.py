@@ -1,4 +1,4 @@
-"""The one-pass check of a plain history accepts only what the full message checks accept, and the usual loop."""
+"""The simulated model's fast paths give what the slow ones give: the one-pass history check, the body's text."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from agent_core.sim import validate
+from agent_core.sim import request, validate
+from agent_core.sim.handler import _str
 from agent_core.sim.validate import sign_thinking
 
 IDS = ["toolu_a", "toolu_b", "bad id"]
@@ -121,3 +122,43 @@ BROKEN = {
 @pytest.mark.parametrize("broken", BROKEN.values(), ids=list(BROKEN))
 def test_each_broken_rule_leaves_the_one_pass_check_to_the_full_checks(broken):
     assert not validate._plainly_valid(broken, 0, "") and not _full_check_passes(broken)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(b"ab'\"\\ \n\t\x7f~\x00\xc3\xa9{}"), max_size=12).map(bytes))
+def test_a_body_is_hashed_as_its_repr(raw):
+    assert _str(raw) == str(raw)
+
+
+def test_a_json_body_is_hashed_as_its_repr():
+    raw = b'{"content": "It\'s 4\\u00b0C \\\\ wet", "x": []}'
+    assert _str(raw) == str(raw) and _str(7) == "7"
+
+
+REMINDER = "<system-reminder>Be brief.</system-reminder>"
+USER_CONTENT = st.one_of(
+    st.sampled_from(["Hi.", "  ", "", REMINDER, f"Hi. {REMINDER}", None]),
+    st.lists(st.sampled_from([TEXT, {"type": "text", "text": REMINDER}, {"type": "image"}, "x"]), max_size=2),
+)
+TURNS = st.lists(
+    st.one_of(
+        st.builds(lambda c: {"role": "user", "content": c}, USER_CONTENT),
+        st.just({"role": "assistant", "content": "Ok."}),
+        st.just({"role": "system", "content": "Be brief."}),
+        st.just("not a message"),
+    ),
+    max_size=4,
+)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(TURNS)
+def test_the_brain_reads_a_plain_history_as_sent(messages):
+    body = {"model": "m", "messages": messages}
+    if request._as_is(messages):
+        as_is = request._as_is
+        request._as_is = lambda messages: False  # the full reading, on its own
+        try:
+            assert request.for_brain(body) is body
+        finally:
+            request._as_is = as_is
