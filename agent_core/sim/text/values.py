@@ -19,14 +19,11 @@ _BARE = re.compile(r"(?<![\w.,#-])(\d{3,12})(?![\w.,]\d)")
 # Booking codes and seats: 'HG52KD', 'QX7P2M' (capitals and digits mixed), '12C' (a row and a seat letter)
 _CODE = re.compile(r"(?<![\w@.#/-])((?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}|\d{1,2}[A-K])(?![\w-])")
 _SEAT = re.compile(r"\d{1,2}[A-K]")
-# Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5.
+# Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5; two
+# comma groups or more ('1,984,135') cannot be a decimal comma, so they group thousands in every language (spaces: _THIN_GROUPS).
 _GROUPED = {
     "en": re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)|(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])"),
-    # two comma groups or more ('1,984,135') cannot be a decimal comma, so they group thousands here too
-    "other": re.compile(
-        r"(?<![\d.,])\d{1,3}(?:\.\d{3}){1,}(?![\d.]|,\d)|(?<![\d.,])\d{1,3}(?:[  ]\d{3})+(?![\d])"
-        r"|(?<![\d.,])\d{1,3}(?:,\d{3}){2,}(?![\d,]|\.\d)"
-    ),
+    "other": re.compile(r"(?<![\d.,])\d{1,3}(?:(?:\.\d{3})+(?![\d.]|,\d)|(?:,\d{3}){2,}(?![\d,]|\.\d))"),
 }
 _THIN_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:[  ]\d{3})+(?![\d])")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?")
