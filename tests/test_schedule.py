@@ -1,0 +1,35 @@
+"""The suite's own order (tests/schedule.py): worksteal's contiguous slices each get their share of the long tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import schedule
+
+LONG = [key for key, seconds in schedule.SECONDS_PER_TEST.items() if seconds >= 10]
+
+
+def _item(key: str) -> SimpleNamespace:
+    file, _, name = key.partition("::")
+    return SimpleNamespace(
+        path=Path("/repo/tests") / file, originalname=name, name=name, nodeid=key, get_closest_marker=lambda _m: None
+    )
+
+
+def test_each_slice_worksteal_cuts_holds_about_a_third_of_the_seconds_longest_first():
+    items = [_item(key) for key in LONG] + [_item(f"test_quick.py::test_{n}") for n in range(300)]
+    ordered = schedule.order(items, 3)
+    assert sorted(i.nodeid for i in ordered) == sorted(i.nodeid for i in items)
+    cuts, left = [], len(ordered)
+    for i in range(3):  # as worksteal cuts: len(pending) // processes left
+        cuts.append(left // (3 - i))
+        left -= cuts[-1]
+    starts = [sum(cuts[:i]) for i in range(3)]
+    slices = [ordered[start : start + size] for start, size in zip(starts, cuts, strict=True)]
+    seconds = [sum(schedule.expected_seconds(i) for i in part) for part in slices]
+    longest = max(schedule.SECONDS_PER_TEST.values())
+    assert max(seconds) - min(seconds) <= longest, seconds
+    for part in slices:
+        costs = [schedule.expected_seconds(i) for i in part]
+        assert costs == sorted(costs, reverse=True), "each share runs its longest test first"
