@@ -14,7 +14,7 @@ WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # Streamlit's 3.5:1). axe looks at the page as it stays (clean-clone CI once caught "[en] home" in between).
 STYLED = "() => [...document.querySelectorAll('style')].some((s) => s.textContent.includes('stCaptionContainer'))"
 # The app's focus script (lab_ui/frame/presenter.py FOCUS_JS) gives each code box tabindex on the animation frame after
-# it appears; a loaded machine can delay that frame past the moment the test looks.
+# it appears (or 100 ms after, whichever is first); a loaded machine can delay both past the moment the test looks.
 _UNMARKED = "() => !document.querySelector(\"[data-testid='stCode'] pre:not([tabindex])\")"
 
 
@@ -27,7 +27,7 @@ def violations(page) -> list[str]:
     """Every WCAG 2.2 AA violation axe finds on the page as it is now, one line per element ("" when none)."""
     page.wait_for_function(STYLED, timeout=30_000)
     try:
-        page.wait_for_function(_UNMARKED, timeout=5_000)
+        page.wait_for_function(_UNMARKED, timeout=15_000, polling=100)
     except PlaywrightTimeout:
         pass  # a box the script never marks is what axe reports below
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):

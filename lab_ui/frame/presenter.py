@@ -129,6 +129,7 @@ FOCUS_JS = """
   window.__labFocus = true;
   var queued = false;
   function mark() {
+    if (!queued) { return; }
     queued = false;
     document.querySelectorAll("[data-testid='stCode'] pre:not([tabindex]), [data-testid='stMarkdownContainer'] table:not([tabindex])")
       .forEach(function (box) { box.setAttribute("tabindex", "0"); });
@@ -138,8 +139,10 @@ FOCUS_JS = """
     });
   }
   new MutationObserver(function () {
-    if (!queued) { queued = true; window.requestAnimationFrame(mark); }
+    // a frame, or a timer when frames are held back (a busy machine, a tab in the background), whichever is first
+    if (!queued) { queued = true; window.requestAnimationFrame(mark); window.setTimeout(mark, 100); }
   }).observe(document.body, {childList: true, subtree: true});
+  queued = true;
   mark();
 })();
 </script>
