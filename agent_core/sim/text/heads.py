@@ -22,10 +22,11 @@ def _table() -> tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]:
 def apply(text: str, found: set[str], concepts_of: Callable[[str], frozenset[str]]) -> set[str]:
     """found without a concept whose every word in the text is such a noun with a qualifying word beside it
     ('the email address' is no contact; 'the email and the address', 'email, phone' keep it)."""
+    parts: list[list[str]] | None = None  # the text's parts, split once for every row that applies
     for concept, nouns, by in _table():
         if concept not in found or not by & found:
             continue
-        parts = [lx.words(part) for part in _PARTS.split(text) if part]
+        parts = parts if parts is not None else [lx.words(part) for part in _PARTS.split(text) if part]
         own = [(t, i) for t in parts for i, token in enumerate(t) if concept in concepts_of(token)]
         if own and all(lx.hits([t[i]], nouns) and _qualified(t, i, by, concepts_of) for t, i in own):
             found = found - {concept}
