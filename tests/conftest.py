@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,17 @@ def pytest_configure(config: pytest.Config) -> None:
         sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
         browser.BASE_ENV.pop("PYTHONDONTWRITEBYTECODE", None)  # taken as this module was imported
         browser.BASE_ENV["PYTHONPYCACHEPREFIX"] = prefix
+    _record_durations(config)
+
+
+def _record_durations(config: pytest.Config) -> None:
+    """LAB_RECORD_DURATIONS=tests/durations.json: this run's figures for tests/schedule.py (a whole `make test` on
+    the 2-core machine, so that they are right relative to each other)."""
+    path = os.environ.get("LAB_RECORD_DURATIONS")
+    if path and not hasattr(config, "workerinput"):  # the controlling process, which every report reaches
+        when = time.strftime("%Y-%m-%d", time.gmtime())
+        note = f"{when}, a whole run of the suite on {os.cpu_count()} cores (-n {config.getoption('numprocesses', 0)})"
+        config.pluginmanager.register(schedule.DurationRecorder(Path(path), note), "lab-durations")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

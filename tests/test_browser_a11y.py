@@ -26,19 +26,18 @@ def _settle(page) -> None:
     page.get_by_test_id("stMain").wait_for()
 
 
-def test_every_page_in_every_language_has_no_wcag_violation_and_its_own_lang(app, pages):
+@pytest.mark.parametrize("lang", ["en", "ru", "pl"])  # one test each, so that three processes can share them
+def test_every_page_in_every_language_has_no_wcag_violation_and_its_own_lang(app, pages, lang):
     found: list[str] = []
-    for lang in ("en", "ru", "pl"):
-        page = pages.new_page(viewport={"width": 1366, "height": 768})
-        page.goto(f"{app.url}/?lang={lang}")
-        _settle(page)
-        for name in PAGES:
-            if name != "home":
-                nav_link(page, name).click()
-                _settle(page)
-            page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang, timeout=30_000)
-            found += [f"[{lang}] {name}: {v}" for v in violations(page)]
-        page.close()
+    page = pages.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(f"{app.url}/?lang={lang}")
+    _settle(page)
+    for name in PAGES:
+        if name != "home":
+            nav_link(page, name).click()
+            _settle(page)
+        page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang, timeout=30_000)
+        found += [f"[{lang}] {name}: {v}" for v in violations(page)]
     assert not found, "\n".join(found)
 
 

@@ -33,3 +33,16 @@ def test_each_slice_worksteal_cuts_holds_about_a_third_of_the_seconds_longest_fi
     for part in slices:
         costs = [schedule.expected_seconds(i) for i in part]
         assert costs == sorted(costs, reverse=True), "each share runs its longest test first"
+
+
+def test_recorded_durations_are_read_back_by_node_id_and_a_new_parameter_counts_as_its_siblings(tmp_path):
+    path = tmp_path / "durations.json"
+    recorder = schedule.DurationRecorder(path, "a test run")
+    for nodeid, seconds in [("tests/test_a.py::test_x[en]", 4.0), ("tests/test_a.py::test_x[ru]", 6.0)]:
+        for when in ("setup", "call", "teardown"):
+            recorder.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, duration=seconds / 3, when=when))
+    recorder.pytest_runtest_logreport(SimpleNamespace(nodeid="tests/test_a.py::test_quick", duration=0.01))
+    recorder.pytest_sessionfinish(None)
+    seconds, means = schedule._load(path)
+    assert seconds == {"test_a.py::test_x[en]": 4.0, "test_a.py::test_x[ru]": 6.0}  # the quick one is left out
+    assert means == {"test_a.py::test_x": 5.0}
