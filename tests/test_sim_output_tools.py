@@ -92,3 +92,37 @@ def test_an_event_output_has_its_title_and_every_person_of_the_list(text, title,
     result = json.loads(_answer(text, "Pull the meeting out of the message.", output_config={"format": format_}))
     assert result["title"].startswith(title), result
     assert set(people) <= set(result["attendees"]), result
+
+
+# ---- in-band errors and status envelopes (ADK's tools return {"status": ..., "report" | "error_message": ...}) ----
+
+FORECAST = tool("lookup_forecast", "Looks up the current weather of a town.", {"town": string()})
+LOCAL_TIME = tool("local_time", "Tells the local time of a place.", {"location": string()})
+
+
+def test_an_in_band_error_that_has_no_data_for_the_value_is_not_retried_and_is_told_plainly():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        return json.dumps({"status": "error", "error_message": f"No information for town '{args['town']}'."}), False
+
+    calls, answer, _ = loop("Какая погода в Берлине?", [FORECAST], run)
+    assert calls == [("lookup_forecast", {"town": "Berlin"})]
+    assert "Берлин" in answer and "{" not in answer and "status" not in answer, answer
+
+
+def test_a_clock_report_in_an_envelope_is_told_by_its_time_and_place_in_the_users_language():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        report = f"Local time in {args['location']} is 2026-03-14 09:30:00 CET"
+        return json.dumps({"status": "success", "report": report}), False
+
+    calls, answer, _ = loop("Która godzina jest teraz w Berlinie?", [LOCAL_TIME], run)
+    assert calls == [("local_time", {"location": "Berlin"})]
+    assert "09:30" in answer and "Berlin" in answer and "Local time" not in answer and "status" not in answer, answer
+
+
+def test_a_weather_report_in_an_envelope_is_told_with_its_degrees_not_the_status():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        report = f"It is cloudy in {args['town']} with a temperature of 4 degrees Celsius."
+        return json.dumps({"status": "ok", "report": report}), False
+
+    _, answer, _ = loop("Какая погода в Осло?", [FORECAST], run)
+    assert "4 °C" in answer and "облачно" in answer and "status" not in answer and "градус" not in answer, answer
