@@ -27,6 +27,7 @@ from agent_core.sim.args import key_in_view as view_key
 from agent_core.sim.choice import choose, feeder, follow, premise
 from agent_core.sim.draft import Draft
 from agent_core.sim.mood import tool_action
+from agent_core.sim.output import values_text
 from agent_core.sim.retry import retry as retry_call
 from agent_core.sim.reword import again, empty, reopens
 from agent_core.sim.rules import decline, forbidding
@@ -102,6 +103,8 @@ def _output_draft(
     if missing and view.choice_type not in ("any", "tool") and not named:
         view.notes.append(f"{tool.get('name')} needs {', '.join(missing)}, which I cannot find; I ask.")
         return Draft([_text(output.ask(view, tool, missing))], "end_turn", reasoning=" ".join(view.notes))
+    if output.given(view, tool, values):  # it took the result and the run went on: the answer ends the turn
+        return Draft([_text(values_text(values) or answer)], "end_turn", reasoning=" ".join(view.notes))
     view.notes.append(f"Everything is gathered; I give the result to {tool.get('name')}, which ends the run.")
     block = {"type": "tool_use", "id": None, "name": tool.get("name"), "input": values}
     return Draft([block], "tool_use", reasoning=" ".join(view.notes))

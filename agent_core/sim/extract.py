@@ -9,7 +9,7 @@ import re
 from functools import cache
 from typing import Any
 
-from agent_core.sim import judged, kinds, measures
+from agent_core.sim import events, judged, kinds, measures
 from agent_core.sim.kinds import name_words
 from agent_core.sim.text import entities, facts, names
 from agent_core.sim.text import language as lx
@@ -63,6 +63,8 @@ def _known(entry: dict[str, Any] | None, pname: str, lang: str) -> Any:
     if not entry:
         return None
     found = entry["values"].get(pname)
+    for word in name_words(pname) if found is None else []:
+        found = entry["values"].get(word) if found is None else found  # capital_city: the capital
     return _in_lang(found, lang) if found is not None else None
 
 
@@ -84,10 +86,16 @@ def complete(
     props = schema.get("properties") or {}
     required = set(schema.get("required") or [])
     subject = thing(view.question)
+    if subject is None and any(_names_capital(k, p) for k, p in props.items()):
+        from agent_core.sim.knowledge import place_thing  # 'Polska' for an output {capital}: the country's capital
+
+        subject = place_thing(view.question, capital=True)
     out: dict[str, Any] = {}
     for pname, prop in props.items():
         prop = _resolved(prop)
         value: Any = answer if texty(pname, prop) and answer else _known(subject, pname, view.lang)
+        if value is None:
+            value = _of_event(view, pname, prop, props)
         if value is None and prop.get("type") == "object" and prop.get("properties"):
             given = found.get(pname)
             inner: dict[str, Any] = given if isinstance(given, dict) else {}
@@ -107,6 +115,23 @@ def complete(
     if not props and schema.get("additionalProperties"):
         out = characteristics(view.question)
     return out
+
+
+def _of_event(view: View, pname: str, prop: dict[str, Any], props: dict[str, Any]) -> Any:
+    """An event's people (participants: every person named) and, beside them, its name: the title the sentence
+    gives it ('Team retro'), not one of the people."""
+    if events.people_field(pname, prop):
+        return events.people(view.question) or None
+    others = [k for k, p in props.items() if k != pname and isinstance(p, dict) and events.people_field(k, p)]
+    if others and name_words(pname)[-1:] in (["name"], ["title"]) and prop.get("type", "string") == "string":
+        return events.title(view.question)
+    return None
+
+
+def _names_capital(pname: str, prop: Any) -> bool:
+    from agent_core.sim.knowledge import names_capital
+
+    return names_capital(f"{pname} {prop.get('description', '') if isinstance(prop, dict) else ''}")
 
 
 def _judged(pname: str, prop: dict[str, Any]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from typing import Any
@@ -53,6 +54,22 @@ def allowed(attempt: Attempt) -> str | None:
     return others[-1] if others else None
 
 
+_MESSAGE_KEYS = ("error_message", "message", "error", "detail", "reason")
+
+
+def message(output: str) -> str:
+    """An error's own words: the message of an in-band JSON error ({"status": "error", "error_message": "..."}),
+    not the object around it; any other text as it is."""
+    try:
+        data = json.loads(output)
+    except ValueError:
+        return output
+    if isinstance(data, dict):
+        found = next((data[k] for k in _MESSAGE_KEYS if isinstance(data.get(k), str) and data[k].strip()), None)
+        return found or output
+    return output
+
+
 def _say(key: str, lang: str, **values: object) -> str:
     sentences = _data()["told"][key]
     return str(sentences.get(lang) or sentences["en"]).format(**values)
@@ -68,12 +85,12 @@ def told(attempt: Attempt, attempts: int, task: str, fallback: str | None, lang:
     place = allowed(attempt) if sort == "outside" else None
     if sort == "outside" and not place:
         sort = "denied"
-    if sort in ("outside", "denied", "not_found", "invalid") and not value:
+    if sort in ("outside", "denied", "not_found", "invalid", "no_data") and not value:
         sort = "other"
     if sort == "other" and attempts == 1:
         sort = "other_final"
     text = _say(sort, lang, task=task, value=code(value or ""), allowed=code(place or ""), n=attempts)
-    raw = " ".join(attempt.output.split())
+    raw = " ".join(message(attempt.output).split())
     if raw and len(raw) <= RAW_LIMIT:
-        text += " " + _say("raw", lang, raw=code(short(raw, RAW_LIMIT)))
+        text += " " + _say("raw", lang, raw=code(short(raw, RAW_LIMIT).rstrip(".")))
     return text

@@ -210,14 +210,16 @@ def coordinates(question: str, lang: str) -> str | None:
     return None
 
 
-def place_thing(question: str) -> dict[str, Any] | None:
+def place_thing(question: str, capital: bool = False) -> dict[str, Any] | None:
     """What the model knows of the place a question names, as a thing's values (a city and its country in the three
-    languages): a capital asked for ('What is the capital of Japan?'), else a city of the gazetteer ('Kraków')."""
+    languages): a capital asked for ('What is the capital of Japan?', or a bare country when the output has a field
+    for its capital), else a city of the gazetteer ('Kraków')."""
     table, folded = _table(), lx.fold(question)
-    if lx.hits(lx.words(question), table["capital_words"]):
+    if capital or lx.hits(lx.words(question), table["capital_words"]):
         for entry in table["capitals"]:
             if _forms_in(folded, entry["forms"]):
-                return {"kind": "city", "values": {"city": entry["answer"], "country": entry["country"]}}
+                values = {"city": entry["answer"], "capital": entry["answer"], "country": entry["country"]}
+                return {"kind": "city", "values": values}
     from agent_core.sim.places import city_info  # kinds reads the same city table
 
     for name in gazetteer.places(question):
@@ -227,6 +229,11 @@ def place_thing(question: str) -> dict[str, Any] | None:
             names = {lang: (info.get(lang) or [info["name"]])[0] for lang in ("ru", "pl")}
             return {"kind": "city", "values": {"city": {"en": info["name"], **names}, "country": country}}
     return None
+
+
+def names_capital(text: str) -> bool:
+    """A field's name or description speaks of a capital ('capital', 'The capital of the country')."""
+    return bool(lx.hits(lx.words(text.replace("_", " ")), _table()["capital_words"]))
 
 
 def without_lack(text: str, lang: str) -> str:

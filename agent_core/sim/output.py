@@ -16,10 +16,11 @@ from agent_core.sim import extract, kinds, knowledge
 from agent_core.sim.extract import texty
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View, _tool_key
+from agent_core.sim.text.results import call_key
 
 _NAMES = ("final_result", "final_answer", "final_output", "final_response", "respond", "submit_answer", "answer")
 _DESCRIBED = re.compile(
-    r"final (?:response|answer|result|output)|ends? (?:this|the) conversation|response (?:schema|format)"
+    r"final (?:response|answer|result|output)|response (?:schema|format)"
     r"|structured (?:output|response|result)|the answer to the user",
     re.I,
 )
@@ -31,13 +32,16 @@ _REPLY = re.compile(r"\bsends? (?:a |the )?(?:text |sms )?message to (?:a |the )
 def _is_output(tool_json: str, forced: bool) -> bool:
     tool = json.loads(tool_json)
     name, description = str(tool.get("name", "")), str(tool.get("description") or "")
+    schema = tool.get("input_schema") or {}
+    if not schema.get("properties") and not schema.get("additionalProperties"):
+        return False  # an output tool's input is the result: say_goodbye() 'to end the conversation' carries none
     if name in _NAMES or name.startswith("final_result") or _DESCRIBED.search(description):
         return True
     if name.startswith("print_") and description.lower().startswith("print"):
         return True  # the cookbook's extraction tools: their input is the result
     if re.fullmatch(r"[A-Z][A-Za-z0-9]+(?:Response|Output|Result|Format|Schema|Answer)", name):
         return True  # LangChain's ToolStrategy names the tool after the schema class
-    schema_title = (tool.get("input_schema") or {}).get("title")
+    schema_title = schema.get("title")
     if forced and re.fullmatch(r"[A-Z][A-Za-z0-9]+", name) and (schema_title == name or _SCHEMA.search(description)):
         return True
     return forced and bool(_REPLY.search(description))
@@ -149,9 +153,10 @@ _ASKS_JSON = re.compile(r"\bjson\b", re.I)
 
 def prompted_schema(view: View) -> dict[str, Any] | None:
     """A JSON schema the prompt asks the answer to follow (pydantic-ai's PromptedOutput: 'Always respond with a
-    JSON object that's compatible with this schema: {...}'), or None."""
+    JSON object that's compatible with this schema: {...}'), or one read from an example object the prompt shows
+    (ADK's 'Format: {"capital": "capital_name"}'), or None."""
     for text in (view.system, view.question):
-        if not _ASKS_JSON.search(text) or '"properties"' not in text:
+        if not _ASKS_JSON.search(text):
             continue
         start = text.find("{")
         while start >= 0:
@@ -163,8 +168,33 @@ def prompted_schema(view: View) -> dict[str, Any] | None:
                     schema = None
                 if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
                     return schema
+                if isinstance(schema, dict) and schema and text is view.system and _answer_format(text):
+                    return example_schema(schema)
             start = text.find("{", start + 1)
     return None
+
+
+def _answer_format(text: str) -> bool:
+    """The system prompt says the answer is JSON ('respond ONLY with a JSON object', 'Format: {...}')."""
+    said = [c for c in lx.split_clauses(text) if _ASKS_JSON.search(c) or "{" in c]
+    return any(lx.hits(lx.words(c), lx.lexicon()["answer_format"]) for c in said)
+
+
+_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
+
+
+def example_schema(example: dict[str, Any]) -> dict[str, Any]:
+    """The schema an example object shows: each key with its value's type; a string value is a placeholder that
+    says what goes there ('capital_name')."""
+    props: dict[str, Any] = {}
+    for key, value in example.items():
+        prop: dict[str, Any] = {"type": _TYPES.get(type(value), "string")}
+        if isinstance(value, str) and value:
+            prop["description"] = value.replace("_", " ")
+        if isinstance(value, dict) and value:
+            prop = example_schema(value)
+        props[key] = prop
+    return {"type": "object", "properties": props, "required": list(example)}
 
 
 def _balanced(text: str, start: int) -> str | None:
@@ -183,6 +213,21 @@ def _balanced(text: str, start: int) -> str | None:
             if depth == 0:
                 return text[start : i + 1]
     return None
+
+
+def given(view: View, tool: dict[str, Any], values: dict[str, Any]) -> bool:
+    """The output tool already took these values and answered (a framework that does not end the run on it, auto
+    choice): a careful model does not send the same call again. Under forced choice a call is all it may send."""
+    if view.choice_type in ("any", "tool"):
+        return False
+    key = call_key(str(tool.get("name", "")), values)
+    return any(a.key == key and a.status == "ok" for a in view.episode)
+
+
+def values_text(values: dict[str, Any]) -> str:
+    """The one free-text value of an output's input (its answer), or ''."""
+    texts = [v for v in values.values() if isinstance(v, str) and v.strip()]
+    return texts[0] if len(texts) == 1 else ""
 
 
 def values_for(view: View, schema: dict[str, Any], answer: str) -> dict[str, Any]:

@@ -47,11 +47,18 @@ def _main_value(need: Need) -> str | None:
     return next((v for v in sent.values() if isinstance(v, str)), None)
 
 
+def _in_city(value: str | None, intent: str, lang: str) -> str:
+    """'в Лондоне' for the weather's place, and for a clock's when it is a city (a time zone is not said so)."""
+    if not value or intent not in ("weather", "time") or (intent == "time" and gazetteer.lookup(value) is None):
+        return ""
+    return gazetteer.where(value, lang)
+
+
 def task_phrase(view: View, need: Need) -> str:
     intent = "derived" if need.derived else need.intent
     value = _main_value(need)
     values = {
-        "in_city": gazetteer.where(value, view.lang) if value and intent == "weather" else "",
+        "in_city": _in_city(value, intent, view.lang),
         "expr": value or "",
         "path": value or "",
         "ticker": value or "",
@@ -104,6 +111,7 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
             return disagreement
     if injection and injection.source is need.result:
         out = out.replace(injection.text, "", 1)
+    out = told.unwrapped(out)
     intent = "derived" if need.derived else need.intent
     if intent in ("arithmetic", "derived"):
         out = _as_said(out)

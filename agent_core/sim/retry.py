@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_core.sim import lookup, relist
-from agent_core.sim.failure import code
+from agent_core.sim.failure import code, sort_of
 from agent_core.sim.files import folder_made
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -27,6 +27,9 @@ def retry(view: View, need: Need) -> dict[str, Any] | None:
         return last.input
     if len(need.attempts) >= MAX_ATTEMPTS:
         view.notes.append(f"{name} failed {len(need.attempts)} times; I give up on it.")
+        return None
+    if last.status == "unavailable" and sort_of(last.output) == "no_data":
+        view.notes.append(f"{name} has no data for what I asked ({short(last.output)!r}); asking again cannot help.")
         return None
     if last.status == "unavailable":
         need.say_before = say("retry_same", view.lang, tool=name, error=code(short(last.output)))

@@ -7,7 +7,7 @@ import re
 
 from agent_core.sim import acks, gist, phrasing, prose, retell
 from agent_core.sim.compose import MAX_RECORDS, QUOTE_LIMIT, record_line, subject
-from agent_core.sim.text import facts
+from agent_core.sim.text import facts, gazetteer, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -18,9 +18,49 @@ _TITLED = re.compile(r"^((?:[A-Z][\w'’]*(?:-[A-Z]?[\w'’]+)*)(?:\s+[A-Z][\w'�
 _LOG_LINE = re.compile(r"^.*\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION|Exception|Traceback)\b.*$", re.M)
 
 
+_STATUS_KEYS = {"status", "ok", "success", "result_status"}
+
+
+def unwrapped(out: str) -> str:
+    """A result that wraps one sentence in a status envelope ({"status": "success", "report": "The weather in ...
+    is sunny"}, as ADK's tools return) is that sentence: the status is no fact of the answer."""
+    data = facts.parse(out)
+    if not isinstance(data, dict) or not _STATUS_KEYS & set(data):
+        return out
+    rest = [v for k, v in data.items() if k not in _STATUS_KEYS]
+    if len(rest) == 1 and isinstance(rest[0], str) and " " in rest[0].strip():
+        return rest[0].strip()
+    return out
+
+
+_DATE_TIME = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})")
+
+
+def clock_line(view: View, need: Need, out: str) -> str | None:
+    """A clock's short text result ('The current time in New York is 2026-12-01 05:00:00 EST-0500') told by its
+    time and day, in the user's words: 'В Нью-Йорке сейчас 05:00 (вторник).'"""
+    own = need.tool or {}  # workflow mode: data the program gathered, no tool
+    tool = f"{own.get('name', '')} {own.get('description') or ''}".replace("_", " ")
+    clock = need.intent == "time" or "time" in meaning.concepts(tool)
+    found = _DATE_TIME.search(out) if clock and len(out) < 2 * QUOTE_LIMIT else None
+    if found is None:
+        return None
+    import datetime
+
+    day = datetime.date(int(found[1]), int(found[2]), int(found[3])).strftime("%A")
+    sent = [str(v) for v in (need.outcome.input or {}).values() if isinstance(v, str)]
+    city = next((v for v in sent if gazetteer.lookup(v) is not None), None)
+    where = gazetteer.where(city, view.lang) if city else ""
+    text = say("compose.time_now", view.lang, where=where, time=f"{found[4]}:{found[5]}", day=translate(day, view.lang))
+    return capitalised(text.strip())
+
+
 def from_text(view: View, need: Need, out: str) -> str | None:
     """A sentence for a plain-text result: the errors of a log when those are asked, key: value lines as a
     record, a short confirmation as the action done; None for the caller's own wording."""
+    clock = clock_line(view, need, out)
+    if clock:
+        return clock
     errors = log_errors(view, out, need)
     if errors:
         return errors

@@ -193,12 +193,15 @@ def sky_words(text: str, lang: str) -> str:
 _PROSE = re.compile(r"\b(?:it|it's|is|are|was|will|be|the|always|with|and|today|expect)\b", re.I)
 
 
+_DEGREES = re.compile(r"(-?\d+(?:[.,]\d+)?)\s*degrees?\s+(celsius|fahrenheit|c|f)\b", re.I)
+
+
 def weather_said(text: str, lang: str) -> str | None:
     """The conditions an English weather sentence names, in the user's words ("It's always sunny in Florida!" ->
     'солнечно'), with its temperature; None in English or for a report that is no sentence ('4°C, light rain')."""
     if lang == "en" or not _PROSE.search(text):
         return None
-    rest = text.lower()
+    rest = _DEGREES.sub(" ", text.lower())  # the degrees are told as the temperature, not as a word
     found = []
     for english, words in _value_table():  # longest first: 'light rain' before 'rain'
         pattern = rf"(?<![a-z]){re.escape(english)}(?![a-z])"
@@ -206,7 +209,9 @@ def weather_said(text: str, lang: str) -> str | None:
             found.append(words[lang])
             rest = re.sub(pattern, " ", rest)
     temp = re.search(r"-?\d+(?:[.,]\d+)?\s*°\s*[CF]?", text)
-    parts = ([temp.group()] if temp else []) + found
+    worded = None if temp else _DEGREES.search(text)  # 'a temperature of 25 degrees Celsius': 25 °C
+    shown = temp.group() if temp else f"{worded[1]} °{worded[2][0].upper()}" if worded else None
+    parts = ([shown] if shown else []) + found
     return ", ".join(parts) if parts else None
 
 

@@ -35,6 +35,17 @@ def _bases() -> dict[str, str]:
     return out
 
 
+def first_name(word: str) -> bool:
+    """A known first name, in any case form."""
+    return _inflected(lx.fold(word)) is not None
+
+
+def base_name(name: str) -> str:
+    """A known first name said in another case, as the list spells it ('Marty' -> 'Marta'); else the name."""
+    base = _inflected(lx.fold(name)) if " " not in name else None
+    return base if base and lx.fold(base) != lx.fold(name) else name
+
+
 def _inflected(folded: str) -> str | None:
     """'Dopisz do Marty': the name said in another case is the name (Marta), so a lookup finds it."""
     return _bases().get(folded)

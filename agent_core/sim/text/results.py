@@ -73,7 +73,16 @@ def _status(text: str, is_error: bool) -> str:
     # "Couldn't find a user with phone of 5551234567. Phone numbers are stored as 123-456-7890." is returned as a
     # plain result by the course's database, and read, as a model does, as a failure that says how to fix it.
     refused = len(text) < 2 * SHORT_RESULT and bool(_NOT_FOUND.search(text)) and _hint(text)
-    return "unavailable" if unavailable else "error" if is_error or refused else "ok"
+    return "unavailable" if unavailable else "error" if is_error or refused or _in_band_error(text) else "ok"
+
+
+_IN_BAND = re.compile(r'^\s*\{\s*"status"\s*:\s*"(?:error|failed|failure)"\s*,', re.I)
+
+
+def _in_band_error(text: str) -> bool:
+    """A result that reports its own failure ({"status": "error", "error_message": ...}, as ADK's tools return):
+    an error, though the call itself did not fail."""
+    return len(text) < 2 * SHORT_RESULT and bool(_IN_BAND.match(text))
 
 
 def _refused_lookup(text: str, tool_input: dict[str, Any]) -> bool:
