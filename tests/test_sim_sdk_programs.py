@@ -31,6 +31,8 @@ TASKS = {
     "en-calc": "What is 17 times 23?",
     "en-file": "Read notes.txt and tell me what it says.",
     "en-parallel": "What's the weather in Oslo and what is 2 to the power of 16?",
+    "ru-parallel": "Какая погода в Осло и сколько будет 2 в степени 16?",
+    "pl-parallel": "Jaka jest pogoda w Oslo i ile to 2 do potęgi 16?",
     "ru-weather": "Какая погода в Осло?",
     "ru-calc": "Сколько будет 17 умножить на 23?",
     "ru-file": "Прочитай файл notes.txt и скажи, что в нём написано.",
@@ -52,8 +54,13 @@ def run_program(command: list[str], cwd: Path, base_url: str) -> subprocess.Comp
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
+NOTE = "Team meeting moved to Thursday at 15:00, room 4B."  # tests/programs/files/notes.txt
+RELAYED = re.compile(r"\b(?:answered|ответил|odpowiedział):|[{}]|```")  # a result passed on, not told
+
+
 def check_transcript(done: subprocess.CompletedProcess, language: str) -> None:
-    """The program finished on end_turn, ran tools, and its answer quotes every tool result."""
+    """The program finished on end_turn, ran tools, and its answer quotes every tool result, composed in the
+    question's language: no result relayed as "X answered: ...", no JSON, no file pasted in a code block."""
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     results = [line.split(" -> ", 1)[1] for line in lines if line.startswith("TOOL ")]
@@ -65,6 +72,12 @@ def check_transcript(done: subprocess.CompletedProcess, language: str) -> None:
         assert any(n in answer for n in numbers), f"answer does not quote {result!r}:\n{done.stdout}"
     if language == "ru" and re.search(r"[a-z]{3}", answer, re.IGNORECASE):
         assert CYRILLIC.search(answer), answer  # words, if any, are Russian ("17*23 = 391" has none)
+    assert not RELAYED.search(answer), answer
+    if any(NOTE in result for result in results):
+        # the note's values whole (not "15, 00, 4"); in Russian and Polish told by them, the English line not copied
+        assert "15:00" in answer and "4B" in answer, answer
+        assert (NOTE in answer) == (language == "en"), answer
+        assert {"ru": "четверг", "pl": "czwartek"}.get(language, "Thursday") in answer, answer
 
 
 @pytest.mark.parametrize("task", list(TASKS))
