@@ -12,6 +12,7 @@ from pathlib import Path
 import anthropic
 import pytest
 
+from agent_core.lineup import lineup
 from agent_core.model import SimSettings
 from agent_core.sim import start_server
 
@@ -243,3 +244,51 @@ def test_thinking_carries_the_brains_reasoning(base_url):
         reply = s.get_final_message()
     assert reply.content[0].type == "thinking" and "get_stock_price" in reply.content[0].thinking
     assert reply.content[0].signature and reply.stop_reason == "tool_use"
+
+
+# ---- forced choice with an output tool, through the server, on every model that takes it ----------------------
+
+FORCING = [row.id for row in lineup().served if row.behaviour.forced_tool_choice]
+CITY = {
+    "name": "get_weather",
+    "description": "Get the current weather in a city.",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+def _output_tool(name: str) -> dict:
+    props = {"city": {"type": "string"}, "temperature": {"type": "number"}, "conditions": {"type": "string"}}
+    return {"name": name, "description": "The final response.", "input_schema": {"type": "object", "properties": props}}
+
+
+@pytest.mark.parametrize("model", FORCING)
+@pytest.mark.parametrize("output", ["final_result", "WeatherResponse"])  # pydantic-ai's, LangChain ToolStrategy's
+def test_an_output_tool_under_forced_choice_is_called_after_the_real_tool(base_url, model, output):
+    client = anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0)
+    messages: list = [{"role": "user", "content": "What's the weather in Oslo?"}]
+    names = []
+    for _ in range(4):  # the frameworks stop once the output tool is called
+        reply = client.messages.create(
+            model=model,
+            max_tokens=1024,
+            tools=[CITY, _output_tool(output)],
+            tool_choice={"type": "any"},
+            messages=messages,
+        )
+        uses = [b for b in reply.content if b.type == "tool_use"]
+        assert reply.stop_reason == "tool_use" and uses, reply
+        names += [b.name for b in uses]
+        if any(b.name == output for b in uses):
+            break
+        messages += [
+            {"role": "assistant", "content": [b.to_dict() for b in reply.content]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": b.id, "content": '{"temperature": 4, "conditions": "rain"}'}
+                    for b in uses
+                ],
+            },
+        ]
+    assert names == ["get_weather", output], names
+    assert next(b for b in uses if b.name == output).input["temperature"] == 4
