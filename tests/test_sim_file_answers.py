@@ -86,3 +86,10 @@ def test_retold_items_keep_times_and_codes_whole_and_the_thing_they_number():
         "14 дней",
         "Django 6.1",
     ]
+    said = retell.items("Version 1.0 of the app, released 2026-11-30.", "ru")
+    assert said == ["версия 1.0", "приложение", "релиз 2026-11-30"]  # a date whole, a version with its noun
+
+
+def test_a_line_that_is_no_sentence_is_shown_as_it_is():
+    _, answer = _answer("Open columns.csv and tell me what it says.", "name,age,city")
+    assert "```\nname,age,city\n```" in answer  # a header of a table, not a sentence to retell

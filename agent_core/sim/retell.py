@@ -13,9 +13,10 @@ from agent_core.sim.text.language import say
 
 MOST = 6
 # A word, a number or version, or a quoted piece; a name keeps its number after it ('Safari 19', 'Django 6.1').
-# A time ('15:00'), a code of digits and letters ('4B', 'A12') and a figure with its sign are one value each.
+# A date ('2026-11-30', '30.11.2026'), a time ('15:00') and a code of digits and letters ('4B', 'A12') are one value.
 _TOKEN = re.compile(
-    r"'([^']{1,40})'|\"([^\"]{1,40})\"|(?<![\w:])(\d{1,2}:\d{2}(?::\d{2})?|\d+[A-Za-z]{1,2}\b|[A-Z]{1,2}\d+\b)"
+    r"'([^']{1,40})'|\"([^\"]{1,40})\"|(?<![\w:.-])(\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{4}|\d{1,2}:\d{2}(?::\d{2})?"
+    r"|\d+[A-Za-z]{1,2}\b|[A-Z]{1,2}\d+\b)"
     r"|([A-Za-z][\w-]*)|(\d+(?:\.\d+)*)"
 )
 _SENTENCE_END = re.compile(r"^(?:[.!?;:]|[ \t]*\n)")  # a line break ends a line of a note as a full stop would
@@ -85,9 +86,10 @@ def items(text: str, lang: str) -> list[str]:
     for match in _TOKEN.finditer(text):
         quoted, whole, word, number = match.group(1) or match.group(2), match.group(3), match.group(4), match.group(5)
         adjacent = joins_at >= 0 and text[joins_at : match.start()].isspace()
-        if word is not None and not word[:1].isupper() and not unit:
-            pending.append(lx.fold(word))
-            joins_at = match.end() if _term([lx.fold(word)], lang)[0] else -1
+        plain = word is not None and (not word[:1].isupper() or start and not word.isupper())  # 'Version 1.0 ...'
+        if plain and not unit:
+            pending.append(lx.fold(str(word)))
+            joins_at = match.end() if _term([lx.fold(str(word))], lang)[0] else -1
             start = bool(_SENTENCE_END.search(text[match.end() : match.end() + 2] or "."))
             continue
         noun = flush()
@@ -110,11 +112,9 @@ def items(text: str, lang: str) -> list[str]:
             continue
         elif word[:1].isupper() and (not start or word.isupper()):
             known = _term([lx.fold(word)], lang)[0] if not word.isupper() else ""
-            found.append(known or word)  # a name: 'Safari', 'Kraków', 'CSV'; a known word capitalised: 'Thursday'
-            joins_at = match.end() if not known else -1
-        elif not unit:
-            pending.append(lx.fold(word))
-        unit = False
+            found.append(known or word)  # a name: 'Safari', 'CSV'; a known word capitalised: 'Thursday'
+            joins_at = match.end()  # 'Safari 19', 'Django 6.1'
+        unit = False  # a word after a figure's unit ('14 days after'): terms count again
         start = bool(_SENTENCE_END.search(text[match.end() : match.end() + 2] or "."))
     flush()
     return list(dict.fromkeys(x for x in found if x))[:MOST]

@@ -173,7 +173,7 @@ def short_file(view: View, path: str, out: str) -> str | None:
     комната 4B'), never pasted. None when the question asks to see it as it is ('покажи notes.txt'), or for a text
     of other shape (lines of a list, code): the caller shows it in a code block."""
     lines = [line.strip() for line in out.splitlines() if line.strip()]
-    if len(lines) != 1 or len(lx.words(lines[0])) < 3 or re.search(r"[{}<>=;`|]|^\s*[-*#]", lines[0]):
+    if len(lines) != 1 or len(lines[0].split()) < 3 or re.search(r"[{}<>=;`|]|^\s*[-*#]", lines[0]):
         return None
     if lx.hits(lx.words(view.question), lx.lexicon()["verbatim_verbs"]):
         return None
