@@ -9,7 +9,11 @@ from typing import Any
 
 from tasks import ONE_CITY, QUESTION, calculate, get_weather, openai_tools, right, run_tool, tool_defs
 
+from agent_core.lineup import lineup
+
 MODEL = "claude-sonnet-5-5"
+# The newest served model that takes forced tool choice (tool_choice any/tool), read from the lineup's data
+FORCING_MODEL = next(r.id for r in lineup().served if r.behaviour.forced_tool_choice)
 
 
 class Skip(Exception):
@@ -190,6 +194,34 @@ def langchain_structured(url: str) -> str:
     )
     assert result.city == "Oslo" and result.temperature == 4, result
     return f"{result.city} {result.temperature}"
+
+
+def langchain_response_format(url: str) -> str:
+    """LangChain's create_agent(response_format=Schema), as its structured-output docs write it: the schema goes
+    as a tool the model must call (tool_choice any) after the real tool ran, so the case runs on a model of the
+    lineup that takes forced choice (models.json), not on one that refuses it with a 400."""
+    needs("langchain")
+    needs("langchain_anthropic")
+    from langchain.agents import create_agent
+    from langchain.agents.structured_output import ToolStrategy
+    from langchain_anthropic import ChatAnthropic
+    from langchain_core.tools import tool
+    from pydantic import BaseModel
+
+    class WeatherResponse(BaseModel):
+        """The weather in one city."""
+
+        city: str
+        temperature: float
+
+    model = ChatAnthropic(model=FORCING_MODEL, base_url=url, api_key="k", max_tokens=2000, max_retries=0)
+    agent = create_agent(model, tools=[tool(get_weather)], response_format=ToolStrategy(WeatherResponse))
+    state = agent.invoke({"messages": [("user", ONE_CITY)]})
+    result = state["structured_response"]
+    called = [c["name"] for m in state["messages"] for c in getattr(m, "tool_calls", None) or []]
+    assert called[:2] == ["get_weather", "WeatherResponse"], called  # the real tool first, then the schema's
+    assert result.city == "Oslo" and result.temperature == 4, result
+    return f"{FORCING_MODEL}: {result.city} {result.temperature}"
 
 
 # -- litellm ----------------------------------------------------------------------------------------

@@ -62,6 +62,7 @@ CASES = [
     Case("LangGraph", "stream (values)", py.langgraph_stream),
     Case("LangGraph", "through 529", py.langgraph_retry, ("529",)),
     Case("LangChain", "with_structured_output", py.langchain_structured, turns=None),
+    Case("LangChain", "create_agent(response_format=...)", py.langchain_response_format, turns=2),
     Case("litellm", "tool loop (OpenAI form), 3 turns", py.litellm_tools),
     Case("litellm", "streaming tool loop", py.litellm_stream),
     Case("litellm", "response_format json_schema", py.litellm_structured, turns=None),

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sim_loop import structured, tool  # other test modules import tool from here too
 
+from agent_core.lineup import lineup
 from agent_core.model import SimSettings
 from agent_core.sim.brain import Draft, think
 
@@ -597,7 +598,18 @@ def weather_json(name: str, args: dict) -> tuple[str, bool]:
     return json.dumps({"city": args.get("city"), "temperature": 4, "conditions": "light rain"}), False
 
 
-@pytest.mark.parametrize("model", ["claude-sonnet-4-6", "claude-haiku-5-5", "claude-opus-4-6"])
+# Every served model of the lineup that takes forced tool choice (models.json `behaviour.forced_tool_choice`): the
+# frameworks below send tool_choice any, which the others refuse with a 400.
+FORCING_MODELS = [row.id for row in lineup().served if row.behaviour.forced_tool_choice]
+
+
+def test_the_forcing_models_are_read_from_the_lineup():
+    refusing = [row.id for row in lineup().served if not row.behaviour.forced_tool_choice]
+    assert FORCING_MODELS and refusing and lineup().default_model in FORCING_MODELS + refusing
+    assert not set(FORCING_MODELS) & set(refusing)
+
+
+@pytest.mark.parametrize("model", FORCING_MODELS)
 def test_pydantic_ai_final_result_under_tool_choice_any_finishes(model):
     # pydantic-ai sends its output type as a final_result tool with tool_choice any; the run ends when it is called.
     calls, _, drafts = loop(
@@ -613,7 +625,8 @@ def test_pydantic_ai_final_result_under_tool_choice_any_finishes(model):
     assert calls[1][1] == {"city": "Oslo", "temperature": 4, "conditions": "light rain"}
 
 
-def test_langchain_response_format_tool_is_called_after_the_real_tools():
+@pytest.mark.parametrize("model", FORCING_MODELS)
+def test_langchain_response_format_tool_is_called_after_the_real_tools(model):
     # LangChain's create_agent(response_format=Schema) sends the schema as a tool named after its class.
     schema_tool = tool(
         "WeatherResponse", "Response schema for the agent.", {"summary": string(), "temperature": {"type": "number"}}
@@ -624,6 +637,7 @@ def test_langchain_response_format_tool_is_called_after_the_real_tools():
         weather_json,
         until=("WeatherResponse",),
         tool_choice={"type": "any"},
+        model=model,
     )
     assert [n for n, _ in calls][:2] == ["get_weather", "WeatherResponse"]
     assert calls[1][1]["temperature"] == 4 and "4" in calls[1][1]["summary"]

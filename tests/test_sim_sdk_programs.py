@@ -12,6 +12,7 @@ from pathlib import Path
 import anthropic
 import pytest
 
+from agent_core.lineup import lineup
 from agent_core.model import SimSettings
 from agent_core.sim import start_server
 
@@ -31,6 +32,8 @@ TASKS = {
     "en-calc": "What is 17 times 23?",
     "en-file": "Read notes.txt and tell me what it says.",
     "en-parallel": "What's the weather in Oslo and what is 2 to the power of 16?",
+    "ru-parallel": "Какая погода в Осло и сколько будет 2 в степени 16?",
+    "pl-parallel": "Jaka jest pogoda w Oslo i ile to 2 do potęgi 16?",
     "ru-weather": "Какая погода в Осло?",
     "ru-calc": "Сколько будет 17 умножить на 23?",
     "ru-file": "Прочитай файл notes.txt и скажи, что в нём написано.",
@@ -52,8 +55,13 @@ def run_program(command: list[str], cwd: Path, base_url: str) -> subprocess.Comp
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
+NOTE = "Team meeting moved to Thursday at 15:00, room 4B."  # tests/programs/files/notes.txt
+RELAYED = re.compile(r"\b(?:answered|ответил|odpowiedział):|[{}]|```")  # a result passed on, not told
+
+
 def check_transcript(done: subprocess.CompletedProcess, language: str) -> None:
-    """The program finished on end_turn, ran tools, and its answer quotes every tool result."""
+    """The program finished on end_turn, ran tools, and its answer quotes every tool result, composed in the
+    question's language: no result relayed as "X answered: ...", no JSON, no file pasted in a code block."""
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     results = [line.split(" -> ", 1)[1] for line in lines if line.startswith("TOOL ")]
@@ -65,6 +73,12 @@ def check_transcript(done: subprocess.CompletedProcess, language: str) -> None:
         assert any(n in answer for n in numbers), f"answer does not quote {result!r}:\n{done.stdout}"
     if language == "ru" and re.search(r"[a-z]{3}", answer, re.IGNORECASE):
         assert CYRILLIC.search(answer), answer  # words, if any, are Russian ("17*23 = 391" has none)
+    assert not RELAYED.search(answer), answer
+    if any(NOTE in result for result in results):
+        # the note's values whole (not "15, 00, 4"); in Russian and Polish told by them, the English line not copied
+        assert "15:00" in answer and "4B" in answer, answer
+        assert (NOTE in answer) == (language == "en"), answer
+        assert {"ru": "четверг", "pl": "czwartek"}.get(language, "Thursday") in answer, answer
 
 
 @pytest.mark.parametrize("task", list(TASKS))
@@ -230,3 +244,51 @@ def test_thinking_carries_the_brains_reasoning(base_url):
         reply = s.get_final_message()
     assert reply.content[0].type == "thinking" and "get_stock_price" in reply.content[0].thinking
     assert reply.content[0].signature and reply.stop_reason == "tool_use"
+
+
+# ---- forced choice with an output tool, through the server, on every model that takes it ----------------------
+
+FORCING = [row.id for row in lineup().served if row.behaviour.forced_tool_choice]
+CITY = {
+    "name": "get_weather",
+    "description": "Get the current weather in a city.",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+def _output_tool(name: str) -> dict:
+    props = {"city": {"type": "string"}, "temperature": {"type": "number"}, "conditions": {"type": "string"}}
+    return {"name": name, "description": "The final response.", "input_schema": {"type": "object", "properties": props}}
+
+
+@pytest.mark.parametrize("model", FORCING)
+@pytest.mark.parametrize("output", ["final_result", "WeatherResponse"])  # pydantic-ai's, LangChain ToolStrategy's
+def test_an_output_tool_under_forced_choice_is_called_after_the_real_tool(base_url, model, output):
+    client = anthropic.Anthropic(api_key="sk-test", base_url=base_url, max_retries=0)
+    messages: list = [{"role": "user", "content": "What's the weather in Oslo?"}]
+    names = []
+    for _ in range(4):  # the frameworks stop once the output tool is called
+        reply = client.messages.create(
+            model=model,
+            max_tokens=1024,
+            tools=[CITY, _output_tool(output)],
+            tool_choice={"type": "any"},
+            messages=messages,
+        )
+        uses = [b for b in reply.content if b.type == "tool_use"]
+        assert reply.stop_reason == "tool_use" and uses, reply
+        names += [b.name for b in uses]
+        if any(b.name == output for b in uses):
+            break
+        messages += [
+            {"role": "assistant", "content": [b.to_dict() for b in reply.content]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": b.id, "content": '{"temperature": 4, "conditions": "rain"}'}
+                    for b in uses
+                ],
+            },
+        ]
+    assert names == ["get_weather", output], names
+    assert next(b for b in uses if b.name == output).input["temperature"] == 4

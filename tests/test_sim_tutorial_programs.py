@@ -74,6 +74,24 @@ def test_russian_log_reader_reads_the_log_the_system_prompt_names(served):
     assert "Service started" not in answer and "app.log" in answer and "Ошиб" in answer
 
 
+@pytest.mark.parametrize(
+    "question, head",
+    [
+        ("Посмотри логи и скажи, что сломалось", "Ошибок в логе"),
+        ("Check the logs and tell me what broke", "Errors in the log"),
+        ("Sprawdź logi i powiedz, co się zepsuło", "Błędów w logu"),
+    ],
+)
+def test_log_reader_tells_what_broke_in_the_questions_language(served, question, head):
+    tools, answer = run([sys.executable, "ru_log_reader.py", question], PROGRAMS, served)
+    assert len(tools) == 1 and tools[0].startswith('TOOL read_file {"path": "app.log"}')
+    # A composed answer naming the two errors; the second clause is asked of the log, so no offline-model note
+    # ("I'm the offline model ...") follows it, and the log is not pasted (issue 23, seed 002).
+    assert answer.startswith(head) and ": 2." in answer, answer
+    assert "Database connection refused" in answer and "Timeout while calling payment service" in answer
+    assert "offline" not in answer and "офлайн" not in answer and "Service started" not in answer
+
+
 def _tsx() -> list[str] | None:
     tsx = NODE_DIR / "node_modules" / ".bin" / "tsx"
     if (

@@ -4,8 +4,9 @@ line of its own, so the answer does not add the offline model's no-knowledge not
 
 from __future__ import annotations
 
+from agent_core.sim import knowledge
+from agent_core.sim.text import backrefs, meaning
 from agent_core.sim.text import language as lx
-from agent_core.sim.text import meaning
 from agent_core.sim.text.reader import Need
 
 
@@ -17,6 +18,8 @@ def served_elsewhere(need: Need, needs: list[Need]) -> bool:
         return False  # a difference worked out in the head from the results is a line of its own
     if need.intent not in ("search", "tool"):
         return False
+    if _asks_of_result(need, needs):
+        return True
     words = meaning.content_stems(need.clause)
     covered: set[str] = set()
     served: set[str] = set()
@@ -32,3 +35,18 @@ def served_elsewhere(need: Need, needs: list[Need]) -> bool:
         return True
     found = meaning.concepts(" ".join(left))
     return bool(found) and found <= served
+
+
+def _asks_of_result(need: Need, needs: list[Need]) -> bool:
+    """'Посмотри логи и скажи, что сломалось', 'Check the log and tell me what broke': a clause that only asks to be
+    told something (a telling verb leads it, or ends the clause before: 'Sprawdź logi i powiedz, | co się
+    zepsuło'), with no value of its own, after a clause whose call read it: the question is asked of that result (the
+    line told from it reads the whole question), not of what the offline model knows. A fact the knowledge table
+    holds ('... and tell me the capital of France') keeps its own line."""
+    telling = lx.lexicon()["telling_verbs"]
+    at = next(i for i, n in enumerate(needs) if n is need)
+    before = lx.words(needs[at - 1].clause)[-1:] if at else []
+    told = lx.hits(lx.words(need.clause)[:3], telling) or lx.hits(before, telling)
+    if not told or backrefs.names_own_value(need.clause):
+        return False
+    return not knowledge.answer(need.clause, "en")

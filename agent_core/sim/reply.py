@@ -134,6 +134,8 @@ def _result_line(view: View, need: Need, injection: Injection | None) -> str:
         and (gist.listing(out) or gist.records(view.question, view.lang, out) or told.told_done(view, need, out))
     ):
         composed = told.from_text(view, need, out)  # '[FILE] app.log ...', a log's records: told, not pasted
+    if composed is None and intent == "file":
+        composed = told.short_file(view, value, out)  # one sentence read to be told is told, not pasted
     if composed is not None:
         line = composed
     elif intent in ("tool", "stock", "time", "delete") or intent not in lx.load("phrases")["result"]:

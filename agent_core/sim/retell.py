@@ -13,7 +13,12 @@ from agent_core.sim.text.language import say
 
 MOST = 6
 # A word, a number or version, or a quoted piece; a name keeps its number after it ('Safari 19', 'Django 6.1').
-_TOKEN = re.compile(r"'([^']{1,40})'|\"([^\"]{1,40})\"|([A-Za-z][\w-]*)|(\d+(?:\.\d+)*)")
+# A date ('2026-11-30', '30.11.2026'), a time ('15:00') and a code of digits and letters ('4B', 'A12') are one value.
+_TOKEN = re.compile(
+    r"'([^']{1,40})'|\"([^\"]{1,40})\"|(?<![\w:.-])(\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.\d{4}|\d{1,2}:\d{2}(?::\d{2})?"
+    r"|\d+[A-Za-z]{1,2}\b|[A-Z]{1,2}\d+\b)"
+    r"|([A-Za-z][\w-]*)|(\d+(?:\.\d+)*)"
+)
 _SENTENCE_END = re.compile(r"^(?:[.!?;:]|[ \t]*\n)")  # a line break ends a line of a note as a full stop would
 _NOT_TERMS = {"yes", "no", "true", "false", "light"}  # a yes, a no or a 'light' alone says nothing of the text
 
@@ -59,47 +64,58 @@ def english(text: str, strict: bool = False) -> bool:
 
 
 def items(text: str, lang: str) -> list[str]:
-    """What the prose names and the terms it uses, in its order, each once."""
+    """What the prose names and the terms it uses, in its order, each once; a value stays whole ('15:00', '4B') and
+    keeps the thing it numbers ('room 4B' -> 'комната 4B')."""
     found: list[str] = []
     pending: list[str] = []  # lower-case words in a row, looked up as terms together ('pull request')
     start = True
-    last_name, last_end, unit = "", 0, False
+    joins_at, unit = -1, False  # where a value that follows at once belongs to the last item (a name, a noun)
 
-    def flush() -> None:
-        i = 0
+    def flush() -> bool:
+        """The pending words' terms; True when the last word's term is the last item (a value may follow it)."""
+        i, last = 0, False
         while i < len(pending):
             said, used = _term(pending[i:], lang)
             if said:
                 found.append(said)
             i += used
+            last = bool(said) and i >= len(pending)
         pending.clear()
+        return last
 
     for match in _TOKEN.finditer(text):
-        quoted, word, number = match.group(1) or match.group(2), match.group(3), match.group(4)
+        quoted, whole, word, number = match.group(1) or match.group(2), match.group(3), match.group(4), match.group(5)
+        adjacent = joins_at >= 0 and text[joins_at : match.start()].isspace()
+        plain = word is not None and (not word[:1].isupper() or start and not word.isupper())  # 'Version 1.0 ...'
+        if plain and not unit:
+            pending.append(lx.fold(str(word)))
+            joins_at = match.end() if _term([lx.fold(str(word))], lang)[0] else -1
+            start = bool(_SENTENCE_END.search(text[match.end() : match.end() + 2] or "."))
+            continue
+        noun = flush()
+        adjacent = adjacent and (noun or bool(found) and found[-1][:1].isupper())
+        joins_at = -1
         if quoted is not None:
-            flush()
             if not english(quoted, strict=True):
                 found.append(lx.quote(quoted, lang))  # a name in quotes ('Pay' would be English)
             else:
                 pending.extend(lx.words(quoted))
                 flush()
-        elif number is not None:
-            flush()
-            if found and found[-1] == last_name and text[last_end : match.start()].isspace():
-                found[-1] = f"{found[-1]} {number}"  # 'Safari 19', 'Django 6.1': a name and its version
+        elif whole is not None or number is not None:
+            value = whole or prose.with_unit(str(number), text[match.start() :], lang)
+            if found and adjacent:
+                found[-1] = f"{found[-1]} {value}"  # 'Safari 19', 'Django 6.1', 'комната 4B': a thing and its number
             else:
-                found.append(prose.with_unit(number, text[match.start() :], lang))
-                unit = found[-1] != number  # '14 дней': the unit's word is said with it, no term of its own
+                found.append(value)
+            unit = whole is None and value != number  # '14 дней': the unit's word is said with it, no term of its own
+            start = bool(_SENTENCE_END.search(text[match.end() : match.end() + 2] or "."))
+            continue
         elif word[:1].isupper() and (not start or word.isupper()):
-            flush()
-            found.append(word)  # a name: 'Safari', 'Kraków', 'CSV'
-            last_name = word
-        elif not unit:
-            pending.append(lx.fold(word))
-        if word is not None:
-            unit = False
+            known = _term([lx.fold(word)], lang)[0] if not word.isupper() else ""
+            found.append(known or word)  # a name: 'Safari', 'CSV'; a known word capitalised: 'Thursday'
+            joins_at = match.end()  # 'Safari 19', 'Django 6.1'
+        unit = False  # a word after a figure's unit ('14 days after'): terms count again
         start = bool(_SENTENCE_END.search(text[match.end() : match.end() + 2] or "."))
-        last_end = match.end()
     flush()
     return list(dict.fromkeys(x for x in found if x))[:MOST]
 

@@ -176,22 +176,56 @@ def where_sent(view: View, need: Need) -> str:
 
 
 def log_errors(view: View, out: str, need: Need | None = None) -> str | None:
-    """'The log has 2 errors: 12:01:17 Database connection refused; ...' for a question about errors."""
-    if not lx.hits(lx.words(view.question), ["error", "ошибк", "błęd", "błąd", "fail", "сбо"]):
+    """'The log has 2 errors: 12:01:17 Database connection refused; ...' for a question about errors, and its
+    warnings for a question about warnings ('Есть ли предупреждения в логах?'), each kind asked told in turn."""
+    tokens = lx.words(view.question)
+    asked = [kind for kind, words in _LEVEL_WORDS if lx.hits(tokens, lx.lexicon()[words])]
+    if not asked:
         return None  # a log read for itself is told by its span and levels (gist.log_lines), its errors too
-    found = [m.group().strip() for m in _LOG_LINE.finditer(out)]
+    sent = need.outcome.input if need and need.result else {}
+    path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
+    told = [_level_lines(view, out, kind, path) for kind in asked]
+    return "\n".join(t for t in told if t) or None
+
+
+_LEVEL_WORDS = (("errors", "failure_words"), ("warnings", "warning_words"))
+_LEVEL_LINES = {"errors": _LOG_LINE, "warnings": re.compile(r"^.*\b(WARN|WARNING)\b.*$", re.M)}
+_LEVEL_HEAD = re.compile(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION|WARNING|WARN)\b[:\s-]*")
+
+
+def _level_lines(view: View, out: str, kind: str, path: str) -> str | None:
+    found = [m.group().strip() for m in _LEVEL_LINES[kind].finditer(out)]
     if not found:
         return None
     items = []
     for line in found[:MAX_RECORDS]:
         clock = CLOCK.search(line)
-        message = re.sub(r"^.*?\b(ERROR|CRITICAL|FATAL|ERR|EXCEPTION)\b[:\s-]*", "", line).strip() or line
+        message = _LEVEL_HEAD.sub("", line).strip() or line
         message = gist.literal(message, view.lang) if view.lang != "en" else message  # the log's words, as they came
         items.append(f"{clock.group(1)} {message}" if clock else message)
-    sent = need.outcome.input if need and need.result else {}
-    path = next((str(v) for v in sent.values() if isinstance(v, str) and lx.extract_paths(v)), "")
-    head = say("compose.log_errors", view.lang, n=len(found), path=f" {path}" if path else "")
+    head = say(f"compose.log_{kind}", view.lang, n=len(found), path=f" {path}" if path else "")
     return head + "\n" + "\n".join(f"- {i}" for i in items)
+
+
+def short_file(view: View, path: str, out: str) -> str | None:
+    """A short file of one sentence read to be told ('Read notes.txt and tell me what it says'), in a sentence: in
+    English what it says; in Russian or Polish an English note by what it names, its values whole ('четверг, 15:00,
+    комната 4B'), never pasted. None when the question asks to see it as it is ('покажи notes.txt'), or for a text
+    of other shape (lines of a list, code): the caller shows it in a code block."""
+    lines = [line.strip() for line in out.splitlines() if line.strip()]
+    if len(lines) != 1 or len(lines[0].split()) < 3 or re.search(r"[{}<>=;`|]|^\s*[-*#]", lines[0]):
+        return None
+    if lx.hits(lx.words(view.question), lx.lexicon()["verbatim_verbs"]):
+        return None
+    text, where = lines[0], gist.code(path, view.lang)
+    if view.lang == "en" or not retell.english(text):
+        shown = text if view.lang == "en" else lx.quote(text.rstrip("."), view.lang) + "."
+        return say("result.file_says", view.lang, path=where, text=shown)
+    rendered = phrasing.render(text, view.lang)
+    if rendered:
+        return say("result.file_says", view.lang, path=where, text=capitalised(rendered.rstrip(".")) + ".")
+    said = retell.items(text, view.lang)
+    return say("result.file_told", view.lang, path=where, items=", ".join(said)) if said else None
 
 
 def gloss(lang: str, out: str) -> str:
