@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from agent_core.cost import tokens
 from agent_core.model import SimSettings
-from agent_core.sim import brain, handler, wire
+from agent_core.sim import brain, cache, handler, validate, wire
 
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(allow_nan=False), st.text(max_size=8)
@@ -33,7 +33,7 @@ BLOCKS = st.one_of(
 MESSAGES = st.builds(
     lambda role, content: {"role": role, "content": content},
     st.sampled_from(["user", "assistant", "system"]),
-    st.text(max_size=12) | st.lists(BLOCKS, max_size=3),
+    st.text(max_size=12) | st.lists(BLOCKS, max_size=3) | BLOCKS,
 )
 TOOLS = st.one_of(st.builds(lambda n, s: {"name": n, "input_schema": s}, st.text(max_size=6), JSON), JSON)
 BODIES = st.fixed_dictionaries(
@@ -65,13 +65,16 @@ def _full_walk_within(value: object, limit: int) -> bool:
 def test_the_split_body_is_what_json_loads_reads_and_its_facts_are_the_full_walks(body, how):
     text = " \n" + json.dumps(body, **how) + "\n "
     value, parts = wire.loads(text)
-    assert value == json.loads(text) and parts is not None
+    assert value == json.loads(text)  # parts may be None (content no message has): the full paths then
     plain = {k: v for k, v in value.items() if k != "stream"}
     assert wire.canonical(value, parts) == wire.CANONICAL(plain) == handler.canonical(value)
     assert tokens.count_request(value, **wire.costs(value, parts)) == tokens.count_request(value)
     assert wire.tool_keys(value, parts) == (tuple(wire.SORTED(t) for t in value["tools"]) if "tools" in value else None)
     for limit in (2, 3, 5, 64):
         assert wire.depth_within(value, parts, limit) == _full_walk_within(value, limit)
+    unmarked = wire.messages_unmarked(value, parts)  # no message's blocks looked at for cache breakpoints
+    assert cache.marked(value, unmarked) == cache.marked(value)
+    assert validate.cache_marked(value, unmarked) == validate.cache_marked(value)
 
 
 @hsettings(max_examples=200, deadline=None)

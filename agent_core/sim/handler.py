@@ -366,12 +366,14 @@ class SimHandler:
             self._check(behaviour.check_thread, body)
         row = self._row(body)
         tie = _tie(body, row)
+        unmarked = wire.messages_unmarked(body, parts)
         self._validate(
             validate.check_create,
             body,
             max_output=row.max_output if row else None,
             api_version=headers.get("anthropic-version", ""),
             tie=tie,
+            messages_unmarked=unmarked,
         )
         assert row is not None  # the validator refuses a request without a model
         self._check(behaviour.check_model, body, row)
@@ -394,7 +396,7 @@ class SimHandler:
             row=row,
             tie=tie,
             prompt_tokens=prompt_tokens,
-            cache=self.cache.settle(body, owner_of(headers)),
+            cache=self.cache.settle(body, owner_of(headers), unmarked),
         )
         return message, plan.delay_s, ({NOTE_HEADER: draft.note} if getattr(draft, "note", "") else {})
 

@@ -52,6 +52,7 @@ class Facts:
     canonical: str  # as CANONICAL writes it
     cost: Any  # tools: tokens.estimate_json; messages: tokens.message_cost (None for a message that is no object)
     sorted_json: str = ""  # tools: as SORTED writes it
+    marked: bool = True  # messages: a block (or the content itself) has a cache_control object (sim/cache.py)
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,12 @@ def _tool_facts(text: _Text) -> Facts:
 @lru_cache(maxsize=CACHE_SIZE)
 def _message_facts(text: _Text) -> Facts:
     value = text.take()
-    return Facts(depth(value), CANONICAL(value), tokens.message_cost(value) if type(value) is dict else None)
+    if type(value) is not dict:
+        return Facts(depth(value), CANONICAL(value), None)
+    content = value.get("content")
+    blocks = content if isinstance(content, list) else [content]
+    marked = any(isinstance(b, dict) and isinstance(b.get("cache_control"), dict) for b in blocks)
+    return Facts(depth(value), CANONICAL(value), tokens.message_cost(value), marked=marked)
 
 
 _FACTS = {"tools": _tool_facts, "messages": _message_facts}
@@ -236,3 +242,9 @@ def tool_keys(body: dict[str, Any], parts: Parts | None) -> tuple[str, ...] | No
     """Each tool as SORTED writes it, in the body's order (None: the brain makes them itself)."""
     facts = parts.of(body, "tools") if parts is not None else None
     return None if facts is None else tuple(f.sorted_json for f in facts)
+
+
+def messages_unmarked(body: dict[str, Any], parts: Parts | None) -> bool:
+    """True when no message's content has a cache_control object (False: the caller looks for itself)."""
+    facts = parts.of(body, "messages") if parts is not None else None
+    return facts is not None and not any(f.marked for f in facts)
