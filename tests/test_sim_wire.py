@@ -72,6 +72,11 @@ def test_the_split_body_is_what_json_loads_reads_and_its_facts_are_the_full_walk
     assert wire.tool_keys(value, parts) == (tuple(wire.SORTED(t) for t in value["tools"]) if "tools" in value else None)
     for limit in (2, 3, 5, 64):
         assert wire.depth_within(value, parts, limit) == _full_walk_within(value, limit)
+    inputs = wire.input_keys(value, parts)
+    if inputs is not None:  # each tool_use input dict -> its sorted JSON, as the brain's call_key writes it
+        blocks = [b for m in value["messages"] if isinstance(m["content"], list) for b in m["content"]]
+        calls = [b["input"] for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
+        assert inputs == {id(i): wire.SORTED(i) for i in calls if isinstance(i, dict)}
     unmarked = wire.messages_unmarked(value, parts)  # no message's blocks looked at for cache breakpoints
     assert cache.marked(value, unmarked) == cache.marked(value)
     assert validate.cache_marked(value, unmarked) == validate.cache_marked(value)
@@ -134,9 +139,17 @@ def test_the_brain_given_the_servers_tool_keys_drafts_the_same_reply():
             "input_schema": {"type": "object", "properties": {"expression": {"type": "string"}}},
         },
     ]
-    text = json.dumps({"model": "m", "tools": tools, "messages": [{"role": "user", "content": "What is 2+3*4?"}]})
+    call = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Oslo", "days": 2}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "Oslo: 4°C"}
+    messages = [
+        {"role": "user", "content": "Weather in Oslo and Rome, and what is 2+3*4?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Checking."}, call]},
+        {"role": "user", "content": [result]},
+    ]
+    text = json.dumps({"model": "m", "tools": tools, "messages": messages})
     body, parts = wire.loads(text)
-    keys = wire.tool_keys(body, parts)
-    assert keys is not None
+    keys, inputs = wire.tool_keys(body, parts), wire.input_keys(body, parts)
+    assert keys is not None and inputs
     settings = SimSettings()
-    assert brain.think(body, settings, tool_keys=keys) == brain.think(json.loads(text), settings)
+    given = brain.think(body, settings, tool_keys=keys, input_keys=inputs)
+    assert given == brain.think(json.loads(text), settings)

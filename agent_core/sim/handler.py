@@ -385,7 +385,7 @@ class SimHandler:
         if prompt_tokens > window:
             # As the API does: input alone over the window is a 400; the stop_reason is for input that fits.
             raise ApiFailure(400, f"prompt is too long: {prompt_tokens} tokens > {window} maximum")
-        draft = self._draft(request.for_brain(body), wire.tool_keys(body, parts))
+        draft = self._draft(request.for_brain(body), wire.tool_keys(body, parts), wire.input_keys(body, parts))
         message = shape_message(
             body,
             draft,
@@ -415,7 +415,9 @@ class SimHandler:
         except faults.FaultConfigError as exc:
             raise ApiFailure(500, f"Simulated model misconfigured: {exc}") from exc
 
-    def _draft(self, body: dict[str, Any], tool_keys: tuple[str, ...] | None = None) -> Any:
+    def _draft(
+        self, body: dict[str, Any], tool_keys: tuple[str, ...] | None = None, input_keys: dict[int, str] | None = None
+    ) -> Any:
         think = self._think
         if think is None:
             from agent_core.sim import brain  # lazy: the brain is a separate module and may load data files
@@ -423,7 +425,8 @@ class SimHandler:
             think = brain.think
         if tool_keys is not None and _takes_tool_keys(think):
             # the real brain takes the tools' keys, each made once per tool text, not again for every request
-            return cast(Callable[..., Any], think)(body, self.settings, tool_keys=tool_keys)
+            keyed = cast(Callable[..., Any], think)
+            return keyed(body, self.settings, tool_keys=tool_keys, input_keys=input_keys)
         return think(body, self.settings)
 
 

@@ -53,6 +53,7 @@ class Facts:
     cost: Any  # tools: tokens.estimate_json; messages: tokens.message_cost (None for a message that is no object)
     sorted_json: str = ""  # tools: as SORTED writes it
     marked: bool = True  # messages: a block (or the content itself) has a cache_control object (sim/cache.py)
+    inputs: tuple[tuple[int, str], ...] = ()  # messages: each tool_use block's index and its input as SORTED writes it
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,12 @@ def _message_facts(text: _Text) -> Facts:
     content = value.get("content")
     blocks = content if isinstance(content, list) else [content]
     marked = any(isinstance(b, dict) and isinstance(b.get("cache_control"), dict) for b in blocks)
-    return Facts(depth(value), CANONICAL(value), tokens.message_cost(value), marked=marked)
+    inputs = tuple(
+        (j, SORTED(b["input"]))
+        for j, b in enumerate(content if isinstance(content, list) else [])
+        if isinstance(b, dict) and b.get("type") == "tool_use" and isinstance(b.get("input"), dict)
+    )
+    return Facts(depth(value), CANONICAL(value), tokens.message_cost(value), marked=marked, inputs=inputs)
 
 
 _FACTS = {"tools": _tool_facts, "messages": _message_facts}
@@ -248,3 +254,14 @@ def messages_unmarked(body: dict[str, Any], parts: Parts | None) -> bool:
     """True when no message's content has a cache_control object (False: the caller looks for itself)."""
     facts = parts.of(body, "messages") if parts is not None else None
     return facts is not None and not any(f.marked for f in facts)
+
+
+def input_keys(body: dict[str, Any], parts: Parts | None) -> dict[int, str] | None:
+    """The id of each tool_use block's input dict in the body's messages -> that input as SORTED writes it, valid
+    while the body lives (None: the brain makes the keys itself)."""
+    facts = parts.of(body, "messages") if parts is not None else None
+    if facts is None:
+        return None
+    return {
+        id(m["content"][j]["input"]): key for m, f in zip(body["messages"], facts, strict=True) for j, key in f.inputs
+    }
