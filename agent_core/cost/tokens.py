@@ -13,6 +13,7 @@ Real tokenizers differ; the simulated model reports exactly these numbers.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agent_core import jsontext, lineup
@@ -77,28 +78,40 @@ def _block_component(text_key: str, block: dict[str, Any]) -> tuple[str, int]:
     return text_key, estimate_json(block)
 
 
-def _add_messages(parts: dict[str, int], messages: list[dict[str, Any]]) -> None:
-    # Runs over the whole history twice per turn offline (the sim and the accounting), so the common
-    # blocks (text, tool_result) are counted inline into local sums; the rest goes through _block_component.
-    user = assistant = results = 0
-    for message in messages:
-        mine = message.get("role") == "assistant"
-        content = message.get("content")
-        if isinstance(content, str):
-            size = MESSAGE_FRAMING + estimate_text(content)
+# A message's share of the input: (the model wrote it, framing and text, tool results as text, other blocks).
+MessageCost = tuple[bool, int, int, tuple[tuple[str, int], ...]]
+
+
+def message_cost(message: dict[str, Any]) -> MessageCost:
+    """One message's share of the input: whether the model wrote it, its framing and text, its tool results given
+    as text, and its other blocks by component (the sim works this out once per message text: sim/wire.py)."""
+    mine = message.get("role") == "assistant"
+    content = message.get("content")
+    if isinstance(content, str):
+        return mine, MESSAGE_FRAMING + estimate_text(content), 0, ()
+    # The common blocks (text, tool_result) are counted inline; the rest goes through _block_component.
+    size, results, other = MESSAGE_FRAMING, 0, []
+    for block in content or []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            size += estimate_text(block.get("text", "")) + BLOCK_FRAMING
+        elif kind == "tool_result" and isinstance(text := block.get("content", ""), str):
+            results += estimate_text(text) + BLOCK_FRAMING
         else:
-            size = MESSAGE_FRAMING
-            for block in content or []:
-                if not isinstance(block, dict):
-                    continue
-                kind = block.get("type")
-                if kind == "text":
-                    size += estimate_text(block.get("text", "")) + BLOCK_FRAMING
-                elif kind == "tool_result" and isinstance(text := block.get("content", ""), str):
-                    results += estimate_text(text) + BLOCK_FRAMING
-                else:
-                    name, cost = _block_component("assistant_text" if mine else "user_text", block)
-                    parts[name] += cost + BLOCK_FRAMING
+            name, cost = _block_component("assistant_text" if mine else "user_text", block)
+            other.append((name, cost + BLOCK_FRAMING))
+    return mine, size, results, tuple(other)
+
+
+def _add_messages(parts: dict[str, int], costs: Iterable[MessageCost]) -> None:
+    # Runs over the whole history twice per turn offline (the sim and the accounting): local sums.
+    user = assistant = results = 0
+    for mine, size, result, other in costs:
+        for name, cost in other:
+            parts[name] += cost
+        results += result
         if mine:
             assistant += size
         else:
@@ -108,8 +121,13 @@ def _add_messages(parts: dict[str, int], messages: list[dict[str, Any]]) -> None
     parts["tool_result"] += results
 
 
-def split_components(body: dict[str, Any]) -> dict[str, int]:
-    """Estimated input tokens of a Messages request, by component."""
+def split_components(
+    body: dict[str, Any],
+    tool_costs: Sequence[int] | None = None,
+    message_costs: Sequence[MessageCost] | None = None,
+) -> dict[str, int]:
+    """Estimated input tokens of a Messages request, by component (tool_costs, message_costs: estimate_json of each
+    tool and message_cost of each message, already worked out)."""
     parts = dict.fromkeys(COMPONENTS, 0)
     system = body.get("system")
     if isinstance(system, list):
@@ -117,15 +135,20 @@ def split_components(body: dict[str, Any]) -> dict[str, int]:
     elif isinstance(system, str):
         parts["system"] = estimate_text(system)
     tools = body.get("tools") or []
-    parts["tools"] = sum(estimate_json(t) for t in tools)
+    parts["tools"] = sum(map(estimate_json, tools) if tool_costs is None else tool_costs)
     parts["tool_prompt"] = tool_prompt_tokens(str(body.get("model", "")), body.get("tool_choice"), bool(tools))
-    _add_messages(parts, body.get("messages") or [])
+    messages = body.get("messages") or []
+    _add_messages(parts, map(message_cost, messages) if message_costs is None else message_costs)
     return parts
 
 
-def count_request(body: dict[str, Any]) -> int:
+def count_request(
+    body: dict[str, Any],
+    tool_costs: Sequence[int] | None = None,
+    message_costs: Sequence[MessageCost] | None = None,
+) -> int:
     """Whole estimated input of a request; the simulated count_tokens returns this."""
-    return sum(split_components(body).values())
+    return sum(split_components(body, tool_costs, message_costs).values())
 
 
 def scale_components(parts: dict[str, int], total: int) -> dict[str, int]:

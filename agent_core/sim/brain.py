@@ -41,9 +41,15 @@ WEB_INTENTS = ("search", "weather", "stock")
 QUERY_INTENTS = ("memory", "search")
 
 
-def think(body: dict[str, Any], settings: SimSettings) -> Draft:
-    """Draft the next assistant reply for a (validated) Messages API request body."""
-    view = read(body, settings)
+def think(
+    body: dict[str, Any],
+    settings: SimSettings,
+    tool_keys: tuple[str, ...] | None = None,
+    input_keys: dict[int, str] | None = None,
+) -> Draft:
+    """Draft the next assistant reply for a (validated) Messages API request body (tool_keys, input_keys: its tools'
+    and tool_use inputs' canonical JSON, when the server has them already: sim/wire.py)."""
+    view = read(body, settings, tool_keys, input_keys)
     state.resolve(view)
     category = harm(view.question)
     if category:

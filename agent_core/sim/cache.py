@@ -85,16 +85,17 @@ def _mark(block: Any) -> dict[str, Any] | None:
     return mark if isinstance(mark, dict) else None
 
 
-def marked(body: dict[str, Any]) -> bool:
+def marked(body: dict[str, Any], messages_unmarked: bool = False) -> bool:
     """Whether the request has any breakpoint: automatic caching, or a tool, system or content block with
-    cache_control (as a dict: what _mark reads). Plain loops: it runs over the whole history on every request."""
+    cache_control (as a dict: what _mark reads). Plain loops: it runs over the whole history on every request
+    (messages_unmarked: the server has seen already that no message has one)."""
     if isinstance(body.get("cache_control"), dict):
         return True
     system = body.get("system")
     blocks = [*(body.get("tools") or []), *(system if isinstance(system, list) else [system])]
     if any(isinstance(b, dict) and isinstance(b.get("cache_control"), dict) for b in blocks):
         return True
-    for message in body.get("messages") or []:
+    for message in [] if messages_unmarked else body.get("messages") or []:
         content = message.get("content") if isinstance(message, dict) else None
         for block in content if isinstance(content, list) else [content]:
             if isinstance(block, dict) and isinstance(block.get("cache_control"), dict):
@@ -175,9 +176,9 @@ class PromptCache:
         self._entries: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def settle(self, body: dict[str, Any], owner: str) -> CacheUsage:
+    def settle(self, body: dict[str, Any], owner: str, messages_unmarked: bool = False) -> CacheUsage:
         """Read the longest cached prefix, write the breakpoints after it; the usage split of this request."""
-        if not marked(body):
+        if not marked(body, messages_unmarked):
             return CacheUsage()  # no breakpoint: nothing to read or write, so no prefix is hashed
         places = positions(body, owner)
         marks = breakpoints(body, places)

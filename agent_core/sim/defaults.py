@@ -4,6 +4,7 @@ first of the values its description lists in quotes, null where the schema allow
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from agent_core.sim.text.reader import Need
@@ -72,7 +73,13 @@ def _listed_options(prop: dict[str, Any]) -> tuple[str, ...]:
     """The values a string parameter's description lists in quotes, as an enum by other means ("Which branches to
     list: 'local', 'remote' or 'all'", "(e.g., 'classic heroes', 'villain masquerade')"): a text that names one
     sends it as written there."""
-    found = [next(g for g in m.groups() if g) for m in _QUOTED_OPTION.finditer(str(prop.get("description") or ""))]
+    return _quoted_options(str(prop.get("description") or ""))
+
+
+@lru_cache(maxsize=2048)
+def _quoted_options(description: str) -> tuple[str, ...]:
+    # Cached: every parameter of every tool is read again for every clause, on every turn.
+    found = [next(g for g in m.groups() if g) for m in _QUOTED_OPTION.finditer(description)]
     return tuple(dict.fromkeys(found)) if len(found) >= 2 else ()
 
 

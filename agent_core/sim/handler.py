@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
 from agent_core import jsontext
 from agent_core.cost import tokens
 from agent_core.lineup import ModelRow
 from agent_core.model import SimSettings
-from agent_core.sim import behaviour, faults, models_api, openai_compat, request, stream, validate
+from agent_core.sim import behaviour, faults, models_api, openai_compat, request, stream, validate, wire
 from agent_core.sim.cache import PromptCache, owner_of
 from agent_core.sim.models_api import context_window, max_output, model_info  # noqa: F401 (re-exported)
 from agent_core.sim.ratelimit import RateWindow
@@ -25,7 +27,6 @@ log = logging.getLogger(__name__)
 # Deeper JSON is refused with a 400 before any recursive code walks it (tool schemas stay far shallower).
 MAX_JSON_DEPTH = 64
 _TOO_DEEP = object()
-_CONTAINERS = frozenset({dict, list})  # what json.loads builds for objects and arrays
 SERVED_ROUTES = (
     "the simulated model serves POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models, "
     "GET /v1/models/{id} and POST /v1/chat/completions"
@@ -79,19 +80,6 @@ class ApiFailure(Exception):
         self.details = details
 
 
-def depth_within(value: Any, limit: int) -> bool:
-    """True when no list/object in value (parsed JSON: plain dicts and lists) is nested deeper than limit.
-
-    Walks one level at a time, never recursing (safe on hostile input, which json.loads has already bounded); the
-    exact type test in one comprehension per level costs half the recursive walk over every value it replaced."""
-    level = [value] if type(value) in _CONTAINERS else []
-    for _ in range(limit):
-        if not level:
-            return True
-        level = [c for item in level for c in (item.values() if type(item) is dict else item) if type(c) in _CONTAINERS]
-    return not level
-
-
 def _tie(body: Any, row: ModelRow | None) -> str:
     """What a thinking signature is bound to besides the seed: the model, for models that tie thinking to it.
 
@@ -135,8 +123,10 @@ def _ids(seed: int, key: str) -> Callable[[str, int], str]:
     return make
 
 
-def canonical(body: dict[str, Any]) -> str:
+def canonical(body: dict[str, Any], parts: wire.Parts | None = None) -> str:
     """The request as canonical JSON; `stream` is left out so both modes get the same ids."""
+    if parts is not None:
+        return wire.canonical(body, parts)
     return _CANONICAL({k: v for k, v in body.items() if k != "stream"})
 
 
@@ -261,15 +251,20 @@ class SimHandler:
         raise ApiFailure(404, f"Not found: {method} {route or '/'} ({SERVED_ROUTES})")
 
     def _parse(self, raw: bytes) -> Any:
+        return self._split(raw)[0]
+
+    @staticmethod
+    def _split(raw: bytes) -> tuple[Any, wire.Parts | None]:
+        """The parsed body, and its tools' and messages' texts (sim/wire.py): work done on them before is reused."""
         try:
-            value = json.loads(raw.decode("utf-8"))
+            value, parts = wire.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise ApiFailure(400, f"The request body is not valid JSON: {exc}") from exc
         except RecursionError:
-            value = _TOO_DEEP
-        if value is _TOO_DEEP or not depth_within(value, MAX_JSON_DEPTH):
+            value, parts = _TOO_DEEP, None
+        if value is _TOO_DEEP or not wire.depth_within(value, parts, MAX_JSON_DEPTH):
             raise ApiFailure(400, f"The request body's JSON is nested more than {MAX_JSON_DEPTH} levels deep.")
-        return value
+        return value, parts
 
     def _check_headers(self, headers: dict[str, str], needs_version: bool = True) -> None:
         """The API's header rules (the OpenAI layer needs a key, not a version); `SimSettings.lenient_headers` (a
@@ -317,8 +312,9 @@ class SimHandler:
             raise ApiFailure(400, str(exc)) from exc
 
     def _create(self, headers: dict[str, str], raw: bytes, attempt: int = 0) -> SimReply:
-        body = self._aliases(self._parse(raw))
-        answered = self._message(headers, body, attempt)
+        parsed, parts = self._split(raw)
+        body = self._aliases(parsed)
+        answered = self._message(headers, body, attempt, parts=parts)
         if isinstance(answered, SimReply):
             return answered
         message, delay_s, note = answered
@@ -352,13 +348,13 @@ class SimHandler:
         return reply
 
     def _message(
-        self, headers: dict[str, str], body: Any, attempt: int, thinking_returned: bool = True
+        self, headers: dict[str, str], body: Any, attempt: int, thinking_returned: bool = True, parts: Any = None
     ) -> SimReply | tuple[dict[str, Any], float, dict[str, str]]:
         """The reply message to a Messages API request body (its delay, and the simulator note's header when the
         brain left one: it said it has no world knowledge), or a dropped connection.
 
         `thinking_returned=False` (the OpenAI layer, whose replies carry no thinking): a history without the
-        thinking blocks it was never shown is not refused."""
+        thinking blocks it was never shown is not refused. `parts`: the body's tools' and messages' facts."""
         plan = self._plan(body, headers, attempt)
         if plan.drop:
             return SimReply(0, {}, delay_s=plan.delay_s, drop=True)
@@ -370,12 +366,14 @@ class SimHandler:
             self._check(behaviour.check_thread, body)
         row = self._row(body)
         tie = _tie(body, row)
+        unmarked = wire.messages_unmarked(body, parts)
         self._validate(
             validate.check_create,
             body,
             max_output=row.max_output if row else None,
             api_version=headers.get("anthropic-version", ""),
             tie=tie,
+            messages_unmarked=unmarked,
         )
         assert row is not None  # the validator refuses a request without a model
         self._check(behaviour.check_model, body, row)
@@ -383,22 +381,22 @@ class SimHandler:
         if thinking_returned:
             self._check(behaviour.check_thinking_kept, body, row)
         window = context_window(body["model"], self.settings)
-        prompt_tokens = tokens.count_request(body)
+        prompt_tokens = tokens.count_request(body, **wire.costs(body, parts))
         if prompt_tokens > window:
             # As the API does: input alone over the window is a 400; the stop_reason is for input that fits.
             raise ApiFailure(400, f"prompt is too long: {prompt_tokens} tokens > {window} maximum")
-        draft = self._draft(request.for_brain(body))
+        draft = self._draft(request.for_brain(body), wire.tool_keys(body, parts), wire.input_keys(body, parts))
         message = shape_message(
             body,
             draft,
             self.settings,
             window,
-            ids=_ids(self.settings.seed, canonical(body)),
+            ids=_ids(self.settings.seed, canonical(body, parts)),
             unknown_stop_reason=plan.unknown_stop_reason,
             row=row,
             tie=tie,
             prompt_tokens=prompt_tokens,
-            cache=self.cache.settle(body, owner_of(headers)),
+            cache=self.cache.settle(body, owner_of(headers), unmarked),
         )
         return message, plan.delay_s, ({NOTE_HEADER: draft.note} if getattr(draft, "note", "") else {})
 
@@ -417,10 +415,25 @@ class SimHandler:
         except faults.FaultConfigError as exc:
             raise ApiFailure(500, f"Simulated model misconfigured: {exc}") from exc
 
-    def _draft(self, body: dict[str, Any]) -> Any:
+    def _draft(
+        self, body: dict[str, Any], tool_keys: tuple[str, ...] | None = None, input_keys: dict[int, str] | None = None
+    ) -> Any:
         think = self._think
         if think is None:
             from agent_core.sim import brain  # lazy: the brain is a separate module and may load data files
 
             think = brain.think
+        if tool_keys is not None and _takes_tool_keys(think):
+            # the real brain takes the tools' keys, each made once per tool text, not again for every request
+            keyed = cast(Callable[..., Any], think)
+            return keyed(body, self.settings, tool_keys=tool_keys, input_keys=input_keys)
         return think(body, self.settings)
+
+
+@lru_cache(maxsize=64)
+def _takes_tool_keys(think: Callable[..., Any]) -> bool:
+    """Whether a brain reads the tools' keys the server made (brain.think does; a scripted stand-in need not)."""
+    try:
+        return "tool_keys" in inspect.signature(think).parameters
+    except (TypeError, ValueError):
+        return False

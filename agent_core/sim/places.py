@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from agent_core.sim.kinds import _SOURCE_WORDS, _TARGET_WORDS, name_words
@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from agent_core.sim.work import Fill
 
 
+@lru_cache(maxsize=1024)
 def _role(pname: str) -> str:
+    # Cached: a place parameter's role is asked for every candidate city of every clause, on every turn.
     words = name_words(pname)
     if lx.hits(words, [f"={w}" if len(w) <= 3 else w for w in _SOURCE_WORDS]):
         return "source"

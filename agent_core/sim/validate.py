@@ -41,14 +41,22 @@ def signature_ok(text: Any, signature: Any, seed: int, tie: str = "") -> bool:
     return hmac.compare_digest(sign_thinking(text, seed, tie), signature)
 
 
-def check_create(body: Any, seed: int = 0, max_output: int | None = None, api_version: str = "", tie: str = "") -> None:
-    """Validate a POST /v1/messages body; raise InvalidRequest like the API would."""
+def check_create(
+    body: Any,
+    seed: int = 0,
+    max_output: int | None = None,
+    api_version: str = "",
+    tie: str = "",
+    messages_unmarked: bool = False,
+) -> None:
+    """Validate a POST /v1/messages body; raise InvalidRequest like the API would (messages_unmarked: the server
+    has seen already that no message has a cache_control object)."""
     _check_object(body)
     if "model" not in body:
         raise InvalidRequest("model: Field required")
     _check_max_tokens(body, max_output)
     _check_sampling(body, api_version)
-    _check_common(body, seed, tie)
+    _check_common(body, seed, tie, messages_unmarked)
     _check_thinking_config(body)
 
 
@@ -65,7 +73,7 @@ def _check_object(body: Any) -> None:
         raise InvalidRequest("The request body must be a JSON object.")
 
 
-def _check_common(body: dict[str, Any], seed: int, tie: str = "") -> None:
+def _check_common(body: dict[str, Any], seed: int, tie: str = "", messages_unmarked: bool = False) -> None:
     if not isinstance(body.get("model"), str) or not body["model"]:
         raise InvalidRequest("model: Input should be a valid string naming a model")
     _check_system(body.get("system"))
@@ -73,7 +81,7 @@ def _check_common(body: dict[str, Any], seed: int, tie: str = "") -> None:
     _check_tool_choice(body.get("tool_choice"), tool_names)
     _check_messages(body.get("messages"), seed, tie)
     _check_stop_sequences(body.get("stop_sequences"))
-    _check_cache_breakpoints(body)
+    _check_cache_breakpoints(body, messages_unmarked)
 
 
 def _check_max_tokens(body: dict[str, Any], max_output: int | None) -> None:
@@ -374,8 +382,8 @@ def _check_tool_results(
             )
 
 
-def _check_cache_breakpoints(body: dict[str, Any]) -> None:
-    marks = cache_marked(body)
+def _check_cache_breakpoints(body: dict[str, Any], messages_unmarked: bool = False) -> None:
+    marks = cache_marked(body, messages_unmarked)
     automatic = body.get("cache_control")
     if automatic is not None:
         marks.append(_cache_mark("cache_control", automatic))
@@ -397,10 +405,11 @@ def _cache_mark(where: str, mark: Any) -> dict[str, Any]:
     return mark
 
 
-def cache_marked(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The cache_control dicts in prompt order (tools, system, messages)."""
+def cache_marked(body: dict[str, Any], messages_unmarked: bool = False) -> list[dict[str, Any]]:
+    """The cache_control dicts in prompt order (tools, system, messages; messages_unmarked: none in messages)."""
     system = body.get("system")
     blocks = [*(body.get("tools") or []), *(system if isinstance(system, list) else [])]
     # One flat pass: it runs over every block of the history on every request.
-    blocks += [b for m in body.get("messages") or [] if isinstance(c := m.get("content"), list) for b in c]
+    messages = [] if messages_unmarked else body.get("messages") or []
+    blocks += [b for m in messages if isinstance(c := m.get("content"), list) for b in c]
     return [m for b in blocks if isinstance(b, dict) and isinstance(m := b.get("cache_control"), dict)]

@@ -104,8 +104,15 @@ class View:
 # ---- reading the request ---------------------------------------------------------------------------
 
 
-def read(body: dict[str, Any], settings: SimSettings) -> View:
-    """What a model sees: system prompt, tools, tool_choice and the messages, split into question and episode."""
+def read(
+    body: dict[str, Any],
+    settings: SimSettings,
+    tool_keys: tuple[str, ...] | None = None,
+    input_keys: dict[int, str] | None = None,
+) -> View:
+    """What a model sees: system prompt, tools, tool_choice and the messages, split into question and episode
+    (tool_keys: each tool's _tool_key, in the body's order; input_keys: id of a tool_use input -> its sorted JSON;
+    both when the server has made them already)."""
     messages = body.get("messages") or []
     q_index = _question_index(messages)
     question, noted = noted_calls(text_of(messages[q_index].get("content")) if messages else "")
@@ -113,18 +120,22 @@ def read(body: dict[str, Any], settings: SimSettings) -> View:
     system = body.get("system") or ""
     tools = body.get("tools") or []
     custom = [t for t in tools if t.get("type") in (None, "custom")]
-    history = {a.key: a for a in attempts_in(messages[:q_index]) if a.status == "ok"}
+    if tool_keys is None or len(tool_keys) != len(tools):
+        keys = [_tool_key(t) for t in custom]
+    else:
+        keys = [k for t, k in zip(tools, tool_keys, strict=True) if t.get("type") in (None, "custom")]
+    history = {a.key: a for a in attempts_in(messages[:q_index], input_keys) if a.status == "ok"}
     return View(
         system=lx.attend(system if isinstance(system, str) else text_of(system)),
         tools=custom,
-        tool_keys=[_shared(_tool_key(t)) for t in custom],
+        tool_keys=[_shared(k) for k in keys],
         server_tools=[t for t in tools if t.get("type") not in (None, "custom")],
         choice=body.get("tool_choice") or {"type": "auto"},
         messages=messages,
         question=question,
         lang=_language(question, messages[:q_index]),
         persona=settings.persona,
-        episode=noted + attempts_in(messages[q_index + 1 :]),
+        episode=noted + attempts_in(messages[q_index + 1 :], input_keys),
         history=history,
         continuing=bool(messages) and messages[-1].get("role") == "assistant",
         q_index=q_index,

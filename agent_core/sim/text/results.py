@@ -105,12 +105,16 @@ def _hint(text: str) -> bool:
     return bool(_DID_YOU_MEAN.search(text) or _FORMAT.search(text) or _OPTIONS.search(text) or _ALLOWED.search(text))
 
 
-def attempts_in(messages: list[dict[str, Any]]) -> list[Attempt]:
-    """Every tool call in the messages that has its result, in order."""
+def attempts_in(messages: list[dict[str, Any]], input_keys: dict[int, str] | None = None) -> list[Attempt]:
+    """Every tool call in the messages that has its result, in order (input_keys: id of a call's input -> its
+    SORTED_JSON, made by the server once per message text: each Attempt's key is then not made again)."""
     out = []
     for name, tool_input, text, is_error in calls_with_results(messages):
         failed = is_error or _refused_lookup(text, tool_input)
-        out.append(Attempt(name, tool_input, text, _status(text, failed)))
+        attempt = Attempt(name, tool_input, text, _status(text, failed))
+        if input_keys and (known := input_keys.get(id(tool_input))) is not None:
+            attempt.__dict__["key"] = name + known  # what the cached property would make: call_key(name, input)
+        out.append(attempt)
     return out
 
 
