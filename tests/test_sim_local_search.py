@@ -36,3 +36,9 @@ def test_a_version_in_the_question_stays_in_the_query_and_sets_no_count():
     name, args = first_call("what changed in node 22.11?")
     assert name == "web_lookup"
     assert "22.11" in args["q"] and "limit" not in args
+
+
+def test_places_found_are_told_by_their_names():
+    found = "Name: Noodle Bar Oslo\nAddress: Storgata 1\nDescription: Tonkotsu ramen\n\nName: Ramen Hut\nAddress: Torget 2\nDescription: Miso ramen"
+    _, answer = agent_loop("a good ramen restaurant in Oslo?", TOOLS, lambda name, args: (found, False))
+    assert "Noodle Bar Oslo" in answer and "Ramen Hut" in answer
