@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import counts, examples, kinds, listing, narrowing, numeric, qualifiers, shell, slots
+from agent_core.sim import browsing, counts, examples, kinds, listing, narrowing, numeric, qualifiers, shell, slots
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
 from agent_core.sim.defaults import _listed_options as _listed_options
@@ -257,6 +257,10 @@ def _number(work: Fill, pname: str, prop: dict[str, Any], required: bool = False
         found = re.findall(r"\d+(?:\.\d+)?", need.value)
         work.counted += 1
         return _as_number(found[work.counted - 1], prop) if work.counted <= len(found) else None
+    # 'zrzut ekranu 1280 na 720': a screenshot's width, then its height
+    paired = browsing.size(need.clause, pname) if browsing.page_tool(need.tool_def) else None
+    if paired is not None:
+        return paired
     own = set(work.view.earlier) - set(work.view.said_before)
     for text in work.texts():
         # the model's own answer ('Safari 19, ...') gives a number only beside its word ('Issue 44')
@@ -346,6 +350,9 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return found
     if kind == "unit":
         return slots.unit(text)
+    if kind in ("selector", "typed_text", "label", "script"):  # browser tools (sim/browsing.py)
+        written = tuple(str(v) for v in need.args.values())
+        return browsing.selector(text, written) if kind == "selector" else getattr(browsing, kind)(text)
     if kind == "tables":
         listed = next((r for r in work.results() if "," in r and "create table" not in r.lower()), "")
         found = sql_filter.tables_for(need.clause if need.clause else work.view.question, listed) if listed else []

@@ -8,6 +8,7 @@ from typing import Any
 
 from agent_core.model import SimSettings
 from agent_core.sim import (
+    browsing,
     chain,
     compare,
     existing,
@@ -21,6 +22,7 @@ from agent_core.sim import (
     state,
     structured,
     sums,
+    things,
 )
 from agent_core.sim.args import fill
 from agent_core.sim.args import key_in_view as view_key
@@ -139,18 +141,23 @@ def plan(view: View, needs: list[Need]) -> list[Attempt]:
     kept: list[Need] = []
     for need in needs:
         choose(view, need)
+        browsing.scripted(view, need)  # 'the page title of <url>': a script run on the page tells it
+        # '... and the porch light': the same change again, of another thing (no repeat of the call before)
+        again = bool(kept) and things.more_of(view, kept[-1], need, choose)
         if need.tool is not None and knowledge.known(need.intent, need.value, need.clause, view.lang):
             view.notes.append(f"I know this without {need.tool.get('name')} (the built-in table), so I answer it.")
             need.tool = None
-        if kept and (spread.gives_values(view, kept[-1], need) or follow(view, kept[-1], need) == "drop"):
+        if kept and not again and (spread.gives_values(view, kept[-1], need) or follow(view, kept[-1], need) == "drop"):
             continue
         previous = kept[-1] if kept and kept[-1].tool is not None else None
-        need.waits_for = previous if spread.after_then(need.clause) or chain.in_order(previous, need) else None
+        ordered = chain.in_order(previous, need) or browsing.in_order(previous, need)  # steps on one page
+        need.waits_for = previous if spread.after_then(need.clause) or ordered else None
         kept.append(need)
         if need.tool is not None and need.derived is None:
             fill(view, need, results=False)  # what the question itself gives: the chain is planned the same each turn
             kept += spread.siblings(view, need)
     kept = chain.without_options(view, [n for n in kept if not premise(n, kept)])
+    kept = browsing.opened_first(view, kept, fill, Need)  # 'take a screenshot of <url>': the page is opened first
     pairs = {id(n): (needs[n.derived[0]], needs[n.derived[1]]) for n in kept if n.derived is not None}
     needs[:] = _with_feeders(view, kept)
     needs[:] = existing.checked(view, needs, fill, tool_action)  # a fact about a stored entity is added to it
@@ -240,7 +247,9 @@ def _refill_fed(view: View, layer: list[Need], needs: list[Need]) -> None:
     for need in layer:
         if need.tool is None or need.derived is not None or (not need.missing and not view.episode):
             continue
-        view.fed = [n.result for n in needs if n.feeds is need and n.result is not None]
+        # a feeder answered in an earlier turn feeds too: its result is reused, not asked again
+        fed = (n.result or view.history.get(_key(n)) for n in needs if n.feeds is need and n.tool is not None)
+        view.fed = [r for r in fed if r is not None]
         if view.fed or need.missing:  # else the fill would be the one plan() made, with the same view
             fill(view, need)
         view.fed = []

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from agent_core.sim import kinds, narrowing, slots
+from agent_core.sim import kinds, narrowing, slots, things
 from agent_core.sim.args import fill, key_in_view
 from agent_core.sim.mood import tool_action
 from agent_core.sim.text import entities, meaning, values
@@ -169,8 +169,8 @@ def promises(view: View, need: Need, tool: dict[str, Any], pname: str) -> bool:
         return bool(lx.hits(words, _PRODUCES[kind]))
     if kind in ("id", "id_number") or kind is None or kind == "named":
         wanted = slots.entity_words(pname)
-        if slots.about_entity(pname, tool):
-            return True
+        if slots.about_entity(pname, tool) or (not wanted and things.lists_own(need.tool_def, tool)):
+            return True  # a bare 'id' is one of the things the tool's name is about (Lights-get_lights)
         stems = {lx.stem(w) for w in words}
         return any(lx.stems_match(lx.stem(w), s) for w in wanted for s in stems if len(w) > 2)
     if kind == "enum" or prop.get("type") in ("integer", "number", "boolean"):

@@ -355,6 +355,8 @@ def records(question: str, lang: str, out: str, where: str = "") -> str | None:
         date = next((v[:10] for v in said if re.match(r"^\d{4}-\d\d-\d\d", v)), "")
         extra = ", ".join(x for x in (code(person, lang) if person else "", date) if x)
         shown = (lx.quote(text, lang) if lang == "en" else code(text, lang)) if text else block.get(first, "")
+        if first.lower() in ("name", "title") and text and text != block[first]:
+            shown = f"{block[first]}: {shown}"  # a place or a page is told by its name: 'Pizzeria Da Michele: ...'
         if person and date and text:  # '“Fix login redirect loop” by Marek Wiśniewski on 2026-11-30'
             rows.append("- " + say("gist.by", lang, text=shown, who=code(person, lang), date=date))
         else:

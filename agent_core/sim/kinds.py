@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from agent_core import jsontext
+from agent_core.sim import browsing
 from agent_core.sim.text import language as lx
 from agent_core.sim.text import meaning, sql
 
@@ -100,6 +101,9 @@ def _kind_of(pname: str, prop_json: str, tool_json: str) -> str | None:
         return "url"
     if fmt in ("date", "date-time", "time"):
         return {"date": "date", "date-time": "datetime", "time": "time"}[fmt]
+    browser = browsing.kind(pname, prop, tool_json)  # a CSS selector, the text to type, a screenshot's name
+    if browser is not None:
+        return browser
     pwords = name_words(pname)
     if kind_type in (None, "string") and _glob(pwords, str(prop.get("description", "")) + tool_json):
         return "glob"  # search_files(pattern): '*.py' for 'Python files', not the sentence

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent_core.sim import kinds, places, stored
+from agent_core.sim import kinds, places, stored, things
 from agent_core.sim.text import entities, facts, keeping, names, values
 from agent_core.sim.text import language as lx
 
@@ -283,6 +283,9 @@ def pick(work: Fill, found: list[Any], prop: dict[str, Any], text: str = "") -> 
     records = facts.records(text) if len(scalars) > 1 and text else []
     if len(records) == len(scalars):
         best = _by_field(work, records)
+        if best is None:
+            named = things.named_records(work.need.clause or work.view.question, records)
+            best = named[0] if len(named) == 1 else None
         if best is None:
             best = _by_mention(work, records)
         if best is not None:

@@ -28,6 +28,8 @@ def number_for(
     free = [
         e for e in entities.of_kind(text, "number") if (e.start, marker) not in work.used and not _inside_other(text, e)
     ]
+    if set(name_words(pname)) & _COUNT_PARAM:  # how many is a whole number: 'Python 3.14' names a version
+        free = [e for e in free if not isinstance(e.value, float) or e.value.is_integer()]
     if not free:  # 'issue #42': a number written as a reference is a numeric parameter's value too
         free = [e for e in entities.of_kind(text, "id") if e.text.startswith("#") and str(e.value).isdigit()]
         free = [replace(e, value=int(e.value)) for e in free if (e.start, marker) not in work.used]

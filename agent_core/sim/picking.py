@@ -175,7 +175,7 @@ def retell(request: str, reply: str, item: Item, word: str, pending: bool) -> st
     places = [e.text for e in entities.of_kind(request, "repo")] + _FOLDER.findall(request)
     context = [p for p in dict.fromkeys(places) if p not in kept and not item.value.startswith(p.rstrip("/"))]
     rest = _without_pick(reply, word)
-    said = _in_place(reply, word, item) if rest is None else " ".join(x for x in (item.name, rest) if x)
+    said = _in_place(reply, word, item) if rest is None else " ".join(x for x in (_called(item), rest) if x)
     where = f"{', '.join(context)}:" if context else ""  # the place the items were listed in
     return " ".join(x for x in (kept, where, said) if x)
 
@@ -209,7 +209,15 @@ def _in_place(reply: str, word: str, item: Item) -> str:
     after = re.match(rf"\s+(?:{one})(?!\w)", reply[at.end() :], re.I)
     # 'ten pierwszy', 'the second one': the words around the ordinal go with it ('ten' is no number ten here)
     before = re.sub(rf"(?i)(?<!\w)(?:{one})\s+$", "", reply[: at.start()])
-    return before + item.name + reply[at.end() + (after.end() if after else 0) :]
+    return before + _called(item) + reply[at.end() + (after.end() if after else 0) :]
+
+
+def _called(item: Item) -> str:
+    """How the follow-up names the item: an issue by its noun and number; a thing a bare list gives only a number
+    for ('id': 2) by its name too ('Porch light 2'), so the request says what it acts on."""
+    if item.noun or not item.label or not item.value.isdigit():
+        return item.name
+    return f"{item.label} {item.value}"
 
 
 def which(view: View) -> str | None:

@@ -10,6 +10,7 @@ from typing import Any
 from agent_core.sim import (
     args,
     asking,
+    browsing,
     compose,
     failure,
     gist,
@@ -264,8 +265,8 @@ def _need_line(view: View, need: Need) -> str | None:
     converted = _converted(view, need) if need.state == "done" else None
     if converted:
         return converted
-    if need.state == "done":
-        return _result_line(view, need, view.injection)
+    if need.state == "done":  # a browser's step is told as what was done (sim/browsing.py)
+        return browsing.told(view, need) or _result_line(view, need, view.injection)
     if need.state == "gave_up":
         return failure.told(need.attempts[-1], len(need.attempts), task_phrase(view, need), need.value, view.lang)
     if need.state == "no_tool" or (need.state in ("call", "wait") and view.choice_type == "none"):

@@ -149,7 +149,13 @@ def _a_tool_finds_coordinates(work: Fill) -> bool:
 
 
 def boolean(text: str, pname: str, prop: dict[str, Any]) -> bool | None:
-    """True when the text asks for what the flag names ('include the forecast' for include_forecast)."""
+    """True when the text asks for what the flag names ('include the forecast' for include_forecast); a state flag
+    ('is_on') from the request's on/off verb."""
+    from agent_core.sim.things import state_flag
+
+    state = state_flag(text, pname)
+    if state is not None:
+        return state
     words = [w for w in name_words(pname) if w not in ("is", "include", "with", "use", "enable", "show", "only")]
     if not words:
         return None

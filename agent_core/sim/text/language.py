@@ -364,9 +364,9 @@ def _split_clauses(text: str) -> tuple[str, ...]:
 
 
 def content_words(text: str) -> list[str]:
-    """Words that carry meaning (not stop words), in their original spelling and order."""
-    stop = word_set("stopwords")
-    return [w for w in _WORD.findall(text) if fold(w) not in stop and len(w) > 1]
+    """Words that carry meaning (not stop words), in their original spelling and order ('Python 3.14': one word)."""
+    stop, found = word_set("stopwords"), re.findall(r"(?<![\d.])\d+(?:\.\d+)+(?![\d.])|[^\W_]+", text)
+    return [w for w in found if fold(w) not in stop and len(w) > 1]
 
 
 def query_drop(tokens: list[str]) -> frozenset[str]:
