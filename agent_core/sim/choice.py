@@ -173,6 +173,9 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     fallback = need.intent == "search" and any(typed) and "search" not in intent_hits(need.clause)
     # a typed value a tool takes says what the clause is about: a search earns nothing from the fallback then
     ranked = [(r[0] + p - fallback * max(r[3], 0), *r[1:]) for r, p in zip(ranked, typed, strict=False)]
+    if not asked_actions(need.clause):
+        stated = typed_fit.stated_schema(view, keys)  # the tables the user states: a SELECT tool serves the question
+        ranked = [(max(r[0] + p, THRESHOLD) if p else r[0], *r[1:]) for r, p in zip(ranked, stated, strict=False)]
     if len(lx.extract_paths(need.clause)) <= 1:
         # read_multiple_files is for several files: one named file goes to the tool that reads one
         ranked = [(r[0] - MANY_PENALTY * _for_many(r[4]), *r[1:]) for r in ranked]

@@ -6,7 +6,7 @@ import re
 from functools import cache
 
 from agent_core.sim.text import language as lx
-from agent_core.sim.text import sql
+from agent_core.sim.text import sql, sql_join
 
 
 @cache
@@ -132,4 +132,5 @@ def tables_for(question: str, listed: str) -> list[str]:
 def query(question: str, description: str) -> str | None:
     """The SQL for a question: a filter through a joined table ('how many jazz tracks') first, else sql.build's."""
     tables = sql.schema(description)
-    return (filtered(question, tables) if tables else None) or sql.build(question, description)
+    joined = sql_join.amount(question, tables) if len(tables) > 1 else None
+    return joined or (filtered(question, tables) if tables else None) or sql.build(question, description)
