@@ -73,3 +73,31 @@ def test_a_question_over_stated_tables_runs_one_select_written_from_them():
     assert [n for n, _ in calls] == ["run_select"]
     assert "JOIN books" in calls[0][1]["statement"] and "SUM(e.quantity)" in calls[0][1]["statement"]
     assert "Emma" in answer
+
+
+LIST_TABLES = tool("list_tables", "Lists the tables of the warehouse database", {}, [])
+GET_COLUMNS = tool(
+    "get_columns", "Shows the columns of one table of the warehouse database", {"table_name": string("Which table")}
+)
+
+
+def test_a_table_the_question_names_is_described_without_listing_the_tables_first():
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "get_columns" and args == {"table_name": "suppliers"}:
+            return "[{'name': 'id', 'type': 'INTEGER'}, {'name': 'country', 'type': 'TEXT'}]", False
+        return "[{'name': 'suppliers'}, {'name': 'stock'}]", False
+
+    calls, answer, _ = loop("which columns are in the suppliers table?", [LIST_TABLES, GET_COLUMNS], run)
+    assert calls == [("get_columns", {"table_name": "suppliers"})]
+    assert "country" in answer
+
+
+def test_table_names_are_read_where_each_language_puts_them():
+    from agent_core.sim.text import sql_filter
+
+    assert sql_filter.tables_named("what does the stock table hold?", "en") == ["stock"]
+    assert sql_filter.tables_named("what does the table hold?", "en") == []  # 'the table' names none
+    assert sql_filter.tables_named("покажи колонки таблицы stock", "ru") == ["stock"]
+    assert sql_filter.tables_named("opisz tabele stock i suppliers", "pl") == ["stock", "suppliers"]
+    listed = "[{'name': 'suppliers'}, {'name': 'stock'}]"  # a listing returned as rows
+    assert sql_filter.tables_for("how many suppliers are there?", listed) == ["suppliers"]
