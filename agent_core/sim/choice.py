@@ -159,6 +159,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
     names = tuple(str(t.get("name", "")) for t in view.tools)
     text = lx.paths_as_files(backrefs.own_part(values.request_part(need.clause)))
+    if re.search(r"(?<![\w#])#[^\W\d][\w-]*", need.clause):
+        text += " channel"  # 'in #deploys': a name written with # is a chat channel's (Slack, Discord, IRC)
     if linked(need.clause) and "relation" not in meaning.concepts(text):
         text += " relation"  # 'Zapisz, że Jan pracuje w Northwind': what is recorded is how two names relate
     text += stored.reported_fact(

@@ -354,8 +354,9 @@ def entity_words(pname: str) -> list[str]:
 def about_entity(pname: str, tool: dict[str, Any]) -> bool:
     """The tool finds the thing a parameter identifies (get_user finds a customer: 'user' and 'customer' are kin)."""
     wanted = meaning.concepts(" ".join(entity_words(pname)))
-    if not wanted:
-        return False
+    if not wanted:  # a thing no concept knows (a channel): the tool's name says it, channel_id -> slack_list_channels
+        named = [lx.stem(w) for w in lx.words(str(tool.get("name", "")).replace("_", " ")) if len(w) > 3]
+        return any(lx.stems_match(lx.stem(w), n) for w in entity_words(pname) if len(w) > 3 for n in named)
     theirs = meaning.concepts(f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}")
     return bool(meaning.kin(wanted) & theirs)
 
