@@ -52,3 +52,23 @@ def test_a_tool_named_for_a_thing_no_concept_knows_is_about_it():
     assert slots.about_entity("channel_id", LIST_ROOMS)
     assert slots.about_entity("gizmo_id", tool("list_gizmos", "Lists everything in stock", {}, []))
     assert not slots.about_entity("gizmo_id", tool("list_users", "Lists the users", {}, []))
+
+
+LIST_MEMBERS = tool("list_members", "Lists the club's members with their ids", {"page": string("Page token")}, [])
+MEMBER_PROFILE = tool(
+    "get_member_profile", "Gets one member's full profile", {"member_id": string("The member's id")}, ["member_id"]
+)
+
+
+def test_a_profile_of_a_person_named_is_fetched_by_the_id_the_listing_gives_that_name():
+    members = {"members": [{"id": "M1", "real_name": "Ola Nowak"}, {"id": "M2", "real_name": "Piotr Zając"}]}
+
+    def run(name: str, args: dict) -> tuple[str, bool]:
+        if name == "list_members":
+            return json.dumps(members), False
+        profile = {"real_name": "Piotr Zając", "title": "Treasurer", "email": "piotr@example.com"}
+        return json.dumps({"ok": True, "profile": profile} if args == {"member_id": "M2"} else {"ok": False}), False
+
+    calls, _, _ = loop("open the profile of Piotr Zając, what is his title?", [LIST_MEMBERS, MEMBER_PROFILE], run)
+    # the profile tool is the one asked for; the listing only finds the id of the member of that name
+    assert calls == [("list_members", {}), ("get_member_profile", {"member_id": "M2"})]
