@@ -354,10 +354,16 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         written = tuple(str(v) for v in need.args.values())
         return browsing.selector(text, written) if kind == "selector" else getattr(browsing, kind)(text)
     if kind == "tables":
+        asked = need.clause if need.clause else work.view.question
         listed = next((r for r in work.results() if "," in r and "create table" not in r.lower()), "")
-        found = sql_filter.tables_for(need.clause if need.clause else work.view.question, listed) if listed else []
-        return ", ".join(found) if found else None
+        found = sql_filter.tables_for(asked, listed) if listed else sql_filter.tables_named(asked, work.view.lang)
+        return (found[0] if found and not _plural(pname) else ", ".join(found)) or None
     return None
+
+
+def _plural(pname: str) -> bool:
+    """table_names takes several, comma-separated; table_name one."""
+    return lx.words(pname.replace("_", " "))[-1:] in (["names"], ["tables"])
 
 
 def _entity(work: Fill, text: str, wanted: tuple[str, ...], pname: str) -> Any:

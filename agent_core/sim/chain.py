@@ -114,6 +114,8 @@ def listed_instead(view: View, need: Need, found: list[Need]) -> list[Need]:
         return found  # the question asks about the thing the list holds ('my orders'), not about its owner
     if lx.hits(lx.words(need.clause), lx.lexicon()["one_of_many"]):
         return found  # 'the status of the latest order': one of them, fetched once the list is in
+    if entities.of_kind(need.clause, "person"):
+        return found  # 'Ann Kowalska's profile': the one of that name, fetched once the list is in
     view.notes.append(
         f"{need.tool_def.get('name')} would fetch one of them, but the question asks about all of them; "
         f"{last.tool_def.get('name')} lists them, so I use it instead."

@@ -159,6 +159,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     keys = view.tool_keys if len(view.tool_keys) == len(view.tools) else [_tool_key(t) for t in view.tools]
     names = tuple(str(t.get("name", "")) for t in view.tools)
     text = lx.paths_as_files(backrefs.own_part(values.request_part(need.clause)))
+    if re.search(r"(?<![\w#])#[^\W\d][\w-]*", need.clause):
+        text += " channel"  # 'in #deploys': a name written with # is a chat channel's (Slack, Discord, IRC)
     if linked(need.clause) and "relation" not in meaning.concepts(text):
         text += " relation"  # 'Zapisz, że Jan pracuje w Northwind': what is recorded is how two names relate
     text += stored.reported_fact(
@@ -173,6 +175,9 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
     fallback = need.intent == "search" and any(typed) and "search" not in intent_hits(need.clause)
     # a typed value a tool takes says what the clause is about: a search earns nothing from the fallback then
     ranked = [(r[0] + p - fallback * max(r[3], 0), *r[1:]) for r, p in zip(ranked, typed, strict=False)]
+    if not asked_actions(need.clause):
+        stated = typed_fit.stated_schema(view, keys)  # the tables the user states: a SELECT tool serves the question
+        ranked = [(max(r[0] + p, THRESHOLD) if p else r[0], *r[1:]) for r, p in zip(ranked, stated, strict=False)]
     if len(lx.extract_paths(need.clause)) <= 1:
         # read_multiple_files is for several files: one named file goes to the tool that reads one
         ranked = [(r[0] - MANY_PENALTY * _for_many(r[4]), *r[1:]) for r in ranked]

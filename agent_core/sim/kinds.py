@@ -239,6 +239,9 @@ def _slot(pname: str, prop: dict[str, Any], tool_json: str, pwords: list[str]) -
             return "sql"
     if found in ("query", None) and "sql" in pwords + lx.words(str(prop.get("description", ""))):
         return "sql"
+    if found in ("query", None) and "database" in tool.described and prop.get("type", "string") == "string":
+        if lx.hits(lx.words(str(prop.get("description", ""))), lx.lexicon()["sql_statement"]):
+            return "sql"  # read_query(query): 'The SELECT statement to run' is SQL written from the schema
     about_folder = lx.hits(lx.words(str(prop.get("description", ""))), lx.lexicon()["slots"]["directory"])
     props = (json.loads(tool_json).get("input_schema") or {}).get("properties") or {}
     # the root a glob pattern is matched under (search_files(path, pattern)) is a folder

@@ -284,6 +284,8 @@ def pick(work: Fill, found: list[Any], prop: dict[str, Any], text: str = "") -> 
     if len(records) == len(scalars):
         best = _by_field(work, records)
         if best is None:
+            best = _by_name(work, records)  # the whole name said, then by stems or meaning (things.py)
+        if best is None:
             named = things.named_records(work.need.clause or work.view.question, records)
             best = named[0] if len(named) == 1 else None
         if best is None:
@@ -304,6 +306,24 @@ def _by_mention(work: Fill, records: list[dict[str, Any]]) -> int | None:
     counts = [len(words - common) for words in own]
     best = max(counts, default=0)
     return counts.index(best) if best >= 2 and counts.count(best) == 1 else None
+
+
+_NAME_KEYS = ("name", "title", "label", "real_name", "display_name", "username", "full_name")
+
+
+def _by_name(work: Fill, records: list[dict[str, Any]]) -> int | None:
+    """The index of the one record whose own name the question says whole ('in #deploys' -> the channel named
+    deploys, 'Ann Kowalska' -> the user whose real_name it is), one word or several; None if none or several."""
+    said = f" {' '.join(lx.words(work.view.question or work.need.clause))} "
+    hits = [
+        i
+        for i, record in enumerate(records)
+        if any(
+            isinstance(record.get(k), str) and len(record[k]) > 2 and f" {' '.join(lx.words(record[k]))} " in said
+            for k in _NAME_KEYS
+        )
+    ]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _words_of(record: dict[str, Any]) -> set[str]:

@@ -12,7 +12,7 @@ from agent_core.sim.places import by_role as by_role  # args.py reads these here
 from agent_core.sim.places import city_info
 from agent_core.sim.places import place as place
 from agent_core.sim.places import time_zone as time_zone
-from agent_core.sim.text import entities, gazetteer, meaning, names, opposites, option_meaning, sql
+from agent_core.sim.text import clauses, entities, gazetteer, meaning, names, opposites, option_meaning, sql, sql_join
 from agent_core.sim.text import language as lx
 
 if TYPE_CHECKING:
@@ -360,8 +360,9 @@ def entity_words(pname: str) -> list[str]:
 def about_entity(pname: str, tool: dict[str, Any]) -> bool:
     """The tool finds the thing a parameter identifies (get_user finds a customer: 'user' and 'customer' are kin)."""
     wanted = meaning.concepts(" ".join(entity_words(pname)))
-    if not wanted:
-        return False
+    if not wanted:  # a thing no concept knows (a channel): the tool's name says it, channel_id -> slack_list_channels
+        named = [lx.stem(w) for w in lx.words(str(tool.get("name", "")).replace("_", " ")) if len(w) > 3]
+        return any(lx.stems_match(lx.stem(w), n) for w in entity_words(pname) if len(w) > 3 for n in named)
     theirs = meaning.concepts(f"{str(tool.get('name', '')).replace('_', ' ')} {tool.get('description', '')}")
     return bool(meaning.kin(wanted) & theirs)
 
@@ -374,7 +375,16 @@ def schema_text(work: Fill) -> str:
     for text in work.results():
         if re.search(r"create\s+table", text, re.I):
             return text
-    return own
+    # describe_table(table_name) answered with its columns' rows: every table described in this episode
+    described = [
+        sql_join.described(str(next(iter(a.input.values()))), a.output)
+        for a in work.view.episode
+        if a.status == "ok" and len(a.input) == 1 and isinstance(next(iter(a.input.values())), str)
+    ]
+    if any(described):
+        return "; ".join(dict.fromkeys(d for d in described if d))
+    # 'Tables: products(id, name, price) and sales(...)': the schema the user states
+    return next((t for t in map(clauses.stated_schema, (work.view.question, work.view.system)) if t), own)
 
 
 def title_from_body(args: dict[str, Any], found: dict[str, str | None]) -> None:

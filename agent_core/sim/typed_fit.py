@@ -9,7 +9,8 @@ from typing import Any
 
 from agent_core.sim import kinds, slots
 from agent_core.sim.args import fill
-from agent_core.sim.text import entities
+from agent_core.sim.mood import tool_action
+from agent_core.sim.text import clauses, entities
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View
 
@@ -94,3 +95,20 @@ def credits(view: View, need: Need, tools: list[dict[str, Any]], keys: list[str]
         rare = any(2 * counts[v] <= len(tools) for v in values) or len(tools) == 1 and by_format and bool(values)
         out.append(((TYPED_POINTS if by_format else LOOSE_POINTS) + FILLED_POINTS * complete) if rare else 0)
     return out
+
+
+def stated_schema(view: View, keys: list[str]) -> list[int]:
+    """'Which product sold most? Tables: products(id, name), sales(...)': a question over the tables the user
+    states is one for the tool that runs a SELECT on them (TYPED_POINTS), whatever words it shares with others."""
+    if not clauses.stated_schema(view.question):
+        return [0] * len(keys)
+    return [TYPED_POINTS * _selects(key) for key in keys]
+
+
+@lru_cache(maxsize=512)
+def _selects(key: str) -> bool:
+    """A reading tool with a required parameter that holds SQL (read_query(query), sql_db_query(query))."""
+    schema = json.loads(key).get("input_schema") or {}
+    props = schema.get("properties") or {}
+    holds_sql = any(kinds.kind_of(p, props.get(p) or {}, key) == "sql" for p in schema.get("required") or [])
+    return holds_sql and tool_action(key) in ("read", "")

@@ -47,11 +47,32 @@ def _intent_hits(text: str) -> dict[str, int]:
 @lx.text_cache  # the same question comes back every turn; a tuple, so no caller changes the next one's
 def _clauses(question: str) -> tuple[str, ...]:
     """The clauses read for needs: all of them, or of a huge question the first ones and the last ones."""
-    parts = lx.split_clauses(question)
+    parts = lx.split_clauses(_without_schema(question))
     # 'Когда менялся /a/data.csv? ...' asks when: a question of its own, no 'when ...,' clause of the next one
     asked = {c for c in parts if re.search(re.escape(c) + r"\s*\?", question)}
     clauses = tuple(_joined(parts, asked))
     return clauses if len(clauses) <= MAX_CLAUSES else clauses[: MAX_CLAUSES - TAIL_CLAUSES] + clauses[-TAIL_CLAUSES:]
+
+
+_DEFINED = r"[^\W\d]\w*\s*\(\s*[^\W\d]\w*(?:\s+\w+)*(?:\s*,\s*[^\W\d]\w*(?:\s+\w+)*)+\s*\)"
+
+
+def _schema_pattern() -> str:
+    labels = "|".join(re.escape(w) for w in lx.lexicon()["table_labels"])
+    return rf"(?i)\b(?:{labels})\w*\s*:?\s*{_DEFINED}(?:\s*(?:,|;|\band\b|\bи\b|\bi\b|\boraz\b)\s*{_DEFINED})*\.?"
+
+
+def _without_schema(question: str) -> str:
+    """'..., tables: products(id, name, price) and sales(id, ...)': the schema the user states is what the SQL is
+    written from (sim/slots.py schema_text), not a request of its own; its commas cut no clauses."""
+    return re.sub(_schema_pattern(), " ", question) if "(" in question else question
+
+
+@lx.text_cache
+def stated_schema(text: str) -> str:
+    """The table schema a text states after a label ('Tables: products(id, name, price) and sales(...)'), or ''
+    ('DML statements (INSERT, UPDATE, ...)' in a system prompt states none)."""
+    return " ".join(m.group() for m in re.finditer(_schema_pattern(), text)) if "(" in text else ""
 
 
 _REGION = re.compile(r"^\s*[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+(?:\s+[A-ZА-ЯЁŁŚŻŹĆŃÓ][\w'-]+)?\s*[?.!]?\s*$")

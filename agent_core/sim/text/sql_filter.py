@@ -6,7 +6,7 @@ import re
 from functools import cache
 
 from agent_core.sim.text import language as lx
-from agent_core.sim.text import sql
+from agent_core.sim.text import sql, sql_join
 
 
 @cache
@@ -120,9 +120,32 @@ def _select(kind: str, measured: sql.Table, joins: str, where: str) -> str | Non
     return f"SELECT {what} FROM {measured.name} {joins} WHERE {where}"
 
 
+_RECORD_NAME = re.compile(r"['\"](?:name|table_name|tbl_name)['\"]\s*:\s*['\"](\w+)['\"]")
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*(?![^\W_])"
+
+
+def tables_named(question: str, lang: str) -> list[str]:
+    """Tables the question names by a table word, before any listing: in English the name before it ('the sales
+    table'), in Russian and Polish after it ('таблица orders', 'tabel products i sales'); 'the table' names none."""
+    labels = "|".join(re.escape(w) for w in lx.lexicon()["table_labels"])
+    joins = r"\s*(?:,|\band\b|\bi\b|\bи\b|\boraz\b)\s*"
+    if lang == "en":
+        found = [m.group(1) for m in re.finditer(rf"(?i)\b({_IDENT})\s+(?:{labels})\w*\b", question)]
+    else:
+        found = [
+            name
+            for m in re.finditer(rf"(?i)\b(?:{labels})\w*\s+({_IDENT}(?:{joins}{_IDENT})*)", question)
+            for name in re.split(joins, m.group(1))
+        ]
+    stop = lx.word_set("stopwords")
+    return list(dict.fromkeys(n for n in found if lx.fold(n) not in stop and len(n) > 2))
+
+
 def tables_for(question: str, listed: str) -> list[str]:
-    """The tables of a listing ('Album, Artist, Genre, ...') a question is about: those its words name."""
-    names = [n.strip(" '\"`[]()") for n in re.split(r"[,\n]", listed) if n.strip(" '\"`[]()")]
+    """The tables of a listing ('Album, Artist, Genre, ...', or rows "[{'name': 'products'}, ...]") a question is
+    about: those its words name."""
+    records = _RECORD_NAME.findall(listed)
+    names = records or [n.strip(" '\"`[]()") for n in re.split(r"[,\n]", listed) if n.strip(" '\"`[]()")]
     names = [n for n in names if re.fullmatch(r"\w+", n)]
     known = known_value(question, names)  # 'jazz tracks': the Genre table holds jazz
     extra = [known[0], *through(question, names, known[0])] if known else []
@@ -132,4 +155,5 @@ def tables_for(question: str, listed: str) -> list[str]:
 def query(question: str, description: str) -> str | None:
     """The SQL for a question: a filter through a joined table ('how many jazz tracks') first, else sql.build's."""
     tables = sql.schema(description)
-    return (filtered(question, tables) if tables else None) or sql.build(question, description)
+    joined = sql_join.amount(question, tables) if len(tables) > 1 else None
+    return joined or (filtered(question, tables) if tables else None) or sql.build(question, description)
