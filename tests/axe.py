@@ -13,8 +13,8 @@ WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # on first use: on a page's first load the sidebar's caption is drawn a moment before its contrast rule arrives (at
 # Streamlit's 3.5:1). axe looks at the page as it stays (clean-clone CI once caught "[en] home" in between).
 STYLED = "() => [...document.querySelectorAll('style')].some((s) => s.textContent.includes('stCaptionContainer'))"
-# The app's focus script (lab_ui/frame/presenter.py FOCUS_JS) gives each code box tabindex on the animation frame after
-# it appears (or 100 ms after, whichever is first); a loaded machine can delay both past the moment the test looks.
+# The app's focus script (lab_ui/frame/presenter.py FOCUS_JS) marks each code box with tabindex as it is drawn; a box
+# the script never marks (a selector it does not know) is waited for a while, then left for axe to report.
 _UNMARKED = "() => !document.querySelector(\"[data-testid='stCode'] pre:not([tabindex])\")"
 
 

@@ -102,6 +102,30 @@ CAPTIONS_JS = """
 """
 
 
+# A code box drawn while the page is busy (a long task: axe itself, a loaded machine) is focusable before anything
+# else runs: the app's focus script marks it in the observer's callback, a microtask of the task that drew it.
+BUSY_DRAW_JS = """
+async () => {
+  const holder = document.createElement("div");
+  holder.setAttribute("data-testid", "stCode");
+  holder.innerHTML = "<pre><code>{}</code></pre>";
+  document.querySelector("[data-testid='stMain']").appendChild(holder);
+  await null;  // the observer's callback was queued by the append: it has run now; no frame, no timer has
+  const marked = holder.querySelector("pre").getAttribute("tabindex");
+  holder.remove();
+  return marked;
+}
+"""
+
+
+def test_a_code_box_is_focusable_as_soon_as_it_is_drawn(app, pages):
+    page = pages.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(f"{app.url}/playground")
+    _settle(page)
+    page.wait_for_function("() => window.__labFocus === true", timeout=30_000)
+    assert page.evaluate(BUSY_DRAW_JS) == "0"
+
+
 @pytest.mark.parametrize("lang", ["en", "ru", "pl"])
 def test_no_caption_is_ever_drawn_below_aa_contrast_on_a_pages_first_load(app, pages, lang):
     """The sidebar's caption was drawn at 3.5:1 (the main area's at 3.7:1) on a page's first load, until the app's

@@ -122,28 +122,33 @@ KEYS_JS = """
 
 # A box that scrolls must be reachable by keyboard (WCAG 2.1.1): Streamlit's code <pre> and a wide table (it scrolls
 # in its own box, LAYOUT_CSS) take no focus, so each gets tabindex=0 as it appears (the app's own script, inline).
+# Marked in the observer's own callback (a microtask: before the browser paints or runs anything else), so no box is
+# ever seen unmarked: marked on the next frame, a box drawn while a long task ran (axe, a busy machine) stayed without
+# its tabindex until that task ended. A whole scan on the next frame catches what the records do not show.
 FOCUS_JS = """
 <script>
 (function () {
   if (window.__labFocus) { return; }
   window.__labFocus = true;
-  var queued = false;
-  function mark() {
-    if (!queued) { return; }
-    queued = false;
-    document.querySelectorAll("[data-testid='stCode'] pre:not([tabindex]), [data-testid='stMarkdownContainer'] table:not([tabindex])")
-      .forEach(function (box) { box.setAttribute("tabindex", "0"); });
+  var BOXES = "[data-testid='stCode'] pre:not([tabindex]), [data-testid='stMarkdownContainer'] table:not([tabindex])";
+  var LABELLED = "[data-testid='stMain'] div[aria-label]:not([role])";
+  function markIn(root) {
+    root.querySelectorAll(BOXES).forEach(function (box) { box.setAttribute("tabindex", "0"); });
     // A label on a plain box (the sequence diagram's) needs a role to be read (ARIA: a div has none).
-    document.querySelectorAll("[data-testid='stMain'] div[aria-label]:not([role])").forEach(function (box) {
-      box.setAttribute("role", "group");
-    });
+    root.querySelectorAll(LABELLED).forEach(function (box) { box.setAttribute("role", "group"); });
   }
-  new MutationObserver(function () {
-    // a frame, or a timer when frames are held back (a busy machine, a tab in the background), whichever is first
-    if (!queued) { queued = true; window.requestAnimationFrame(mark); window.setTimeout(mark, 100); }
+  function markAdded(node) {
+    if (node.nodeType !== 1) { return; }
+    var scope = node.parentElement || node;  // the node itself may be the box (matched from its parent)
+    if (node.matches("pre, table, div[aria-label]")) { markIn(scope); } else { markIn(node); }
+  }
+  var queued = false;
+  function scan() { queued = false; markIn(document); }
+  new MutationObserver(function (records) {
+    records.forEach(function (record) { record.addedNodes.forEach(markAdded); });
+    if (!queued) { queued = true; window.requestAnimationFrame(scan); }
   }).observe(document.body, {childList: true, subtree: true});
-  queued = true;
-  mark();
+  scan();
 })();
 </script>
 """
