@@ -25,7 +25,7 @@ def kind(pname: str, prop: dict[str, Any], tool_json: str) -> str | None:
     if prop.get("type", "string") != "string":
         return None
     described = str(prop.get("description") or "").lower()
-    if pname.lower() == "selector" or "css selector" in described:
+    if _is_selector(pname, described):
         return "selector"
     props = (json.loads(tool_json).get("input_schema") or {}).get("properties") or {}
     if pname.lower() in ("value", "text") and "selector" in props:
@@ -35,6 +35,10 @@ def kind(pname: str, prop: dict[str, Any], tool_json: str) -> str | None:
     if pname.lower() == "name" and re.match(r"an? name for (?:the|a|an) ", described):
         return "label"
     return None
+
+
+def _is_selector(pname: str, described: str) -> bool:
+    return pname.lower() == "selector" or "css selector" in described
 
 
 def selector(text: str, taken: tuple[str, ...] = ()) -> str | None:
@@ -79,10 +83,16 @@ def page_tool(tool: dict[str, Any]) -> bool:
     """A tool that works on the browser's page: it opens one (a URL) in a browser, or it takes a CSS selector, or its
     description speaks of the page ('Screenshot the current page')."""
     props = (tool.get("input_schema") or {}).get("properties") or {}
-    described = lx.words(str(tool.get("description") or ""))
-    if any(isinstance(p, dict) and kind(n, p, json.dumps(tool)) == "selector" for n, p in props.items()):
-        return True
-    return bool(lx.hits(described, lx.lexicon()["page_words"]))
+    for name, prop in props.items():  # kind()'s selector rule, without the tool's JSON (a hot spot when made per call)
+        if isinstance(prop, dict) and prop.get("type", "string") == "string":
+            if _is_selector(name, str(prop.get("description") or "").lower()):
+                return True
+    return _speaks_of_page(str(tool.get("description") or ""))
+
+
+@lru_cache(maxsize=1024)
+def _speaks_of_page(description: str) -> bool:
+    return bool(lx.hits(lx.words(description), lx.lexicon()["page_words"]))
 
 
 def opens_page(tool: dict[str, Any]) -> bool:
