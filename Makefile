@@ -65,7 +65,7 @@ serve: $(VENV)/.installed-run
 # The client matrix (compat/run.py): its own venv with the frameworks learners move on to, and the node clients
 # (the TypeScript SDK, the Vercel AI SDK, Claude Code's CLI) when npm is there. `make compat` runs both parts.
 COMPAT := .venv-compat
-COMPAT_PACKAGES := "pydantic-ai-slim[anthropic]" langchain-anthropic langgraph litellm openai mcp
+COMPAT_PACKAGES := "pydantic-ai-slim[anthropic]" langchain langchain-anthropic langgraph litellm openai mcp
 $(COMPAT)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(COMPAT)
 	$(COMPAT)/bin/pip install --quiet --upgrade pip
