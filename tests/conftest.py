@@ -47,11 +47,19 @@ def _record_durations(config: pytest.Config) -> None:
         config.pluginmanager.register(schedule.DurationRecorder(Path(path), note), "lab-durations")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """Tell each test process how the tests are dealt: xdist sets a worker's own --dist to "no"."""
+    node.workerinput["lab_dist"] = node.config.getoption("dist")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest tests first, dealt into even shares for `--dist worksteal` (tests/schedule.py)."""
-    workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    worksteal = config.getoption("dist", "no") == "worksteal"
-    items[:] = schedule.order(items, workers if worksteal else 1)
+    """The longest tests first, dealt into even shares for `--dist worksteal` (tests/schedule.py). In a test process
+    the --dist option reads "no" (xdist's), so the controlling process passes its own along (pytest_configure_node):
+    read there, the shares were never dealt, and the first process got every long walk, one after another."""
+    worker = getattr(config, "workerinput", {})
+    worksteal = worker.get("lab_dist", config.getoption("dist", "no")) == "worksteal"
+    items[:] = schedule.order(items, worker.get("workercount", 1) if worksteal else 1)
 
 
 @pytest.fixture

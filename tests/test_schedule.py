@@ -46,3 +46,12 @@ def test_recorded_durations_are_read_back_by_node_id_and_a_new_parameter_counts_
     seconds, means = schedule._load(path)
     assert seconds == {"test_a.py::test_x[en]": 4.0, "test_a.py::test_x[ru]": 6.0}  # the quick one is left out
     assert means == {"test_a.py::test_x": 5.0}
+
+
+def test_each_test_process_is_told_the_dealing_it_runs_under():
+    # xdist sets a test process's own --dist to "no"; read there, the shares were never dealt
+    import conftest
+
+    node = SimpleNamespace(workerinput={"workercount": 3}, config=SimpleNamespace(getoption=lambda name: "worksteal"))
+    conftest.pytest_configure_node(node)
+    assert node.workerinput["lab_dist"] == "worksteal"
