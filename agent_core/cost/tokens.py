@@ -91,7 +91,7 @@ def message_cost(message: dict[str, Any]) -> MessageCost:
         return mine, MESSAGE_FRAMING + estimate_text(content), 0, ()
     # The common blocks (text, tool_result) are counted inline; the rest goes through _block_component.
     size, results, other = MESSAGE_FRAMING, 0, []
-    for block in content or []:
+    for block in content if isinstance(content, list) else ():  # any other content (a hostile body's) counts none
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
