@@ -48,10 +48,11 @@ def test_recorded_durations_are_read_back_by_node_id_and_a_new_parameter_counts_
     assert means == {"test_a.py::test_x": 5.0}
 
 
-def test_each_test_process_is_told_the_dealing_it_runs_under():
-    # xdist sets a test process's own --dist to "no"; read there, the shares were never dealt
-    import conftest
-
+def test_each_test_process_is_told_the_dealing_it_runs_under(pytestconfig):
+    # xdist sets a test process's own --dist to "no"; read there, the shares were never dealt. The tests folder's
+    # own conftest, found by its file (`import conftest` may find another folder's).
+    ours = str(Path(__file__).with_name("conftest.py"))
+    conftest = next(p for p in pytestconfig.pluginmanager.get_plugins() if getattr(p, "__file__", None) == ours)
     node = SimpleNamespace(workerinput={"workercount": 3}, config=SimpleNamespace(getoption=lambda name: "worksteal"))
     conftest.pytest_configure_node(node)
     assert node.workerinput["lab_dist"] == "worksteal"
