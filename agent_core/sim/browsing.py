@@ -170,7 +170,8 @@ def scripted(view: Any, need: Any) -> None:
 
 def _runs_scripts(tool: dict[str, Any]) -> bool:
     props = (tool.get("input_schema") or {}).get("properties") or {}
-    return any(isinstance(p, dict) and kind(n, p, json.dumps(tool)) == "script" for n, p in props.items())
+    tool_json = json.dumps(tool)  # once, not once per parameter
+    return any(isinstance(p, dict) and kind(n, p, tool_json) == "script" for n, p in props.items())
 
 
 def told(view: Any, need: Any) -> str | None:
@@ -179,7 +180,8 @@ def told(view: Any, need: Any) -> str | None:
     if need.tool is None or need.result is None or not page_tool(need.tool):
         return None
     props = (need.tool.get("input_schema") or {}).get("properties") or {}
-    kinds = {kind(n, p, json.dumps(need.tool)): n for n, p in props.items() if isinstance(p, dict)}
+    tool_json = json.dumps(need.tool)  # once, not once per parameter
+    kinds = {kind(n, p, tool_json): n for n, p in props.items() if isinstance(p, dict)}
     args = need.result.input
     if "script" in kinds:
         return None
