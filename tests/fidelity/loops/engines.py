@@ -220,7 +220,27 @@ def _mcp_sqlite(fake: dict[str, Any], args: dict[str, Any], data: dict[str, Any]
         connection.close()
 
 
+def _mcp_postgres(fake: dict[str, Any], args: dict[str, Any], data: dict[str, Any]) -> Answer:
+    """The MCP Postgres server's query tool: JSON.stringify(rows, null, 2) inside a READ ONLY transaction, so a
+    write is refused with Postgres's own words; other errors are thrown, which the client shows as an error."""
+    query = str(args.get(fake.get("param", "sql"), ""))
+    verb = (query.strip().split() or [""])[0].upper()
+    if verb in {"INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "TRUNCATE"}:
+        return Answer(f"cannot execute {verb} in a read-only transaction", True)
+    connection = sqlite3.connect(":memory:")
+    connection.row_factory = sqlite3.Row
+    try:
+        connection.executescript(";\n".join(data[fake["db"]]))
+        rows = [dict(row) for row in connection.execute(query).fetchall()]
+        return Answer(json.dumps(rows, indent=2, ensure_ascii=False))
+    except sqlite3.Error as error:
+        return Answer(str(error), True)
+    finally:
+        connection.close()
+
+
 ENGINES = {
+    "mcp_postgres": _mcp_postgres,
     "calc_op": _calc_op,
     "sql_tables": _sql_tables,
     "sql_schema": _sql_schema,
