@@ -8,7 +8,19 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_core.sim import browsing, counts, examples, kinds, listing, narrowing, numeric, qualifiers, shell, slots
+from agent_core.sim import (
+    browsing,
+    counts,
+    examples,
+    handles,
+    kinds,
+    listing,
+    narrowing,
+    numeric,
+    qualifiers,
+    shell,
+    slots,
+)
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
 from agent_core.sim.defaults import _listed_options as _listed_options
@@ -343,6 +355,8 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         return slots.branch(work, text, pname, prop)
     if kind in ("owner", "repo"):
         return slots.repo_part(text, kind)
+    if kind == "handle":
+        return handles.value(text, pname, tuple(str(v) for v in need.args.values()))
     if kind == "named":
         found = slots.named_value(text, pname)
         if found is None and text in (need.clause, need.focus, work.view.question):

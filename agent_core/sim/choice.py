@@ -171,6 +171,8 @@ def choose(view: View, need: Need, forced: bool = False) -> None:
         (points, -i, tool, boost, key)
         for i, ((points, boost), tool, key) in enumerate(zip(scores, view.tools, keys, strict=False))
     ]
+    called = [guidance.CALLED_POINTS * guidance.called(need.clause, name) for name in names]  # 'use the X tool'
+    ranked = [(r[0] + c, *r[1:]) for r, c in zip(ranked, called, strict=False)]
     typed = typed_fit.credits(view, need, view.tools, keys)  # 'Show commit b2c3d4e5f6': git_show(revision)
     fallback = need.intent == "search" and any(typed) and "search" not in intent_hits(need.clause)
     # a typed value a tool takes says what the clause is about: a search earns nothing from the fallback then

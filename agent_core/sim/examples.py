@@ -14,17 +14,25 @@ _EXAMPLE = re.compile(
     re.I,
 )
 
+# "Example call signs are WZPZ and WKRP", "a ticker such as AAPL": a code written bare, in capitals (digits allowed),
+# shows the shape as well as a quoted one; a capitalised word ('such as London') is no code.
+_BARE = re.compile(
+    r"(?i:e\.g\.|for example|for instance|such as|examples?\b[^.]{0,30}?\b(?:are|is|include)|например|к примеру|np\."
+    r"|na przykład)[,:]?\s+([A-Z0-9][A-Z0-9_#-]{1,20})(?![\w])"
+)
+
 
 def _pattern(example: str) -> str:
     """'12345' -> five digits; 'sara_doe_496' -> letters _ letters _ digits; '#W0000000' -> '#', a capital, 7 digits."""
-    exact = example.isdigit()  # a code of digits alone has its length ('12345'); mixed ids vary ('sara_doe_4961')
+    # a code of digits or of capitals alone has its length ('12345', 'WZPZ'); mixed ids vary ('sara_doe_4961')
+    exact = example.isdigit() or (example.isalpha() and example.isupper())
     out = []
     for run in re.finditer(r"\d+|[A-Z]+|[a-z]+|.", example):
         text = run.group()
         if text.isdigit():
             out.append(rf"\d{{{len(text)}}}" if exact else r"\d+")
-        elif text.isupper() and text.isalpha():
-            out.append(text if len(text) == 1 else "[A-Z]+")  # '#W...': the letter is part of every id
+        elif text.isupper() and text.isalpha():  # '#W...': a lone letter is part of every id
+            out.append(text if len(text) == 1 and not exact else rf"[A-Z]{{{len(text)}}}" if exact else "[A-Z]+")
         elif text.isalpha():
             out.append("[a-z]+")
         else:
@@ -37,6 +45,9 @@ def _shape(description: str) -> re.Pattern[str] | None:
     for example in _EXAMPLE.findall(description):
         if re.search(r"\d", example) and " " not in example.strip() and "@" not in example:
             return re.compile(rf"(?<![\w#@.-]){_pattern(example.strip())}(?![\w@-])")
+    for example in _BARE.findall(description):
+        if re.search(r"\d", example) or (example.isalpha() and len(example) >= 2):
+            return re.compile(rf"(?<![\w#@.-]){_pattern(example)}(?![\w@-])")
     return None
 
 

@@ -30,6 +30,7 @@ TYPED = {
 }
 FROM_RESULTS = (
     "id",
+    "handle",
     "id_number",
     "revision",
     "city",
@@ -65,6 +66,12 @@ _OPTION_KINDS = {
     "city": "city",
     "url": "url",
 }
+
+
+def takes_any(words: list[str]) -> bool:
+    """'id or url', 'ID or its URL-encoded path': an ID and another form of it, offered as alternatives."""
+    forms = lx.lexicon()["either_forms"]
+    return "or" in words and bool(lx.hits(words, forms["id"])) and bool(lx.hits(words, forms["other"]))
 
 
 def name_words(text: str) -> list[str]:
@@ -139,6 +146,8 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
         return None  # "the number of ..." in a description is no phone or e-mail
     if lx.hits(words, ["phone", "telephone", "mobile", "телефон", "telefon", "=tel"]):
         return "phone"
+    if kind_type in (None, "string") and takes_any(words):
+        return "handle"  # 'Sentry issue ID or URL': whichever form the user gave (sim/handles.py)
     if lx.hits(words, ["=url", "=uri", "=link", "website", "web page", "webpage", "ссылк", "адрес сайта", "=link"]):
         return "url"
     if own and lx.hits(words, ["=username", "=login", "user name", "=handle", "=nickname"]):
@@ -308,7 +317,11 @@ def only_user_knows(tool: dict[str, Any], params: list[str], tool_json: str) -> 
     return bool(params) and all(kind_of(p, props.get(p) or {}, tool_json) in ("owner", "repo") for p in params)
 
 
+# "use '**' for exponentiation, not '^'": the caret is named only to be ruled out
+_NOT_CARET = re.compile(r"\b(?:not|never|instead of|rather than)\s+(?:the\s+)?['\"`]?\^", re.I)
+
+
 def shows_power_as_stars(tool_json: str) -> bool:
     """The tool's own text writes powers as ** (Python's eval): follow it, never send ^ (XOR there).
     A tool that shows both ("^ or ** (power)") accepts ^, the way the question was read."""
-    return "**" in tool_json and "^" not in tool_json
+    return "**" in tool_json and ("^" not in tool_json or _NOT_CARET.search(tool_json) is not None)

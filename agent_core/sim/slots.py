@@ -217,6 +217,11 @@ _AFTER_WORD = re.compile(rf"\b{_BRANCH_WORD}\s+['\"“«„]?{_BRANCH}", re.I)
 _BEFORE_WORD = re.compile(rf"{_BRANCH}\s+{_BRANCH_WORD}\b", re.I)
 
 
+def branch_mentions(text: str) -> set[str]:
+    """Every name the text says as a branch ('from feature/login', 'ветку hotfix/x', 'the docs branch')."""
+    return {m.group(1) for rx in (_INTO, _FROM, _AFTER_WORD, _BEFORE_WORD) for m in rx.finditer(text)}
+
+
 def branch(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> str | None:
     """A branch's name by its role: the one merged into ('into main') for a pull request's base, the one started
     from ('from main', 'na bazie main') for a base or from_branch, else the one named ('branch fix/x', 'the develop

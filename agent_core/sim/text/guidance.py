@@ -47,3 +47,28 @@ def link(clause: str, system: str, name: str) -> Link | None:
         if shared:
             return Link(window, tuple(dict.fromkeys(shared)))
     return None
+
+
+CALLED_POINTS = 30  # the user calling a tool by its name outweighs every other reason, as a model obeys 'use X'
+
+
+@lx.text_cache
+def called(clause: str, name: str) -> bool:
+    """The user calls the tool by its name: 'вызови annotatedMessage', 'check top_song' (a name written as code:
+    with '_', a capital inside or a digit), or a plain-word name with a word that calls a tool ('use add', 'через
+    echo', 'the echo tool'), in quotes or backticks, or opening the clause as its verb ('echo back ping')."""
+    if len(name) < 3:
+        return False
+    found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", clause, flags=0 if name.islower() else re.I)
+    if found is None:
+        return False
+    if re.search(r"_|\d|[a-z][A-Z]", name):
+        return True
+    words = lx.lexicon()["tool_call_words"]
+    skip = lx.word_set("stopwords") | set(lx.lexicon()["conjunctions"])  # 'and also echo back ping' opens with it
+    before = [w for w in lx.words(clause[: found.start()]) if w not in skip]
+    after = lx.words(clause[found.end() :])
+    quoted = clause[found.start() - 1 : found.start()] in ("`", "'", '"', "«", "“", "„")
+    return (
+        quoted or not before or bool(lx.hits(before[-2:], words["before"])) or bool(lx.hits(after[:1], words["after"]))
+    )

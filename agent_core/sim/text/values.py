@@ -17,7 +17,8 @@ _QUOTE = re.compile(
 _ID = re.compile(r"(?<![\w@.#/-])(?:#\s?(\d{1,12})|([A-Za-z]{1,5}-?\d{1,12}(?:-\d+)?)(?![\w.]\w))")
 _BARE = re.compile(r"(?<![\w.,#-])(\d{3,12})(?![\w.,]\d)")
 # Booking codes and seats: 'HG52KD', 'QX7P2M' (capitals and digits mixed), '12C' (a row and a seat letter)
-_CODE = re.compile(r"(?<![\w@.#/-])((?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}|\d{1,2}[A-K])(?![\w-])")
+_KEY = r"[A-Z][A-Z0-9]{1,15}-(?=[A-Z0-9]*\d)[A-Z0-9]{1,10}"  # a project's key and a number: 'WEBSHOP-3K', 'PAY-1042'
+_CODE = re.compile(rf"(?<![\w@.#/-])((?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{5,8}}|\d{{1,2}}[A-K]|{_KEY})(?![\w-])")
 _SEAT = re.compile(r"\d{1,2}[A-K]")
 # Numbers as people write them: 1,984,135 (English), 1 984 135 or 1.984.135 (Russian, Polish), 2.5 / 2,5; two
 # comma groups or more ('1,984,135') cannot be a decimal comma, so they group thousands in every language (spaces: _THIN_GROUPS).
