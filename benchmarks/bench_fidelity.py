@@ -18,7 +18,9 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+# This checkout's own agent_core first: run from a worktree, an installed or another checkout's copy must not answer.
+_ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(_ROOT), str(_ROOT / "tests")]
 
 from fidelity.harness import breakdown as old_breakdown  # noqa: E402
 from fidelity.harness import run_corpus as run_old_corpus  # noqa: E402
