@@ -126,11 +126,13 @@ def test_a_code_box_is_focusable_as_soon_as_it_is_drawn(app, pages):
     assert page.evaluate(BUSY_DRAW_JS) == "0"
 
 
-@pytest.mark.parametrize("lang", ["en", "ru", "pl"])
-def test_no_caption_is_ever_drawn_below_aa_contrast_on_a_pages_first_load(app, pages, lang):
+def test_no_caption_is_ever_drawn_below_aa_contrast_on_a_pages_first_load(app, pages):
     """The sidebar's caption was drawn at 3.5:1 (the main area's at 3.7:1) on a page's first load, until the app's
-    contrast rule arrived a moment later: axe, which looks once the page has settled, never saw it."""
+    contrast rule arrived a moment later: axe, which looks once the page has settled, never saw it. A caption's
+    colours do not depend on the language (the rule is the app's CSS), so one language, the one with the longest
+    captions, stands for all three (each page in every language is checked settled, above)."""
     found: list[str] = []
+    lang = "ru"
     for name in PAGES:
         context = pages.new_context(viewport={"width": 1366, "height": 768})
         context.add_init_script(CAPTIONS_JS)
