@@ -247,8 +247,14 @@ class LabBrowser:
         """A page in a context of its own (as Browser.new_page), closed with it."""
         context = self.new_context(**options)
         page = context.new_page()
-        page.on("close", lambda _page: context.close())
+        page.on("close", lambda _page: _close_quietly(context))
         return page
+
+
+def _close_quietly(context) -> None:
+    """Close a page's context, unless the browser closing is what closed the page (then the context is gone too)."""
+    with contextlib.suppress(Exception):
+        context.close()
 
 
 def launch(playwright) -> LabBrowser:
