@@ -15,12 +15,18 @@ import browser
 import pytest
 import schedule
 from browser import App, AppServers, LabBrowser, Pages, launch, running_app
+from hypothesis import settings as hypothesis_settings
 from scripted_brain import RecordingHandler, scripted_think
 
 import agent_core.sim
 from agent_core.model import SimSettings
 from agent_core.sim import start_server
 from agent_core.sim.brain import Draft  # scripted brains return the real type
+
+# Property tests judge what comes out, never how long it took (speed lives in benchmarks/): no per-example deadline,
+# which on a busy 2-core machine failed a correct example for being slow. A failure prints the blob that replays it.
+hypothesis_settings.register_profile("lab", deadline=None, print_blob=True)
+hypothesis_settings.load_profile("lab")
 
 
 def pytest_configure(config: pytest.Config) -> None:
