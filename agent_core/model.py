@@ -5,26 +5,23 @@ from __future__ import annotations
 import base64
 import time
 import uuid
-from dataclasses import asdict, dataclass, field, fields
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from agent_core import lineup
-from agent_core.facts import Fact, Params
-from agent_core.vocab import (
-    ApiErrorKind,
-    Approval,
-    ContextPolicy,
-    DecisionKind,
-    LoopBug,
-    Persona,
-    Provider,
-    StopKind,
-)
-from agent_core.vocab import Phase as Phase  # re-exported: a run's phase is part of the run model
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
+# A turn's records live in turn_records.py; re-exported, since a run is read as one model.
+from agent_core.turn_records import ApiError as ApiError
+from agent_core.turn_records import Decision as Decision
+from agent_core.turn_records import Exchange as Exchange
+from agent_core.turn_records import StopCause as StopCause
+from agent_core.turn_records import ToolExecution as ToolExecution
+from agent_core.turn_records import Turn as Turn
+from agent_core.turn_records import UnknownValue as UnknownValue
+from agent_core.turn_records import Usage as Usage
+from agent_core.turn_records import build, known, stop_from, turn_from
+from agent_core.vocab import ContextPolicy, LoopBug, Persona, Provider
+from agent_core.vocab import Phase as Phase  # re-exported: a run's phase is part of the run model
 
 # 2: decisions and stop causes are structured (kind + parameters); 3: an API error holds facts only, no English
 # sentence. Older files are migrated on load (migrate_run).
@@ -32,128 +29,6 @@ SCHEMA_VERSION = 3
 # "No limit" on steps still stops here, so a runaway loop cannot run forever.
 MAX_STEPS_CEILING = 100
 DEFAULT_MODEL = lineup.default_model()  # the current Sonnet, from agent_core/data/models.json
-
-
-@dataclass
-class Exchange:
-    """One HTTP attempt as it crossed the wire (secrets already redacted)."""
-
-    method: str
-    url: str
-    request_headers: dict[str, str]
-    request_body: bytes
-    status: int | None = None
-    response_headers: dict[str, str] = field(default_factory=dict)
-    response_body: bytes = b""
-    duration_ms: float = 0.0
-    retry: int = 0
-    error: str | None = None  # connection-level failure, when there was no response
-
-    @property
-    def request_id(self) -> str | None:
-        return self.response_headers.get("request-id")
-
-
-@dataclass
-class ToolExecution:
-    """One tool call the program ran for the model."""
-
-    tool_use_id: str
-    name: str
-    input: Any
-    output: str = ""
-    is_error: bool = False
-    duration_ms: float = 0.0
-    approval: Approval | None = None  # None: no approval needed (only dangerous tools ask)
-    # A tool run by a live MCP server: the JSON-RPC messages of its call ({"direction", "at", "message"}).
-    mcp: list[dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass
-class Usage:
-    """Token counts as the API reported them."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_creation_input_tokens: int = 0
-    cache_read_input_tokens: int = 0
-
-    @property
-    def whole_input(self) -> int:
-        return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
-
-    @classmethod
-    def from_api(cls, data: dict[str, Any] | None) -> Usage | None:
-        if not data:
-            return None
-        return cls(**{f.name: int(data.get(f.name) or 0) for f in fields(cls)})
-
-
-@dataclass
-class ApiError(Fact[ApiErrorKind, dict[str, Any]]):
-    """A failed model call, kept so the learner can see it and retry: a fact, with the call's status and raw body."""
-
-    # What agent_core.wire.errors.explain words (no sentence is kept: the UI words it in the learner's language):
-    # "reason" (an ErrorReason), "detail" (the server's or the exception's own words, redacted, kept as data),
-    # "exception" (its class name); {"text": ...} alone is an older file's English sentence, shown as written.
-    params: dict[str, Any] = field(default_factory=dict)
-    status: int | None = None
-    error_type: str | None = None
-    body: str | None = None  # the raw error JSON, redacted
-
-
-@dataclass
-class Decision(Fact[DecisionKind, Params]):
-    """One thing the loop decided at a phase, as a fact: a DecisionKind and its parameters (the UI words it)."""
-
-    params: Params = field(default_factory=lambda: Params())
-
-    @classmethod
-    def then_stop(cls, cause: StopCause) -> Decision:
-        """A guard stopped the loop after this turn: the stop's kind and parameters, side by side."""
-        return cls(DecisionKind.THEN_STOP, {"kind": cause.kind, **cause.params})
-
-    def stop_cause(self) -> StopCause:
-        """The stop a then_stop decision tells of (an unknown kind is an unknown stop_reason, as on load)."""
-        params = self.params.copy()
-        return _stop_from({"kind": params.pop("kind", ""), "params": params})
-
-
-@dataclass
-class Turn:
-    """One API call plus all the tools its reply asked for."""
-
-    index: int
-    request: dict[str, Any] | None = None
-    response: dict[str, Any] | None = None
-    exchanges: list[Exchange] = field(default_factory=list)
-    tools: list[ToolExecution] = field(default_factory=list)
-    usage: Usage | None = None
-    components: dict[str, int] = field(default_factory=dict)
-    cost_usd: float = 0.0
-    stop_reason: str | None = None
-    decisions: list[Decision] = field(default_factory=list)
-    error: ApiError | None = None
-    tool_results_message: dict[str, Any] | None = None
-    started_at: float = field(default_factory=time.time)
-    duration_ms: float = 0.0
-
-    @property
-    def tool_calls(self) -> list[dict[str, Any]]:
-        content = (self.response or {}).get("content") or []
-        return [b for b in content if b.get("type") == "tool_use"]
-
-    @property
-    def text(self) -> str:
-        content = (self.response or {}).get("content") or []
-        return "".join(b.get("text", "") for b in content if b.get("type") == "text")
-
-
-@dataclass
-class StopCause(Fact[StopKind, Params]):
-    """Why the loop ended: the model's choice, a limit, or an error; the parameters say by how much (the UI words it)."""
-
-    params: Params = field(default_factory=lambda: Params())
 
 
 @dataclass
@@ -337,101 +212,13 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def _decode_bytes(value: Any) -> bytes:
-    if isinstance(value, dict) and "text" in value:
-        text: str = value["text"]
-        return text.encode("utf-8")
-    if isinstance(value, dict) and "base64" in value:
-        return base64.b64decode(value["base64"])
-    raise ValueError("body must be {'text': ...} or {'base64': ...}")
-
-
-_Record = TypeVar("_Record", bound="DataclassInstance")
-_Enum = TypeVar("_Enum", bound=StrEnum)
-
-
-class UnknownValue(ValueError):
-    """A vocabulary field holds a value this app does not know (a file from elsewhere, or edited by hand)."""
-
-
-def known(enum: type[_Enum], value: Any, where: str) -> _Enum:
-    """`value` as a member of `enum`, or UnknownValue naming where it was and what is known."""
-    try:
-        return enum(value)
-    except ValueError:
-        raise UnknownValue(
-            f"{where} is {str(value)[:60]!r}, which this app does not know; known: {', '.join(enum)}."
-        ) from None
-
-
-def _lenient(enum: type[_Enum], value: Any) -> _Enum | None:
-    try:
-        return enum(value)
-    except ValueError:
-        return None
-
-
-def _build(cls: type[_Record], data: dict[str, Any]) -> _Record:
-    names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in data.items() if k in names})
-
-
-def _turn_from(data: dict[str, Any]) -> Turn:
-    data = dict(data)
-    data["exchanges"] = [
-        _build(
-            Exchange,
-            {**x, "request_body": _decode_bytes(x["request_body"]), "response_body": _decode_bytes(x["response_body"])},
-        )
-        for x in data.get("exchanges", [])
-    ]
-    data["tools"] = [_tool_from(x) for x in data.get("tools", [])]
-    data["usage"] = _build(Usage, data["usage"]) if data.get("usage") else None
-    data["error"] = _error_from(data["error"]) if data.get("error") else None
-    data["decisions"] = [_decision_from(d) for d in data.get("decisions") or []]
-    return _build(Turn, data)
-
-
-def _tool_from(data: dict[str, Any]) -> ToolExecution:
-    tool = _build(ToolExecution, data)
-    tool.approval = None if tool.approval is None else known(Approval, tool.approval, "a tool's approval")
-    return tool
-
-
-def _error_from(data: dict[str, Any]) -> ApiError:
-    if data.get("message") and not data.get("params"):  # v2 and older: an English sentence, no facts
-        data = {**data, "params": {"text": data["message"]}}
-    error = _build(ApiError, data)
-    fallback = ApiErrorKind.STATUS if error.status is not None else ApiErrorKind.CONNECTION
-    error.kind = _lenient(ApiErrorKind, error.kind) or fallback
-    return error
-
-
-def _decision_from(data: dict[str, Any]) -> Decision:
-    """A decision of a kind this app no longer (or never) made is kept as its kind's name, in words."""
-    decision = _build(Decision, data)
-    kind = _lenient(DecisionKind, decision.kind)
-    return Decision(kind, decision.params) if kind else Decision(DecisionKind.TEXT, {"text": str(decision.kind)})
-
-
-def _stop_from(data: dict[str, Any]) -> StopCause:
-    """A stop of an unknown kind is an unknown stop_reason: the loop stopped, on a reason this app cannot name."""
-    stop = _build(StopCause, data)
-    kind = _lenient(StopKind, stop.kind)
-    return (
-        StopCause(kind, stop.params)
-        if kind
-        else StopCause(StopKind.UNKNOWN_STOP_REASON, {**stop.params, "reason": str(stop.kind)})
-    )
-
-
 def config_from_dict(data: dict[str, Any]) -> RunConfig:
     """Build a RunConfig from plain JSON (exports, lesson scenarios, saved runs)."""
     data = dict(data)
-    data["tools"] = [_build(ToolSpec, t) for t in data.get("tools", [])]
-    data["limits"] = _build(Limits, data.get("limits") or {})
-    data["sim"] = _build(SimSettings, data.get("sim") or {})
-    config = _build(RunConfig, data)
+    data["tools"] = [build(ToolSpec, t) for t in data.get("tools", [])]
+    data["limits"] = build(Limits, data.get("limits") or {})
+    data["sim"] = build(SimSettings, data.get("sim") or {})
+    config = build(RunConfig, data)
     config.provider = known(Provider, config.provider, "run.config.provider")
     config.sim.persona = known(Persona, config.sim.persona, "run.config.sim.persona")
     config.context_policy = known(ContextPolicy, config.context_policy, "run.config.context_policy")
@@ -442,8 +229,8 @@ def config_from_dict(data: dict[str, Any]) -> RunConfig:
 def _run_from(data: dict[str, Any]) -> Run:
     data = dict(data)
     data["config"] = config_from_dict(data["config"])
-    data["turns"] = [_turn_from(t) for t in data.get("turns", [])]
-    data["stop"] = _stop_from(data["stop"]) if data.get("stop") else None
-    run = _build(Run, data)
+    data["turns"] = [turn_from(t) for t in data.get("turns", [])]
+    data["stop"] = stop_from(data["stop"]) if data.get("stop") else None
+    run = build(Run, data)
     run.phase = known(Phase, run.phase, "run.phase")
     return run
