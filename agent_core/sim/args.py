@@ -346,7 +346,8 @@ def extract(kind: str | None, text: str, work: Fill, pname: str, prop: dict[str,
         found = _entity(work, text, ("file",), pname) if slots.names_files(prop) else None
         return found or (values.known_file(text) if slots.names_files(prop) else None) or values.directory(text)
     if kind == "sql":
-        return sql_filter.query(text, slots.schema_text(work))
+        earlier = work.view.said_before[0] if work.view.said_before else ""
+        return sql_filter.query(text, slots.schema_text(work), f"{work.view.system} {work.view.question}", earlier)
     if kind == "boolean":
         return slots.boolean(text, pname, prop)
     if kind == "person":

@@ -94,6 +94,16 @@ def from_data(view: View, need: Need, data: Any) -> str | None:
         clock = weather.time_line(view, data)
         if clock:
             return clock
+    if (
+        isinstance(data, list)
+        and data
+        and all(isinstance(r, dict) for r in data)
+        and sql.aggregated(need.outcome.input)
+    ):
+        # a query's rows as JSON records (the MCP Postgres server): told by what each selected column is
+        return sql.rows_line(
+            need.outcome.input, [[value(v, lang) for v in r.values()] for r in data[:MAX_RECORDS]], lang
+        )
     records = facts.records(need.outcome.output)
     listed = len(records) > 1 or (len(records) == 1 and records[0] != data)  # one record of a list is a count
     figure = (

@@ -100,6 +100,8 @@ def complete(
             given = found.get(pname)
             inner: dict[str, Any] = given if isinstance(given, dict) else {}
             value = complete(view, prop, inner, answer, key) or None
+        if value is None and prop.get("type") == "array":
+            value = rows(view, prop)  # {"countries": [{country, customers}]} from the rows a query returned
         if value is None and _judged(pname, prop):
             value = by_meaning(view, pname, prop, key, subject)  # a score, a flag: read for its meaning
         if value is None and pname in found:
@@ -238,6 +240,21 @@ def _keyed(view: View, pname: str) -> str | None:
         match = pattern.search(text)
         if match:
             return match.group(1).strip()
+    return None
+
+
+def rows(view: View, prop: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """An array of objects filled from the latest result's records whose keys hold every required field of an
+    item (by name, case and '_' aside): the rows are the list, each kept to the item's own fields, in their order."""
+    items = _resolved(prop.get("items"))
+    fields = list((items.get("properties") or {}) if isinstance(items, dict) else {})
+    wanted = set(items.get("required") or fields) if fields else set()
+    fold = {lx.fold(f).replace("_", ""): f for f in fields}
+    for attempt in reversed(view.episode) if wanted else ():
+        found = facts.records(attempt.output) if attempt.status == "ok" else []
+        keyed = [{fold[k]: v for key, v in r.items() if (k := lx.fold(key).replace("_", "")) in fold} for r in found]
+        if keyed and all(wanted <= set(r) for r in keyed):
+            return keyed
     return None
 
 

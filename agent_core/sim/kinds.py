@@ -248,6 +248,10 @@ def _slot(pname: str, prop: dict[str, Any], tool_json: str, pwords: list[str]) -
             return "sql"
     if found in ("query", None) and "sql" in pwords + lx.words(str(prop.get("description", ""))):
         return "sql"
+    own = json.loads(tool_json)
+    if found in ("query", None) and len((own.get("input_schema") or {}).get("properties") or {}) == 1:
+        if "sql" in lx.words(str(own.get("description") or "")):
+            return "sql"  # query(sql) of 'Run a read-only SQL query', or any name: the only input is the SQL
     if found in ("query", None) and "database" in tool.described and prop.get("type", "string") == "string":
         if lx.hits(lx.words(str(prop.get("description", ""))), lx.lexicon()["sql_statement"]):
             return "sql"  # read_query(query): 'The SELECT statement to run' is SQL written from the schema

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from typing import Any
 
 from agent_core.sim import kinds
 from agent_core.sim.text import language as lx
@@ -161,3 +162,11 @@ def computes(key: str) -> bool:
         and (p.get("type") in ("number", "integer") or kinds.kind_of(name, p, key) in ("expression", "number"))
         for name, p in props.items()
     )
+
+
+def read_only(tools: list[dict[str, Any]]) -> str | None:
+    """The name of a tool whose description says it is read-only, when every tool is (no tool can make a change):
+    a change asked is declined, naming it ('query': the MCP Postgres server's read-only SQL)."""
+    words = [lx.fold(w) for w in lx.lexicon()["read_only"]["words"]]
+    said = [str(t.get("name")) for t in tools if any(w in lx.fold(str(t.get("description") or "")) for w in words)]
+    return said[0] if said and len(said) == len(tools) else None

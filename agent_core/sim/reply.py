@@ -26,6 +26,7 @@ from agent_core.sim import (
     words,
 )
 from agent_core.sim.covered import served_elsewhere
+from agent_core.sim.mood import asked_actions, read_only
 from agent_core.sim.text import arithmetic, facts, gazetteer, values
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -234,6 +235,9 @@ def _without_tool(view: View, need: Need) -> str:
     if (need.intent == "search" or (need.intent == "tool" and need.tool is None)) and _asks_a_question(need.clause):
         view.note = knowledge.NOTE
         return knowledge.offline(view.lang)
+    reader = read_only(view.tools) if need.tool is None and asked_actions(need.clause) else None
+    if reader:
+        return say("read_only", view.lang, tool=reader)  # 'change the status' with only a read-only query tool
     return say("tools_off" if off else "no_tool", view.lang, task=task_phrase(view, need))
 
 

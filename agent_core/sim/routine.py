@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from agent_core.sim.choice import choose
+from agent_core.sim.mood import asked_actions
 from agent_core.sim.text import entities
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
@@ -49,6 +50,8 @@ def needs(view: View, found: list[Need], structured: bool = False) -> list[Need]
     for need in found:
         if _tool_for(view, Need(need.intent, need.clause, need.value)) is not None:
             return found  # the turn asks for something of its own
+        if asked_actions(need.clause):
+            return found  # a change no tool makes ('change the order's status' with a read-only query): said so
     tasks: list[Need] = []
     for clause in lx.split_clauses(view.system)[:MAX_SENTENCES]:
         if _CONDITIONAL.search(clause) or lx.hits(lx.words(clause), lx.lexicon()["standing_not"]):

@@ -10,7 +10,7 @@ from typing import Any
 from agent_core.sim import kinds, slots
 from agent_core.sim.args import fill
 from agent_core.sim.mood import tool_action
-from agent_core.sim.text import clauses, entities
+from agent_core.sim.text import clauses, entities, sql
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.reader import Need, View
 
@@ -99,16 +99,28 @@ def credits(view: View, need: Need, tools: list[dict[str, Any]], keys: list[str]
 
 def stated_schema(view: View, keys: list[str]) -> list[int]:
     """'Which product sold most? Tables: products(id, name), sales(...)': a question over the tables the user
-    states is one for the tool that runs a SELECT on them (TYPED_POINTS), whatever words it shares with others."""
-    if not clauses.stated_schema(view.question):
+    states is one for the tool that runs a SELECT on them (TYPED_POINTS), whatever words it shares with others. A
+    schema the system prompt states ('You help with the shop database. Tables: customers(...)') counts for a
+    question that names one of its tables or columns ('how many customers are from Poland?')."""
+    if not clauses.stated_schema(view.question) and not _names_stated(view.question, view.system):
         return [0] * len(keys)
     return [TYPED_POINTS * _selects(key) for key in keys]
 
 
+def _names_stated(question: str, system: str) -> bool:
+    """The question names a table or column of the schema the system prompt states."""
+    stated = clauses.stated_schema(system) if system else ""
+    tables = sql.schema(stated) if stated else []
+    names = {n for t in tables for n in (t.name, *t.columns) if n.lower() not in ("id", "name")}
+    return any(sql._mentions(question, n) is not None for n in names)
+
+
 @lru_cache(maxsize=512)
 def _selects(key: str) -> bool:
-    """A reading tool with a required parameter that holds SQL (read_query(query), sql_db_query(query))."""
+    """A reading tool with a required parameter that holds SQL (read_query(query), sql_db_query(query)), or whose
+    only parameter does (the MCP Postgres server's query(sql), which requires nothing)."""
     schema = json.loads(key).get("input_schema") or {}
     props = schema.get("properties") or {}
-    holds_sql = any(kinds.kind_of(p, props.get(p) or {}, key) == "sql" for p in schema.get("required") or [])
+    held = schema.get("required") or (list(props) if len(props) == 1 else [])
+    holds_sql = any(kinds.kind_of(p, props.get(p) or {}, key) == "sql" for p in held)
     return holds_sql and tool_action(key) in ("read", "")

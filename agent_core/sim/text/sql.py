@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from agent_core.sim.text import language as lx
@@ -15,7 +16,7 @@ _TYPES = {"int", "integer", "text", "real", "varchar", "date", "float", "numeric
 _AGGREGATES = {
     "COUNT": ["how many", "number of", "=count", "сколько", "количество", "число", "ile", "ilu", "liczba", "liczbę"],
     "AVG": ["average", "mean", "avg", "средн", "średni", "przeciętn"],
-    "SUM": ["total", "sum", "altogether", "сумм", "всего", "итого", "łączn", "suma", "sumę", "razem"],
+    "SUM": ["total", "sum", "combined", "altogether", "сумм", "всего", "итого", "łączn", "suma", "sumę", "razem"],
     "MAX": [
         "highest",
         "most",
@@ -212,8 +213,10 @@ def _joined(question: str, tables: list[Table]) -> str | None:
     tokens = lx.words(question)
     order = sorted(named, key=lambda t: _mentions(question, t.name) or 0)
     group, measured = order[0], order[1]
+    # orders(customer_id) points at customers(id): that reference first, else a key column both tables share
+    reference = reference_of(measured, group)
     key = next((c for c in measured.columns if c in group.columns and c.lower().endswith("id")), None)
-    if key is None:
+    if key is None and reference is None:
         return None
     names = [c for c in group.columns if c.lower() in ("firstname", "first_name", "lastname", "last_name")]
     label = next((c for c in group.columns if c.lower() in ("name", "title")), None)
@@ -229,24 +232,29 @@ def _joined(question: str, tables: list[Table]) -> str | None:
         select, value = f"COUNT({m}.{key})", "n"
     else:
         select, value = f"{'AVG' if kind in ('AVG', 'MAX', 'MIN') else kind}({m}.{measure})", "value"
+    on = f"{m}.{reference} = {g}.id" if reference else f"{m}.{key} = {g}.{key}"
     return (
         f"SELECT {g}.{label}, {select} AS {value} FROM {measured.name} {m} JOIN {group.name} {g} "
-        f"ON {m}.{key} = {g}.{key} GROUP BY {g}.{label} ORDER BY {value} {direction} LIMIT 1"
+        f"ON {on} GROUP BY {g}.{label} ORDER BY {value} {direction} LIMIT 1"
     )
 
 
-def build(question: str, description: str) -> str | None:
-    """SELECT ... FROM ... [WHERE ...] for a question, using only tables and columns the description states."""
+def build(question: str, description: str, context: str = "") -> str | None:
+    """SELECT ... FROM ... [WHERE ...] for a question, using only tables and columns the description states.
+    context: the question before, for a follow-up that names no table ('and their combined total?'): its tables and
+    values are this question's, the aggregate is this question's own."""
     tables = schema(description)
     if not tables:
         return None
+    own_kind = _kind(lx.words(question))
+    question = f"{question} {context}".strip()
     # a filter through a joined table ('jazz tracks') is sql_filter's, tried before this (sql_filter.query)
     joined = _joined(question, tables) if lx.hits(lx.words(question), _GROUP_WORDS) else None
     if joined:
         return joined
     table = min(tables, key=lambda t: (_mentions(question, t.name) is None, tables.index(t)))
     tokens = lx.words(question)
-    kind = _kind(tokens)
+    kind = own_kind or _kind(tokens)
     names = {lx.fold(table.name)} | {lx.fold(c) for c in table.columns}
     mentioned = sorted((p, c) for c in table.columns if (p := _mentions(question, c)) is not None)
     where = []
@@ -256,7 +264,7 @@ def build(question: str, description: str) -> str | None:
             (c for cat in _CATEGORY for c in table.columns if c.lower() == cat), None
         )
         if column:
-            where.append(f"{column} = '{value}'")
+            where.append(f"{column} = '{stored(value)}'")
             mentioned = [m for m in mentioned if m[1] != column]
     for pattern, op in ((_GREATER, ">"), (_LESS, "<")):
         match = pattern.search(question)
@@ -327,6 +335,28 @@ def _grouped(tokens: list[str], kind: str | None, table: Table, mentioned: list[
     )
 
 
+def reference_of(events: Table, things: Table) -> str | None:
+    """The column of events that points at things: product_id (or ProductId) for products(id, ...)."""
+    if not any(c.lower() == "id" for c in things.columns):
+        return None
+    singular = lx.fold(things.name).rstrip("s")
+    return next(
+        (c for c in events.columns if lx.fold(c).replace("_", "") in (f"{singular}id", f"{lx.fold(things.name)}id")),
+        None,
+    )
+
+
+@cache
+def _countries() -> dict[str, str]:
+    """A country's forms in three languages -> its English name (knowledge.json 'capitals')."""
+    return {lx.fold(f): e["country"]["en"] for e in lx.load("knowledge")["capitals"] for f in e["forms"]}
+
+
+def stored(value: str) -> str:
+    """A value as a database stores it: a country named in Russian or Polish ('z Polski') by its English name."""
+    return _countries().get(lx.fold(value), value)
+
+
 def _where(conditions: list[str]) -> str:
     return " WHERE " + " AND ".join(conditions) if conditions else ""
 
@@ -355,6 +385,12 @@ def rows_line(inputs: dict[str, Any], rows: list[list[str]], lang: str) -> str:
         items.append(f"{lx.say(f'sql_rows.{kind}', lang, column='' if plain else measured).strip()}: {cell}")
     named = [lx.quote(" ".join(n.strip('«»„”“"') for n in names), lang)] if names else []
     return lx.say("sql_rows.frame", lang, items=", ".join(named + items))
+
+
+def aggregated(inputs: dict[str, Any]) -> bool:
+    """The call ran a SELECT whose list holds an aggregate (COUNT, SUM, ...): its rows are figures, not records."""
+    query = next((str(v) for v in inputs.values() if isinstance(v, str) and _SELECT.match(v)), "")
+    return any(_AGGREGATE.match(c.strip()) for c in _selected(query))
 
 
 def _selected(query: str) -> list[str]:

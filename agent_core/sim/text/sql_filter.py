@@ -6,7 +6,7 @@ import re
 from functools import cache
 
 from agent_core.sim.text import language as lx
-from agent_core.sim.text import sql, sql_join
+from agent_core.sim.text import sql, sql_join, sql_values
 
 
 @cache
@@ -152,8 +152,22 @@ def tables_for(question: str, listed: str) -> list[str]:
     return [n for n in names if sql._mentions(question, n) is not None or n in extra]
 
 
-def query(question: str, description: str) -> str | None:
-    """The SQL for a question: a filter through a joined table ('how many jazz tracks') first, else sql.build's."""
+def query(question: str, description: str, stated: str = "", context: str = "") -> str | None:
+    """The SQL for a question: a count for each value of a column ('in each country'), a filter through a joined
+    table ('how many jazz tracks'), else sql.build's; then the WHERE of the column values the question says that
+    the schema or the stated text lists ('paid orders'). context: the user's question before, read for a follow-up
+    that names no table of its own ('and what's their combined total?')."""
     tables = sql.schema(description)
+    if not tables:
+        return sql.build(question, description)
+    named = any(sql._mentions(question, t.name) is not None for t in tables)
+    context = context if not named and any(sql._mentions(context, t.name) is not None for t in tables) else ""
     joined = sql_join.amount(question, tables) if len(tables) > 1 else None
-    return joined or (filtered(question, tables) if tables else None) or sql.build(question, description)
+    found = (
+        sql_values.per_group(question, tables)
+        or joined
+        or filtered(question, tables)
+        or sql.build(question, description, context)
+    )
+    said = sql_values.conditions(f"{question} {context}", f"{description} {stated}", tables)
+    return sql_values.with_conditions(found, said, tables) if found else found

@@ -11,17 +11,10 @@ from agent_core.sim.text import sql
 _QUANTITY = ("quantity", "qty", "amount", "units", "count")
 _PRICE = ("price", "unit_price", "unitprice", "cost", "fee")
 _LABEL = ("name", "title", "label")
+_MONEY = ("total", "sum", "value", "price", "cost", "fee")  # an event's own amount of money, with no quantity beside it
 
 
-def _reference(events: sql.Table, things: sql.Table) -> str | None:
-    """The column of events that points at things: product_id (or ProductId) for products(id, ...)."""
-    if not any(c.lower() == "id" for c in things.columns):
-        return None
-    singular = lx.fold(things.name).rstrip("s")
-    return next(
-        (c for c in events.columns if lx.fold(c).replace("_", "") in (f"{singular}id", f"{lx.fold(things.name)}id")),
-        None,
-    )
+_reference = sql.reference_of  # product_id (or ProductId) of events for products(id, ...)
 
 
 def _column(table: sql.Table, names: tuple[str, ...]) -> str | None:
@@ -41,8 +34,12 @@ def amount(question: str, tables: list[sql.Table]) -> str | None:
             key = _reference(events, things) if things is not events else None
             label = _column(things, _LABEL)
             quantity = _column(events, _QUANTITY)
-            if key is None or label is None or quantity is None:
+            money = _column(events, _MONEY) if quantity is None else None  # orders(customer_id, total): spent
+            if key is None or label is None or (quantity or money) is None:
                 continue
+            if money is not None:
+                body = f"FROM {events.name} e JOIN {things.name} t ON e.{key} = t.id"
+                return f"SELECT t.{label}, SUM(e.{money}) AS total {body}{_tail(question, tokens, 't', label)}"
             price = _column(things, _PRICE) or _column(events, _PRICE)
             e, t = "e", "t"
             measure = f"SUM({e}.{quantity})"
