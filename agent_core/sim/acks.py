@@ -21,16 +21,21 @@ MAX_TOLD = 60  # a changed value longer than this (a body) is not repeated
 
 def line(view: View, need: Need, record: dict[str, Any]) -> str | None:
     """The acknowledgement of a change as a sentence, or None when the record is more than one."""
-    if not record or not all(norm(k) in _IDENTS and isinstance(v, (str, int)) or _names(v) for k, v in record.items()):
-        return None
     sent = need.outcome.input
+    echoed = {k for k, v in record.items() if isinstance(v, str) and v in {str(s) for s in sent.values()}}
+    if not record or not all(
+        (norm(k) in _IDENTS or k in echoed) and isinstance(v, (str, int)) or _names(v) for k, v in record.items()
+    ):
+        return None  # a record of more than what was written; a value sent back ('name' of a new branch) names it
     done = answers_table()["done"]
     verbs = [lx.fold(str(v)) for v in sent.values() if isinstance(v, str)] + _name_words(need)
     verb = "close" if "closed" in verbs else next((w for w in verbs if w in done and w != "_"), None)
     if verb is None:
         return None
     number = record.get("number", sent.get("issue_number") or sent.get("number"))
-    thing = " ".join(p for p in (_thing(need, view.lang), str(number) if number is not None else "") if p)
+    named = next((str(record[k]) for k in echoed if norm(k) not in _IDENTS), None) if number is None else None
+    own = str(number) if number is not None else f"`{named}`" if named else ""
+    thing = " ".join(p for p in (_thing(need, view.lang), own) if p)
     template = done.get(verb, done["_"]).get(view.lang) or done["_"]["en"]
     said = str(template).format(thing=capitalised(thing) if thing else say("compose.it", view.lang))
     changes = [f"{label(k, view.lang)} {_told(v, view.lang)}" for k, v in _changed(need, record, verb).items()]

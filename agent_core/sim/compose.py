@@ -237,6 +237,8 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     keys = asked or _main_fields(need, record)
     total = _total(view, [record])
     keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
+    if not keys:  # only nested main fields: the record's own plain values say what it is (no 'Branch x: .')
+        keys = [k for k, v in record.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)][:3]
     parts = [_part(view, record, k) for k in keys]
     head = subject(view, need, record)
     if head and len(parts) > 1 and "id" in record and head.endswith(f" {record['id']}") and "id" in keys:

@@ -227,7 +227,8 @@ def _glob(pwords: list[str], described: str) -> bool:
 def _names_branch(words: list[str], prop: dict[str, Any]) -> bool:
     if words and (words[-1] == "branch" or words == ["branch", "name"]):
         return True
-    return words in (["head"], ["base"]) and "branch" in lx.words(str(prop.get("description") or ""))
+    # head, base, and a git 'ref' ('The branch, tag or commit to read from'): a branch's name when one is said
+    return words in (["head"], ["base"], ["ref"]) and "branch" in lx.words(str(prop.get("description") or ""))
 
 
 _PEOPLE = {"customer", "user", "person", "recipient", "sender", "client", "employee", "contact", "guest", "passenger"}

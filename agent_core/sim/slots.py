@@ -231,7 +231,7 @@ def branch(work: Fill, text: str, pname: str, prop: dict[str, Any]) -> str | Non
     patterns: tuple[re.Pattern[str], ...] = (_AFTER_WORD, _BEFORE_WORD)
     if "into" in described:
         patterns = (_INTO,)
-    elif lx.hits(words, ["from", "base", "source", "start"]) or lx.hits(described, ["start from", "base"]):
+    elif lx.hits(words, ["from", "base", "source", "start"]) or lx.hits(described, ["start from", "start", "base"]):
         patterns = (_FROM,)
     taken = {v for v in work.need.args.values() if isinstance(v, str)}
     args = work.need.args
