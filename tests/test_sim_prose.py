@@ -107,7 +107,7 @@ def test_an_english_sentence_in_a_result_is_quoted_whole_never_half_translated()
 
     said = words.value("Heavy rain of 3 to 5 inches may cause flash flooding.", "ru")
     assert said == "«Heavy rain of 3 to 5 inches may cause flash flooding.»", said
-    assert words.value("heavy rain", "pl") == "ulewny deszcz („heavy rain”)"  # a known phrase alone is translated
+    assert words.value("heavy rain", "pl") == "ulewny deszcz"  # a known phrase alone is translated, no gloss
 
 
 def test_a_question_of_two_parts_is_answered_part_by_part_from_one_text() -> None:

@@ -12,7 +12,7 @@ from agent_core.sim.text import facts, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
-from agent_core.sim.words import answers_table, capitalised, label, norm, noun, said, value
+from agent_core.sim.words import answers_table, capitalised, label, norm, noun, person_record, said, value
 
 MAX_RECORDS = 12
 MAX_FIELDS = 6
@@ -147,7 +147,7 @@ def _asked(view: View, need: Need, record: dict[str, Any], loose: bool = False) 
     out = []
     for key in record:
         words = lx.words(norm(key).replace("_", " "))
-        said = lx.words(label(key, view.lang))
+        said = lx.words(f"{label(key, view.lang)} {label(key, view.lang, person=False)}")  # 'imię' or 'nazwa'
         if (meaning.concepts(" ".join(words)) & asked) or any(
             lx.stem(w) in question for w in words + said if len(w) > 2
         ):
@@ -193,7 +193,10 @@ def _counted(view: View, key: str, raw: Any) -> str | None:
 def _main_fields(need: Need, record: dict[str, Any]) -> list[str]:
     sent = {str(v) for v in (need.outcome.input if need.result else need.args).values()}
     keys = [k for k, v in record.items() if (_scalars(v) or not isinstance(v, (dict, list))) and v not in (None, "")]
-    keys = [k for k in keys if str(record[k]) not in sent and not norm(k).endswith("_id")]
+    # a value the call sent is no news, but a switch it set is: 'is_on: true' back from change_state confirms it
+    keys = [
+        k for k in keys if (isinstance(record[k], bool) or str(record[k]) not in sent) and not norm(k).endswith("_id")
+    ]
     return keys[:MAX_FIELDS]
 
 
@@ -239,7 +242,8 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
     if not keys:  # only nested main fields: the record's own plain values say what it is (no 'Branch x: .')
         keys = [k for k, v in record.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)][:3]
-    parts = [_part(view, record, k) for k in keys]
+    person = person_record(record, str((need.tool or {}).get("name", "")))
+    parts = [_part(view, record, k, person) for k in keys]
     head = subject(view, need, record)
     if head and len(parts) > 1 and "id" in record and head.endswith(f" {record['id']}") and "id" in keys:
         parts.pop(keys.index("id"))  # 'Заказ 19283: товар ...', the id said once
@@ -255,7 +259,7 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
                 value=_field(record[keys[0]], lang, keys[0]),
             )
             if owner
-            else f"{capitalised(_key_said(view, keys[0]))}: {_field(record[keys[0]], lang, keys[0])}."
+            else f"{capitalised(_key_said(view, keys[0], person))}: {_field(record[keys[0]], lang, keys[0])}."
         )
         return told + (f" {total}" if total else "")
     joined = _joined(parts, lang)
@@ -263,16 +267,16 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     return f"{line} {total}" if total else line
 
 
-def _part(view: View, record: dict[str, Any], key: str) -> str:
-    told = f"{label(key, view.lang)} {_field(record[key], view.lang, key)}"
+def _part(view: View, record: dict[str, Any], key: str, person: bool = True) -> str:
+    told = f"{label(key, view.lang, person)} {_field(record[key], view.lang, key)}"
     count = _counted(view, key, record[key])
     return f"{count} ({told})" if count else told
 
 
-def _key_said(view: View, key: str) -> str:
+def _key_said(view: View, key: str, person: bool = True) -> str:
     """A key as the answer names it: a field by its label ('цена'); a key that is a name as written ('Team' of a
     page's '- Team: $19 ...'), after the word for its kind the question uses ('в тарифе Team' -> 'тариф Team')."""
-    said = label(key, view.lang)
+    said = label(key, view.lang, person)
     if norm(key) in answers_table()["labels"] or not key[:1].isupper() or view.lang == "en" or said[:1].isalpha():
         return said  # a known label, or one the vocabulary says ('Uptime' -> 'доступность')
     asked = {lx.stem(w) for w in lx.words(_ADDRESS.sub(" ", view.question))}  # not the 'plans' of a URL
@@ -298,19 +302,20 @@ def list_line(view: View, need: Need, records: list[dict[str, Any]]) -> str:
     lang = view.lang
     chosen = _filtered(view, records)
     total = _total(view, chosen)
-    items = [_brief(r, lang) for r in chosen[:MAX_RECORDS]]
+    tool = str((need.tool or {}).get("name", ""))
+    items = [_brief(r, lang, person_record(r, tool)) for r in chosen[:MAX_RECORDS]]
     if not items:
         return say("compose.none_match", lang)
     head = say("compose.items", lang, n=len(chosen))
     return f"{head}\n" + "\n".join(f"- {i}" for i in items) + (f"\n{total}" if total else "")
 
 
-def _brief(record: dict[str, Any], lang: str) -> str:
+def _brief(record: dict[str, Any], lang: str, person: bool = True) -> str:
     record = aggregate.flat(record)
     keys = [k for k, v in record.items() if not isinstance(v, (dict, list)) and v not in (None, "")]
     ident = next((k for k in keys if norm(k) in ("id", "number", "name", "title")), None)
     rest = [k for k in keys if k != ident and not norm(k).endswith("_id")][:MAX_FIELDS]
-    body = ", ".join(f"{label(k, lang)} {value(record[k], lang, k)}" for k in rest)
+    body = ", ".join(f"{label(k, lang, person)} {value(record[k], lang, k)}" for k in rest)
     return f"{value(record[ident], lang)}: {body}" if ident else body
 
 

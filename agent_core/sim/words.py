@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from agent_core.sim import phrasing, retell, stamps
-from agent_core.sim.text import facts
+from agent_core.sim.text import facts, gazetteer
 from agent_core.sim.text import language as lx
 
 
@@ -21,15 +21,37 @@ def norm(key: str) -> str:
     return facts.norm(key)
 
 
-def label(key: str, lang: str) -> str:
-    """A result key as a word: 'unit_price' -> 'price' / 'цена' / 'cena'."""
-    entry = answers_table()["labels"].get(norm(key)) or answers_table()["labels"].get(norm(key).rsplit("_", 1)[-1])
+def label(key: str, lang: str, person: bool = True) -> str:
+    """A result key as a word: 'unit_price' -> 'price' / 'цена' / 'cena'; person=False: the key of a thing's
+    record, whose name is 'название'/'nazwa', never a person's 'имя'/'imię'."""
+    thing = None if person else answers_table()["persons"]["thing_labels"].get(norm(key))
+    entry = (
+        thing or answers_table()["labels"].get(norm(key)) or answers_table()["labels"].get(norm(key).rsplit("_", 1)[-1])
+    )
     if entry:
         return str(entry.get(lang) or entry["en"])
     words = norm(key).replace("_", " ")
     if lang == "en":
         return words
     return phrasing.render(words, lang) or lx.quote(words, lang)  # 'uptime' -> 'доступность'; else the tool's word
+
+
+def person_record(record: dict[str, Any], tool_name: str = "") -> bool:
+    """Whether a record is about a person: a person's key (email, birthday), a type that says so (a memory
+    entity's entityType 'person'), or a tool about people (get_user; not get_customer_orders, whose records are
+    orders: the tool's last noun counts)."""
+    table = answers_table()["persons"]
+    keys = {norm(k) for k in record}
+    if keys & set(table["keys"]):
+        return True
+    kinds = {
+        lx.fold(str(v)) for k, v in record.items() if isinstance(v, str) and norm(k) in ("type", "entity_type", "kind")
+    }
+    if kinds:
+        return bool(kinds & set(table["types"]))
+    words = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", tool_name) if w]
+    nouns = [lx.stem(w.lower()) for w in words if noun(w.lower(), "en") or w.lower() in table["types"]]
+    return bool(nouns) and nouns[-1] in {lx.stem(t) for t in table["types"]}
 
 
 @cache
@@ -55,11 +77,16 @@ def value(raw: Any, lang: str, key: str = "") -> str:
         text = str(raw)
     if lang == "en" or not re.search(r"[A-Za-z]{2}", text):
         return text
+    city = gazetteer.named(text, lang)
+    if city:
+        return city  # 'Madrid' in a Polish answer is 'Madryt': a place the user's language has its own name for
     rendered = phrasing.render(text, lang)
     if rendered:
         # a phrase said whole needs no English beside it; inside the answer's sentence, no capital or full stop
         return (rendered[:1].lower() + rendered[1:]).rstrip(".") if not rendered[1:2].isupper() else rendered
     translated = translate(text, lang)
+    if translated != text and key and names(key) and text.lower().strip(" .") not in dict(_value_table()):
+        translated = text  # a name ('Porch light') is the tool's: a known word inside it is no word to translate
     if translated != text and _half_said(text):
         translated = text  # 'Fix duplicate search results' -> 'Fix duplikat search results' helps nobody
     if translated == text and len(text) > SHORT_QUOTE and _is_sentence(text):
@@ -70,7 +97,9 @@ def value(raw: Any, lang: str, key: str = "") -> str:
         return f"`{text}`"  # a branch's, a host's or a path's own name is code in a Russian or Polish answer
     if translated == text:
         return lx.quote(text, lang) if re.search(r"[A-Za-z]{3,}", re.sub(r"https?://\S+|\S+@\S+", "", text)) else text
-    # The tool's own word stays beside the translation: it is what came over the wire.
+    if text.lower().strip(" .") in dict(_value_table()):
+        return translated  # a known word said whole ('cloudy' -> 'облачно') needs no English beside it
+    # A partial translation keeps the tool's own words beside it: they are what came over the wire.
     return f"{translated} ({lx.quote(text, lang)})"
 
 

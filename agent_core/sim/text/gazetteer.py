@@ -119,6 +119,21 @@ def _by_form() -> dict[str, City]:
     return by_form
 
 
+@cache
+def _own_names() -> dict[str, dict[str, str]]:
+    return {
+        fold(form): {lang: entry[lang][0] for lang in ("ru", "pl") if entry.get(lang)}
+        for entry in load("cities")["cities"]
+        for form in (entry["name"], *entry["en"])
+    }
+
+
+def named(name: str, lang: str) -> str | None:
+    """A city a tool names in English as the user's language writes it on its own ('Madrid' -> 'Madryt', 'Мадрид');
+    None for a name the gazetteer does not know in English, or in English."""
+    return None if lang == "en" else _own_names().get(fold(name.strip()), {}).get(lang)
+
+
 def lookup(name: str) -> City | None:
     """The city a name (any known form) refers to."""
     return _by_form().get(fold(name))
