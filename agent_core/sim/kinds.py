@@ -126,6 +126,8 @@ def _kind_of(pname: str, prop_json: str, tool_json: str) -> str | None:
         return "directory"  # git's repo_path is a folder
     if slot is None and kind_type in ("integer", "number"):
         return "number"
+    if slot is None and kind_type in (None, "string") and pname.lower() == "name" and _about_people(tool_json):
+        return "person"  # say_hello(name) 'greets the user by name': a person's name, from 'hi, I'm Ola!'
     if slot == "id" and kind_type == "integer":
         return "id_number"
     return slot
@@ -215,6 +217,13 @@ def _special(words: list[str], pname: str, prop: dict[str, Any], kind_type: Any,
     ):
         return "named"  # branch_name, entity_name: the value written after its thing ('branch develop')
     return None
+
+
+def _about_people(tool_json: str) -> bool:
+    """Whether a tool's own description is about a person (greets the user, looks up a customer): its bare `name`
+    parameter is then that person's name (lexicon.json people_words)."""
+    described = str(json.loads(tool_json).get("description") or "")
+    return bool(lx.hits(lx.words(described), lx.lexicon()["people_words"]))
 
 
 def _glob(pwords: list[str], described: str) -> bool:

@@ -381,7 +381,7 @@ def chat_text(view: View) -> str:
 
 def _chat(view: View) -> str:
     tokens = lx.words(view.question)
-    for kind in ("help", "how", "thanks", "greeting"):
+    for kind in ("help", "how", "thanks", "farewell", "greeting"):
         if lx.hits(tokens, lx.lexicon()["chat"][kind]):
             if kind == "help":
                 names = [t.get("name", "") for t in view.tools + view.server_tools]
@@ -399,7 +399,7 @@ def _chat(view: View) -> str:
 
 
 def final_text(view: View, needs: list[Need], extras: list[Attempt]) -> str:
-    game = routine.told(view, needs)
+    game = routine.told(view, needs) or routine.courteous(view, needs)
     if game:
         return game  # a guessing game's answer: the number drawn against the guess
     quoted: set[int] = set()

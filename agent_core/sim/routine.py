@@ -11,7 +11,7 @@ from typing import Any
 
 from agent_core.sim.choice import choose
 from agent_core.sim.mood import asked_actions
-from agent_core.sim.text import entities
+from agent_core.sim.text import entities, meaning
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View, _is_chat
@@ -45,6 +45,9 @@ def needs(view: View, found: list[Need], structured: bool = False) -> list[Need]
     if described(view) is not None:
         view.notes.append("A tool's own description answers this, so no call is needed.")
         return []
+    courtesy = [] if structured or view.choice_type == "none" else _courtesy(view, found)
+    if courtesy:
+        return courtesy
     if structured or not view.system or not view.tools or view.choice_type == "none" or _is_chat(view.question):
         return found
     for need in found:
@@ -69,6 +72,38 @@ def needs(view: View, found: list[Need], structured: bool = False) -> list[Need]
             + "."
         )
     return [Need("search", t.clause) for t in tasks] or found
+
+
+_COURTESY = ("greeting", "farewell")
+
+
+def _courtesy(view: View, found: list[Need]) -> list[Need]:
+    """A greeting or a goodbye that asks nothing else ('hi, I'm Ola!', 'Do widzenia!') goes to the tool made for
+    that kind of turn (ADK's say_hello / say_goodbye), and only to that one: a goodbye is no greeting."""
+    kinds = [k for k in _COURTESY if k in meaning.concepts(view.question)]
+    if len(kinds) != 1 or any(n.intent != "search" or kinds[0] not in meaning.concepts(n.clause) for n in found):
+        return []  # 'hello, tell me about Paris' asks something besides the greeting
+    made = [t for t in view.tools if kinds[0] in meaning.concepts(f"{t.get('name', '')} {t.get('description', '')}")]
+    made = [t for t in made if not {*_COURTESY} - {kinds[0]} & meaning.concepts(str(t.get("name", "")))]
+    if len(made) != 1:
+        return []
+    trial = Need("search", view.question)
+    return [trial] if _tool_for(view, trial) is made[0] else []
+
+
+def courteous(view: View, needs: list[Need]) -> str | None:
+    """The answer once a greeting or goodbye tool has answered: a greeting in the user's language, by the name the
+    call was given ('Cześć, Ola! ...'), since the tool's own English line is no answer in Russian or Polish."""
+    done = [n for n in needs if n.state == "done" and n.result is not None and n.tool is not None]
+    if len(done) != 1 or len(needs) != 1:
+        return None
+    said = meaning.concepts(f"{done[0].tool_def.get('name', '')} {done[0].tool_def.get('description', '')}")
+    kind = next((k for k in _COURTESY if k in said and k in meaning.concepts(view.question)), None)
+    result = done[0].result
+    if kind is None or result is None or result.status != "ok":
+        return None
+    name = next((str(v) for v in result.input.values() if isinstance(v, str) and v.strip()), "")
+    return say(f"chat.{kind}_named", view.lang, name=name) if name else say(f"chat.{kind}", view.lang)
 
 
 def _tool_for(view: View, trial: Need) -> dict[str, Any] | None:

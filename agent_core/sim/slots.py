@@ -184,7 +184,7 @@ def person(work: Fill, text: str, pname: str) -> str | None:
         company = company or names.company_in(text)
         return company if company and lx.fold(company) not in own else None
     if not found:
-        return None
+        return _first_name_only(text, own)
     name = str(found[0].value)
     words = name_words(pname)
     parts = name.split()
@@ -194,6 +194,12 @@ def person(work: Fill, text: str, pname: str) -> str | None:
         return " ".join(parts[1:]) or None
     work.used.add((found[0].start, str(id(text))))
     return name
+
+
+def _first_name_only(text: str, own: str) -> str | None:
+    """A known first name alone, in any case form, as the list spells it ('numer telefonu Ewy' -> 'Ewa')."""
+    said = [n for _, n, kind in names.known_entities(text) if kind == "person" and " " not in n]
+    return next((n for n in said if names.first_name(n) and lx.fold(n) not in own), None)
 
 
 def repo_part(text: str, kind: str) -> str | None:

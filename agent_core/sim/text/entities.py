@@ -365,6 +365,21 @@ def _persons(text: str, add: Any, found: list[Entity]) -> None:
         if _spans_overlap((start, end), list(places)) or gazetteer.find_cities(" ".join(words)):
             continue
         add("person", " ".join(words), start, end, overlap=True)
+    _introduced(text, add, list(places), stop)
+
+
+def _introduced(text: str, add: Any, places: list[tuple[int, int]], stop: frozenset[str] | set[str]) -> None:
+    """A single first name the user gives as their own ('hi, I'm Ola!', 'меня зовут Маша', 'jestem Ola'): a lone
+    capitalised word is a person only right after words that introduce the speaker (lexicon.json self_intro)."""
+    folded = lx.fold(text)
+    for phrase in lx.lexicon()["self_intro"]:
+        for m in re.finditer(rf"(?<![\w'’]){re.escape(lx.fold(phrase))}[\s,:—-]+", folded):
+            word = re.match(_NAME_WORD, text[m.end() :])
+            if word is None or lx.fold(word.group()) in stop or gazetteer.find_cities(word.group()):
+                continue
+            span = (m.end(), m.end() + len(word.group()))
+            if not _spans_overlap(span, places):
+                add("person", word.group(), *span, overlap=True)
 
 
 def yes_no(text: str) -> bool | None:

@@ -29,7 +29,7 @@ def _bases() -> dict[str, str]:
         forms = [low + e for e in endings["added"]] if low[-1] not in "aя" else []
         forms += [low[:-1] + e for e in endings["instead_of_a"]] if low[-1] in "aя" else []
         for form in forms:
-            out.setdefault(form, name)
+            out.setdefault(lx.fold(form), name)  # looked up folded: 'Ewę' is 'ewe', 'Martą' 'marta'
     for name in lx.load("knowledge")["first_names"]:
         out[lx.fold(name)] = name
     return out
@@ -43,7 +43,7 @@ def first_name(word: str) -> bool:
 def base_name(name: str) -> str:
     """A known first name said in another case, as the list spells it ('Marty' -> 'Marta'); else the name."""
     base = _inflected(lx.fold(name)) if " " not in name else None
-    return base if base and lx.fold(base) != lx.fold(name) else name
+    return base if base and base.lower() != name.lower() else name  # 'Ewą' folds as 'Ewa' does, and is Ewa
 
 
 def _inflected(folded: str) -> str | None:
@@ -90,7 +90,7 @@ def known_entities(text: str) -> list[tuple[int, str, str]]:
         word = re.sub(r"['’]s?$", "", m.group(1))  # "Ann's record": the name is Ann
         base = _inflected(lx.fold(word))
         if base:
-            out.append((m.start(), base if lx.fold(base) != lx.fold(word) else word, "person"))
+            out.append((m.start(), base if base.lower() != word.lower() else word, "person"))
             taken.append((m.start(), m.end()))
         elif any(lx.fold(word).startswith(n) for n in first if len(n) >= 3):
             out.append((m.start(), word, "person"))
