@@ -20,6 +20,7 @@ from agent_core.sim import (
     qualifiers,
     shell,
     slots,
+    stamps,
 )
 from agent_core.sim.defaults import _base_option, _best_effort, _nullable, stated_default
 from agent_core.sim.defaults import _closed_list as _closed_list  # compose.py reads them here
@@ -81,8 +82,8 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
             value = slots.in_named_folder(value, need.clause, view.question)
         if value is None and pname in required and not prop.get("enum") and _closed_list(prop):
             value = _listed_options(prop)[0]  # 'local', 'remote' or 'all': one of them, never the sentence
-        if kind == "expression" and isinstance(value, str) and kinds.shows_power_as_stars(work.key):
-            value = value.replace("^", "**")
+        if kind == "expression" and isinstance(value, str) and _stars(work, need):
+            value = value.replace("^", "**")  # the tool's or the user's own power sign: ^ is XOR in Python's eval
         if value is None and pname in required and _nullable(prop):
             need.args[pname] = None  # strict mode's optional field: required, and null when nothing calls for it
             continue
@@ -93,6 +94,8 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
                 need.missing.append(kind if kind and kind in lx.load("phrases")["ask"] else pname)
                 continue
             value = _best_effort(prop, kind, need)
+        if isinstance(value, str) and value.startswith("--"):
+            value = stamps.with_year(value, [view.question, view.system, *view.earlier])
         if value is not None:
             need.args[pname] = value
     slots.title_from_body(need.args, found_kinds)
@@ -100,6 +103,13 @@ def fill(view: View, need: Need, only_clause: bool = False, results: bool = True
     if shared_main and main == "path":
         _beside(need.args, [p for p, k in found_kinds.items() if k == "path"])
     _made_up_subject(need, [p for p, k in found_kinds.items() if k == "subject" and p in required], found_kinds)
+
+
+def _stars(work: Fill, need: Need) -> bool:
+    """Powers written as **: the tool's text shows them so, or the user wrote them so ('2**16') and the tool does not
+    ask for ^."""
+    said = "**" in need.clause or "**" in work.view.question
+    return kinds.shows_power_as_stars(work.key) or (said and "^" not in work.key)
 
 
 def _made_up_subject(need: Need, subjects: list[str], found_kinds: dict[str, str | None]) -> None:

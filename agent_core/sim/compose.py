@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.sim import acks, aggregate, phrasing, weather
+from agent_core.sim import acks, aggregate, phrasing, stamps, weather
 from agent_core.sim.prose import clipped
-from agent_core.sim.text import facts, gazetteer, meaning, sql
+from agent_core.sim.text import entities, facts, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
 from agent_core.sim.text.language import say
 from agent_core.sim.text.reader import Need, View
@@ -48,6 +48,7 @@ def subject(view: View, need: Need, record: dict[str, Any] | None = None) -> str
         numbered = [str(own)]
     paths = [str(v) for _, v in plain if re.fullmatch(r"[\w.~-]*/[\w./~-]+", str(v))]  # write_file's path
     ident = next(iter(numbered + paths), "") or next((str(v) for _, v in plain if len(str(v)) < 20), "")
+    ident = stamps.told(ident, view.lang) or ident  # '--12-12' sent is '12 grudnia' said
     if not thing and ident:
         return _state_said(view.question, ident) or ident
     if thing and ident:
@@ -236,6 +237,9 @@ def _nested(raw: dict[str, Any], lang: str) -> str:
 
 def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     lang = view.lang
+    absent = _absent_id(view, need, [record])
+    if absent:
+        return say("compose.no_such_id", lang, id=absent)  # the one record found is another one
     asked = _asked(view, need, record)
     keys = asked or _main_fields(need, record)
     total = _total(view, [record])
@@ -300,6 +304,9 @@ def _owner(record: dict[str, Any], key: str) -> str:
 
 def list_line(view: View, need: Need, records: list[dict[str, Any]]) -> str:
     lang = view.lang
+    absent = _absent_id(view, need, records)
+    if absent:
+        return say("compose.no_such_id", lang, id=absent)
     chosen = _filtered(view, records)
     total = _total(view, chosen)
     tool = str((need.tool or {}).get("name", ""))
@@ -314,9 +321,24 @@ def _brief(record: dict[str, Any], lang: str, person: bool = True) -> str:
     record = aggregate.flat(record)
     keys = [k for k, v in record.items() if not isinstance(v, (dict, list)) and v not in (None, "")]
     ident = next((k for k in keys if norm(k) in ("id", "number", "name", "title")), None)
+    ident = ident or next((k for k in keys[:1] if norm(k).endswith("_id")), None)  # an order's own order_id first
     rest = [k for k in keys if k != ident and not norm(k).endswith("_id")][:MAX_FIELDS]
     body = ", ".join(f"{label(k, lang, person)} {value(record[k], lang, k)}" for k in rest)
     return f"{value(record[ident], lang)}: {body}" if ident else body
+
+
+def _absent_id(view: View, need: Need, records: list[dict[str, Any]]) -> str:
+    """An id the question asks about that no record of a listing has, where the records' ids are of its shape ('order
+    A-999' among A-100, A-101): none of them is it, so none is told as if it were. Not an id the call was sent (the
+    tool has filtered by it: a customer's orders need not repeat the customer)."""
+    sent = {lx.fold(str(v)) for v in (need.outcome.input if need.result else need.args).values()}
+    asked = [str(e.value) for e in entities.of_kind(view.question, "id") if lx.fold(str(e.value)) not in sent]
+    own = [str(v) for r in records for k, v in r.items() if norm(k) == "id" or norm(k).endswith("_id")]
+    shape = {re.sub(r"\d", "9", lx.fold(v)) for v in own}
+    held = {lx.fold(v) for v in own}
+    if any(lx.fold(str(e.value)) in held for e in entities.of_kind(view.question, "id")):
+        return ""  # 'the status of O1 and O2': the record of O1 is one of those asked
+    return next((a for a in asked if re.sub(r"\d", "9", lx.fold(a)) in shape and lx.fold(a) not in held), "")
 
 
 def _filtered(view: View, records: list[dict[str, Any]]) -> list[dict[str, Any]]:

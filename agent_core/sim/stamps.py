@@ -11,6 +11,8 @@ from agent_core.sim.prose import plural
 from agent_core.sim.text import language as lx
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_NO_YEAR = re.compile(r"--(\d{2})-(\d{2})")  # ISO 8601's month and day of no year ('December 12th')
+_FULL_DATE = re.compile(r"(?<![\w-])((?:19|20)\d\d)-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\w-])")
 _JS_DATE = re.compile(
     r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (" + "|".join(_MONTHS) + r") (\d{1,2}) (\d{4}) (\d{2}:\d{2})(?::\d{2})?"
     r"(?: GMT[+-]\d{4})?(?: \([^)]*\))?"
@@ -27,6 +29,10 @@ def told(raw: Any, lang: str, key: str = "") -> str | None:
     sized = key.lower() in _table()["size_keys"]
     if isinstance(raw, str) and sized and raw.strip().isdigit():
         raw = int(raw)  # 'size: 2048' of a text result
+    if isinstance(raw, str) and _NO_YEAR.fullmatch(raw.strip()):
+        month, day = _NO_YEAR.fullmatch(raw.strip()).groups()  # type: ignore[union-attr]
+        name = _table()["months"][lang][int(month) - 1]
+        return str(_table()["day_month"][lang]).format(day=int(day), month=name)
     if isinstance(raw, str):
         found = _JS_DATE.fullmatch(raw.strip())
         if not found:
@@ -37,3 +43,12 @@ def told(raw: Any, lang: str, key: str = "") -> str | None:
     if sized and isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
         return f"{raw} {plural(str(raw), list(_table()['bytes'][lang]), lang)}"
     return None
+
+
+def with_year(value: str, texts: list[str]) -> str:
+    """A month and day of no year ('--12-12' of 'on December 12th') in the year of the first full date the
+    conversation gives ('Today is 2026-12-04' -> '2026-12-12'); as it was when none gives one."""
+    if not _NO_YEAR.fullmatch(value):
+        return value
+    year = next((m.group(1) for text in texts for m in [_FULL_DATE.search(text)] if m), None)
+    return f"{year}{value[1:]}" if year else value
