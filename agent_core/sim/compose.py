@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.sim import acks, aggregate, phrasing, stamps, weather
+from agent_core.sim import acks, aggregate, notes, phrasing, stamps, weather
 from agent_core.sim.prose import clipped
 from agent_core.sim.text import entities, facts, gazetteer, meaning, sql
 from agent_core.sim.text import language as lx
@@ -241,6 +241,9 @@ def record_line(view: View, need: Need, record: dict[str, Any]) -> str:
     if absent:
         return say("compose.no_such_id", lang, id=absent)  # the one record found is another one
     asked = _asked(view, need, record)
+    stored = None if asked else notes.told(record, lang, view.question)  # a memory's entity: what was saved about it
+    if stored:
+        return stored
     keys = asked or _main_fields(need, record)
     total = _total(view, [record])
     keys = [k for k in keys if _scalars(record[k]) or not isinstance(record[k], (dict, list)) or k in asked]
